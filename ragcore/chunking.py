@@ -1,0 +1,147 @@
+"""Sentence-aware chunking within the embedder's token budget, keeping offsets.
+
+Sentences are packed greedily into chunks of at most ``max_tokens`` model tokens; the
+next chunk starts with as many trailing sentences of the previous one as fit in
+``overlap_tokens``. A sentence longer than the budget is cut at token boundaries.
+Every chunk is a contiguous span ``text[start:end]`` of the original document.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from ragcore.errors import ConfigError
+
+# Identifiers worth keeping as entities: error codes (E4027), model numbers (A320,
+# B737-800, CFM56-7B, LEAP-1A, HP-400) and part numbers (P/N 88-2041-07).
+ENTITY_PATTERNS = (
+    re.compile(r"\bP/N\s*[A-Z0-9][A-Z0-9-]*\d\b"),
+    re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"),
+    re.compile(r"\b[A-Z]{1,4}\d{2,5}[A-Z]?\b"),
+)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_WORD = re.compile(r"\w+")
+_ABBREVIATIONS = frozenset(
+    "e.g i.e fig no nos approx vs etc dr mr mrs ms st al eq ref sec ch vol min max ca cf".split()
+)
+# A sentence ends at . ! ? (optionally closed by quotes/brackets) before whitespace and
+# a capital, digit or opening bracket; blank lines, headings and list items also end one.
+_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[#>*+-]|\d+[.)])\s)")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a document, ready to be embedded and indexed."""
+
+    position: int
+    text: str
+    start: int
+    end: int
+    entities: tuple[str, ...]
+    numeric_density: float
+
+
+def find_entities(text: str) -> tuple[str, ...]:
+    """Identifier-like entities in order of first appearance, without duplicates."""
+    found: dict[str, int] = {}
+    for pattern in ENTITY_PATTERNS:
+        for match in pattern.finditer(text):
+            found.setdefault(match.group(0), match.start())
+    # A part number also matches the generic patterns: keep the longest spelling only.
+    names = sorted(found, key=found.__getitem__)
+    return tuple(n for n in names if not any(n != m and n in m for m in names))
+
+
+def numeric_density(text: str) -> float:
+    """Share of word tokens that are numbers (0 for a text without words)."""
+    words = _WORD.findall(text)
+    return sum(1 for w in words if _NUMBER.fullmatch(w)) / len(words) if words else 0.0
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of ``text``, whitespace trimmed."""
+    spans: list[tuple[int, int]] = []
+    begin = 0
+    for match in _BOUNDARY.finditer(text):
+        before = text[begin : match.start()]
+        last_word = before.rsplit(None, 1)[-1].rstrip(".!?\"')]").lower() if before.strip() else ""
+        if "\n" not in match.group(0) and last_word in _ABBREVIATIONS:
+            continue
+        _append_trimmed(text, begin, match.start(), spans)
+        begin = match.end()
+    _append_trimmed(text, begin, len(text), spans)
+    return spans
+
+
+def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def chunk_text(
+    text: str,
+    token_spans: list[tuple[int, int]],
+    *,
+    max_tokens: int,
+    overlap_tokens: int = 0,
+) -> list[Chunk]:
+    """Split ``text`` into chunks; ``token_spans`` are its model tokens' character spans."""
+    if max_tokens < 8:
+        raise ConfigError("chunk_tokens", max_tokens, "use a token budget of at least 8")
+    if not 0 <= overlap_tokens < max_tokens:
+        raise ConfigError("chunk_overlap", overlap_tokens,
+                          f"use an overlap from 0 to less than the chunk budget ({max_tokens})")
+    starts = [s for s, _ in token_spans]
+
+    def tokens_in(start: int, end: int) -> int:
+        return bisect.bisect_left(starts, end) - bisect.bisect_left(starts, start)
+
+    pieces: list[tuple[int, int, int]] = []  # (start, end, tokens) of sentences, cut to fit
+    for start, end in split_sentences(text):
+        count = tokens_in(start, end)
+        if count <= max_tokens:
+            pieces.append((start, end, count))
+            continue
+        first = bisect.bisect_left(starts, start)
+        for offset in range(0, count, max_tokens):
+            lo = token_spans[first + offset][0]
+            last = min(first + offset + max_tokens, first + count) - 1
+            pieces.append((lo, token_spans[last][1], last - first - offset + 1))
+
+    chunks: list[Chunk] = []
+    current: list[tuple[int, int, int]] = []
+    used = 0
+    for piece in pieces:
+        if current and used + piece[2] > max_tokens:
+            chunks.append(_make_chunk(text, len(chunks), current))
+            current = _overlap(current, overlap_tokens, max_tokens - piece[2])
+            used = sum(p[2] for p in current)
+        current.append(piece)
+        used += piece[2]
+    if current:
+        chunks.append(_make_chunk(text, len(chunks), current))
+    return chunks
+
+
+def _overlap(pieces, overlap_tokens: int, room: int) -> list[tuple[int, int, int]]:
+    """The trailing pieces to repeat at the start of the next chunk."""
+    kept: list[tuple[int, int, int]] = []
+    total = 0
+    for piece in reversed(pieces[1:]):  # never repeat a whole chunk
+        if total + piece[2] > min(overlap_tokens, room):
+            break
+        kept.insert(0, piece)
+        total += piece[2]
+    return kept
+
+
+def _make_chunk(text: str, position: int, pieces) -> Chunk:
+    start, end = pieces[0][0], pieces[-1][1]
+    body = text[start:end]
+    return Chunk(position, body, start, end, find_entities(body), round(numeric_density(body), 4))

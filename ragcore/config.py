@@ -1,0 +1,89 @@
+"""The one configuration object, validated when it is built."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ragcore.documents import MAX_DOCUMENT_CHARS
+from ragcore.errors import ConfigError
+from ragcore.vector_index import HnswParams
+
+DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
+DEFAULT_THREADS = 2
+DEFAULT_BATCH_SIZE = 32
+DEFAULT_CHUNK_OVERLAP = 32
+DEFAULT_FUSION = "weighted"
+DEFAULT_VECTOR_WEIGHT = 0.5
+DEFAULT_RRF_K = 60
+DEFAULT_TITLE_WEIGHT = 1.0
+DEFAULT_CANDIDATES = 100
+DEFAULT_RERANK_CANDIDATES = 30
+FUSIONS = ("weighted", "rrf")
+
+
+def default_data_dir() -> Path:
+    """``$RAGCORE_DATA_DIR``, else ``$XDG_DATA_HOME/ragcore``, else ``~/.local/share/ragcore``."""
+    if os.environ.get("RAGCORE_DATA_DIR"):
+        return Path(os.environ["RAGCORE_DATA_DIR"])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "ragcore"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything an Engine needs; each field has a sensible default.
+
+    ``chunk_tokens`` defaults to the embedder's budget; ``vector_weight`` is the share
+    of the vector score in weighted hybrid fusion; ``candidates`` is how many hits each
+    method contributes to hybrid fusion. A reranker is used only when
+    ``reranker_path`` is set, and must then come with its pinned ``reranker_sha256``.
+    """
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    embedder: str = DEFAULT_EMBEDDER
+    embedder_path: Path | None = None
+    reranker_path: Path | None = None
+    reranker_sha256: str | None = None
+    reranker_tokenizer_path: Path | None = None
+    threads: int = DEFAULT_THREADS
+    batch_size: int = DEFAULT_BATCH_SIZE
+    chunk_tokens: int | None = None
+    chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
+    embed_titles: bool = True
+    max_document_chars: int = MAX_DOCUMENT_CHARS
+    hnsw: HnswParams = field(default_factory=HnswParams)
+    fusion: str = DEFAULT_FUSION
+    vector_weight: float = DEFAULT_VECTOR_WEIGHT
+    rrf_k: int = DEFAULT_RRF_K
+    title_weight: float = DEFAULT_TITLE_WEIGHT
+    candidates: int = DEFAULT_CANDIDATES
+    rerank_candidates: int = DEFAULT_RERANK_CANDIDATES
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
+        for name in ("embedder_path", "reranker_path", "reranker_tokenizer_path"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, Path(getattr(self, name)).expanduser())
+        positive = ("threads", "batch_size", "max_document_chars", "rrf_k", "candidates",
+                    "rerank_candidates")
+        for name in positive:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(name, value, "use a whole number of 1 or more")
+        if self.chunk_tokens is not None and (not isinstance(self.chunk_tokens, int)
+                                              or self.chunk_tokens < 8):
+            raise ConfigError("chunk_tokens", self.chunk_tokens,
+                              "use at least 8, or None for the embedder's budget")
+        if not isinstance(self.chunk_overlap, int) or self.chunk_overlap < 0:
+            raise ConfigError("chunk_overlap", self.chunk_overlap, "use 0 or more tokens")
+        if self.fusion not in FUSIONS:
+            raise ConfigError("fusion", self.fusion, f"use one of {', '.join(FUSIONS)}")
+        if not 0.0 <= self.vector_weight <= 1.0:
+            raise ConfigError("vector_weight", self.vector_weight, "use a number from 0 to 1")
+        if self.title_weight < 0:
+            raise ConfigError("title_weight", self.title_weight, "use 0 or more")
+        if self.reranker_path is not None and not self.reranker_sha256:
+            raise ConfigError("reranker_sha256", self.reranker_sha256,
+                              "pin the reranker: give the sha256 of the file at reranker_path")

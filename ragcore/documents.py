@@ -1,0 +1,140 @@
+"""The document as ragcore stores it, and the checks every document passes first."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from types import MappingProxyType
+
+from ragcore.errors import InvalidDocumentError
+
+MAX_DOCUMENT_CHARS = 2_000_000
+"""Default cap on a document's text; larger documents should be split before ingest."""
+
+DEFAULT_KNOWLEDGE_BASE = "default"
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$")
+_KB = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """A stored document's metadata (everything but its text)."""
+
+    id: str
+    knowledge_base: str
+    title: str
+    source: str
+    doc_type: str
+    authority: int
+    updated_at: date | None
+    version: int
+    supersedes: str | None
+    metadata: Mapping[str, str]
+    checksum: str
+    ingested_at: str
+    superseded_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Document:
+    """A document to ingest.
+
+    ``authority`` runs from 1 (hearsay) to 5 (binding regulation); ``updated_at`` is the
+    date the content was last revised; ``supersedes`` names the id of the document this
+    one replaces. Any other metadata goes in ``metadata`` (string values).
+    """
+
+    id: str
+    text: str
+    knowledge_base: str = DEFAULT_KNOWLEDGE_BASE
+    title: str = ""
+    source: str = ""
+    doc_type: str = "document"
+    authority: int = 3
+    updated_at: date | None = None
+    version: int = 1
+    supersedes: str | None = None
+    metadata: Mapping[str, str] = field(default_factory=dict)
+    origin: str = ""
+    """Where the document came from (a file path), used in error messages only."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+
+    @property
+    def checksum(self) -> str:
+        """SHA-256 of everything stored about the document (text and metadata)."""
+        payload = json.dumps(
+            [
+                self.text, self.knowledge_base, self.title, self.source, self.doc_type,
+                self.authority, self.updated_at and self.updated_at.isoformat(),
+                self.version, self.supersedes, sorted(self.metadata.items()),
+            ],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+    def validated(self, max_chars: int = MAX_DOCUMENT_CHARS) -> Document:
+        """Return self if every field is usable, else raise InvalidDocumentError."""
+        where = self.origin or f"document {self.id!r}"
+
+        def bad(field_name: str, problem: str) -> InvalidDocumentError:
+            return InvalidDocumentError(where, field_name, problem)
+
+        if not isinstance(self.id, str) or not _ID.match(self.id):
+            raise bad("id", f"{self.id!r} is not a valid id: use 1-200 letters, digits or ._:/@- "
+                      "starting with a letter or digit")
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise bad("text", "the document has no text")
+        if len(self.text) > max_chars:
+            raise bad("text", f"{len(self.text):,} characters is over the limit of {max_chars:,}; "
+                      "split the document or raise max_document_chars")
+        if not isinstance(self.knowledge_base, str) or not _KB.match(self.knowledge_base):
+            raise bad("knowledge_base", f"{self.knowledge_base!r} is not a valid name: use 1-64 "
+                      "lowercase letters, digits, _ or -")
+        for name in ("title", "source", "doc_type"):
+            if not isinstance(getattr(self, name), str):
+                raise bad(name, f"must be text, got {type(getattr(self, name)).__name__}")
+        if isinstance(self.authority, bool) or not isinstance(self.authority, int) \
+                or not 1 <= self.authority <= 5:
+            raise bad("authority", f"{self.authority!r} is out of range: use an integer from 1 to 5")
+        if self.updated_at is not None and not isinstance(self.updated_at, date):
+            raise bad("updated_at", f"{self.updated_at!r} is not a date: use YYYY-MM-DD")
+        if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
+            raise bad("version", f"{self.version!r} is not a version: use an integer of 1 or more")
+        if self.supersedes is not None and (not isinstance(self.supersedes, str)
+                                            or not _ID.match(self.supersedes)):
+            raise bad("supersedes", f"{self.supersedes!r} is not a document id")
+        if self.supersedes == self.id:
+            raise bad("supersedes", "a document cannot supersede itself")
+        for key, value in self.metadata.items():
+            if not isinstance(key, str) or not isinstance(value, str):
+                raise bad("metadata", f"{key!r}: keys and values must be text")
+        return self
+
+
+def parse_date(value: object, where: str, field_name: str = "updated_at") -> date | None:
+    """Parse ``YYYY-MM-DD`` (or pass a date through); empty means no date."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError:
+        raise InvalidDocumentError(
+            where, field_name, f"{value!r} is not a date: use YYYY-MM-DD, e.g. 2024-03-31"
+        ) from None
+
+
+def parse_int(value: object, where: str, field_name: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise InvalidDocumentError(where, field_name, f"{value!r} is not an integer") from None

@@ -1,0 +1,194 @@
+"""Sentence embedders: the ``Embedder`` protocol, the ONNX one, and a hashing fake.
+
+``OnnxEmbedder`` runs a sentence-transformers model exported to ONNX on the CPU:
+texts are tokenized without padding, sorted by length and batched, each batch padded
+only to its longest member (dynamic padding), mean-pooled over the attention mask and
+L2-normalised. The ONNX session is created on first use, never by the constructor.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ragcore.errors import ConfigError, ModelError
+from ragcore.models import EmbedderSpec, resolve_embedder
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors of ``dimension`` components."""
+
+    @property
+    def dimension(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int:
+        """Token budget of one input, special tokens excluded."""
+        ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return an array of shape (len(texts), dimension)."""
+        ...
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        """Character (start, end) of every model token of ``text``, untruncated."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class OnnxEmbedder:
+    """A sentence-transformers ONNX model on onnxruntime (CPU)."""
+
+    def __init__(
+        self,
+        spec: EmbedderSpec,
+        *,
+        model_path: Path | None = None,
+        threads: int = 2,
+        batch_size: int = 32,
+    ) -> None:
+        if threads < 1:
+            raise ConfigError("threads", threads, "use 1 or more threads")
+        if batch_size < 1:
+            raise ConfigError("batch_size", batch_size, "use a batch size of 1 or more")
+        self._spec = spec
+        self._model_path = model_path
+        self._threads = threads
+        self._batch_size = batch_size
+        self._lock = threading.Lock()
+        self._session = None
+        self._tokenizer = None
+        self._counter = None
+        self._input_names: frozenset[str] = frozenset()
+
+    @property
+    def dimension(self) -> int:
+        return self._spec.dimension
+
+    @property
+    def max_tokens(self) -> int:
+        return self._spec.max_length - 2  # [CLS] and [SEP]
+
+    def _load(self):
+        with self._lock:
+            if self._session is None:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+
+                model, tokenizer_file = resolve_embedder(self._spec, self._model_path)
+                tokenizer = Tokenizer.from_file(str(tokenizer_file))
+                tokenizer.no_padding()  # padded per batch below
+                # The counting copy is never truncated: chunking needs every token.
+                self._counter = Tokenizer.from_str(tokenizer.to_str())
+                self._counter.no_truncation()
+                tokenizer.enable_truncation(self._spec.max_length)
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = self._threads
+                options.inter_op_num_threads = 1
+                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                try:
+                    session = ort.InferenceSession(
+                        str(model), options, providers=["CPUExecutionProvider"]
+                    )
+                except Exception as exc:  # onnxruntime raises its own untyped errors
+                    raise ModelError(f"cannot load embedder model {model}: {exc}") from exc
+                self._input_names = frozenset(i.name for i in session.get_inputs())
+                self._tokenizer = tokenizer
+                self._session = session
+        return self._session, self._tokenizer
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        session, tokenizer = self._load()
+        encodings = tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        for begin in range(0, len(order), self._batch_size):
+            batch = order[begin : begin + self._batch_size]
+            out[batch] = self._run(session, [encodings[i] for i in batch])
+        return out
+
+    def _run(self, session, encodings) -> np.ndarray:
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            ids[row, : len(encoding.ids)] = encoding.ids
+            mask[row, : len(encoding.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        feeds = {k: v for k, v in feeds.items() if k in self._input_names}
+        hidden = session.run([self._spec.output], feeds)[0]
+        return pool(hidden, mask, normalize=self._spec.normalize)
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        self._load()
+        return list(self._counter.encode(text, add_special_tokens=False).offsets)
+
+    def close(self) -> None:
+        with self._lock:
+            self._session = None
+            self._tokenizer = None
+            self._counter = None
+
+    def __enter__(self) -> OnnxEmbedder:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+
+def pool(hidden: np.ndarray, mask: np.ndarray, *, normalize: bool = True) -> np.ndarray:
+    """Mean of the token vectors under ``mask``, optionally L2-normalised."""
+    weights = mask[..., None].astype(np.float32)
+    summed = (hidden * weights).sum(axis=1)
+    pooled = summed / np.clip(weights.sum(axis=1), 1e-9, None)
+    if normalize:
+        pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+    return pooled.astype(np.float32, copy=False)
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class HashEmbedder:
+    """A deterministic bag-of-hashed-words embedder for fast tests.
+
+    Texts that share words get similar vectors, so search behaves sensibly; it is no
+    substitute for the real model and is never used unless asked for.
+    """
+
+    def __init__(self, dimension: int = 64, max_tokens: int = 254) -> None:
+        self._dimension = dimension
+        self._max_tokens = max_tokens
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    @property
+    def max_tokens(self) -> int:
+        return self._max_tokens
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self._dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in _WORD.findall(text.lower()):
+                out[row, zlib.crc32(word.encode()) % self._dimension] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        out[:, 0] += (norms[:, 0] == 0)  # an empty text still gets a unit vector
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        return [m.span() for m in _WORD.finditer(text)]
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,86 @@
+"""Every error ragcore raises on purpose.
+
+Foreign errors (sqlite3, onnxruntime, hnswlib, OS) are translated where they cross
+into ragcore, with ``raise ... from exc``, so callers only ever need these::
+
+    RagcoreError                   base of everything below
+    ├── ConfigError                a configuration value is wrong (names field, value, fix)
+    ├── ModelError                 a model cannot be used
+    │   ├── ModelNotFoundError     not installed / path does not exist (says how to install)
+    │   └── ModelMismatchError     file present but its sha256 differs from the pin
+    ├── InvalidInputError          bad input from the caller; nothing was changed
+    │   ├── InvalidDocumentError   a document (or file) is unusable (names file and field)
+    │   └── InvalidQueryError      a search query or filter is unusable
+    ├── NotFoundError              something asked for by name does not exist
+    │   ├── DocumentNotFoundError
+    │   └── KnowledgeBaseNotFoundError
+    └── StoreError                 the data directory is unusable (locked, corrupt, newer schema)
+
+Messages say what was wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class RagcoreError(Exception):
+    """Base class of every error raised by ragcore."""
+
+
+class ConfigError(RagcoreError, ValueError):
+    """A configuration value is invalid."""
+
+    def __init__(self, field: str, value: object, fix: str) -> None:
+        self.field = field
+        self.value = value
+        super().__init__(f"invalid config {field}={value!r}: {fix}")
+
+
+class ModelError(RagcoreError):
+    """A model file cannot be loaded or used."""
+
+
+class ModelNotFoundError(ModelError):
+    """The model is not installed where ragcore looks for it."""
+
+
+class ModelMismatchError(ModelError):
+    """The model file exists but is not the pinned file."""
+
+
+class InvalidInputError(RagcoreError, ValueError):
+    """The caller gave input ragcore cannot use; stored data is unchanged."""
+
+
+class InvalidDocumentError(InvalidInputError):
+    """A document cannot be ingested.
+
+    ``source`` is the file (or object description) and ``field`` the offending field,
+    or ``None`` when the problem is with the whole document.
+    """
+
+    def __init__(self, source: str, field: str | None, problem: str) -> None:
+        self.source = source
+        self.field = field
+        self.problem = problem
+        where = f"{source}: field '{field}'" if field else source
+        super().__init__(f"{where}: {problem}")
+
+
+class InvalidQueryError(InvalidInputError):
+    """A search query or one of its filters is unusable."""
+
+
+class NotFoundError(RagcoreError, LookupError):
+    """A named object does not exist."""
+
+
+class DocumentNotFoundError(NotFoundError):
+    """No document has the given id."""
+
+
+class KnowledgeBaseNotFoundError(NotFoundError):
+    """No knowledge base has the given name."""
+
+
+class StoreError(RagcoreError):
+    """The data directory cannot be used as it is."""
