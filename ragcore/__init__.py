@@ -1,0 +1,42 @@
+"""ragcore: embedded, offline, CPU-only retrieval-augmented answering.
+
+Importing ragcore loads no model and opens no file; an Engine opens its data directory
+and models on first use::
+
+    from ragcore import Engine, Document
+
+    with Engine.open("./data") as engine:
+        engine.ingest([Document(id="hp400", text="...", knowledge_base="manuals")])
+        for hit in engine.search("what does E4027 mean?", k=5):
+            print(hit.document.title, hit.text)
+
+Errors are in ``ragcore.errors``; all derive from ``RagcoreError``.
+"""
+
+from ragcore.config import Config
+from ragcore.documents import Document, DocumentInfo
+from ragcore.embedder import Embedder
+from ragcore.engine import Engine
+from ragcore.errors import RagcoreError
+from ragcore.ingest import IngestReport
+from ragcore.loaders import load_path
+from ragcore.reranker import Reranker
+from ragcore.search import Hit
+from ragcore.store import SearchFilters
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Config",
+    "Document",
+    "DocumentInfo",
+    "Embedder",
+    "Engine",
+    "Hit",
+    "IngestReport",
+    "RagcoreError",
+    "Reranker",
+    "SearchFilters",
+    "__version__",
+    "load_path",
+]
