@@ -27,6 +27,7 @@ from ragcore.vector_index import VectorIndex
 MODES = ("vector", "keyword", "hybrid")
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
+KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 # Words too common to help BM25; dropping them also keeps the OR query short.
 STOPWORDS = frozenset("""a an and are as at be by for from has have how i in is it its of on or
@@ -121,16 +122,17 @@ class Searcher:
         n = max(depth, self._config.candidates)
         query_vector = self._embedder.embed([query])[0]
         vector_hits = self._index.search(query_vector, n, allowed)
-        keyword_hits = self._keyword(match, n, filters)
+        # One FTS5 pass scores far more chunks than are kept: it costs about as much as
+        # the top n alone, and gives the BM25 of (nearly) every vector candidate too.
+        bm25_ranked = self._keyword(match, max(n, KEYWORD_SCORING_DEPTH), filters)
+        keyword_hits = bm25_ranked[:n]
         ids = list(dict.fromkeys([c for c, _ in vector_hits] + [c for c, _ in keyword_hits]))
         if not ids:
             return []
-        # Score every candidate by both methods, so fusion never guesses a missing score.
-        cosine = dict(zip(ids, (self._index.vectors(ids) @ query_vector).tolist()))
-        bm25 = dict(keyword_hits)
-        missing = [c for c in ids if c not in bm25]
-        if missing and match:
-            bm25.update(self._store.keyword_scores(match, missing, self._config.title_weight))
+        cosine = dict(vector_hits)
+        missing = [c for c in ids if c not in cosine]
+        cosine.update(zip(missing, (self._index.vectors(missing) @ query_vector).tolist()))
+        bm25 = dict(bm25_ranked)
         scores = {c: {"vector": cosine[c], "keyword": bm25.get(c, 0.0)} for c in ids}
         fused = self._fuse(scores, vector_hits, keyword_hits)
         for c, value in fused.items():

@@ -362,20 +362,6 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise InvalidQueryError(f"keyword query {match!r} was rejected: {exc}") from exc
 
-    def keyword_scores(
-        self, match: str, chunk_ids: Sequence[int], title_weight: float = 1.0
-    ) -> dict[int, float]:
-        """BM25 scores of the given chunks that match at all (others score 0)."""
-        out: dict[int, float] = {}
-        for begin in range(0, len(chunk_ids), 500):
-            part = list(chunk_ids[begin : begin + 500])
-            marks = ",".join("?" * len(part))
-            out.update(self._r.execute(
-                "SELECT rowid, -bm25(chunks_fts, ?, 1.0) FROM chunks_fts "
-                f"WHERE chunks_fts MATCH ? AND rowid IN ({marks})",
-                [title_weight, match, *part]))
-        return out
-
 
 def _where(filters: SearchFilters) -> tuple[str, list[object]]:
     clauses, params = ["1"], []

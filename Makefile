@@ -1,0 +1,34 @@
+# The README's commands. `make run` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+
+.PHONY: setup run test lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev,nlp]"
+	rm -f $(VENV)/.installed-* && touch $@
+
+# The main job: build the sample knowledge base (if needed) and answer searches from it.
+run: setup
+	$(BIN)/ragcore demo
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+lint: setup
+	$(BIN)/ruff check ragcore tests benchmarks
+
+# Benchmarks print numbers and ratios; see benchmarks/README.md for each one's inputs.
+bench: setup
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	$(BIN)/python benchmarks/search_latency.py
+	$(BIN)/python benchmarks/hnsw_recall.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
