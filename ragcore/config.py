@@ -13,6 +13,7 @@ from ragcore.vector_index import HnswParams
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_THREADS = 2
 DEFAULT_BATCH_SIZE = 32
+DEFAULT_BATCH_TOKENS = 2048
 DEFAULT_CHUNK_OVERLAP = 32
 DEFAULT_FUSION = "weighted"
 DEFAULT_VECTOR_WEIGHT = 0.5
@@ -49,6 +50,8 @@ class Config:
     reranker_tokenizer_path: Path | None = None
     threads: int = DEFAULT_THREADS
     batch_size: int = DEFAULT_BATCH_SIZE
+    batch_tokens: int = DEFAULT_BATCH_TOKENS
+    """Cap on padded tokens per embedding batch (memory grows with batch x length^2)."""
     chunk_tokens: int | None = None
     chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
     embed_titles: bool = True
@@ -66,7 +69,7 @@ class Config:
         for name in ("embedder_path", "reranker_path", "reranker_tokenizer_path"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, Path(getattr(self, name)).expanduser())
-        positive = ("threads", "batch_size", "max_document_chars", "rrf_k", "candidates",
+        positive = ("threads", "batch_size", "batch_tokens", "max_document_chars", "rrf_k", "candidates",
                     "rerank_candidates")
         for name in positive:
             value = getattr(self, name)

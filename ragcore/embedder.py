@@ -54,15 +54,20 @@ class OnnxEmbedder:
         model_path: Path | None = None,
         threads: int = 2,
         batch_size: int = 32,
+        batch_tokens: int = 2048,
     ) -> None:
         if threads < 1:
             raise ConfigError("threads", threads, "use 1 or more threads")
         if batch_size < 1:
             raise ConfigError("batch_size", batch_size, "use a batch size of 1 or more")
+        if batch_tokens < spec.max_length:
+            raise ConfigError("batch_tokens", batch_tokens,
+                              f"use at least the model's max length ({spec.max_length})")
         self._spec = spec
         self._model_path = model_path
         self._threads = threads
         self._batch_size = batch_size
+        self._batch_tokens = batch_tokens
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None
@@ -112,10 +117,24 @@ class OnnxEmbedder:
         encodings = tokenizer.encode_batch(list(texts))
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
-        for begin in range(0, len(order), self._batch_size):
-            batch = order[begin : begin + self._batch_size]
+        for batch in self._batches(order, [len(e.ids) for e in encodings]):
             out[batch] = self._run(session, [encodings[i] for i in batch])
         return out
+
+    def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
+        """Consecutive runs of ``order`` of at most batch_size texts and batch_tokens tokens.
+
+        Attention memory grows with batch x length^2: capping the padded tokens of a
+        batch keeps long inputs from ballooning memory, and is no slower on a CPU.
+        """
+        batches: list[list[int]] = [[]]
+        for i in order:  # ascending length, so the newest member sets the padded width
+            batch = batches[-1]
+            if batch and (len(batch) >= self._batch_size
+                          or (len(batch) + 1) * lengths[i] > self._batch_tokens):
+                batches.append(batch := [])
+            batch.append(i)
+        return batches
 
     def _run(self, session, encodings) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)

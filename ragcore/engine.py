@@ -77,7 +77,8 @@ class Engine:
                 if self._embedder is None:
                     self._embedder = OnnxEmbedder(
                         embedder_spec(self.config.embedder), model_path=self.config.embedder_path,
-                        threads=self.config.threads, batch_size=self.config.batch_size)
+                        threads=self.config.threads, batch_size=self.config.batch_size,
+                        batch_tokens=self.config.batch_tokens)
         return self._embedder
 
     @property
