@@ -46,11 +46,16 @@ def raw_onnx_seconds(embedder, texts: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--beir", type=Path, default=DEFAULT_BEIR, help="BEIR folder or .tgz")
-    parser.add_argument("--documents", type=int, default=1500,
-                        help="documents to ingest (0 = the whole corpus, ~8 min)")
+    parser.add_argument(
+        "--documents",
+        type=int,
+        default=1500,
+        help="documents to ingest (0 = the whole corpus, ~8 min)",
+    )
     parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "ragcore-bench")
     args = parser.parse_args()
 
@@ -66,19 +71,33 @@ def main() -> None:
         peak = peak_rss_mb()
         stored = engine.store.chunks(range(1, report.chunks + 1))
         by_doc = {d.id: d for d in documents}
-        texts = [f"{by_doc[c.document_id].title}\n{c.text}" if by_doc[c.document_id].title
-                 else c.text for c in stored.values()]
+        texts = [
+            f"{by_doc[c.document_id].title}\n{c.text}" if by_doc[c.document_id].title else c.text
+            for c in stored.values()
+        ]
         raw = raw_onnx_seconds(engine.embedder, texts)
     chunks = report.chunks
-    print(f"ingest: {len(documents)} documents, {chunks} chunks in {pipeline:.1f} s = "
-          f"{chunks / pipeline:.1f} chunks/s; peak RSS {peak:.0f} MB (goal <= 600)")
+    print(
+        f"ingest: {len(documents)} documents, {chunks} chunks in {pipeline:.1f} s = "
+        f"{chunks / pipeline:.1f} chunks/s; peak RSS {peak:.0f} MB (goal <= 600)"
+    )
     print(f"raw onnxruntime on the same batches: {raw:.1f} s = {chunks / raw:.1f} chunks/s")
     print(f"ratio pipeline/raw throughput: {raw / pipeline:.3f} (goal >= 0.85)")
-    print(json.dumps({"benchmark": "ingest_throughput", "documents": len(documents),
-                      "chunks": chunks, "pipeline_s": round(pipeline, 2), "raw_onnx_s": round(raw, 2),
-                      "chunks_per_s": round(chunks / pipeline, 1),
-                      "raw_chunks_per_s": round(chunks / raw, 1), "ratio": round(raw / pipeline, 3),
-                      "peak_rss_mb": round(peak)}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "ingest_throughput",
+                "documents": len(documents),
+                "chunks": chunks,
+                "pipeline_s": round(pipeline, 2),
+                "raw_onnx_s": round(raw, 2),
+                "chunks_per_s": round(chunks / pipeline, 1),
+                "raw_chunks_per_s": round(chunks / raw, 1),
+                "ratio": round(raw / pipeline, 3),
+                "peak_rss_mb": round(peak),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

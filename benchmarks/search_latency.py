@@ -22,8 +22,9 @@ from ragcore.loaders import load_file
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--beir", type=Path, default=DEFAULT_BEIR, help="BEIR folder or .tgz")
     parser.add_argument("--split", default="train")
     parser.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "ragcore-bench")
@@ -54,20 +55,35 @@ def main() -> None:
                 "p95_ms": round(median([percentile(r, 95) for r in rounds]), 2),
                 "p99_ms": round(median([percentile(r, 99) for r in rounds]), 2),
             }
-            print(f"{mode:8s} k=10 over {len(queries)} queries x {args.rounds}: "
-                  f"p50 {results[mode]['p50_ms']:.2f} ms, p95 {results[mode]['p95_ms']:.2f} ms, "
-                  f"p99 {results[mode]['p99_ms']:.2f} ms")
+            print(
+                f"{mode:8s} k=10 over {len(queries)} queries x {args.rounds}: "
+                f"p50 {results[mode]['p50_ms']:.2f} ms, p95 {results[mode]['p95_ms']:.2f} ms, "
+                f"p99 {results[mode]['p99_ms']:.2f} ms"
+            )
         rss = rss_mb()
         stats = engine.stats()
     hybrid = results["hybrid"]
-    print(f"engine RSS {rss:.0f} MB (process before opening: {before:.0f} MB); "
-          f"{stats.chunks} chunks, {stats.documents} documents")
-    print(f"goals: hybrid p50 {hybrid['p50_ms']:.2f}/15 ms = {hybrid['p50_ms'] / 15:.2f}, "
-          f"p99 {hybrid['p99_ms']:.2f}/40 ms = {hybrid['p99_ms'] / 40:.2f}, "
-          f"RSS {rss:.0f}/350 MB = {rss / 350:.2f}")
-    print(json.dumps({"benchmark": "search_latency", "queries": len(queries),
-                      "rounds": args.rounds, "chunks": stats.chunks, "rss_mb": round(rss),
-                      **{f"{m}_{k}": v for m, r in results.items() for k, v in r.items()}}))
+    print(
+        f"engine RSS {rss:.0f} MB (process before opening: {before:.0f} MB); "
+        f"{stats.chunks} chunks, {stats.documents} documents"
+    )
+    print(
+        f"goals: hybrid p50 {hybrid['p50_ms']:.2f}/15 ms = {hybrid['p50_ms'] / 15:.2f}, "
+        f"p99 {hybrid['p99_ms']:.2f}/40 ms = {hybrid['p99_ms'] / 40:.2f}, "
+        f"RSS {rss:.0f}/350 MB = {rss / 350:.2f}"
+    )
+    print(
+        json.dumps(
+            {
+                "benchmark": "search_latency",
+                "queries": len(queries),
+                "rounds": args.rounds,
+                "chunks": stats.chunks,
+                "rss_mb": round(rss),
+                **{f"{m}_{k}": v for m, r in results.items() for k, v in r.items()},
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

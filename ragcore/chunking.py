@@ -24,11 +24,37 @@ ENTITY_PATTERNS = (
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"\w+")
 _ABBREVIATIONS = frozenset(
-    "e.g i.e fig no nos approx vs etc dr mr mrs ms st al eq ref sec ch vol min max ca cf".split()
+    [
+        "e.g",
+        "i.e",
+        "fig",
+        "no",
+        "nos",
+        "approx",
+        "vs",
+        "etc",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "st",
+        "al",
+        "eq",
+        "ref",
+        "sec",
+        "ch",
+        "vol",
+        "min",
+        "max",
+        "ca",
+        "cf",
+    ]
 )
 # A sentence ends at . ! ? (optionally closed by quotes/brackets) before whitespace and
 # a capital, digit or opening bracket; blank lines, headings and list items also end one.
-_BOUNDARY = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[#>*+-]|\d+[.)])\s)")
+_BOUNDARY = re.compile(
+    r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[#>*+-]|\d+[.)])\s)"
+)
 
 
 @dataclass(frozen=True)
@@ -95,8 +121,11 @@ def chunk_text(
     if max_tokens < 8:
         raise ConfigError("chunk_tokens", max_tokens, "use a token budget of at least 8")
     if not 0 <= overlap_tokens < max_tokens:
-        raise ConfigError("chunk_overlap", overlap_tokens,
-                          f"use an overlap from 0 to less than the chunk budget ({max_tokens})")
+        raise ConfigError(
+            "chunk_overlap",
+            overlap_tokens,
+            f"use an overlap from 0 to less than the chunk budget ({max_tokens})",
+        )
     starts = [s for s, _ in token_spans]
 
     def tokens_in(start: int, end: int) -> int:

@@ -31,39 +31,57 @@ def _date(value: str) -> date:
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", type=Path, default=None,
-                        help=f"data directory (default: $RAGCORE_DATA_DIR or {default_data_dir()})")
+    common.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help=f"data directory (default: $RAGCORE_DATA_DIR or {default_data_dir()})",
+    )
     common.add_argument("--json", action="store_true", help="print machine-readable JSON")
     common.add_argument("-v", "--verbose", action="store_true", help="log more detail to stderr")
 
     parser = argparse.ArgumentParser(
-        prog="ragcore", description="Offline, CPU-only retrieval-augmented answering.")
+        prog="ragcore", description="Offline, CPU-only retrieval-augmented answering."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ingest = commands.add_parser(
-        "ingest", parents=[common], help="add or update documents from files",
+        "ingest",
+        parents=[common],
+        help="add or update documents from files",
         description="Ingest .txt, .md (front matter), .html and .jsonl (incl. BEIR corpus) files "
-                    "or directories. Every file is checked first: if any is invalid, nothing is "
-                    "written. Unchanged documents are skipped.")
+        "or directories. Every file is checked first: if any is invalid, nothing is "
+        "written. Unchanged documents are skipped.",
+    )
     ingest.add_argument("paths", nargs="+", type=Path, help="files or directories")
-    ingest.add_argument("--kb", default=None,
-                        help="knowledge base for documents that do not name one (default: default)")
+    ingest.add_argument(
+        "--kb",
+        default=None,
+        help="knowledge base for documents that do not name one (default: default)",
+    )
 
-    search = commands.add_parser("search", parents=[common], help="search the knowledge bases",
-                                 description="Search chunks by vector, keyword or hybrid search.")
+    search = commands.add_parser(
+        "search",
+        parents=[common],
+        help="search the knowledge bases",
+        description="Search chunks by vector, keyword or hybrid search.",
+    )
     search.add_argument("query")
     search.add_argument("--mode", choices=MODES, default="hybrid")
     search.add_argument("-k", "--top-k", type=int, default=5, help="results to show (default 5)")
-    search.add_argument("--kb", action="append", default=[], help="only this knowledge base "
-                        "(repeatable)")
-    search.add_argument("--doc-type", action="append", default=[], help="only this doc_type "
-                        "(repeatable)")
+    search.add_argument(
+        "--kb", action="append", default=[], help="only this knowledge base (repeatable)"
+    )
+    search.add_argument(
+        "--doc-type", action="append", default=[], help="only this doc_type (repeatable)"
+    )
     search.add_argument("--after", type=_date, help="only documents updated on/after YYYY-MM-DD")
     search.add_argument("--before", type=_date, help="only documents updated on/before YYYY-MM-DD")
     search.add_argument("--min-authority", type=int, help="only documents of authority >= N (1-5)")
     search.add_argument("--current", action="store_true", help="skip superseded documents")
-    search.add_argument("--rerank", action="store_true", help="rerank with the configured "
-                        "cross-encoder")
+    search.add_argument(
+        "--rerank", action="store_true", help="rerank with the configured cross-encoder"
+    )
 
     commands.add_parser("stats", parents=[common], help="show what the data directory holds")
 
@@ -71,30 +89,43 @@ def _parser() -> argparse.ArgumentParser:
     delete.add_argument("document_id")
 
     evaluate = commands.add_parser(
-        "eval", parents=[common], help="measure retrieval quality on a BEIR dataset",
+        "eval",
+        parents=[common],
+        help="measure retrieval quality on a BEIR dataset",
         description="Ingest a BEIR corpus into a cached data directory (keyed by its checksum) "
-                    "and print nDCG@10, Recall@100 and MRR@10 over the split's queries.")
+        "and print nDCG@10, Recall@100 and MRR@10 over the split's queries.",
+    )
     evaluate.add_argument("--beir", type=Path, required=True, help="BEIR folder or .tgz")
     evaluate.add_argument("--split", default="test", help="qrels split (default: test)")
     evaluate.add_argument("--mode", choices=MODES, default="hybrid")
     evaluate.add_argument("--fusion", choices=FUSIONS, default=None)
     evaluate.add_argument("--vector-weight", type=float, default=None)
     evaluate.add_argument("--max-queries", type=int, default=None)
-    evaluate.add_argument("--cache-dir", type=Path, default=None,
-                          help="where corpora are ingested (default: <data-dir>/eval-cache)")
+    evaluate.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="where corpora are ingested (default: <data-dir>/eval-cache)",
+    )
 
     demo = commands.add_parser(
-        "demo", parents=[common], help="build the sample knowledge base and search it",
+        "demo",
+        parents=[common],
+        help="build the sample knowledge base and search it",
         description="Ingest the bundled sample knowledge base (manuals, regulations, faq) "
-                    "into the data directory if needed, then answer sample searches.")
+        "into the data directory if needed, then answer sample searches.",
+    )
     demo.add_argument("queries", nargs="*", help="searches to run (default: a few samples)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     config = Config(data_dir=args.data_dir or default_data_dir())
     try:
         with Engine(config) as engine:
@@ -119,8 +150,13 @@ def _progress(enabled: bool):
         last[0] = now
         rate = p.chunks_done / p.seconds if p.seconds else 0.0
         end = "\n" if p.documents_done >= p.documents_total or not sys.stderr.isatty() else "\r"
-        print(f"ingest: {p.documents_done}/{p.documents_total} documents, "
-              f"{p.chunks_done} chunks, {rate:.0f} chunks/s", end=end, file=sys.stderr, flush=True)
+        print(
+            f"ingest: {p.documents_done}/{p.documents_total} documents, "
+            f"{p.chunks_done} chunks, {rate:.0f} chunks/s",
+            end=end,
+            file=sys.stderr,
+            flush=True,
+        )
 
     return show
 
@@ -132,19 +168,38 @@ def _cmd_ingest(engine: Engine, args) -> int:
     report = engine.ingest(documents, _progress(not args.json))
     summary = {s: report.count(s) for s in ("added", "updated", "unchanged")}
     if args.json:
-        _print_json({**summary, "chunks": report.chunks, "seconds": round(report.seconds, 3),
-                     "documents": [asdict(o) for o in report.outcomes]})
+        _print_json(
+            {
+                **summary,
+                "chunks": report.chunks,
+                "seconds": round(report.seconds, 3),
+                "documents": [asdict(o) for o in report.outcomes],
+            }
+        )
     else:
-        print(f"{summary['added']} added, {summary['updated']} updated, {summary['unchanged']} "
-              f"unchanged; {report.chunks} chunks in {report.seconds:.1f} s")
+        print(
+            f"{summary['added']} added, {summary['updated']} updated, {summary['unchanged']} "
+            f"unchanged; {report.chunks} chunks in {report.seconds:.1f} s"
+        )
     return 0
 
 
 def _cmd_search(engine: Engine, args) -> int:
-    filters = SearchFilters(tuple(args.kb), tuple(args.doc_type), args.after, args.before,
-                            args.min_authority, args.current)
-    hits = engine.search(args.query, mode=args.mode, k=args.top_k, filters=filters,
-                         rerank=True if args.rerank else None)
+    filters = SearchFilters(
+        tuple(args.kb),
+        tuple(args.doc_type),
+        args.after,
+        args.before,
+        args.min_authority,
+        args.current,
+    )
+    hits = engine.search(
+        args.query,
+        mode=args.mode,
+        k=args.top_k,
+        filters=filters,
+        rerank=True if args.rerank else None,
+    )
     if args.json:
         _print_json([_hit_dict(h) for h in hits])
     else:
@@ -159,12 +214,16 @@ def _cmd_stats(engine: Engine, args) -> int:
         _print_json({**asdict(stats), "knowledge_base_list": [asdict(k) for k in kbs]})
         return 0
     print(f"data directory: {stats.data_dir}")
-    print(f"{stats.documents} documents, {stats.chunks} chunks, {stats.vectors} vectors in "
-          f"{stats.knowledge_bases} knowledge bases")
+    print(
+        f"{stats.documents} documents, {stats.chunks} chunks, {stats.vectors} vectors in "
+        f"{stats.knowledge_bases} knowledge bases"
+    )
     for kb in kbs:
         print(f"  {kb.name}: {kb.documents} documents, {kb.chunks} chunks")
-    print(f"database {stats.database_bytes / 1e6:.1f} MB, index {stats.index_bytes / 1e6:.1f} MB, "
-          f"embedder {stats.embedder}, reranker {'on' if stats.reranker else 'off'}")
+    print(
+        f"database {stats.database_bytes / 1e6:.1f} MB, index {stats.index_bytes / 1e6:.1f} MB, "
+        f"embedder {stats.embedder}, reranker {'on' if stats.reranker else 'off'}"
+    )
     return 0
 
 
@@ -180,48 +239,80 @@ def _cmd_delete(engine: Engine, args) -> int:
 def _cmd_eval(engine: Engine, args) -> int:
     from ragcore.evaluation import evaluate_beir
 
-    settings = {k: v for k, v in (("fusion", args.fusion), ("vector_weight", args.vector_weight))
-                if v is not None}
+    settings = {
+        k: v
+        for k, v in (("fusion", args.fusion), ("vector_weight", args.vector_weight))
+        if v is not None
+    }
     result = evaluate_beir(
-        args.beir, split=args.split, mode=args.mode, config=engine.config,
+        args.beir,
+        split=args.split,
+        mode=args.mode,
+        config=engine.config,
         cache_dir=args.cache_dir or engine.config.data_dir / "eval-cache",
-        progress=_progress(True), search_settings=settings, max_queries=args.max_queries)
+        progress=_progress(True),
+        search_settings=settings,
+        max_queries=args.max_queries,
+    )
     if args.json:
         _print_json(result)
     else:
-        print(f"{result['mode']} on {result['queries']} {result['split']} queries: nDCG@10 "
-              f"{result['ndcg@10']:.4f}, Recall@100 {result['recall@100']:.4f}, "
-              f"MRR@10 {result['mrr@10']:.4f}")
+        print(
+            f"{result['mode']} on {result['queries']} {result['split']} queries: nDCG@10 "
+            f"{result['ndcg@10']:.4f}, Recall@100 {result['recall@100']:.4f}, "
+            f"MRR@10 {result['mrr@10']:.4f}"
+        )
     return 0
 
 
-DEMO_QUERIES = ("What does error E4027 mean?", "CP-200 seal replacement interval",
-                "lockout tagout procedure")
+DEMO_QUERIES = (
+    "What does error E4027 mean?",
+    "CP-200 seal replacement interval",
+    "lockout tagout procedure",
+)
 
 
 def _cmd_demo(engine: Engine, args) -> int:
     report = engine.ingest_path(SAMPLE_KB, progress=_progress(not args.json))
     results = {q: engine.search(q, k=3) for q in (args.queries or DEMO_QUERIES)}
     if args.json:
-        _print_json({"ingested": report.count("added") + report.count("updated"),
-                     "results": {q: [_hit_dict(h) for h in hits] for q, hits in results.items()}})
+        _print_json(
+            {
+                "ingested": report.count("added") + report.count("updated"),
+                "results": {q: [_hit_dict(h) for h in hits] for q, hits in results.items()},
+            }
+        )
         return 0
-    print(f"sample knowledge base in {engine.config.data_dir}: {engine.stats().documents} "
-          "documents")
+    print(
+        f"sample knowledge base in {engine.config.data_dir}: {engine.stats().documents} documents"
+    )
     for query, hits in results.items():
         print(f"\n? {query}")
         _print_hits(hits)
     return 0
 
 
-_COMMANDS = {"ingest": _cmd_ingest, "search": _cmd_search, "stats": _cmd_stats,
-             "delete": _cmd_delete, "eval": _cmd_eval, "demo": _cmd_demo}
+_COMMANDS = {
+    "ingest": _cmd_ingest,
+    "search": _cmd_search,
+    "stats": _cmd_stats,
+    "delete": _cmd_delete,
+    "eval": _cmd_eval,
+    "demo": _cmd_demo,
+}
 
 
 def _hit_dict(hit: Hit) -> dict:
-    return {"chunk_id": hit.chunk_id, "document_id": hit.document_id, "score": hit.score,
-            "scores": dict(hit.scores), "text": hit.text, "start": hit.start, "end": hit.end,
-            "document": asdict(hit.document)}
+    return {
+        "chunk_id": hit.chunk_id,
+        "document_id": hit.document_id,
+        "score": hit.score,
+        "scores": dict(hit.scores),
+        "text": hit.text,
+        "start": hit.start,
+        "end": hit.end,
+        "document": asdict(hit.document),
+    }
 
 
 def _print_hits(hits: list[Hit]) -> None:
@@ -230,8 +321,10 @@ def _print_hits(hits: list[Hit]) -> None:
     width = os.get_terminal_size().columns if sys.stdout.isatty() else 100
     for rank, hit in enumerate(hits, start=1):
         doc = hit.document
-        print(f"{rank}. [{hit.score:.3f}] {doc.title or doc.id}  ({doc.knowledge_base}/{doc.id}, "
-              f"{doc.doc_type}, authority {doc.authority}, updated {doc.updated_at or '?'})")
+        print(
+            f"{rank}. [{hit.score:.3f}] {doc.title or doc.id}  ({doc.knowledge_base}/{doc.id}, "
+            f"{doc.doc_type}, authority {doc.authority}, updated {doc.updated_at or '?'})"
+        )
         text = " ".join(hit.text.split())
         print(f"   {text[: max(40, width - 4)]}{'…' if len(text) > width - 4 else ''}")
 

@@ -69,16 +69,27 @@ class Config:
         for name in ("embedder_path", "reranker_path", "reranker_tokenizer_path"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, Path(getattr(self, name)).expanduser())
-        positive = ("threads", "batch_size", "batch_tokens", "max_document_chars", "rrf_k", "candidates",
-                    "rerank_candidates")
+        positive = (
+            "threads",
+            "batch_size",
+            "batch_tokens",
+            "max_document_chars",
+            "rrf_k",
+            "candidates",
+            "rerank_candidates",
+        )
         for name in positive:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(name, value, "use a whole number of 1 or more")
-        if self.chunk_tokens is not None and (not isinstance(self.chunk_tokens, int)
-                                              or self.chunk_tokens < 8):
-            raise ConfigError("chunk_tokens", self.chunk_tokens,
-                              "use at least 8, or None for the embedder's budget")
+        if self.chunk_tokens is not None and (
+            not isinstance(self.chunk_tokens, int) or self.chunk_tokens < 8
+        ):
+            raise ConfigError(
+                "chunk_tokens",
+                self.chunk_tokens,
+                "use at least 8, or None for the embedder's budget",
+            )
         if not isinstance(self.chunk_overlap, int) or self.chunk_overlap < 0:
             raise ConfigError("chunk_overlap", self.chunk_overlap, "use 0 or more tokens")
         if self.fusion not in FUSIONS:
@@ -88,5 +99,8 @@ class Config:
         if self.title_weight < 0:
             raise ConfigError("title_weight", self.title_weight, "use 0 or more")
         if self.reranker_path is not None and not self.reranker_sha256:
-            raise ConfigError("reranker_sha256", self.reranker_sha256,
-                              "pin the reranker: give the sha256 of the file at reranker_path")
+            raise ConfigError(
+                "reranker_sha256",
+                self.reranker_sha256,
+                "pin the reranker: give the sha256 of the file at reranker_path",
+            )

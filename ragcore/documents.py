@@ -70,9 +70,16 @@ class Document:
         """SHA-256 of everything stored about the document (text and metadata)."""
         payload = json.dumps(
             [
-                self.text, self.knowledge_base, self.title, self.source, self.doc_type,
-                self.authority, self.updated_at and self.updated_at.isoformat(),
-                self.version, self.supersedes, sorted(self.metadata.items()),
+                self.text,
+                self.knowledge_base,
+                self.title,
+                self.source,
+                self.doc_type,
+                self.authority,
+                self.updated_at and self.updated_at.isoformat(),
+                self.version,
+                self.supersedes,
+                sorted(self.metadata.items()),
             ],
             ensure_ascii=False,
         )
@@ -86,28 +93,43 @@ class Document:
             return InvalidDocumentError(where, field_name, problem)
 
         if not isinstance(self.id, str) or not _ID.match(self.id):
-            raise bad("id", f"{self.id!r} is not a valid id: use 1-200 letters, digits or ._:/@- "
-                      "starting with a letter or digit")
+            raise bad(
+                "id",
+                f"{self.id!r} is not a valid id: use 1-200 letters, digits or ._:/@- "
+                "starting with a letter or digit",
+            )
         if not isinstance(self.text, str) or not self.text.strip():
             raise bad("text", "the document has no text")
         if len(self.text) > max_chars:
-            raise bad("text", f"{len(self.text):,} characters is over the limit of {max_chars:,}; "
-                      "split the document or raise max_document_chars")
+            raise bad(
+                "text",
+                f"{len(self.text):,} characters is over the limit of {max_chars:,}; "
+                "split the document or raise max_document_chars",
+            )
         if not isinstance(self.knowledge_base, str) or not _KB.match(self.knowledge_base):
-            raise bad("knowledge_base", f"{self.knowledge_base!r} is not a valid name: use 1-64 "
-                      "lowercase letters, digits, _ or -")
+            raise bad(
+                "knowledge_base",
+                f"{self.knowledge_base!r} is not a valid name: use 1-64 "
+                "lowercase letters, digits, _ or -",
+            )
         for name in ("title", "source", "doc_type"):
             if not isinstance(getattr(self, name), str):
                 raise bad(name, f"must be text, got {type(getattr(self, name)).__name__}")
-        if isinstance(self.authority, bool) or not isinstance(self.authority, int) \
-                or not 1 <= self.authority <= 5:
-            raise bad("authority", f"{self.authority!r} is out of range: use an integer from 1 to 5")
+        if (
+            isinstance(self.authority, bool)
+            or not isinstance(self.authority, int)
+            or not 1 <= self.authority <= 5
+        ):
+            raise bad(
+                "authority", f"{self.authority!r} is out of range: use an integer from 1 to 5"
+            )
         if self.updated_at is not None and not isinstance(self.updated_at, date):
             raise bad("updated_at", f"{self.updated_at!r} is not a date: use YYYY-MM-DD")
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
             raise bad("version", f"{self.version!r} is not a version: use an integer of 1 or more")
-        if self.supersedes is not None and (not isinstance(self.supersedes, str)
-                                            or not _ID.match(self.supersedes)):
+        if self.supersedes is not None and (
+            not isinstance(self.supersedes, str) or not _ID.match(self.supersedes)
+        ):
             raise bad("supersedes", f"{self.supersedes!r} is not a document id")
         if self.supersedes == self.id:
             raise bad("supersedes", "a document cannot supersede itself")

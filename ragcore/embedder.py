@@ -61,8 +61,11 @@ class OnnxEmbedder:
         if batch_size < 1:
             raise ConfigError("batch_size", batch_size, "use a batch size of 1 or more")
         if batch_tokens < spec.max_length:
-            raise ConfigError("batch_tokens", batch_tokens,
-                              f"use at least the model's max length ({spec.max_length})")
+            raise ConfigError(
+                "batch_tokens",
+                batch_tokens,
+                f"use at least the model's max length ({spec.max_length})",
+            )
         self._spec = spec
         self._model_path = model_path
         self._threads = threads
@@ -130,8 +133,9 @@ class OnnxEmbedder:
         batches: list[list[int]] = [[]]
         for i in order:  # ascending length, so the newest member sets the padded width
             batch = batches[-1]
-            if batch and (len(batch) >= self._batch_size
-                          or (len(batch) + 1) * lengths[i] > self._batch_tokens):
+            if batch and (
+                len(batch) >= self._batch_size or (len(batch) + 1) * lengths[i] > self._batch_tokens
+            ):
                 batches.append(batch := [])
             batch.append(i)
         return batches
@@ -203,7 +207,7 @@ class HashEmbedder:
             for word in _WORD.findall(text.lower()):
                 out[row, zlib.crc32(word.encode()) % self._dimension] += 1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
-        out[:, 0] += (norms[:, 0] == 0)  # an empty text still gets a unit vector
+        out[:, 0] += norms[:, 0] == 0  # an empty text still gets a unit vector
         return out / np.linalg.norm(out, axis=1, keepdims=True)
 
     def token_spans(self, text: str) -> list[tuple[int, int]]:

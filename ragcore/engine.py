@@ -76,9 +76,12 @@ class Engine:
             with self._lock:
                 if self._embedder is None:
                     self._embedder = OnnxEmbedder(
-                        embedder_spec(self.config.embedder), model_path=self.config.embedder_path,
-                        threads=self.config.threads, batch_size=self.config.batch_size,
-                        batch_tokens=self.config.batch_tokens)
+                        embedder_spec(self.config.embedder),
+                        model_path=self.config.embedder_path,
+                        threads=self.config.threads,
+                        batch_size=self.config.batch_size,
+                        batch_tokens=self.config.batch_tokens,
+                    )
         return self._embedder
 
     @property
@@ -87,10 +90,15 @@ class Engine:
             with self._lock:
                 if self._reranker is None:
                     tokenizer = self.config.reranker_tokenizer_path or (
-                        models_dir() / embedder_spec(self.config.embedder).tokenizer)
+                        models_dir() / embedder_spec(self.config.embedder).tokenizer
+                    )
                     self._reranker = OnnxCrossEncoder(
-                        self.config.reranker_path, self.config.reranker_sha256, tokenizer,
-                        threads=self.config.threads, batch_size=self.config.batch_size)
+                        self.config.reranker_path,
+                        self.config.reranker_sha256,
+                        tokenizer,
+                        threads=self.config.threads,
+                        batch_size=self.config.batch_size,
+                    )
         return self._reranker
 
     @property
@@ -107,25 +115,31 @@ class Engine:
             with self._lock:
                 if self._index is None:
                     self._check_embedder_matches()
-                    self._index = PersistentIndex(self.store, self.embedder.dimension,
-                                                  self.config.hnsw, self.config.threads)
+                    self._index = PersistentIndex(
+                        self.store, self.embedder.dimension, self.config.hnsw, self.config.threads
+                    )
         return self._index
 
     def _check_embedder_matches(self) -> None:
         """Vectors from two embedders are not comparable: refuse to mix them."""
-        name = (self.config.embedder if isinstance(self.embedder, OnnxEmbedder)
-                else type(self.embedder).__name__)
+        name = (
+            self.config.embedder
+            if isinstance(self.embedder, OnnxEmbedder)
+            else type(self.embedder).__name__
+        )
         current = f"{name}/{self.embedder.dimension}"
         recorded = self.store.meta("embedder")
         if recorded is None:
             self.store.set_meta({"embedder": current})
         elif recorded != current:
-            raise StoreError(f"{self.config.data_dir} was built with embedder {recorded}, not "
-                             f"{current}: configure that embedder or use another data directory")
+            raise StoreError(
+                f"{self.config.data_dir} was built with embedder {recorded}, not "
+                f"{current}: configure that embedder or use another data directory"
+            )
 
     def warm_up(self) -> None:
         """Open the store and index and load the models now rather than on first use."""
-        self._vectors
+        _ = self._vectors
         self.embedder.embed(["warm up"])
         if self.reranker is not None:
             self.reranker.score("warm up", ["warm up"])
@@ -179,10 +193,13 @@ class Engine:
             if added:
                 vectors.index.add(list(added), np.vstack(list(added.values())))
 
-        budget = min(self.config.chunk_tokens or self.embedder.max_tokens,
-                     self.embedder.max_tokens)
-        policy = ChunkingPolicy(budget, self.config.chunk_overlap, self.config.embed_titles,
-                                self.config.max_document_chars)
+        budget = min(self.config.chunk_tokens or self.embedder.max_tokens, self.embedder.max_tokens)
+        policy = ChunkingPolicy(
+            budget,
+            self.config.chunk_overlap,
+            self.config.embed_titles,
+            self.config.max_document_chars,
+        )
         return Ingestor(self.store, self.embedder, policy, follow)
 
     # -- reads ---------------------------------------------------------------------
@@ -196,8 +213,9 @@ class Engine:
         rerank: bool | None = None,
     ) -> list[Hit]:
         """The best ``k`` chunks for ``query`` by ``vector``, ``keyword`` or ``hybrid`` search."""
-        return self.searcher().search(query, mode=mode, k=k, filters=filters or SearchFilters(),
-                               rerank=rerank)
+        return self.searcher().search(
+            query, mode=mode, k=k, filters=filters or SearchFilters(), rerank=rerank
+        )
 
     def document(self, document_id: str) -> DocumentInfo:
         return self.store.document(document_id)
@@ -230,6 +248,7 @@ class Engine:
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size + sum(
-            p.stat().st_size for p in path.parent.glob(path.name + "-wal"))
+            p.stat().st_size for p in path.parent.glob(path.name + "-wal")
+        )
     except OSError:
         return 0

@@ -100,8 +100,15 @@ def mrr_at(ranked: list[str], relevant: Mapping[str, int], k: int = 10) -> float
 
 def eval_data_dir(config: Config, data: BeirData, cache_dir: Path) -> Path:
     """The cached data directory for this corpus under these storage settings."""
-    key = json.dumps([data.checksum, config.embedder, config.chunk_tokens, config.chunk_overlap,
-                      config.embed_titles])
+    key = json.dumps(
+        [
+            data.checksum,
+            config.embedder,
+            config.chunk_tokens,
+            config.chunk_overlap,
+            config.embed_titles,
+        ]
+    )
     return cache_dir / "beir" / hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -123,8 +130,10 @@ def evaluate_beir(
         started = time.perf_counter()
         report = engine.ingest(load_file(data.corpus, "corpus"), progress)
         ingest_seconds = time.perf_counter() - started
-        settings = {"candidates": max(config.candidates, 2 * DOCUMENT_DEPTH),
-                    **(search_settings or {})}
+        settings = {
+            "candidates": max(config.candidates, 2 * DOCUMENT_DEPTH),
+            **(search_settings or {}),
+        }
         searcher = engine.searcher(**settings)
         totals = {"ndcg@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
         latencies = []
@@ -155,8 +164,11 @@ def evaluate_beir(
 
 def _search_config(searcher) -> dict[str, object]:
     config = searcher._config
-    return {"fusion": config.fusion, "vector_weight": config.vector_weight,
-            "title_weight": config.title_weight}
+    return {
+        "fusion": config.fusion,
+        "vector_weight": config.vector_weight,
+        "title_weight": config.title_weight,
+    }
 
 
 def _with_data_dir(config: Config, data_dir: Path) -> Config:

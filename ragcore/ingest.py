@@ -95,15 +95,17 @@ class Ingestor:
             chunks = self._chunk(doc)
             pending.append((doc, chunks))
             pending_chunks += len(chunks)
-            outcomes[doc.id] = DocumentOutcome(doc.id, "updated" if doc.id in known else "added",
-                                               len(chunks))
+            outcomes[doc.id] = DocumentOutcome(
+                doc.id, "updated" if doc.id in known else "added", len(chunks)
+            )
             if pending_chunks >= GROUP_CHUNKS:
                 self._write(pending)
                 done, chunks_done = done + len(pending), chunks_done + pending_chunks
                 pending, pending_chunks = [], 0
                 if progress:
-                    progress(IngestProgress(done, len(docs), chunks_done,
-                                            time.perf_counter() - started))
+                    progress(
+                        IngestProgress(done, len(docs), chunks_done, time.perf_counter() - started)
+                    )
         if pending:
             self._write(pending)
             done, chunks_done = done + len(pending), chunks_done + pending_chunks
@@ -116,12 +118,16 @@ class Ingestor:
         seen: dict[str, str] = {}
         for doc in documents:
             if not isinstance(doc, Document):
-                raise InvalidDocumentError(repr(doc)[:80], None,
-                                           "is not a ragcore.Document; build one or load a file")
+                raise InvalidDocumentError(
+                    repr(doc)[:80], None, "is not a ragcore.Document; build one or load a file"
+                )
             doc.validated(self._policy.max_document_chars)
             if doc.id in seen:
-                raise InvalidDocumentError(doc.origin or doc.id, "id", f"{doc.id!r} appears twice "
-                                           f"in this ingest (also in {seen[doc.id]})")
+                raise InvalidDocumentError(
+                    doc.origin or doc.id,
+                    "id",
+                    f"{doc.id!r} appears twice in this ingest (also in {seen[doc.id]})",
+                )
             seen[doc.id] = doc.origin or "this batch"
             docs.append(doc)
         return docs
@@ -131,12 +137,17 @@ class Ingestor:
         if self._policy.embed_titles and doc.title:
             # The title is embedded with every chunk: leave room for it (and a separator).
             budget = max(budget // 2, budget - len(self._embedder.token_spans(doc.title)) - 1)
-        return chunk_text(doc.text, self._embedder.token_spans(doc.text), max_tokens=budget,
-                          overlap_tokens=min(self._policy.overlap_tokens, budget // 2))
+        return chunk_text(
+            doc.text,
+            self._embedder.token_spans(doc.text),
+            max_tokens=budget,
+            overlap_tokens=min(self._policy.overlap_tokens, budget // 2),
+        )
 
     def embedding_text(self, doc: Document, chunk: Chunk) -> str:
-        return f"{doc.title}\n{chunk.text}" if self._policy.embed_titles and doc.title \
-            else chunk.text
+        return (
+            f"{doc.title}\n{chunk.text}" if self._policy.embed_titles and doc.title else chunk.text
+        )
 
     def _write(self, pending: Sequence[tuple[Document, list[Chunk]]]) -> None:
         texts = [self.embedding_text(doc, c) for doc, chunks in pending for c in chunks]

@@ -22,8 +22,18 @@ from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, parse_date, pars
 from ragcore.errors import InvalidDocumentError
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".jsonl")
-_FIELDS = ("id", "title", "knowledge_base", "source", "doc_type", "authority",
-           "updated_at", "version", "supersedes", "text")
+_FIELDS = (
+    "id",
+    "title",
+    "knowledge_base",
+    "source",
+    "doc_type",
+    "authority",
+    "updated_at",
+    "version",
+    "supersedes",
+    "text",
+)
 _SKIPPED_NAMES = frozenset({"readme.md", "readme.txt"})
 
 
@@ -35,9 +45,13 @@ def load_path(path: Path | str, knowledge_base: str | None = None) -> list[Docum
     """
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file()
-                       and p.suffix.lower() in SUPPORTED_SUFFIXES
-                       and p.name.lower() not in _SKIPPED_NAMES)
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file()
+            and p.suffix.lower() in SUPPORTED_SUFFIXES
+            and p.name.lower() not in _SKIPPED_NAMES
+        )
         return [doc for file in files for doc in load_file(file, knowledge_base)]
     return load_file(path, knowledge_base)
 
@@ -45,13 +59,20 @@ def load_path(path: Path | str, knowledge_base: str | None = None) -> list[Docum
 def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        raise InvalidDocumentError(str(path), None, f"unsupported file type {suffix or '(none)'}; "
-                                   f"use one of {', '.join(SUPPORTED_SUFFIXES)}")
+        raise InvalidDocumentError(
+            str(path),
+            None,
+            f"unsupported file type {suffix or '(none)'}; "
+            f"use one of {', '.join(SUPPORTED_SUFFIXES)}",
+        )
     try:
         raw = path.read_text("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidDocumentError(str(path), None, f"is not UTF-8 text ({exc.reason} at byte "
-                                   f"{exc.start}); convert it to UTF-8") from exc
+        raise InvalidDocumentError(
+            str(path),
+            None,
+            f"is not UTF-8 text ({exc.reason} at byte {exc.start}); convert it to UTF-8",
+        ) from exc
     except OSError as exc:
         raise InvalidDocumentError(str(path), None, f"cannot be read: {exc.strerror}") from exc
     kb = knowledge_base or DEFAULT_KNOWLEDGE_BASE
@@ -111,8 +132,11 @@ def _front_matter(raw: str, origin: str) -> tuple[dict[str, object], str]:
             continue
         key, sep, value = line.partition(":")
         if not sep or not key.strip() or " " in key.strip():
-            raise InvalidDocumentError(f"{origin}:{number}", None,
-                                       f"front matter line {line.strip()!r} is not 'key: value'")
+            raise InvalidDocumentError(
+                f"{origin}:{number}",
+                None,
+                f"front matter line {line.strip()!r} is not 'key: value'",
+            )
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
@@ -121,8 +145,30 @@ def _front_matter(raw: str, origin: str) -> tuple[dict[str, object], str]:
 
 
 class _HtmlText(HTMLParser):
-    _BLOCKS = frozenset("p div br li h1 h2 h3 h4 h5 h6 tr section article header footer "
-                        "table ul ol pre blockquote".split())
+    _BLOCKS = frozenset(
+        [
+            "p",
+            "div",
+            "br",
+            "li",
+            "h1",
+            "h2",
+            "h3",
+            "h4",
+            "h5",
+            "h6",
+            "tr",
+            "section",
+            "article",
+            "header",
+            "footer",
+            "table",
+            "ul",
+            "ol",
+            "pre",
+            "blockquote",
+        ]
+    )
     _HIDDEN = frozenset({"script", "style", "noscript", "template", "head"})
 
     def __init__(self) -> None:

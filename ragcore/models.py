@@ -55,7 +55,9 @@ def embedder_spec(name: str) -> EmbedderSpec:
     manifest = tomllib.loads((models_dir() / "manifest.toml").read_text("utf-8"))
     entries = manifest.get("embedders", {})
     if name not in entries:
-        raise ConfigError("embedder", name, f"choose one of {sorted(entries)} (models/manifest.toml)")
+        raise ConfigError(
+            "embedder", name, f"choose one of {sorted(entries)} (models/manifest.toml)"
+        )
     fields = {k: entries[name][k] for k in EmbedderSpec.__dataclass_fields__ if k != "name"}
     return EmbedderSpec(name=name, **fields)
 

@@ -70,15 +70,18 @@ class OnnxCrossEncoder:
                 options.intra_op_num_threads = self._threads
                 options.inter_op_num_threads = 1
                 try:
-                    session = ort.InferenceSession(str(self._model_path), options,
-                                                   providers=["CPUExecutionProvider"])
+                    session = ort.InferenceSession(
+                        str(self._model_path), options, providers=["CPUExecutionProvider"]
+                    )
                 except Exception as exc:  # onnxruntime raises its own untyped errors
                     raise ModelError(f"cannot load reranker {self._model_path}: {exc}") from exc
                 names = {i.name for i in session.get_inputs()}
                 if not {"input_ids", "attention_mask"} <= names:
-                    raise ModelError(f"reranker {self._model_path} is not a cross-encoder: its "
-                                     f"inputs are {sorted(names)}, expected input_ids, "
-                                     "attention_mask and token_type_ids")
+                    raise ModelError(
+                        f"reranker {self._model_path} is not a cross-encoder: its "
+                        f"inputs are {sorted(names)}, expected input_ids, "
+                        "attention_mask and token_type_ids"
+                    )
                 self._tokenizer, self._session, self._inputs = tokenizer, session, names
         return self._session, self._tokenizer
 

@@ -30,8 +30,49 @@ MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 # Words too common to help BM25; dropping them also keeps the OR query short.
-STOPWORDS = frozenset("""a an and are as at be by for from has have how i in is it its of on or
-that the this to was were what when where which who why will with does do did can""".split())
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "does",
+        "do",
+        "did",
+        "can",
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -92,8 +133,10 @@ class Searcher:
             self._store.check_knowledge_bases(filters.knowledge_bases)
         use_reranker = self._reranker is not None if rerank is None else rerank
         if use_reranker and self._reranker is None:
-            raise InvalidQueryError("rerank was asked for but no reranker is configured; set "
-                                    "reranker_path and reranker_sha256")
+            raise InvalidQueryError(
+                "rerank was asked for but no reranker is configured; set "
+                "reranker_path and reranker_sha256"
+            )
         depth = max(k, self._config.rerank_candidates) if use_reranker else k
         scored = self._scored(query, mode, depth, filters)
         if use_reranker and scored:
@@ -167,12 +210,21 @@ class Searcher:
             chunk = chunks.get(cid)
             if chunk is None:  # deleted between scoring and fetching
                 continue
-            hits.append(Hit(
-                chunk_id=cid, document_id=chunk.document_id, text=chunk.text,
-                start=chunk.start, end=chunk.end, position=chunk.position,
-                entities=chunk.entities, numeric_density=chunk.numeric_density,
-                score=scores[final], scores=MappingProxyType(scores),
-                document=documents[chunk.document_id]))
+            hits.append(
+                Hit(
+                    chunk_id=cid,
+                    document_id=chunk.document_id,
+                    text=chunk.text,
+                    start=chunk.start,
+                    end=chunk.end,
+                    position=chunk.position,
+                    entities=chunk.entities,
+                    numeric_density=chunk.numeric_density,
+                    score=scores[final],
+                    scores=MappingProxyType(scores),
+                    document=documents[chunk.document_id],
+                )
+            )
         return hits
 
 
@@ -192,8 +244,9 @@ def _check_query(query: object, mode: str, k: object) -> str:
     if not query.strip():
         raise InvalidQueryError("the query is empty: give the words to search for")
     if len(query) > MAX_QUERY_CHARS:
-        raise InvalidQueryError(f"the query is {len(query):,} characters long; the limit is "
-                                f"{MAX_QUERY_CHARS:,}")
+        raise InvalidQueryError(
+            f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}"
+        )
     if mode not in MODES:
         raise InvalidQueryError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_TOP_K:

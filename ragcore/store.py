@@ -105,14 +105,17 @@ class Store:
     def _connect(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                   timeout=30)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
         except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"cannot open the database {self.path}: {exc}; check that the data "
-                             "directory is writable and is a ragcore data directory") from exc
+            raise StoreError(
+                f"cannot open the database {self.path}: {exc}; check that the data "
+                "directory is writable and is a ragcore data directory"
+            ) from exc
         return conn
 
     @property
@@ -131,7 +134,7 @@ class Store:
     def _r(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            self._w  # migrations first
+            _ = self._w  # migrations first
             conn = self._connect()
             self._local.conn = conn
             with self._write_lock:
@@ -140,31 +143,43 @@ class Store:
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         try:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY "
-                         "KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)")
-            applied = {v: (n, h) for v, n, h in
-                       conn.execute("SELECT version, name, sha256 FROM schema_migrations")}
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY "
+                "KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            applied = {
+                v: (n, h)
+                for v, n, h in conn.execute("SELECT version, name, sha256 FROM schema_migrations")
+            }
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path} is not a usable SQLite database ({exc}); move it "
-                             "away and re-ingest, or point --data-dir elsewhere") from exc
+            raise StoreError(
+                f"{self.path} is not a usable SQLite database ({exc}); move it "
+                "away and re-ingest, or point --data-dir elsewhere"
+            ) from exc
         known = _migrations()
         if applied and max(applied) > known[-1][0]:
-            raise StoreError(f"{self.path} has schema version {max(applied)}, newer than this "
-                             f"ragcore knows ({known[-1][0]}): upgrade ragcore")
+            raise StoreError(
+                f"{self.path} has schema version {max(applied)}, newer than this "
+                f"ragcore knows ({known[-1][0]}): upgrade ragcore"
+            )
         for version, name, sql in known:
             digest = hashlib.sha256(sql.encode()).hexdigest()
             if version in applied:
                 if applied[version][1] != digest:
-                    raise StoreError(f"migration {name} differs from the one applied to "
-                                     f"{self.path}: the schema was changed by hand or by "
-                                     "another ragcore build")
+                    raise StoreError(
+                        f"migration {name} differs from the one applied to "
+                        f"{self.path}: the schema was changed by hand or by "
+                        "another ragcore build"
+                    )
                 continue
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 for statement in _statements(sql):
                     conn.execute(statement)
-                conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
-                             (version, name, digest, _now()))
+                conn.execute(
+                    "INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
+                    (version, name, digest, _now()),
+                )
                 conn.execute("COMMIT")
             except sqlite3.Error as exc:
                 conn.execute("ROLLBACK")
@@ -187,8 +202,9 @@ class Store:
     def set_meta(self, values: dict[str, str]) -> None:
         with self._write_lock:
             self._w.execute("BEGIN IMMEDIATE")
-            self._w.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                                values.items())
+            self._w.executemany(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", values.items()
+            )
             self._w.execute("COMMIT")
 
     def data_version(self) -> int:
@@ -201,8 +217,9 @@ class Store:
         for begin in range(0, len(ids), 500):
             part = ids[begin : begin + 500]
             marks = ",".join("?" * len(part))
-            out.update(self._r.execute(
-                f"SELECT id, checksum FROM documents WHERE id IN ({marks})", part))
+            out.update(
+                self._r.execute(f"SELECT id, checksum FROM documents WHERE id IN ({marks})", part)
+            )
         return out
 
     def write(self, items: Sequence[tuple[Document, Sequence[Chunk], np.ndarray]]) -> WriteResult:
@@ -215,32 +232,59 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 for doc, chunks, vectors in items:
-                    removed += [r[0] for r in conn.execute(
-                        "SELECT id FROM chunks WHERE document_id = ?", (doc.id,))]
+                    removed += [
+                        r[0]
+                        for r in conn.execute(
+                            "SELECT id FROM chunks WHERE document_id = ?", (doc.id,)
+                        )
+                    ]
                     conn.execute("DELETE FROM chunks WHERE document_id = ?", (doc.id,))
-                    conn.execute("INSERT OR IGNORE INTO knowledge_bases VALUES (?, ?)",
-                                 (doc.knowledge_base, now))
+                    conn.execute(
+                        "INSERT OR IGNORE INTO knowledge_bases VALUES (?, ?)",
+                        (doc.knowledge_base, now),
+                    )
                     conn.execute(
                         "INSERT OR REPLACE INTO documents (id, knowledge_base, source, title, "
                         "doc_type, authority, updated_at, version, supersedes, checksum, "
                         "ingested_at, metadata, text) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        (doc.id, doc.knowledge_base, doc.source, doc.title, doc.doc_type,
-                         doc.authority, doc.updated_at and doc.updated_at.isoformat(),
-                         doc.version, doc.supersedes, doc.checksum, now,
-                         json.dumps(dict(doc.metadata), ensure_ascii=False), doc.text))
+                        (
+                            doc.id,
+                            doc.knowledge_base,
+                            doc.source,
+                            doc.title,
+                            doc.doc_type,
+                            doc.authority,
+                            doc.updated_at and doc.updated_at.isoformat(),
+                            doc.version,
+                            doc.supersedes,
+                            doc.checksum,
+                            now,
+                            json.dumps(dict(doc.metadata), ensure_ascii=False),
+                            doc.text,
+                        ),
+                    )
                     ids = []
                     for chunk, vector in zip(chunks, vectors, strict=True):
                         cursor = conn.execute(
                             "INSERT INTO chunks (document_id, position, text, start_offset, "
                             "end_offset, entities, numeric_density, embedding) "
                             "VALUES (?,?,?,?,?,?,?,?)",
-                            (doc.id, chunk.position, chunk.text, chunk.start, chunk.end,
-                             json.dumps(chunk.entities), chunk.numeric_density,
-                             np.asarray(vector, dtype="<f4").tobytes()))
+                            (
+                                doc.id,
+                                chunk.position,
+                                chunk.text,
+                                chunk.start,
+                                chunk.end,
+                                json.dumps(chunk.entities),
+                                chunk.numeric_density,
+                                np.asarray(vector, dtype="<f4").tobytes(),
+                            ),
+                        )
                         ids.append(cursor.lastrowid)
                     added[doc.id] = ids
-                version = int(conn.execute(
-                    "SELECT value FROM meta WHERE key = 'data_version'").fetchone()[0])
+                version = int(
+                    conn.execute("SELECT value FROM meta WHERE key = 'data_version'").fetchone()[0]
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -253,12 +297,17 @@ class Store:
             conn = self._w
             conn.execute("BEGIN IMMEDIATE")
             try:
-                removed = [r[0] for r in conn.execute(
-                    "SELECT id FROM chunks WHERE document_id = ?", (document_id,))]
+                removed = [
+                    r[0]
+                    for r in conn.execute(
+                        "SELECT id FROM chunks WHERE document_id = ?", (document_id,)
+                    )
+                ]
                 if conn.execute("DELETE FROM documents WHERE id = ?", (document_id,)).rowcount == 0:
                     raise DocumentNotFoundError(f"no document has the id {document_id!r}")
-                version = int(conn.execute(
-                    "SELECT value FROM meta WHERE key = 'data_version'").fetchone()[0])
+                version = int(
+                    conn.execute("SELECT value FROM meta WHERE key = 'data_version'").fetchone()[0]
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -268,10 +317,14 @@ class Store:
     # -- reads ---------------------------------------------------------------------
     def knowledge_bases(self) -> list[tuple[str, int, int]]:
         """(name, documents, chunks) of every knowledge base."""
-        return list(self._r.execute(
-            "SELECT k.name, (SELECT count(*) FROM documents d WHERE d.knowledge_base = k.name), "
-            "(SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id "
-            " WHERE d.knowledge_base = k.name) FROM knowledge_bases k ORDER BY k.name"))
+        return list(
+            self._r.execute(
+                "SELECT k.name, "
+                "(SELECT count(*) FROM documents d WHERE d.knowledge_base = k.name), "
+                "(SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id "
+                " WHERE d.knowledge_base = k.name) FROM knowledge_bases k ORDER BY k.name"
+            )
+        )
 
     def check_knowledge_bases(self, names: Iterable[str]) -> None:
         known = {row[0] for row in self._r.execute("SELECT name FROM knowledge_bases")}
@@ -279,12 +332,14 @@ class Store:
         if missing:
             raise KnowledgeBaseNotFoundError(
                 f"unknown knowledge base {', '.join(map(repr, missing))}; "
-                f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}")
+                f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}"
+            )
 
     def counts(self) -> dict[str, int]:
-        row = self._r.execute("SELECT (SELECT count(*) FROM knowledge_bases), "
-                              "(SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)"
-                              ).fetchone()
+        row = self._r.execute(
+            "SELECT (SELECT count(*) FROM knowledge_bases), "
+            "(SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)"
+        ).fetchone()
         return {"knowledge_bases": row[0], "documents": row[1], "chunks": row[2]}
 
     def documents(self, ids: Iterable[str]) -> dict[str, DocumentInfo]:
@@ -298,13 +353,24 @@ class Store:
                 "d.updated_at, d.version, d.supersedes, d.metadata, d.checksum, d.ingested_at, "
                 "(SELECT n.id FROM documents n WHERE n.supersedes = d.id "
                 " ORDER BY n.updated_at DESC, n.version DESC LIMIT 1) "
-                f"FROM documents d WHERE d.id IN ({marks})", part):
+                f"FROM documents d WHERE d.id IN ({marks})",
+                part,
+            ):
                 out[row[0]] = DocumentInfo(
-                    id=row[0], knowledge_base=row[1], title=row[2], source=row[3],
-                    doc_type=row[4], authority=row[5],
+                    id=row[0],
+                    knowledge_base=row[1],
+                    title=row[2],
+                    source=row[3],
+                    doc_type=row[4],
+                    authority=row[5],
                     updated_at=date.fromisoformat(row[6]) if row[6] else None,
-                    version=row[7], supersedes=row[8], metadata=json.loads(row[9]),
-                    checksum=row[10], ingested_at=row[11], superseded_by=row[12])
+                    version=row[7],
+                    supersedes=row[8],
+                    metadata=json.loads(row[9]),
+                    checksum=row[10],
+                    ingested_at=row[11],
+                    superseded_by=row[12],
+                )
         return out
 
     def document(self, document_id: str) -> DocumentInfo:
@@ -324,13 +390,19 @@ class Store:
             marks = ",".join("?" * len(part))
             for row in self._r.execute(
                 "SELECT id, document_id, position, text, start_offset, end_offset, entities, "
-                f"numeric_density FROM chunks WHERE id IN ({marks})", part):
+                f"numeric_density FROM chunks WHERE id IN ({marks})",
+                part,
+            ):
                 out[row[0]] = StoredChunk(*row[:6], tuple(json.loads(row[6])), row[7])
         return out
 
     def chunk_ids_of(self, document_id: str) -> list[int]:
-        return [r[0] for r in self._r.execute(
-            "SELECT id FROM chunks WHERE document_id = ? ORDER BY position", (document_id,))]
+        return [
+            r[0]
+            for r in self._r.execute(
+                "SELECT id FROM chunks WHERE document_id = ? ORDER BY position", (document_id,)
+            )
+        ]
 
     def embeddings(self, batch: int = 4096) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(ids, vectors) of every chunk, in batches, for rebuilding the vector index."""
@@ -342,20 +414,30 @@ class Store:
 
     def filtered_chunk_ids(self, filters: SearchFilters) -> set[int]:
         where, params = _where(filters)
-        return {r[0] for r in self._r.execute(
-            f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE {where}",
-            params)}
+        return {
+            r[0]
+            for r in self._r.execute(
+                f"SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id WHERE {where}",
+                params,
+            )
+        }
 
     def keyword_search(
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score, higher is better) for an FTS5 match expression."""
         where, params = _where(filters)
-        sql = ("SELECT f.rowid, -bm25(chunks_fts, ?, 1.0) AS score FROM chunks_fts f "
-               + ("" if filters.empty else
-                  "JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id ")
-               + "WHERE chunks_fts MATCH ? " + ("" if filters.empty else f"AND {where} ")
-               + "ORDER BY bm25(chunks_fts, ?, 1.0) LIMIT ?")
+        sql = (
+            "SELECT f.rowid, -bm25(chunks_fts, ?, 1.0) AS score FROM chunks_fts f "
+            + (
+                ""
+                if filters.empty
+                else "JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id "
+            )
+            + "WHERE chunks_fts MATCH ? "
+            + ("" if filters.empty else f"AND {where} ")
+            + "ORDER BY bm25(chunks_fts, ?, 1.0) LIMIT ?"
+        )
         args = [title_weight, match] + ([] if filters.empty else params) + [title_weight, limit]
         try:
             return [(r[0], r[1]) for r in self._r.execute(sql, args)]

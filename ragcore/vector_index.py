@@ -70,8 +70,12 @@ class HnswIndex:
         self._threads = threads
         self._lock = threading.RLock()
         self._index = hnswlib.Index(space="ip", dim=dimension)
-        self._index.init_index(max_elements=self._INITIAL_CAPACITY, M=params.m,
-                               ef_construction=params.ef_construction, allow_replace_deleted=False)
+        self._index.init_index(
+            max_elements=self._INITIAL_CAPACITY,
+            M=params.m,
+            ef_construction=params.ef_construction,
+            allow_replace_deleted=False,
+        )
         self._index.set_ef(params.ef_search)
         self._index.set_num_threads(threads)
         self._count = 0
@@ -103,8 +107,11 @@ class HnswIndex:
             needed = self._index.get_current_count() + len(ids)
             if needed > self._index.get_max_elements():
                 self._index.resize_index(max(needed, 2 * self._index.get_max_elements()))
-            self._index.add_items(np.asarray(vectors, dtype=np.float32),
-                                  np.asarray(ids, dtype=np.int64), num_threads=self._threads)
+            self._index.add_items(
+                np.asarray(vectors, dtype=np.float32),
+                np.asarray(ids, dtype=np.int64),
+                num_threads=self._threads,
+            )
             self._count += len(ids)
 
     def remove(self, ids: Sequence[int]) -> None:
@@ -158,7 +165,11 @@ class HnswIndex:
 
 
 _FILE_KEY, _SHA_KEY, _VERSION_KEY, _COUNT_KEY = (
-    "index_file", "index_sha256", "index_data_version", "index_count")
+    "index_file",
+    "index_sha256",
+    "index_data_version",
+    "index_count",
+)
 
 
 class PersistentIndex:
@@ -187,12 +198,15 @@ class PersistentIndex:
         elif sha256_of(path) != digest:
             reason = f"{name} is corrupt (sha256 mismatch)"
         elif version != str(self._store.data_version()):
-            reason = (f"{name} is out of step with the database (index at data version "
-                      f"{version}, database at {self._store.data_version()})")
+            reason = (
+                f"{name} is out of step with the database (index at data version "
+                f"{version}, database at {self._store.data_version()})"
+            )
         if reason is None:
             try:
-                return HnswIndex.load(path, self._dimension, self._params, self._threads,
-                                      int(count or 0))
+                return HnswIndex.load(
+                    path, self._dimension, self._params, self._threads, int(count or 0)
+                )
             except (RuntimeError, ValueError, OSError) as exc:
                 reason = f"{name} cannot be loaded ({exc})"
         log.warning("vector index %s: rebuilding it from the database", reason)
@@ -205,7 +219,8 @@ class PersistentIndex:
                 raise StoreError(
                     f"the database holds {vectors.shape[1]}-dimensional embeddings but the "
                     f"embedder makes {self._dimension}: use the embedder the data directory "
-                    "was built with, or ingest into a new data directory")
+                    "was built with, or ingest into a new data directory"
+                )
             index.add(ids, vectors)
         self.save(index)
         return index
@@ -219,8 +234,14 @@ class PersistentIndex:
         index.save(path)
         _fsync_dir(self._dir)
         old = self._store.meta(_FILE_KEY)
-        self._store.set_meta({_FILE_KEY: name, _SHA_KEY: sha256_of(path),
-                              _VERSION_KEY: str(version), _COUNT_KEY: str(len(index))})
+        self._store.set_meta(
+            {
+                _FILE_KEY: name,
+                _SHA_KEY: sha256_of(path),
+                _VERSION_KEY: str(version),
+                _COUNT_KEY: str(len(index)),
+            }
+        )
         if old and old != name:
             (self._dir / old).unlink(missing_ok=True)
 

@@ -32,19 +32,38 @@ def engine(tmp_path, real_embedder):
 def make_docs() -> list[Document]:
     """Three small, distinct documents in two knowledge bases."""
     return [
-        Document(id="pump-cp200", knowledge_base="manuals", title="CP-200 centrifugal pump",
-                 doc_type="manual", authority=4, updated_at=date(2024, 5, 1), version=2,
-                 text="The CP-200 centrifugal pump delivers a rated flow of 120 L/min at 6 bar. "
-                      "Replace the mechanical seal every 2000 operating hours. "
-                      "Bearing temperature must stay below 80 °C."),
-        Document(id="press-hp400", knowledge_base="manuals", title="HP-400 hydraulic press",
-                 doc_type="manual", authority=3, updated_at=date(2022, 1, 10),
-                 text="Error E4027 on the HP-400 press means the hydraulic oil pressure fell "
-                      "below 150 bar. Check the accumulator precharge and the relief valve."),
-        Document(id="rule-loto", knowledge_base="regulations", title="Lockout/tagout rule",
-                 doc_type="regulation", authority=5, updated_at=date(2023, 3, 15),
-                 text="Before servicing any machine, isolate every energy source and apply a "
-                      "personal lock and tag. Verify zero energy with a test before work begins."),
+        Document(
+            id="pump-cp200",
+            knowledge_base="manuals",
+            title="CP-200 centrifugal pump",
+            doc_type="manual",
+            authority=4,
+            updated_at=date(2024, 5, 1),
+            version=2,
+            text="The CP-200 centrifugal pump delivers a rated flow of 120 L/min at 6 bar. "
+            "Replace the mechanical seal every 2000 operating hours. "
+            "Bearing temperature must stay below 80 °C.",
+        ),
+        Document(
+            id="press-hp400",
+            knowledge_base="manuals",
+            title="HP-400 hydraulic press",
+            doc_type="manual",
+            authority=3,
+            updated_at=date(2022, 1, 10),
+            text="Error E4027 on the HP-400 press means the hydraulic oil pressure fell "
+            "below 150 bar. Check the accumulator precharge and the relief valve.",
+        ),
+        Document(
+            id="rule-loto",
+            knowledge_base="regulations",
+            title="Lockout/tagout rule",
+            doc_type="regulation",
+            authority=5,
+            updated_at=date(2023, 3, 15),
+            text="Before servicing any machine, isolate every energy source and apply a "
+            "personal lock and tag. Verify zero energy with a test before work begins.",
+        ),
     ]
 
 

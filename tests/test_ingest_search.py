@@ -16,8 +16,9 @@ from ragcore.search import fts_query
 
 def _fts_rows(engine, document_id):
     return engine.store._r.execute(
-        "SELECT count(*) FROM chunks_fts f JOIN chunks c ON c.id = f.rowid "
-        "WHERE c.document_id = ?", (document_id,)).fetchone()[0]
+        "SELECT count(*) FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE c.document_id = ?",
+        (document_id,),
+    ).fetchone()[0]
 
 
 @pytest.mark.parametrize("mode", ["vector", "keyword", "hybrid"])
@@ -43,7 +44,11 @@ def test_hits_carry_text_offsets_scores_and_metadata(engine, docs):
     assert "E4027" in hit.entities and "HP-400" in hit.entities
     info = hit.document
     assert (info.knowledge_base, info.doc_type, info.authority, info.updated_at) == (
-        "manuals", "manual", 3, date(2022, 1, 10))
+        "manuals",
+        "manual",
+        3,
+        date(2022, 1, 10),
+    )
 
 
 def test_reingest_same_content_is_skipped(engine, docs):
@@ -55,15 +60,20 @@ def test_reingest_same_content_is_skipped(engine, docs):
 def test_update_replaces_chunks_in_sqlite_fts_and_vectors(engine, docs):
     engine.ingest(docs)
     old_ids = engine.store.chunk_ids_of("pump-cp200")
-    changed = replace(docs[0], text="The CP-200 pump now delivers 135 L/min after the "
-                                    "impeller upgrade. Quasarflux coating protects the volute.")
+    changed = replace(
+        docs[0],
+        text="The CP-200 pump now delivers 135 L/min after the "
+        "impeller upgrade. Quasarflux coating protects the volute.",
+    )
     report = engine.ingest([changed])
     assert report.count("updated") == 1
     new_ids = engine.store.chunk_ids_of("pump-cp200")
     assert set(new_ids).isdisjoint(old_ids)
     assert engine.search("quasarflux", mode="keyword", k=1)[0].document_id == "pump-cp200"
-    assert all("2000 operating hours" not in h.text
-               for h in engine.search("mechanical seal 2000 hours", mode="keyword", k=10))
+    assert all(
+        "2000 operating hours" not in h.text
+        for h in engine.search("mechanical seal 2000 hours", mode="keyword", k=10)
+    )
     vector_ids = {h.chunk_id for h in engine.search("pump seal", mode="vector", k=10)}
     assert vector_ids.isdisjoint(old_ids)
     assert _fts_rows(engine, "pump-cp200") == len(new_ids)
@@ -75,8 +85,10 @@ def test_delete_removes_from_all_three_indexes(engine, docs):
     removed = engine.delete("press-hp400")
     assert removed >= 1
     for mode in ("vector", "keyword", "hybrid"):
-        assert all(h.document_id != "press-hp400"
-                   for h in engine.search("E4027 hydraulic press", mode=mode, k=10))
+        assert all(
+            h.document_id != "press-hp400"
+            for h in engine.search("E4027 hydraulic press", mode=mode, k=10)
+        )
     assert _fts_rows(engine, "press-hp400") == 0
     assert len(engine._vectors.index) == engine.stats().chunks
     with pytest.raises(DocumentNotFoundError):
@@ -93,15 +105,24 @@ def test_search_survives_reopen(tmp_path, real_embedder, docs):
 
 
 def test_filters(engine, docs):
-    newer = Document(id="pump-cp200-v3", knowledge_base="manuals", title="CP-200 pump v3",
-                     doc_type="manual", authority=4, updated_at=date(2025, 1, 1), version=3,
-                     supersedes="pump-cp200", text="The CP-200 seal is now replaced every "
-                     "1500 operating hours.")
+    newer = Document(
+        id="pump-cp200-v3",
+        knowledge_base="manuals",
+        title="CP-200 pump v3",
+        doc_type="manual",
+        authority=4,
+        updated_at=date(2025, 1, 1),
+        version=3,
+        supersedes="pump-cp200",
+        text="The CP-200 seal is now replaced every 1500 operating hours.",
+    )
     engine.ingest([*docs, newer])
 
     def ids(**f):
-        return {h.document_id for h in engine.search("pump seal hours", k=10,
-                                                     filters=SearchFilters(**f))}
+        return {
+            h.document_id
+            for h in engine.search("pump seal hours", k=10, filters=SearchFilters(**f))
+        }
 
     assert ids(knowledge_bases=("regulations",)) == {"rule-loto"}
     assert ids(doc_types=("regulation",)) == {"rule-loto"}
@@ -121,8 +142,20 @@ def test_rrf_fusion_also_ranks_right(engine, docs):
     assert hits[0].document_id == "press-hp400"
 
 
-@pytest.mark.parametrize("query", ['"', "AND OR NOT", "pump*", "NEAR(a b)", "col:x", "^x -y",
-                                   "(((", "'; DROP TABLE chunks; --", "the of a"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"',
+        "AND OR NOT",
+        "pump*",
+        "NEAR(a b)",
+        "col:x",
+        "^x -y",
+        "(((",
+        "'; DROP TABLE chunks; --",
+        "the of a",
+    ],
+)
 def test_fts_syntax_in_queries_is_harmless(engine, docs, query):
     engine.ingest(docs)
     engine.search(query, mode="keyword", k=5)
@@ -145,9 +178,15 @@ def test_fts_query_is_always_valid_fts5(text):
 
 @pytest.mark.parametrize(
     ("kwargs", "words"),
-    [({"query": ""}, "empty"), ({"query": "   "}, "empty"), ({"query": 42}, "must be text"),
-     ({"query": "x" * 5000}, "limit"), ({"query": "ok", "mode": "fuzzy"}, "unknown search mode"),
-     ({"query": "ok", "k": 0}, "1 to"), ({"query": "ok", "k": 10_000}, "1 to")],
+    [
+        ({"query": ""}, "empty"),
+        ({"query": "   "}, "empty"),
+        ({"query": 42}, "must be text"),
+        ({"query": "x" * 5000}, "limit"),
+        ({"query": "ok", "mode": "fuzzy"}, "unknown search mode"),
+        ({"query": "ok", "k": 0}, "1 to"),
+        ({"query": "ok", "k": 10_000}, "1 to"),
+    ],
 )
 def test_bad_queries_are_rejected_clearly(engine, docs, kwargs, words):
     engine.ingest(docs)
@@ -164,8 +203,11 @@ def test_bad_filters_are_rejected():
 
 
 def test_long_document_is_chunked_within_budget(engine, real_embedder):
-    sentences = [f"Step {i}: tighten bolt B{i} of the HP-400 frame to {40 + i} N·m and record "
-                 "the value in the maintenance log." for i in range(120)]
+    sentences = [
+        f"Step {i}: tighten bolt B{i} of the HP-400 frame to {40 + i} N·m and record "
+        "the value in the maintenance log."
+        for i in range(120)
+    ]
     doc = Document(id="long", title="HP-400 frame bolts", text=" ".join(sentences))
     report = engine.ingest([doc])
     assert report.chunks > 5

@@ -33,9 +33,17 @@ def test_markdown_front_matter_fills_fields_and_metadata(tmp_path):
     path.write_text(MD, "utf-8")
     [doc] = load_file(path)
     assert (doc.id, doc.title, doc.knowledge_base, doc.doc_type) == (
-        "manual-hp400-v2", "HP-400 press: service manual", "manuals", "manual")
+        "manual-hp400-v2",
+        "HP-400 press: service manual",
+        "manuals",
+        "manual",
+    )
     assert (doc.authority, doc.updated_at, doc.version, doc.supersedes) == (
-        4, date(2024, 6, 1), 2, "manual-hp400-v1")
+        4,
+        date(2024, 6, 1),
+        2,
+        "manual-hp400-v1",
+    )
     assert doc.metadata == {"equipment": "HP-400"}
     assert doc.text.startswith("# Service") and "210 bar" in doc.text
 
@@ -52,7 +60,9 @@ def test_html_text_title_and_meta(tmp_path):
     path.write_text(
         "<html><head><title>Pump  guide</title><meta name='authority' content='2'>"
         "<style>p {color: red}</style></head><body><h1>Pump</h1><p>Flow is 120 L/min.</p>"
-        "<script>alert('x')</script><p>Seal &amp; bearing.</p></body></html>", "utf-8")
+        "<script>alert('x')</script><p>Seal &amp; bearing.</p></body></html>",
+        "utf-8",
+    )
     [doc] = load_file(path)
     assert doc.title == "Pump guide" and doc.authority == 2
     assert doc.text == "Pump\n\nFlow is 120 L/min.\n\nSeal & bearing."
@@ -60,17 +70,41 @@ def test_html_text_title_and_meta(tmp_path):
 
 def test_jsonl_reads_beir_and_native_records(tmp_path):
     path = tmp_path / "corpus.jsonl"
-    path.write_text("\n".join([
-        json.dumps({"_id": "4983", "title": "Microstructural development", "text": "Alterations",
-                    "metadata": {}}),
-        json.dumps({"id": "n1", "text": "Native", "authority": 5, "updated_at": "2020-02-02",
-                    "region": "EU"}),
-    ]), "utf-8")
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps(
+                    {
+                        "_id": "4983",
+                        "title": "Microstructural development",
+                        "text": "Alterations",
+                        "metadata": {},
+                    }
+                ),
+                json.dumps(
+                    {
+                        "id": "n1",
+                        "text": "Native",
+                        "authority": 5,
+                        "updated_at": "2020-02-02",
+                        "region": "EU",
+                    }
+                ),
+            ]
+        ),
+        "utf-8",
+    )
     beir, native = load_file(path, knowledge_base="corpus")
-    assert (beir.id, beir.title, beir.knowledge_base) == ("4983", "Microstructural development",
-                                                          "corpus")
+    assert (beir.id, beir.title, beir.knowledge_base) == (
+        "4983",
+        "Microstructural development",
+        "corpus",
+    )
     assert (native.authority, native.updated_at, native.metadata) == (
-        5, date(2020, 2, 2), {"region": "EU"})
+        5,
+        date(2020, 2, 2),
+        {"region": "EU"},
+    )
 
 
 def test_directory_skips_readme_and_unsupported(tmp_path):

@@ -8,15 +8,27 @@ import ragcore
 
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
-        "Config", "Document", "DocumentInfo", "Embedder", "Engine", "Hit", "IngestReport",
-        "RagcoreError", "Reranker", "SearchFilters", "__version__", "load_path",
+        "Config",
+        "Document",
+        "DocumentInfo",
+        "Embedder",
+        "Engine",
+        "Hit",
+        "IngestReport",
+        "RagcoreError",
+        "Reranker",
+        "SearchFilters",
+        "__version__",
+        "load_path",
     ]
     assert ragcore.__all__ == sorted(ragcore.__all__)
 
 
 def test_import_loads_no_model_runtime():
-    code = ("import sys, ragcore; ragcore.Engine(); "
-            "print(sorted(m for m in ('onnxruntime', 'hnswlib', 'spacy', 'tokenizers') "
-            "if m in sys.modules))")
+    code = (
+        "import sys, ragcore; ragcore.Engine(); "
+        "print(sorted(m for m in ('onnxruntime', 'hnswlib', 'spacy', 'tokenizers') "
+        "if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
