@@ -82,6 +82,13 @@ class OnnxCrossEncoder:
                         f"inputs are {sorted(names)}, expected input_ids, "
                         "attention_mask and token_type_ids"
                     )
+                output = session.get_outputs()[0]
+                if len(output.shape) != 2:
+                    raise ModelError(
+                        f"reranker {self._model_path} is not a cross-encoder: its output "
+                        f"{output.name!r} has shape {output.shape}, expected logits "
+                        "[batch, labels]"
+                    )
                 self._tokenizer, self._session, self._inputs = tokenizer, session, names
         return self._session, self._tokenizer
 
