@@ -19,8 +19,6 @@ from ragcore.ingest import IngestProgress
 from ragcore.search import MODES, Hit
 from ragcore.store import SearchFilters
 
-SAMPLE_KB = Path(__file__).resolve().parent / "sample_kb"
-
 
 def _date(value: str) -> date:
     try:
@@ -273,7 +271,9 @@ DEMO_QUERIES = (
 
 
 def _cmd_demo(engine: Engine, args) -> int:
-    report = engine.ingest_path(SAMPLE_KB, progress=_progress(not args.json))
+    from ragcore.sample import sample_documents
+
+    report = engine.ingest(sample_documents(), _progress(not args.json))
     results = {q: engine.search(q, k=3) for q in (args.queries or DEMO_QUERIES)}
     if args.json:
         _print_json(
