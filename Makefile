@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench bench-chroma clean
 
 setup: $(STAMP)
 
@@ -26,9 +26,14 @@ lint: setup
 
 # Benchmarks print numbers and ratios; see benchmarks/README.md for each one's inputs.
 bench: setup
-	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	$(BIN)/python benchmarks/search_latency.py
 	$(BIN)/python benchmarks/hnsw_recall.py
 
+# Chroma is not a ragcore dependency: it gets its own venv.
+bench-chroma:
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install --quiet -e ".[bench]"
+	.venv-bench/bin/python benchmarks/chroma_compare.py --rounds 3
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-bench .pytest_cache .ruff_cache .hypothesis

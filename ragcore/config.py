@@ -13,7 +13,7 @@ from ragcore.vector_index import HnswParams
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_THREADS = 2
 DEFAULT_BATCH_SIZE = 32
-DEFAULT_BATCH_TOKENS = 2048
+DEFAULT_BATCH_TOKENS = 1024  # 4 full-length inputs; measured: lower peak RSS, no slower
 DEFAULT_CHUNK_OVERLAP = 32
 DEFAULT_FUSION = "weighted"
 DEFAULT_VECTOR_WEIGHT = 0.5

@@ -54,7 +54,7 @@ class OnnxEmbedder:
         model_path: Path | None = None,
         threads: int = 2,
         batch_size: int = 32,
-        batch_tokens: int = 2048,
+        batch_tokens: int = 1024,
     ) -> None:
         if threads < 1:
             raise ConfigError("threads", threads, "use 1 or more threads")

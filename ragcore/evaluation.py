@@ -16,7 +16,7 @@ import statistics
 import tarfile
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ragcore.config import Config
@@ -126,7 +126,7 @@ def evaluate_beir(
     """Ingest (if needed) and evaluate; returns the metrics as a JSON-ready dict."""
     data = open_beir(path, split, cache_dir)
     data_dir = eval_data_dir(config, data, cache_dir)
-    with Engine(_with_data_dir(config, data_dir)) as engine:
+    with Engine(replace(config, data_dir=data_dir)) as engine:
         started = time.perf_counter()
         report = engine.ingest(load_file(data.corpus, "corpus"), progress)
         ingest_seconds = time.perf_counter() - started
@@ -135,6 +135,7 @@ def evaluate_beir(
             **(search_settings or {}),
         }
         searcher = engine.searcher(**settings)
+        used = replace(config, **settings)
         totals = {"ndcg@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
         latencies = []
         query_ids = sorted(data.queries)[:max_queries]
@@ -157,21 +158,11 @@ def evaluate_beir(
             "chunks": engine.stats().chunks,
             "ingest_seconds": round(ingest_seconds, 1),
             "search_p50_ms": round(statistics.median(latencies) * 1000, 2) if latencies else None,
-            "settings": {k: v for k, v in {**_search_config(searcher), **settings}.items()},
+            "settings": {
+                "fusion": used.fusion,
+                "vector_weight": used.vector_weight,
+                "title_weight": used.title_weight,
+                "candidates": used.candidates,
+            },
             "data_dir": str(data_dir),
         }
-
-
-def _search_config(searcher) -> dict[str, object]:
-    config = searcher._config
-    return {
-        "fusion": config.fusion,
-        "vector_weight": config.vector_weight,
-        "title_weight": config.title_weight,
-    }
-
-
-def _with_data_dir(config: Config, data_dir: Path) -> Config:
-    from dataclasses import replace
-
-    return replace(config, data_dir=data_dir)
