@@ -37,10 +37,8 @@ ragcore/chroma (below 1 means ragcore is faster or smaller; for nDCG above 1 mea
 ragcore ranks better). Timings on a shared 2-core machine are provisional. The last
 line is JSON with every figure.
 
-Needs chromadb, which is not a ragcore dependency: run it from a separate venv, e.g.
-``python3 -m venv .venv-bench && .venv-bench/bin/pip install chromadb psutil &&
-.venv-bench/bin/pip install -e .``, then ``.venv-bench/bin/python
-benchmarks/chroma_compare.py``.
+Needs chromadb, which is not a ragcore dependency: ``make bench-chroma`` installs it in
+a separate venv (``.venv-bench``) and runs this script there.
 """
 
 from __future__ import annotations
@@ -54,28 +52,39 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from _common import DEFAULT_BEIR, percentile, rss_mb
 
-from ragcore import Config, Engine
+from ragcore import Config, Document, Engine
 from ragcore.embedder import OnnxEmbedder
-from ragcore.evaluation import ndcg_at, open_beir, recall_at
+from ragcore.evaluation import BeirData, ndcg_at, open_beir, ranked_documents, recall_at
 from ragcore.loaders import load_file
-from ragcore.models import embedder_spec
+from ragcore.models import EmbedderSpec, embedder_spec
 
 INSTALL_HINT = (
-    "chromadb is not installed in this Python ({python}). It is kept out of ragcore's venv;\n"
-    "make a separate one and run the benchmark with it:\n"
-    "  python3 -m venv /work/main/.venv-bench\n"
-    "  /work/main/.venv-bench/bin/pip install chromadb psutil\n"
-    "  /work/main/.venv-bench/bin/pip install -e /work/main\n"
-    "  /work/main/.venv-bench/bin/python benchmarks/chroma_compare.py"
+    "chromadb is not installed in this Python ({python}). It is kept out of ragcore's venv:\n"
+    "run `make bench-chroma`, which installs it in .venv-bench and runs this script there."
 )
 DEPTH = 100  # ranked documents per query for nDCG@10 / Recall@100
 K = 10  # results per query in the latency passes
 CACHE_FORMAT = "doc-title-newline-text-v1"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What both systems are measured on: the corpus, its vectors, the queries, the embedder."""
+
+    config: Config
+    spec: EmbedderSpec
+    embedder: OnnxEmbedder
+    data: BeirData
+    docs: list[Document]
+    vectors: np.ndarray
+    query_ids: list[str]
+    queries: list[str]
 
 
 class PrecomputedEmbedder(OnnxEmbedder):
@@ -284,20 +293,8 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="chroma_compare-", dir=args.keep))
     try:
-        results = run(
-            args,
-            chromadb,
-            Settings,
-            config,
-            spec,
-            embedder,
-            docs,
-            vectors,
-            data,
-            query_ids,
-            queries,
-            workdir,
-        )
+        inputs = Inputs(config, spec, embedder, data, docs, vectors, query_ids, queries)
+        results = run(args, chromadb, Settings, inputs, workdir)
     finally:
         if args.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -314,20 +311,10 @@ def main() -> None:
     print(json.dumps(results))
 
 
-def run(
-    args,
-    chromadb,
-    Settings,
-    config,
-    spec,
-    embedder,
-    docs,
-    vectors,
-    data,
-    query_ids,
-    queries,
-    workdir,
-):
+def run(args, chromadb, Settings, inputs: Inputs, workdir: Path) -> dict:
+    config, spec, embedder, data = inputs.config, inputs.spec, inputs.embedder, inputs.data
+    docs, vectors = inputs.docs, inputs.vectors
+    query_ids, queries = inputs.query_ids, inputs.queries
     hnsw = config.hnsw
     by_chunk_text = {ragcore_chunk_text(d.title, d.text): v for d, v in zip(docs, vectors)}
 
@@ -435,7 +422,7 @@ def run(
         began = time.perf_counter()
         hits = engine.search(q, mode="vector", k=DEPTH)
         rag_p.append((time.perf_counter() - began) * 1000)
-        rag_ranked = list(dict.fromkeys(h.document_id for h in hits))[:DEPTH]
+        rag_ranked = ranked_documents(hits, DEPTH)
         began = time.perf_counter()
         found = collection.query(query_texts=[q], n_results=DEPTH)
         ch_p.append((time.perf_counter() - began) * 1000)

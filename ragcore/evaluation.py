@@ -15,7 +15,7 @@ import math
 import statistics
 import tarfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from ragcore.config import Config
 from ragcore.engine import Engine
 from ragcore.errors import InvalidInputError
 from ragcore.loaders import load_file
+from ragcore.search import Hit
 
 DOCUMENT_DEPTH = 100  # documents ranked per query (Recall@100)
 
@@ -76,6 +77,11 @@ def _extract(archive: Path, cache_dir: Path) -> Path:
             tar.extractall(target, filter="data")
         (target / ".complete").touch()
     return target
+
+
+def ranked_documents(hits: Sequence[Hit], depth: int = DOCUMENT_DEPTH) -> list[str]:
+    """Document ids in the order of their best chunk among ``hits``, at most ``depth``."""
+    return list(dict.fromkeys(h.document_id for h in hits))[:depth]
 
 
 def ndcg_at(ranked: list[str], relevant: Mapping[str, int], k: int = 10) -> float:
@@ -143,7 +149,7 @@ def evaluate_beir(
             began = time.perf_counter()
             hits = searcher.search(data.queries[qid], mode=mode, k=2 * DOCUMENT_DEPTH)
             latencies.append(time.perf_counter() - began)
-            ranked = list(dict.fromkeys(h.document_id for h in hits))[:DOCUMENT_DEPTH]
+            ranked = ranked_documents(hits)
             relevant = data.qrels[qid]
             totals["ndcg@10"] += ndcg_at(ranked, relevant)
             totals["recall@100"] += recall_at(ranked, relevant)
