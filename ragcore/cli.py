@@ -1,4 +1,4 @@
-"""The ``ragcore`` command line: ingest, search, stats, eval, demo."""
+"""The ``ragcore`` command line: ask, ingest, search, stats, delete, eval, demo."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 import time
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict, is_dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -81,6 +81,28 @@ def _parser() -> argparse.ArgumentParser:
         "--rerank", action="store_true", help="rerank with the configured cross-encoder"
     )
 
+    ask = commands.add_parser(
+        "ask",
+        parents=[common],
+        help="answer a question from the knowledge bases, with citations",
+        description="Perceive the question, plan and run retrieval tasks, write an answer "
+        "that cites its sources, validate it, and retry with an adjusted plan when a check "
+        "fails. The status is ok, uncertain (open issues listed) or no_answer.",
+    )
+    ask.add_argument("question")
+    ask.add_argument("--trace", action="store_true", help="print the decision tree with timings")
+    ask.add_argument(
+        "--max-rounds", type=int, default=None, help="cap on retrieval rounds (default 3)"
+    )
+    ask.add_argument("--strategy", type=Path, default=None, help="strategy TOML file to use")
+    ask.add_argument(
+        "--llm-url",
+        default=None,
+        help="OpenAI-compatible endpoint (e.g. http://127.0.0.1:8080/v1) to write answers; "
+        "key from $RAGCORE_LLM_API_KEY (default: extractive answers, no model)",
+    )
+    ask.add_argument("--llm-model", default=None, help="model name for --llm-url")
+
     commands.add_parser("stats", parents=[common], help="show what the data directory holds")
 
     delete = commands.add_parser("delete", parents=[common], help="delete a document by id")
@@ -89,11 +111,23 @@ def _parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser(
         "eval",
         parents=[common],
-        help="measure retrieval quality on a BEIR dataset",
-        description="Ingest a BEIR corpus into a cached data directory (keyed by its checksum) "
-        "and print nDCG@10, Recall@100 and MRR@10 over the split's queries.",
+        help="measure retrieval (BEIR) or answering (golden set) quality",
+        description="--beir: ingest a BEIR corpus into a cached data directory (keyed by its "
+        "checksum) and print nDCG@10, Recall@100 and MRR@10 over the split's queries. "
+        "--golden: ask every question of a golden file over the sample knowledge base "
+        "(ingested into the cache directory) and print retrieval (hit rate, MRR), process "
+        "(tasks, duplicate searches, rounds, converged share) and generation (citation "
+        "precision, supported statements, status accuracy) figures.",
     )
-    evaluate.add_argument("--beir", type=Path, required=True, help="BEIR folder or .tgz")
+    source = evaluate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--beir", type=Path, help="BEIR folder or .tgz")
+    source.add_argument(
+        "--golden",
+        type=Path,
+        nargs="?",
+        const=Path("sample"),
+        help="golden JSONL file (default: the bundled set for the sample knowledge base)",
+    )
     evaluate.add_argument("--split", default="test", help="qrels split (default: test)")
     evaluate.add_argument("--mode", choices=MODES, default="hybrid")
     evaluate.add_argument("--fusion", choices=FUSIONS, default=None)
@@ -124,7 +158,22 @@ def main(argv: list[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    config = Config(data_dir=args.data_dir or default_data_dir())
+    settings = {}
+    if args.command == "ask":
+        settings = {
+            "max_rounds": args.max_rounds,
+            "strategy_path": args.strategy,
+            "llm_base_url": args.llm_url,
+            "llm_model": args.llm_model,
+        }
+    try:
+        config = Config(
+            data_dir=args.data_dir or default_data_dir(),
+            **{k: v for k, v in settings.items() if v is not None},
+        )
+    except RagcoreError as exc:
+        print(f"ragcore: error: {exc}", file=sys.stderr)
+        return 2
     try:
         with Engine(config) as engine:
             return _COMMANDS[args.command](engine, args)
@@ -234,7 +283,51 @@ def _cmd_delete(engine: Engine, args) -> int:
     return 0
 
 
+def _cmd_ask(engine: Engine, args) -> int:
+    answer = engine.ask(args.question)
+    if args.json:
+        _print_json(_answer_dict(answer, with_trace=args.trace))
+        return 0
+    label = {"ok": "", "uncertain": "UNCERTAIN: ", "no_answer": "NO ANSWER: "}[answer.status]
+    print(f"{label}{answer.text}")
+    if answer.citations:
+        print("\nSources:")
+        for c in answer.citations:
+            print(
+                f"  [{c.number}] {c.title or c.document_id} ({c.knowledge_base}/{c.document_id}, "
+                f"updated {c.updated_at or '?'})"
+            )
+    if answer.status == "uncertain":
+        print("\nOpen issues:")
+        for issue in answer.issues:
+            print(f"  - {issue.check}/{issue.kind}: {issue.message}")
+    if args.trace:
+        print("\n" + answer.trace.render())
+    return 0
+
+
+def _answer_dict(answer, with_trace: bool) -> dict:
+    return {
+        "question": answer.question,
+        "status": answer.status,
+        "text": answer.text,
+        "citations": [asdict(c) for c in answer.citations],
+        "issues": [asdict(i) for i in answer.issues],
+        "checks": [
+            {"name": c.name, "passed": c.passed, "checked": c.checked} for c in answer.report.checks
+        ],
+        "rounds": answer.rounds,
+        "tasks": answer.tasks,
+        "searches": answer.searches,
+        "generator": answer.generator,
+        "timings_ms": {k: round(v, 3) for k, v in answer.timings.items()},
+        **({"trace": answer.trace.to_dict()} if with_trace else {}),
+    }
+
+
 def _cmd_eval(engine: Engine, args) -> int:
+    if args.golden is not None:
+        return _eval_golden(engine, args)
     from ragcore.evaluation import evaluate_beir
 
     settings = {
@@ -260,6 +353,33 @@ def _cmd_eval(engine: Engine, args) -> int:
             f"{result['ndcg@10']:.4f}, Recall@100 {result['recall@100']:.4f}, "
             f"MRR@10 {result['mrr@10']:.4f}"
         )
+    return 0
+
+
+def _eval_golden(engine: Engine, args) -> int:
+    from ragcore.golden import SAMPLE_GOLDEN, evaluate_golden, load_golden
+    from ragcore.sample import sample_documents
+
+    questions = load_golden(SAMPLE_GOLDEN if args.golden == Path("sample") else args.golden)
+    cache = args.cache_dir or engine.config.data_dir / "eval-cache"
+    config = replace(engine.config, data_dir=cache / "sample-kb")
+    with Engine(config) as sample:
+        sample.ingest(sample_documents(), _progress(not args.json))
+        result = evaluate_golden(
+            sample.ask,
+            questions,
+            max_rounds=config.max_rounds,
+            support_threshold=config.support_threshold,
+        )
+    if args.json:
+        _print_json(result)
+        return 0
+    for layer in ("retrieval", "process", "generation", "latency_ms"):
+        figures = ", ".join(f"{k} {v}" for k, v in result[layer].items())
+        print(f"{layer}: {figures}")
+    wrong = [r for r in result["rows"] if r["status"] != r["expected_status"]]
+    for row in wrong:
+        print(f"  {row['id']}: expected {row['expected_status']}, got {row['status']}")
     return 0
 
 
@@ -293,6 +413,7 @@ def _cmd_demo(engine: Engine, args) -> int:
 
 
 _COMMANDS = {
+    "ask": _cmd_ask,
     "ingest": _cmd_ingest,
     "search": _cmd_search,
     "stats": _cmd_stats,

@@ -21,6 +21,10 @@ DEFAULT_RRF_K = 60
 DEFAULT_TITLE_WEIGHT = 1.0
 DEFAULT_CANDIDATES = 100
 DEFAULT_RERANK_CANDIDATES = 30
+DEFAULT_MAX_ROUNDS = 3
+DEFAULT_SUPPORT_THRESHOLD = 0.6
+DEFAULT_LLM_TIMEOUT = 30.0
+LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
 FUSIONS = ("weighted", "rrf")
 
 
@@ -40,6 +44,13 @@ class Config:
     of the vector score in weighted hybrid fusion; ``candidates`` is how many hits each
     method contributes to hybrid fusion. A reranker is used only when
     ``reranker_path`` is set, and must then come with its pinned ``reranker_sha256``.
+
+    Answering (``Engine.ask``): ``strategy_path`` and ``perception_rules_path`` replace
+    the shipped rule files; ``max_rounds`` caps the retry loop; ``support_threshold`` is
+    the share of a statement's terms its cited chunks must contain. With
+    ``llm_base_url`` (an OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8080/v1``)
+    and ``llm_model`` answers are written by that LLM instead of the extractive
+    generator; its key is read from ``$RAGCORE_LLM_API_KEY``, never from the config.
     """
 
     data_dir: Path = field(default_factory=default_data_dir)
@@ -63,10 +74,24 @@ class Config:
     title_weight: float = DEFAULT_TITLE_WEIGHT
     candidates: int = DEFAULT_CANDIDATES
     rerank_candidates: int = DEFAULT_RERANK_CANDIDATES
+    strategy_path: Path | None = None
+    perception_rules_path: Path | None = None
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    support_threshold: float = DEFAULT_SUPPORT_THRESHOLD
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_timeout: float = DEFAULT_LLM_TIMEOUT
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
-        for name in ("embedder_path", "reranker_path", "reranker_tokenizer_path"):
+        paths = (
+            "embedder_path",
+            "reranker_path",
+            "reranker_tokenizer_path",
+            "strategy_path",
+            "perception_rules_path",
+        )
+        for name in paths:
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, Path(getattr(self, name)).expanduser())
         positive = (
@@ -77,6 +102,7 @@ class Config:
             "rrf_k",
             "candidates",
             "rerank_candidates",
+            "max_rounds",
         )
         for name in positive:
             value = getattr(self, name)
@@ -103,4 +129,14 @@ class Config:
                 "reranker_sha256",
                 self.reranker_sha256,
                 "pin the reranker: give the sha256 of the file at reranker_path",
+            )
+        if not 0.0 <= self.support_threshold <= 1.0:
+            raise ConfigError(
+                "support_threshold", self.support_threshold, "use a number from 0 to 1"
+            )
+        if (self.llm_base_url is None) != (self.llm_model is None):
+            raise ConfigError(
+                "llm_model" if self.llm_base_url else "llm_base_url",
+                self.llm_model if self.llm_base_url else self.llm_base_url,
+                "give both llm_base_url and llm_model to use an LLM, or neither",
             )

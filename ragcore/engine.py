@@ -7,23 +7,31 @@ writes (ingest, delete) are serialised so the vector index always follows SQLite
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 
 import numpy as np
 
-from ragcore.config import Config
+from ragcore.answering import Answer, Answerer
+from ragcore.config import LLM_API_KEY_ENV, Config
 from ragcore.documents import Document, DocumentInfo
 from ragcore.embedder import Embedder, OnnxEmbedder
 from ragcore.errors import StoreError
+from ragcore.generation import ExtractiveGenerator, Generator
 from ragcore.ingest import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
+from ragcore.llm import OpenAICompatibleGenerator
 from ragcore.loaders import load_path
 from ragcore.models import embedder_spec, models_dir
+from ragcore.orchestration import Orchestrator
+from ragcore.perception import PerceptionAgent
 from ragcore.reranker import OnnxCrossEncoder, Reranker
 from ragcore.search import Hit, Searcher
 from ragcore.store import SearchFilters, Store, WriteResult
+from ragcore.validation import Validator
 from ragcore.vector_index import PersistentIndex
 
 
@@ -56,13 +64,18 @@ class Engine:
         *,
         embedder: Embedder | None = None,
         reranker: Reranker | None = None,
+        generator: Generator | None = None,
+        clock: Callable[[], date] = date.today,
     ) -> None:
         self.config = config or Config()
         self._embedder = embedder
         self._reranker = reranker
+        self._generator = generator
+        self._clock = clock
         self._lock = threading.RLock()
         self._store: Store | None = None
         self._index: PersistentIndex | None = None
+        self._answerer: Answerer | None = None
 
     @classmethod
     def open(cls, data_dir: Path | str, **settings) -> Engine:
@@ -141,15 +154,19 @@ class Engine:
         """Open the store and index and load the models now rather than on first use."""
         _ = self._vectors
         self.embedder.embed(["warm up"])
+        self.answerer.perception.warm_up()
         if self.reranker is not None:
             self.reranker.score("warm up", ["warm up"])
 
     def close(self) -> None:
         with self._lock:
+            if self._answerer is not None:
+                self._answerer.orchestrator.close()
+                self._answerer.generator.close()
             for resource in (self._embedder, self._reranker, self._store):
                 if resource is not None:
                     resource.close()
-            self._store = self._index = None
+            self._store = self._index = self._answerer = None
 
     def __enter__(self) -> Engine:
         return self
@@ -215,6 +232,51 @@ class Engine:
         """The best ``k`` chunks for ``query`` by ``vector``, ``keyword`` or ``hybrid`` search."""
         return self.searcher().search(
             query, mode=mode, k=k, filters=filters or SearchFilters(), rerank=rerank
+        )
+
+    def ask(self, question: str) -> Answer:
+        """Answer ``question`` from the documents: perceive, plan, retrieve, generate, validate.
+
+        Retries with an adjusted plan when validation fails, up to ``config.max_rounds``.
+        Raises ``InvalidQueryError`` for a question that is not text, empty or too long.
+        """
+        return self.answerer.ask(question)
+
+    @property
+    def answerer(self) -> Answerer:
+        """The agents behind ``ask`` (built on first use from the config)."""
+        if self._answerer is None:
+            with self._lock:
+                if self._answerer is None:
+                    self._answerer = self._build_answerer()
+        return self._answerer
+
+    def _build_answerer(self) -> Answerer:
+        config = self.config
+        orchestrator = Orchestrator(
+            self.search,
+            lambda: [kb.name for kb in self.knowledge_bases()],
+            strategy_path=config.strategy_path,
+            reranker=self.reranker,
+            clock=self._clock,
+            workers=config.threads,
+        )
+        return Answerer(
+            PerceptionAgent(config.perception_rules_path, clock=self._clock),
+            orchestrator,
+            self._generator or self._configured_generator(),
+            Validator(support_threshold=config.support_threshold, documents=self.store.documents),
+            max_rounds=config.max_rounds,
+        )
+
+    def _configured_generator(self) -> Generator:
+        if self.config.llm_base_url is None:
+            return ExtractiveGenerator()
+        return OpenAICompatibleGenerator(
+            self.config.llm_base_url,
+            self.config.llm_model,
+            api_key=os.environ.get(LLM_API_KEY_ENV) or None,
+            timeout=self.config.llm_timeout,
         )
 
     def document(self, document_id: str) -> DocumentInfo:

@@ -14,7 +14,8 @@ into ragcore, with ``raise ... from exc``, so callers only ever need these::
     ├── NotFoundError              something asked for by name does not exist
     │   ├── DocumentNotFoundError
     │   └── KnowledgeBaseNotFoundError
-    └── StoreError                 the data directory is unusable (locked, corrupt, newer schema)
+    ├── StoreError                 the data directory is unusable (locked, corrupt, newer schema)
+    └── GenerationError            the answer generator failed (LLM endpoint down, slow, malformed)
 
 Messages say what was wrong and what to do about it.
 """
@@ -84,3 +85,7 @@ class KnowledgeBaseNotFoundError(NotFoundError):
 
 class StoreError(RagcoreError):
     """The data directory cannot be used as it is."""
+
+
+class GenerationError(RagcoreError):
+    """The generator could not produce an answer (e.g. the LLM endpoint failed)."""

@@ -44,6 +44,10 @@ class SearchFilters:
     """Only documents updated on or before this date (undated documents are excluded)."""
     min_authority: int | None = None
     exclude_superseded: bool = False
+    sources: tuple[str, ...] = ()
+    """Only documents whose source contains one of these (case-insensitive), e.g. "FAA"."""
+    exclude_documents: tuple[str, ...] = ()
+    """Never these document ids (e.g. ones a newer, more authoritative document overrides)."""
 
     def __post_init__(self) -> None:
         if self.min_authority is not None and not 1 <= self.min_authority <= 5:
@@ -462,6 +466,14 @@ def _where(filters: SearchFilters) -> tuple[str, list[object]]:
     if filters.min_authority:
         clauses.append("d.authority >= ?")
         params.append(filters.min_authority)
+    if filters.sources:
+        clauses.append(
+            "(" + " OR ".join(["instr(lower(d.source), lower(?)) > 0"] * len(filters.sources)) + ")"
+        )
+        params += filters.sources
+    if filters.exclude_documents:
+        clauses.append(f"d.id NOT IN ({','.join('?' * len(filters.exclude_documents))})")
+        params += filters.exclude_documents
     if filters.exclude_superseded:
         clauses.append("NOT EXISTS (SELECT 1 FROM documents n WHERE n.supersedes = d.id)")
     return " AND ".join(clauses), params

@@ -1,0 +1,245 @@
+"""The loop: perceive → plan → retrieve → generate → validate, and retry on failure.
+
+A failed validation adjusts the plan according to what failed (see
+``Orchestrator.adjust``) until it passes, nothing new is left to try, or the round cap
+is reached. The answer is ``ok`` when it passed, ``no_answer`` when no round found
+evidence to answer from, and ``uncertain`` otherwise, with the open issues listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from types import MappingProxyType
+
+from ragcore.config import DEFAULT_MAX_ROUNDS
+from ragcore.errors import ConfigError
+from ragcore.evidence import Draft, Evidence
+from ragcore.generation import Generator
+from ragcore.orchestration import Orchestrator, Plan, Retrieval
+from ragcore.perception import Perception, PerceptionAgent
+from ragcore.trace import TraceNode, Tracer
+from ragcore.validation import Issue, ValidationReport, Validator
+
+STATUSES = ("ok", "uncertain", "no_answer")
+NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
+STAGES = ("perception", "plan", "retrieval", "generation", "validation")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A cited chunk and the document it is from."""
+
+    number: int
+    chunk_id: int
+    document_id: str
+    title: str
+    knowledge_base: str
+    updated_at: date | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result of ``Engine.ask``.
+
+    ``status`` is ``ok`` (validated), ``uncertain`` (the round cap was reached or nothing
+    new was left to try; ``issues`` lists what is still wrong) or ``no_answer`` (the
+    documents do not answer the question). ``timings`` holds milliseconds per stage,
+    summed over rounds, and ``total``.
+    """
+
+    question: str
+    status: str
+    text: str
+    citations: tuple[Citation, ...]
+    evidence: tuple[Evidence, ...]
+    """What the answer was written from, best first (``[n]`` is ``evidence[n - 1]``)."""
+    report: ValidationReport
+    perception: Perception
+    rounds: int
+    tasks: int
+    """Retrieval tasks planned over all rounds."""
+    searches: int
+    """Searches actually run (a task repeated from an earlier round is not searched again)."""
+    duplicate_searches: int
+    """Searches run more than once with the same query, method, depth and filters (0)."""
+    generator: str
+    trace: TraceNode
+    timings: Mapping[str, float]
+
+    @property
+    def issues(self) -> tuple[Issue, ...]:
+        return self.report.issues
+
+
+@dataclass(frozen=True)
+class _Attempt:
+    draft: Draft
+    evidence: tuple[Evidence, ...]
+    report: ValidationReport
+
+
+class Answerer:
+    """Runs the loop over its agents; owns none of the engine's resources."""
+
+    def __init__(
+        self,
+        perception: PerceptionAgent,
+        orchestrator: Orchestrator,
+        generator: Generator,
+        validator: Validator,
+        *,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+    ) -> None:
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+            raise ConfigError("max_rounds", max_rounds, "use a whole number of 1 or more")
+        self.perception = perception
+        self.orchestrator = orchestrator
+        self.generator = generator
+        self.validator = validator
+        self.max_rounds = max_rounds
+
+    def ask(self, question: str) -> Answer:
+        tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
+        with tracer.span("perception") as span:
+            perception = self.perception.run(question)
+            span.note(_describe(perception))
+        cache: dict = {}
+        searched: list[tuple] = []
+        attempts: list[_Attempt] = []
+        plan: Plan | None = None
+        planned = 0
+        for round_ in range(1, self.max_rounds + 1):
+            with tracer.span(f"round {round_}") as round_span:
+                with tracer.span("plan") as span:
+                    if plan is None:
+                        plan = self.orchestrator.plan(perception)
+                    else:
+                        plan = self.orchestrator.adjust(
+                            plan, perception, attempts[-1].report.issues
+                        )
+                    span.note(_describe_plan(plan) if plan else "nothing new to try: stop")
+                if plan is None or not plan.tasks:
+                    round_span.note("stop")
+                    break
+                planned += len(plan.tasks)
+                attempts.append(self._round(tracer, plan, perception, cache, searched))
+            if attempts[-1].report.passed:
+                break
+        if not attempts:  # nothing to retrieve (a greeting, thanks, ...)
+            draft = Draft(NOTHING_TO_LOOK_UP, (), self.generator.name, abstained=True)
+            chosen = _Attempt(draft, (), ValidationReport((), ()))
+            return self._answer(tracer, perception, chosen, [], 0, 0)
+        duplicates = len(searched) - len(set(searched))
+        return self._answer(
+            tracer, perception, _best(attempts), attempts, planned, len(searched), duplicates
+        )
+
+    def _round(self, tracer, plan, perception, cache, searched) -> _Attempt:
+        with tracer.span("retrieval") as span:
+            retrieval = self.orchestrator.execute(plan, perception, cache)
+            searched += [r.task.key for r in retrieval.results if r.searched]
+            _trace_retrieval(span, retrieval)
+        with tracer.span("generation", self.generator.name) as span:
+            draft = self.generator.generate(perception.question, retrieval.evidence, perception)
+            span.note(f"{len(draft.statements)} statements" if not draft.abstained else "abstained")
+        with tracer.span("validation") as span:
+            report = self.validator.check(draft, retrieval.evidence, perception)
+            span.note(_describe_report(report))
+            for issue in report.issues:
+                span.add(f"{issue.check}: {issue.kind}", issue.message)
+        return _Attempt(draft, retrieval.evidence, report)
+
+    def _answer(self, tracer, perception, chosen, attempts, planned, searches, duplicates=0):
+        if chosen.report.passed and not chosen.draft.abstained:
+            status = "ok"
+        elif chosen.draft.abstained:
+            status = "no_answer"
+        else:
+            status = "uncertain"
+        by_number = {e.number: e for e in chosen.evidence}
+        citations = tuple(
+            Citation(
+                n,
+                by_number[n].chunk_id,
+                by_number[n].document.id,
+                by_number[n].document.title,
+                by_number[n].document.knowledge_base,
+                by_number[n].document.updated_at,
+                by_number[n].text,
+            )
+            for n in chosen.draft.citations
+            if n in by_number
+        )
+        tracer.root.note(f"{tracer.root.detail} → {status}".strip())
+        trace = tracer.finish()
+        timings = dict.fromkeys(STAGES, 0.0)
+        for node in trace.walk():
+            if node.name in timings:
+                timings[node.name] += node.ms
+        timings["total"] = trace.ms
+        return Answer(
+            question=perception.question,
+            status=status,
+            text=chosen.draft.text,
+            citations=citations,
+            evidence=chosen.evidence,
+            report=chosen.report,
+            perception=perception,
+            rounds=len(attempts),
+            tasks=planned,
+            searches=searches,
+            duplicate_searches=duplicates,
+            generator=chosen.draft.generator,
+            trace=trace,
+            timings=MappingProxyType(timings),
+        )
+
+
+def _best(attempts: list[_Attempt]) -> _Attempt:
+    """The passing attempt, else the answer with the fewest open issues (latest on ties)."""
+    answered = [a for a in attempts if not a.draft.abstained] or attempts
+    return min(reversed(answered), key=lambda a: len(a.report.issues))
+
+
+def _describe(p: Perception) -> str:
+    parts = [f"action={p.action}", f"route={p.route}"]
+    if p.entities:
+        parts.append("entities=" + ",".join(e.text for e in p.entities))
+    if p.sides:
+        parts.append("sides=" + ",".join(p.sides))
+    c = p.constraints
+    if c.time:
+        parts.append(f"time={c.time.start or '…'}..{c.time.end or '…'}")
+    if c.source:
+        parts.append(f"source={c.source}")
+    if c.quantitative:
+        parts.append("quantitative")
+    return " ".join(parts)
+
+
+def _describe_plan(plan: Plan) -> str:
+    path = "fast path: " if plan.fast_path else ""
+    reasons = f" ({'; '.join(plan.reasons)})" if plan.reasons else ""
+    return f"{path}{len(plan.tasks)} task{'s' if len(plan.tasks) != 1 else ''}{reasons}"
+
+
+def _trace_retrieval(span, retrieval: Retrieval) -> None:
+    for r in retrieval.results:
+        t = r.task
+        how = (
+            "skipped: " + r.skipped
+            if r.skipped
+            else (f"{len(r.hits)} hits" + ("" if r.searched else " (from an earlier round)"))
+        )
+        span.add(f"task {t.id} {t.mode} k={t.k}", f"{t.query!r} [{t.reason}] → {how}", r.ms)
+    top = ", ".join(f"[{e.number}] {e.document.id}" for e in retrieval.evidence[:6])
+    span.note(f"{len(retrieval.evidence)} evidence: {top}" if top else "no evidence")
+
+
+def _describe_report(report: ValidationReport) -> str:
+    if not report.checks:
+        return "nothing to check"
+    return " ".join(f"{c.name}={'pass' if c.passed else 'FAIL'}" for c in report.checks)

@@ -1,0 +1,103 @@
+"""What the generator answers from and what it returns: evidence, statements, drafts.
+
+The evidence list is numbered from 1; an answer cites evidence ``n`` as ``[n]``. A draft
+is the generator's answer cut into statements (sentences), each with the evidence
+numbers it cites, so validation can check every one of them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragcore.documents import DocumentInfo
+from ragcore.search import Hit
+
+_CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+# A sentence ends at . ! ? and the citations right after it, before whitespace and a
+# capital, digit or quote; blank lines and list items start new statements too.
+_SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*(?=\s+[\"'(A-Z0-9])")
+_BLOCK_END = re.compile(r"\n\s*\n|\n(?=\s*[-*]\s)")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One retrieved chunk the answer may cite as ``[number]``.
+
+    ``score`` is the fused retrieval score (task weights applied, 0–1 scale within a
+    round); ``credibility`` (0–1) comes from the document's recency, authority and the
+    chunk's numeric density; ``tasks`` names the retrieval tasks that found it.
+    """
+
+    number: int
+    hit: Hit
+    score: float
+    credibility: float
+    tasks: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return self.hit.text
+
+    @property
+    def chunk_id(self) -> int:
+        return self.hit.chunk_id
+
+    @property
+    def document(self) -> DocumentInfo:
+        return self.hit.document
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One sentence of an answer and the evidence numbers it cites (``[1][3]`` → (1, 3))."""
+
+    text: str
+    citations: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A generator's answer: the text, its statements, and who wrote it.
+
+    ``abstained`` is true when the generator found no relevant evidence and said so
+    instead of answering.
+    """
+
+    text: str
+    statements: tuple[Statement, ...]
+    generator: str
+    abstained: bool = False
+
+    @property
+    def citations(self) -> tuple[int, ...]:
+        """Every evidence number cited, in first-cited order."""
+        return tuple(dict.fromkeys(n for s in self.statements for n in s.citations))
+
+
+def citations_in(text: str) -> tuple[int, ...]:
+    """The evidence numbers cited in ``text``: ``"a [1] b [2, 3]"`` → (1, 2, 3)."""
+    numbers = (int(n) for group in _CITATION.findall(text) for n in re.split(r"[,;]", group))
+    return tuple(dict.fromkeys(numbers))
+
+
+def strip_citations(text: str) -> str:
+    """``text`` without its ``[n]`` markers (and the spaces they leave)."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", _CITATION.sub("", text)).strip()
+
+
+def split_statements(text: str) -> tuple[Statement, ...]:
+    """Cut an answer into sentence statements with the citations each carries.
+
+    Citations right after a sentence's full stop (``... 52 N·m. [2]``) belong to it.
+    """
+    statements = []
+    for block in _BLOCK_END.split(text.strip()):
+        start = 0
+        cuts = [m.end() for m in _SENTENCE_END.finditer(block)] + [len(block)]
+        for end in cuts:
+            piece = block[start:end].strip().lstrip("-* ").strip()
+            start = end
+            if piece:
+                statements.append(Statement(piece, citations_in(piece)))
+    return tuple(statements)

@@ -1,0 +1,219 @@
+"""Generators turn a question and its numbered evidence into a cited answer draft.
+
+``ExtractiveGenerator`` (the default) needs no model weights: it picks the sentences of
+the evidence that best cover the question, and cites each with the ``[n]`` of its
+chunk. For a comparison it picks the best sentence for each side and, when the question
+asks which is louder / bigger / …, states the relation from the figures of both
+sentences. When no evidence covers the question it says so instead of answering.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ragcore.chunking import split_sentences
+from ragcore.evidence import Draft, Evidence, Statement
+from ragcore.perception import Perception
+from ragcore.quantities import Quantity, attribute_units, comparative, quantities
+from ragcore.terms import coverage, terms
+
+NO_ANSWER = "The documents do not contain an answer to this question."
+DEFAULT_MIN_RELEVANCE = 0.5
+DEFAULT_MAX_STATEMENTS = 2
+IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
+_HEADING = re.compile(r"^\s*#")
+
+
+class Generator(Protocol):
+    """Writes an answer from numbered evidence; every statement should cite ``[n]``."""
+
+    name: str
+
+    def generate(
+        self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
+    ) -> Draft: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    evidence: Evidence
+    relevance: float
+    """Weighted share of the question's terms this sentence (or its document) covers."""
+    score: float
+    """Relevance weighted by the evidence's own score."""
+    subjects: frozenset[str]
+    """Identifiers the sentence is about (normalised terms, e.g. "cp200")."""
+
+
+class ExtractiveGenerator:
+    """Answers with the best-supported sentences of the evidence, each cited."""
+
+    name = "extractive"
+
+    def __init__(
+        self,
+        *,
+        max_statements: int = DEFAULT_MAX_STATEMENTS,
+        min_relevance: float = DEFAULT_MIN_RELEVANCE,
+    ) -> None:
+        self.max_statements = max_statements
+        self.min_relevance = min_relevance
+
+    def close(self) -> None:
+        """Nothing to free: the generator holds no model."""
+
+    def generate(
+        self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
+    ) -> Draft:
+        wanted = set(terms(question))
+        quantitative = perception is not None and perception.constraints.quantitative
+        if perception is not None and perception.route == "comparison" and perception.sides:
+            statements = self._compare(question, evidence, perception, wanted)
+        else:
+            identifiers = set(terms(" ".join(perception.identifiers))) if perception else set()
+            sentences = [s for e in evidence for s in _sentences(e, wanted, identifiers)]
+            known = set().union(*(s.subjects for s in sentences))
+            # A question about a model or code the evidence never mentions has no answer here.
+            if identifiers and not identifiers & known:
+                sentences = []
+            statements = self._best([s for s in sentences if self._relevant(s, quantitative)])
+        if not statements:
+            return Draft(NO_ANSWER, (), self.name, abstained=True)
+        return Draft(" ".join(s.text for s in statements), tuple(statements), self.name)
+
+    def _relevant(self, s: _Sentence, quantitative: bool) -> bool:
+        bonus = 0.1 if quantitative and quantities(s.text) else 0.0
+        return s.relevance + bonus >= self.min_relevance
+
+    def _best(self, sentences: list[_Sentence]) -> list[Statement]:
+        ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
+        chosen: list[_Sentence] = []
+        for s in ranked:
+            if len(chosen) == self.max_statements or s.score < 0.8 * ranked[0].score:
+                break
+            if any(coverage(terms(s.text), set(terms(c.text))) > 0.8 for c in chosen):
+                continue  # says nothing new
+            chosen.append(s)
+        return [_cite(s) for s in chosen]
+
+    def _compare(self, question, evidence, perception, wanted) -> list[Statement]:
+        """The best sentence about each side, then the relation the question asks for."""
+        units = perception.constraints.units + attribute_units(question)
+        side_terms = {side: set(terms(side)) for side in perception.sides}
+        per_side = []
+        for side, mine in side_terms.items():
+            # Score each side without the other sides' names, which its sentences lack.
+            others = set().union(*(t for s, t in side_terms.items() if s != side))
+            sentences = [
+                s
+                for e in evidence
+                for s in _sentences(e, wanted - others, mine)
+                if mine <= s.subjects and self._relevant(s, True)
+            ]
+            if sentences:
+                # Prefer a sentence with a figure in the unit the question is about.
+                best = max(sentences, key=lambda s: s.score + 0.3 * _has_unit(s.text, units))
+                per_side.append((side, best))
+        unique = {id(s): (side, s) for side, s in per_side}  # sides may share a sentence
+        statements = [_cite(s, label=side) for side, s in unique.values()]
+        relation = _relation(question, per_side, units)
+        return statements + ([relation] if relation else [])
+
+
+def _sentences(e: Evidence, wanted: set[str], identifiers: set[str]) -> list[_Sentence]:
+    """Every sentence of the evidence, scored by how much of ``wanted`` it covers.
+
+    A question identifier counts as covered when the sentence names it, or when its
+    document is about it (title, metadata) and the sentence names no sibling identifier
+    (``E4031`` in a sentence is not about ``E4027``).
+    """
+    doc = e.document
+    about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
+    weights = {t: IDENTIFIER_WEIGHT if t in identifiers else 1.0 for t in wanted}
+    total = sum(weights.values())
+    out = []
+    for start, end in split_sentences(e.text):
+        raw = e.text[start:end]
+        text = " ".join(raw.split())
+        if _HEADING.match(raw) or len(text) < 12:
+            continue
+        own = set(terms(text))
+        named = _identifier_terms(own)
+        inherited = {
+            t for t in identifiers & about if not any(_prefix(n) == _prefix(t) for n in named)
+        }
+        covered = sum(w for t, w in weights.items() if t in own or t in inherited)
+        relevance = covered / total if total else 0.0
+        subjects = frozenset(
+            named
+            | (
+                _identifier_terms(about)
+                - {
+                    t
+                    for t in _identifier_terms(about)
+                    if any(_prefix(n) == _prefix(t) for n in named)
+                }
+            )
+        )
+        out.append(_Sentence(text, e, relevance, relevance * (0.5 + 0.5 * e.score), subjects))
+    return out
+
+
+def _cite(s: _Sentence, label: str = "") -> Statement:
+    """The sentence with its citation; ``label`` names its subject if the sentence doesn't."""
+    body = s.text.rstrip()
+    if label and not set(terms(label)) <= set(terms(body)):
+        body = f"{label}: {body}"
+    end = body[-1] if body[-1] in ".!?" else "."
+    body = body.rstrip(".!?")
+    return Statement(f"{body} [{s.evidence.number}]{end}", (s.evidence.number,))
+
+
+def _has_unit(text: str, units: tuple[str, ...]) -> bool:
+    return any(q.unit in units for q in quantities(text))
+
+
+def _relation(question, per_side, units) -> Statement | None:
+    """ "The AC-110 is louder than the AC-75 (72 vs 69 dB(A)) [2][1]." from both figures."""
+    word = comparative(question)
+    if word is None or len(per_side) != 2:
+        return None
+    figures: list[dict[str, Quantity]] = [
+        {q.unit: q for q in reversed(quantities(s.text))} for _, s in per_side
+    ]
+    common = [u for u in units if u in figures[0] and u in figures[1]] or (
+        sorted(set(figures[0]) & set(figures[1])) if not units else []
+    )
+    if len(common) < 1 or (not units and len(common) > 1):
+        return None
+    unit = common[0]
+    (a, sa), (b, sb) = per_side
+    va, vb = figures[0][unit].value, figures[1][unit].value
+    if va == vb:
+        return None
+    first_higher = va > vb
+    if word[1] == "lower":
+        first_higher = not first_higher
+    (winner, wv, we), (loser, lv, le) = (
+        ((a, va, sa), (b, vb, sb)) if first_higher else ((b, vb, sb), (a, va, sa))
+    )
+    n, m = we.evidence.number, le.evidence.number
+    cites = f"[{n}]" if n == m else f"[{n}][{m}]"
+    text = f"The {winner} is {word[0]} than the {loser} ({wv:g} vs {lv:g} {unit}) {cites}."
+    return Statement(text, tuple(dict.fromkeys((n, m))))
+
+
+def _prefix(identifier: str) -> str:
+    """The leading letters of an identifier term: "cp200" → "cp", "e4027" → "e"."""
+    return identifier[: len(identifier) - len(identifier.lstrip("abcdefghijklmnopqrstuvwxyz"))]
+
+
+def _identifier_terms(words: set[str]) -> set[str]:
+    """Terms that look like identifiers: letters and digits together (cp200, e4027)."""
+    return {w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)}

@@ -1,0 +1,143 @@
+"""Numbers and quantities in text, as generation and validation compare them.
+
+Identifiers (``CP-200``, ``E4027``, ``P/N 88-2041-09``) and citation markers (``[2]``)
+contain digits but are not numbers; they are masked before numbers are read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ragcore.chunking import ENTITY_PATTERNS
+
+# Units as written in the documents, longest first so "L/min" wins over "L".
+_UNITS = (
+    ("m³/min", "m³/min"),
+    ("m3/min", "m³/min"),
+    ("l/min", "L/min"),
+    ("dB(A)", "dB(A)"),
+    ("dba", "dB(A)"),
+    ("db", "dB(A)"),
+    ("n·m", "N·m"),
+    ("nm", "N·m"),
+    ("n m", "N·m"),
+    ("kva", "kVA"),
+    ("kw", "kW"),
+    ("bar", "bar"),
+    ("psi", "psi"),
+    ("°c", "°C"),
+    ("%", "%"),
+    ("mm", "mm"),
+    ("operating hours", "h"),
+    ("hours", "h"),
+    ("hour", "h"),
+    ("h", "h"),
+    ("flight cycles", "cycles"),
+    ("cycles", "cycles"),
+    ("months", "months"),
+    ("month", "months"),
+    ("years", "years"),
+    ("year", "years"),
+    ("days", "days"),
+    ("litres", "L"),
+    ("liters", "L"),
+    ("l", "L"),
+    ("kg", "kg"),
+    ("rpm", "rpm"),
+)
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
+_QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})\s*({_UNIT})(?![\w/])", re.IGNORECASE)
+_BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
+_CITATION = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
+_CANONICAL = {u.lower(): c for u, c in _UNITS}
+
+
+# Comparative words and the direction of the relation they state ("A is louder than B":
+# A's figure is higher); the attribute words say which unit such a comparison is about.
+COMPARATIVES = {
+    **dict.fromkeys(
+        [
+            "louder",
+            "higher",
+            "faster",
+            "bigger",
+            "larger",
+            "greater",
+            "stronger",
+            "heavier",
+            "longer",
+            "more",
+        ],
+        "higher",
+    ),
+    **dict.fromkeys(
+        ["quieter", "lower", "slower", "smaller", "weaker", "lighter", "shorter", "less", "fewer"],
+        "lower",
+    ),
+}
+ATTRIBUTE_UNITS = {
+    "loud": ("dB(A)",),
+    "louder": ("dB(A)",),
+    "quieter": ("dB(A)",),
+    "noise": ("dB(A)",),
+    "noisy": ("dB(A)",),
+    "flow": ("L/min", "m³/min"),
+    "air": ("m³/min",),
+    "delivery": ("m³/min", "L/min"),
+    "pressure": ("bar", "psi"),
+    "power": ("kW", "kVA"),
+    "powerful": ("kW", "kVA"),
+    "motor": ("kW",),
+    "torque": ("N·m",),
+    "temperature": ("°C",),
+    "hotter": ("°C",),
+    "interval": ("h", "cycles", "months"),
+}
+
+
+def comparative(text: str) -> tuple[str, str] | None:
+    """The first comparative word of ``text`` and its direction ("higher"/"lower")."""
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if word in COMPARATIVES:
+            return word, COMPARATIVES[word]
+    return None
+
+
+def attribute_units(text: str) -> tuple[str, ...]:
+    """The units a text's attribute words point at: "louder" → dB(A), "flow" → L/min."""
+    found = [u for w in re.findall(r"[a-z]+", text.lower()) for u in ATTRIBUTE_UNITS.get(w, ())]
+    return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str
+    start: int
+    end: int
+
+
+def mask_identifiers(text: str) -> str:
+    """``text`` with identifiers and citation markers blanked (same length, same offsets)."""
+    for pattern in (*ENTITY_PATTERNS, _CITATION):
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def numbers(text: str) -> set[float]:
+    """Every number in ``text`` that is not part of an identifier or a citation."""
+    return {_value(m.group(1)) for m in _BARE_NUMBER.finditer(mask_identifiers(text))}
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Numbers followed by a unit, with the unit in its canonical spelling."""
+    return [
+        Quantity(_value(m.group(1)), _CANONICAL[m.group(2).lower()], m.start(), m.end())
+        for m in _QUANTITY.finditer(mask_identifiers(text))
+    ]
+
+
+def _value(number: str) -> float:
+    return float(number.replace(",", ""))

@@ -1,0 +1,93 @@
+"""Content terms of a text, as the generator and the validator compare texts.
+
+Lower-cased words without stopwords, lightly stemmed (``seals`` → ``seal``,
+``inspected`` → ``inspect``), identifiers kept whole and without hyphens (``CP-200`` and
+``CP200`` are one term), so a question, an answer sentence and a chunk can be compared
+word by word without a model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragcore.search import STOPWORDS
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
+_CITATION = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
+EXTRA_STOPWORDS = frozenset(
+    [
+        "should",
+        "must",
+        "may",
+        "might",
+        "could",
+        "would",
+        "shall",
+        "about",
+        "into",
+        "than",
+        "then",
+        "there",
+        "their",
+        "these",
+        "those",
+        "also",
+        "any",
+        "all",
+        "each",
+        "every",
+        "our",
+        "your",
+        "my",
+        "me",
+        "we",
+        "you",
+        "they",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "not",
+        "no",
+        "yes",
+        "been",
+        "being",
+        "am",
+        "get",
+        "got",
+        "tell",
+        "please",
+        "need",
+        "know",
+    ]
+)
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    """A light suffix strip; enough to match inflections within one domain's texts."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    # "replace", "replaced", "replaces" all become "replac".
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def terms(text: str) -> list[str]:
+    """The content terms of ``text`` in order (with repeats)."""
+    out = []
+    for word in _WORD.findall(_CITATION.sub(" ", text)):
+        lower = word.lower()
+        if lower in STOPWORDS or lower in EXTRA_STOPWORDS:
+            continue
+        has_digit = any(c.isdigit() for c in lower)
+        out.append(lower.replace("-", "") if has_digit else stem(lower))
+    return out
+
+
+def coverage(needles: list[str] | set[str], haystack: set[str]) -> float:
+    """Share of ``needles`` found in ``haystack`` (1.0 when there are no needles)."""
+    needles = set(needles)
+    return len(needles & haystack) / len(needles) if needles else 1.0

@@ -1,0 +1,368 @@
+"""Validation: the fact checker. It never rewrites an answer; it judges and reports.
+
+Three checks, each a list of issues as data:
+
+- **traceability**: every key statement cites evidence, every citation points at a
+  retrieved chunk, the cited chunks support the statement (its numbers appear there; its
+  content terms are covered above ``support_threshold``);
+- **timeliness**: the cited documents fall inside the question's time interval, none is
+  superseded by a newer version in the store, and none is contradicted by a newer,
+  at least as authoritative document among the evidence (a figure it no longer has);
+- **consistency**: a comparison cites data for every side, and "A is louder than B"
+  agrees with the figures cited for A and B.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
+from ragcore.documents import DocumentInfo
+from ragcore.evidence import Draft, Evidence, Statement
+from ragcore.perception import Perception
+from ragcore.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
+from ragcore.reranker import Reranker
+from ragcore.terms import coverage, terms
+
+CHECKS = ("traceability", "timeliness", "consistency")
+_COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One failed expectation: which check, what kind, and what it is about.
+
+    Kinds: ``uncited``, ``invalid_citation``, ``unsupported``, ``unsupported_number``
+    (traceability); ``superseded``, ``outside_interval``, ``outranked`` (timeliness);
+    ``missing_side``, ``unsupported_relation`` (consistency); ``no_evidence`` (the
+    generator found nothing to answer from).
+    """
+
+    check: str
+    kind: str
+    message: str
+    statement: str | None = None
+    chunk_ids: tuple[int, ...] = ()
+    document_ids: tuple[str, ...] = ()
+    entity: str | None = None
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    name: str
+    issues: tuple[Issue, ...]
+    checked: int
+    """How many statements (traceability, consistency) or documents (timeliness) it saw."""
+
+    @property
+    def passed(self) -> bool:
+        return not self.issues
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    checks: tuple[CheckResult, ...]
+    support: tuple[float, ...]
+    """Support score (0–1) of each statement, in order."""
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    @property
+    def issues(self) -> tuple[Issue, ...]:
+        return tuple(i for c in self.checks for i in c.issues)
+
+
+class Validator:
+    """Checks a draft against the evidence it was written from.
+
+    ``documents`` looks up current document metadata by id (``Store.documents``), so a
+    document superseded after it was retrieved is still caught; ``scorer`` is an
+    optional cross-encoder whose support score is averaged with the lexical one.
+    """
+
+    def __init__(
+        self,
+        *,
+        support_threshold: float = DEFAULT_SUPPORT_THRESHOLD,
+        documents: Callable[[Iterable[str]], Mapping[str, DocumentInfo]] | None = None,
+        scorer: Reranker | None = None,
+    ) -> None:
+        self.support_threshold = support_threshold
+        self._documents = documents
+        self._scorer = scorer
+
+    def check(
+        self, answer: Draft, evidence: Sequence[Evidence], perception: Perception
+    ) -> ValidationReport:
+        by_number = {e.number: e for e in evidence}
+        if answer.abstained:
+            issue = Issue("traceability", "no_evidence", "no retrieved evidence answers it")
+            return ValidationReport((CheckResult("traceability", (issue,), 0),), ())
+        trace_issues, support = [], []
+        for statement in answer.statements:
+            found, score = self._traceability(statement, by_number)
+            trace_issues += found
+            support.append(score)
+        cited = [by_number[n] for n in answer.citations if n in by_number]
+        checks = (
+            CheckResult("traceability", tuple(trace_issues), len(answer.statements)),
+            self._timeliness(answer, cited, evidence, perception),
+            self._consistency(answer, by_number, perception),
+        )
+        return ValidationReport(checks, tuple(support))
+
+    # -- traceability ----------------------------------------------------------------
+    def _traceability(self, s: Statement, by_number) -> tuple[list[Issue], float]:
+        content = [t for t in terms(s.text) if t not in _COMPARATIVE_TERMS]
+        key = len(content) >= 2 or numbers(s.text)
+        if not s.citations:
+            if not key:
+                return [], 1.0
+            return [Issue("traceability", "uncited", "the statement cites nothing", s.text)], 0.0
+        issues = []
+        invented = [n for n in s.citations if n not in by_number]
+        if invented:
+            listed = ", ".join(f"[{n}]" for n in invented)
+            issues.append(
+                Issue(
+                    "traceability",
+                    "invalid_citation",
+                    f"{listed} points at no retrieved evidence (there are {len(by_number)})",
+                    s.text,
+                )
+            )
+        cited = [by_number[n] for n in s.citations if n in by_number]
+        if not cited:
+            return issues, 0.0
+        chunk_ids = tuple(e.chunk_id for e in cited)
+        documents = tuple(dict.fromkeys(e.document.id for e in cited))
+        source = " ".join(f"{e.document.title} {e.text}" for e in cited)
+        missing = sorted(numbers(s.text) - numbers(source))
+        if missing:
+            listed = ", ".join(f"{n:g}" for n in missing)
+            issues.append(
+                Issue(
+                    "traceability",
+                    "unsupported_number",
+                    f"{listed} appears in no cited chunk",
+                    s.text,
+                    chunk_ids,
+                    documents,
+                )
+            )
+        score = self._support(s.text, content, source, cited)
+        if score < self.support_threshold:
+            issues.append(
+                Issue(
+                    "traceability",
+                    "unsupported",
+                    f"support {score:.2f} is below {self.support_threshold:.2f}",
+                    s.text,
+                    chunk_ids,
+                    documents,
+                )
+            )
+        return issues, score
+
+    def _support(self, text: str, content: list[str], source: str, cited) -> float:
+        lexical = coverage(content, set(terms(source)))
+        if self._scorer is None:
+            return lexical
+        logits = self._scorer.score(text, [e.text for e in cited])
+        return (lexical + 1 / (1 + math.exp(-float(max(logits))))) / 2
+
+    # -- timeliness -----------------------------------------------------------------
+    def _timeliness(self, answer, cited, evidence, perception) -> CheckResult:
+        ids = list(dict.fromkeys(e.document.id for e in cited))
+        current = dict(self._documents(ids)) if self._documents else {}
+        docs = {e.document.id: current.get(e.document.id, e.document) for e in cited}
+        interval = perception.constraints.time
+        issues = []
+        for doc in docs.values():
+            newer = self._superseding(doc)
+            in_interval = interval is None or (
+                doc.updated_at is not None
+                and (interval.start is None or doc.updated_at >= interval.start)
+                and (interval.end is None or doc.updated_at <= interval.end)
+            )
+            if not in_interval:
+                when = doc.updated_at.isoformat() if doc.updated_at else "undated"
+                issues.append(
+                    Issue(
+                        "timeliness",
+                        "outside_interval",
+                        f"{doc.id} ({when}) is outside {interval.text!r}",
+                        document_ids=(doc.id,),
+                    )
+                )
+            # A question about a past period may rightly cite the version of that period.
+            historical = (
+                interval is not None
+                and interval.end is not None
+                and newer is not None
+                and newer.updated_at is not None
+                and newer.updated_at > interval.end
+            )
+            if newer is not None and not historical:
+                issues.append(
+                    Issue(
+                        "timeliness",
+                        "superseded",
+                        f"{doc.id} is superseded by {newer.id}",
+                        document_ids=(doc.id, newer.id),
+                    )
+                )
+        if interval is None:
+            issues += _outranked(answer, {e.number: e for e in evidence})
+        return CheckResult("timeliness", tuple(issues), len(docs))
+
+    def _superseding(self, doc: DocumentInfo) -> DocumentInfo | None:
+        if not doc.superseded_by:
+            return None
+        found = self._documents([doc.superseded_by]) if self._documents else {}
+        return found.get(doc.superseded_by) or _placeholder(doc.superseded_by, doc)
+
+    # -- consistency ----------------------------------------------------------------
+    def _consistency(self, answer: Draft, by_number, perception: Perception) -> CheckResult:
+        issues = []
+        sides = perception.sides if perception.route == "comparison" else ()
+        for side in sides:
+            if not any(_has_data_for(side, s, by_number) for s in answer.statements):
+                issues.append(
+                    Issue(
+                        "consistency",
+                        "missing_side",
+                        f"no cited figure for {side}",
+                        entity=side,
+                    )
+                )
+        for s in answer.statements:
+            problem = _relation_problem(s, by_number, perception)
+            if problem:
+                issues.append(Issue("consistency", "unsupported_relation", problem, s.text))
+        return CheckResult("consistency", tuple(issues), len(answer.statements))
+
+
+def _subjects(e: Evidence, chunk: bool = True) -> set[str]:
+    """Identifier terms of an evidence's document (title, metadata) and chunk entities."""
+    doc = e.document
+    words = [doc.title, *doc.metadata.values(), *(e.hit.entities if chunk else ())]
+    return {t for t in terms(" ".join(words)) if any(c.isdigit() for c in t)}
+
+
+def _mentions(side: str, e: Evidence) -> bool:
+    key = set(terms(side))
+    return bool(key) and (key <= _subjects(e) or key <= set(terms(e.text)))
+
+
+def _has_data_for(side: str, s: Statement, by_number) -> bool:
+    cited = [by_number[n] for n in s.citations if n in by_number]
+    key = set(terms(side))
+    about = key <= set(terms(s.text)) or any(key <= _subjects(e) for e in cited)
+    return about and bool(cited) and bool(numbers(s.text))
+
+
+def _relation_problem(s: Statement, by_number, perception: Perception) -> str | None:
+    """Why "A is <comparative> than B" is not backed by the cited figures, or None."""
+    found = comparative(s.text)
+    if found is None or " than " not in f" {s.text.lower()} ":
+        return None
+    word, direction = found
+    lowered = set(terms(s.text))
+    mentioned = sorted(
+        (side for side in perception.sides if set(terms(side)) <= lowered),
+        key=lambda side: s.text.lower().find(side.lower()),
+    )
+    if len(mentioned) < 2:
+        return None
+    a, b = mentioned[:2]
+    cited = [by_number[n] for n in s.citations if n in by_number]
+    units = tuple(q.unit for q in quantities(s.text)) + attribute_units(
+        f"{s.text} {perception.question}"
+    )
+    values = {}
+    for side in (a, b):
+        chunks = [e for e in cited if _mentions(side, e)]
+        figure = next(
+            (
+                q.value
+                for unit in units
+                for e in chunks
+                for q in quantities(e.text)
+                if q.unit == unit
+            ),
+            None,
+        )
+        if figure is None:
+            return f"'{word}' has no cited figure for {side}"
+        values[side] = figure
+    higher = values[a] > values[b]
+    holds = higher if direction == "higher" else values[a] < values[b]
+    if not holds:
+        return (
+            f"'{a} {word} than {b}' contradicts the cited figures ({values[a]:g} vs {values[b]:g})"
+        )
+    return None
+
+
+def _outranked(answer: Draft, by_number) -> list[Issue]:
+    """Cited figures that a newer, at least as authoritative document no longer states."""
+    issues = []
+    for s in answer.statements:
+        stated = quantities(s.text)
+        if not stated:
+            continue
+        values = {(q.value, q.unit) for q in stated}
+        units = {q.unit for q in stated}
+        for n in s.citations:
+            old = by_number.get(n)
+            if old is None or old.document.updated_at is None:
+                continue
+            for other in by_number.values():
+                doc = other.document
+                if (
+                    n == other.number
+                    or doc.id == old.document.id
+                    or doc.updated_at is None
+                    or doc.updated_at <= old.document.updated_at
+                    or doc.authority < old.document.authority
+                    or not (_subjects(other, chunk=False) & _subjects(old, chunk=False))
+                ):
+                    continue
+                theirs = {(q.value, q.unit) for q in quantities(other.text) if q.unit in units}
+                if theirs and not theirs & values:
+                    issues.append(
+                        Issue(
+                            "timeliness",
+                            "outranked",
+                            f"{old.document.id} is contradicted by the newer {doc.id} "
+                            f"(authority {doc.authority}, {doc.updated_at.isoformat()})",
+                            s.text,
+                            (old.chunk_id, other.chunk_id),
+                            (old.document.id, doc.id),
+                        )
+                    )
+                    break
+    return issues
+
+
+def _placeholder(document_id: str, older: DocumentInfo) -> DocumentInfo:
+    """Stands for a superseding document the lookup could not return (no store given)."""
+    return DocumentInfo(
+        id=document_id,
+        knowledge_base=older.knowledge_base,
+        title="",
+        source="",
+        doc_type=older.doc_type,
+        authority=older.authority,
+        updated_at=None,
+        version=older.version + 1,
+        supersedes=older.id,
+        metadata={},
+        checksum="",
+        ingested_at="",
+    )
