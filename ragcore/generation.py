@@ -21,7 +21,7 @@ from ragcore.quantities import Quantity, attribute_units, comparative, quantitie
 from ragcore.terms import coverage, terms
 
 NO_ANSWER = "The documents do not contain an answer to this question."
-DEFAULT_MIN_RELEVANCE = 0.5
+DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 _HEADING = re.compile(r"^\s*#")
@@ -43,10 +43,12 @@ class Generator(Protocol):
 class _Sentence:
     text: str
     evidence: Evidence
-    relevance: float
-    """Weighted share of the question's terms this sentence (or its document) covers."""
+    identifiers: float
+    """Share of the question's identifiers (model numbers, codes) the sentence is about."""
+    words: float
+    """Share of the question's other content terms in the sentence or its document title."""
     score: float
-    """Relevance weighted by the evidence's own score."""
+    """Overall relevance, weighted by the evidence's own score, for ranking."""
     subjects: frozenset[str]
     """Identifiers the sentence is about (normalised terms, e.g. "cp200")."""
 
@@ -76,11 +78,11 @@ class ExtractiveGenerator:
         if perception is not None and perception.route == "comparison" and perception.sides:
             statements = self._compare(question, evidence, perception, wanted)
         else:
-            identifiers = set(terms(" ".join(perception.identifiers))) if perception else set()
+            identifiers = _question_identifiers(perception)
             sentences = [s for e in evidence for s in _sentences(e, wanted, identifiers)]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
-            if identifiers and not identifiers & known:
+            if not identifiers <= known:
                 sentences = []
             statements = self._best([s for s in sentences if self._relevant(s, quantitative)])
         if not statements:
@@ -89,7 +91,7 @@ class ExtractiveGenerator:
 
     def _relevant(self, s: _Sentence, quantitative: bool) -> bool:
         bonus = 0.1 if quantitative and quantities(s.text) else 0.0
-        return s.relevance + bonus >= self.min_relevance
+        return s.identifiers >= 0.5 and s.words + bonus >= self.min_relevance
 
     def _best(self, sentences: list[_Sentence]) -> list[Statement]:
         ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
@@ -127,7 +129,7 @@ class ExtractiveGenerator:
 
 
 def _sentences(e: Evidence, wanted: set[str], identifiers: set[str]) -> list[_Sentence]:
-    """Every sentence of the evidence, scored by how much of ``wanted`` it covers.
+    """Every sentence of the evidence, scored by how much of the question it covers.
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -135,8 +137,7 @@ def _sentences(e: Evidence, wanted: set[str], identifiers: set[str]) -> list[_Se
     """
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
-    weights = {t: IDENTIFIER_WEIGHT if t in identifiers else 1.0 for t in wanted}
-    total = sum(weights.values())
+    words = wanted - identifiers
     out = []
     for start, end in split_sentences(e.text):
         raw = e.text[start:end]
@@ -145,24 +146,28 @@ def _sentences(e: Evidence, wanted: set[str], identifiers: set[str]) -> list[_Se
             continue
         own = set(terms(text))
         named = _identifier_terms(own)
-        inherited = {
-            t for t in identifiers & about if not any(_prefix(n) == _prefix(t) for n in named)
-        }
-        covered = sum(w for t, w in weights.items() if t in own or t in inherited)
-        relevance = covered / total if total else 0.0
-        subjects = frozenset(
-            named
-            | (
-                _identifier_terms(about)
-                - {
-                    t
-                    for t in _identifier_terms(about)
-                    if any(_prefix(n) == _prefix(t) for n in named)
-                }
-            )
-        )
-        out.append(_Sentence(text, e, relevance, relevance * (0.5 + 0.5 * e.score), subjects))
+        inherited = {t for t in _identifier_terms(about) if not _has_sibling(t, named)}
+        subjects = frozenset(named | inherited)
+        id_share = coverage(identifiers, subjects)
+        word_share = coverage(words, own | about)
+        n_ids, n_words = IDENTIFIER_WEIGHT * len(identifiers), len(words)
+        overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
+        score = overall * (0.5 + 0.5 * e.score)
+        out.append(_Sentence(text, e, id_share, word_share, score, subjects))
     return out
+
+
+def _question_identifiers(perception: Perception | None) -> set[str]:
+    """The question's model numbers and codes as terms ("CP-200" → "cp200")."""
+    if perception is None:
+        return set()
+    return {t for t in terms(" ".join(perception.identifiers)) if any(c.isdigit() for c in t)}
+
+
+def _has_sibling(identifier: str, named: set[str]) -> bool:
+    """Whether ``named`` holds another identifier of the same family (cp350 for cp200)."""
+    prefix = _prefix(identifier)
+    return bool(prefix) and any(n != identifier and _prefix(n) == prefix for n in named)
 
 
 def _cite(s: _Sentence, label: str = "") -> Statement:
@@ -215,5 +220,9 @@ def _prefix(identifier: str) -> str:
 
 
 def _identifier_terms(words: set[str]) -> set[str]:
-    """Terms that look like identifiers: letters and digits together (cp200, e4027)."""
-    return {w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)}
+    """Terms that look like identifiers: letters with digits (cp200), long numbers (P/Ns)."""
+    return {
+        w
+        for w in words
+        if any(c.isdigit() for c in w) and (any(c.isalpha() for c in w) or len(w) >= 6)
+    }

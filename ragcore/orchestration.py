@@ -1,7 +1,8 @@
 """Orchestration: a perception becomes a plan of retrieval tasks, run in parallel and fused.
 
 The strategy file (``ragcore.strategy``) decides which tasks a question gets. Results
-of all tasks are fused by weighted reciprocal rank fusion, then blended with a
+of all tasks are fused (each hit's score relative to its task's best, times the task
+weight, summed over tasks; or weighted reciprocal rank fusion), then blended with a
 credibility score from document metadata (recency, authority, numeric density; a
 superseded document loses most of it). After a failed validation, ``adjust`` changes
 the plan according to what failed; a plan remembers every search already made, so no
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from ragcore.errors import ConfigError
 from ragcore.evidence import Evidence
-from ragcore.perception import Perception
+from ragcore.perception import Perception, TimeConstraint
 from ragcore.reranker import Reranker
 from ragcore.search import Hit
 from ragcore.store import SearchFilters
@@ -168,7 +169,9 @@ class Orchestrator:
         return _plan(1, tasks, frozenset(), tuple(fired))
 
     def _task(self, template: TaskTemplate, reason: str, item: str, p: Perception):
-        keywords = " ".join(p.keywords) or p.question
+        # "{side} {keywords}" should not name the side twice.
+        own = {w.lower() for w in item.split()}
+        keywords = " ".join(w for w in p.keywords if w.lower() not in own) or p.question
         query = template.query.format(
             question=p.question,
             keywords=keywords,
@@ -176,12 +179,14 @@ class Orchestrator:
             entity=item,
             source=p.constraints.source or "",
         )
-        time_ = p.constraints.time if "time" in template.filters else None
+        after, before = (
+            dated_range(p.constraints.time) if "time" in template.filters else (None, None)
+        )
         filters = SearchFilters(
             knowledge_bases=template.knowledge_bases,
             doc_types=template.doc_types,
-            updated_after=time_.start if time_ else None,
-            updated_before=time_.end if time_ else None,
+            updated_after=after,
+            updated_before=before,
             min_authority=template.min_authority,
             exclude_superseded="current" in template.filters,
             sources=(p.constraints.source,)
@@ -209,7 +214,7 @@ class Orchestrator:
         kinds = {issue.kind for issue in issues}
         tasks, reasons = list(plan.tasks), []
         if kinds & OUTDATED:
-            tasks = [self._current(t, perception) for t in tasks]
+            tasks = [self._current(t, kinds, perception) for t in tasks]
             reasons.append("outdated evidence: current documents only")
         overridden = tuple(
             dict.fromkeys(i.document_ids[0] for i in issues if i.kind == "outranked")
@@ -230,18 +235,25 @@ class Orchestrator:
             if widened != tasks:
                 tasks = widened
                 reasons.append("unsupported statements: wider search by another method")
-        if all(t.key in plan.searched for t in tasks):
+        # Cached tasks are not searched again, so a smaller or re-filtered set of known
+        # searches is still a new plan; the same set again is not.
+        if {t.key for t in tasks} == {t.key for t in plan.tasks}:
             return None
         return _plan(plan.round + 1, tasks, plan.searched, tuple(reasons))
 
-    def _current(self, task: RetrievalTask, p: Perception) -> RetrievalTask:
-        time_ = p.constraints.time
-        filters = replace(
-            task.filters,
-            exclude_superseded=True,
-            updated_after=task.filters.updated_after or (time_.start if time_ else None),
-            updated_before=task.filters.updated_before or (time_.end if time_ else None),
-        )
+    @staticmethod
+    def _current(task: RetrievalTask, kinds: set[str], p: Perception) -> RetrievalTask:
+        """``task`` kept to documents in force: not superseded, dated for the interval."""
+        filters = task.filters
+        if "superseded" in kinds:
+            filters = replace(filters, exclude_superseded=True)
+        if "outside_interval" in kinds and p.constraints.time is not None:
+            after, before = dated_range(p.constraints.time)
+            filters = replace(
+                filters,
+                updated_after=filters.updated_after or after,
+                updated_before=filters.updated_before or before,
+            )
         return replace(task, filters=filters, reason=f"{task.reason}; current only")
 
     @staticmethod
@@ -292,8 +304,12 @@ class Orchestrator:
         best: dict[int, Hit] = {}
         found_by: dict[int, list[str]] = {}
         for result in results:
+            top = max((h.score for h in result.hits), default=0.0)
             for rank, hit in enumerate(result.hits, start=1):
-                share = result.task.weight / (strategy.fusion_k + rank)
+                if strategy.fusion == "rrf":
+                    share = result.task.weight / (strategy.fusion_k + rank)
+                else:  # the hit's score relative to its task's best, weighted
+                    share = result.task.weight * max(hit.score, 0.0) / top if top > 0 else 0.0
                 fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + share
                 best.setdefault(hit.chunk_id, hit)
                 found_by.setdefault(hit.chunk_id, []).append(result.task.id)
@@ -358,6 +374,19 @@ def _plan(round_: int, tasks: list[RetrievalTask], searched, reasons) -> Plan:
     ordered = sorted(unique.values(), key=lambda t: -t.priority)
     numbered = tuple(replace(t, id=f"r{round_}t{i}") for i, t in enumerate(ordered, start=1))
     return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons)
+
+
+def dated_range(interval: TimeConstraint | None) -> tuple[date | None, date | None]:
+    """The document dates that answer for an interval: those in force during it.
+
+    A document dated by the interval's end was in force during it ("in 2022" accepts the
+    2021 manual); an open-ended interval ("since 2024") wants documents from its start.
+    """
+    if interval is None:
+        return None, None
+    if interval.end is not None:
+        return None, interval.end
+    return interval.start, None
 
 
 def _excluding(task: RetrievalTask, documents: tuple[str, ...]) -> RetrievalTask:

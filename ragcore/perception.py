@@ -91,7 +91,7 @@ class Perception:
 
 # --- rules file -----------------------------------------------------------------------
 
-Matchers = tuple[re.Pattern[str], ...]
+_NEVER = re.compile(r"(?!)")
 _MATCHED = ("quantitative", "direct", "multi_hop", "latest", "not_dates")  # phrases/patterns
 # The type and allowed keys of each top-level key of a rules file (None: any key).
 _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
@@ -109,24 +109,24 @@ _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
 @dataclass(frozen=True)
 class _Rules:
     default_action: str
-    actions: tuple[tuple[str, Matchers], ...]
+    actions: tuple[tuple[str, re.Pattern[str]], ...]
     entities: tuple[tuple[str, re.Pattern[str]], ...]
     units: tuple[tuple[str, re.Pattern[str]], ...]
-    source: re.Pattern[str] | None
-    match: dict[str, Matchers]  # one entry per _MATCHED section
+    source: re.Pattern[str]
+    match: dict[str, re.Pattern[str]]  # one per _MATCHED section
     conjunctions: tuple[tuple[str, ...], ...]
     side_stopwords: frozenset[str]
     stopwords: frozenset[str]
 
 
-def _phrases(phrases) -> re.Pattern[str]:
-    """Whole-word, case-insensitive phrases; longest first, so "as per" wins over "per"."""
+def _phrases(phrases) -> str:
+    """A regex of whole-word phrases; longest first, so that "as per" wins over "per"."""
     alternatives = []
     for text in sorted(phrases, key=len, reverse=True):
         body = r"\s+".join(re.escape(word) for word in text.split())
         before = r"(?<!\w)" if re.match(r"\w", text) else ""
         alternatives.append(before + body + (r"(?!\w)" if re.search(r"\w$", text) else ""))
-    return re.compile("|".join(alternatives), re.IGNORECASE)
+    return "|".join(alternatives)
 
 
 class _Reader:
@@ -163,14 +163,16 @@ class _Reader:
             raise self.fail(where, text, f"invalid regular expression: {exc}") from exc
         raise self.fail(where, text, "expected a regular expression (a non-empty string)")
 
-    def matchers(self, table: dict, where: str) -> Matchers:
+    def matcher(self, table: dict, where: str) -> re.Pattern[str]:
+        """One case-insensitive regex for the table's phrases and patterns."""
         patterns = self.strings(table, "patterns", f"{where}.patterns")
-        found = tuple(self.regex(p, f"{where}.patterns[{i}]") for i, p in enumerate(patterns))
-        phrases = self.strings(table, "phrases", f"{where}.phrases")
-        return (_phrases(phrases), *found) if phrases else found
+        parts = [self.regex(p, f"{where}.patterns[{i}]").pattern for i, p in enumerate(patterns)]
+        if phrases := self.strings(table, "phrases", f"{where}.phrases"):
+            parts.insert(0, _phrases(phrases))
+        return self.regex("|".join(f"(?:{p})" for p in parts), where) if parts else _NEVER
 
-    def words(self, table: dict, key: str, where: str) -> frozenset[str]:
-        return frozenset(w.lower() for w in self.strings(table, key, where))
+    def words(self, table: dict, key: str) -> frozenset[str]:
+        return frozenset(w.lower() for w in self.strings(table.get(key, {}), "stopwords", key))
 
 
 def _load_rules(path: Path) -> _Rules:
@@ -187,39 +189,34 @@ def _load_rules(path: Path) -> _Rules:
             _Reader(source).check(key, value)
         data.update(layer)
     r = _Reader(path)
-    for i, rule in enumerate([{"name": data["default_action"]}, *data["actions"]]):
+    if data["default_action"] not in ACTIONS:
+        raise r.fail("default_action", data["default_action"], f"use one of {ACTIONS}")
+    actions, entities = [], []
+    for i, rule in enumerate(data["actions"]):
         if rule.get("name") not in ACTIONS:
-            key = f"actions[{i - 1}].name" if i else "default_action"
-            raise r.fail(key, rule.get("name"), f"unknown action; use one of {ACTIONS}")
+            raise r.fail(f"actions[{i}].name", rule.get("name"), f"use one of {ACTIONS}")
+        actions.append((rule["name"], r.matcher(rule, f"actions[{i}]")))
     for i, rule in enumerate(data["entities"]):
-        if not isinstance(rule.get("label"), str) or not rule["label"]:
-            raise r.fail(f"entities[{i}].label", rule.get("label"), "use a label like 'MODEL'")
-    source = None
+        if not isinstance(label := rule.get("label"), str) or not label:
+            raise r.fail(f"entities[{i}].label", label, "use a label such as 'MODEL'")
+        entities.append((label, r.regex(rule.get("pattern"), f"entities[{i}].pattern", 0)))
+    source = _NEVER
     if phrases := r.strings(data["source"], "phrases", "source.phrases"):
         # The capitalised words after the phrase: "according to the FAA" -> "FAA".
-        source = re.compile(
-            rf"(?i:{_phrases(phrases).pattern})\s+(?:(?i:the)\s+)?"
-            r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
-        )
+        words = r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+        source = re.compile(rf"(?i:{_phrases(phrases)})\s+(?:(?i:the)\s+)?{words}")
     conjunctions = r.strings(data["comparison"], "conjunctions", "comparison.conjunctions")
+    units = data["units"]
     return _Rules(
         default_action=data["default_action"],
-        actions=tuple(
-            (rule["name"], r.matchers(rule, f"actions[{i}]"))
-            for i, rule in enumerate(data["actions"])
-        ),
-        entities=tuple(
-            (rule["label"], r.regex(rule.get("pattern"), f"entities[{i}].pattern", 0))
-            for i, rule in enumerate(data["entities"])
-        ),
-        units=tuple(
-            (u, _phrases(r.strings(data["units"], u, f"units.{u}"))) for u in data["units"]
-        ),
+        actions=tuple(actions),
+        entities=tuple(entities),
+        units=tuple((u, r.matcher({"phrases": units[u]}, f"units.{u}")) for u in units),
         source=source,
-        match={key: r.matchers(data[key], key) for key in _MATCHED},
+        match={key: r.matcher(data[key], key) for key in _MATCHED},
         conjunctions=tuple(tuple(c.lower().split()) for c in conjunctions),
-        side_stopwords=r.words(data["comparison"], "stopwords", "comparison.stopwords"),
-        stopwords=r.words(data["keywords"], "stopwords", "keywords.stopwords"),
+        side_stopwords=r.words(data, "comparison"),
+        stopwords=r.words(data, "keywords"),
     )
 
 
@@ -359,9 +356,8 @@ class PerceptionAgent:
         clock: Callable[[], date] = date.today,
         nlp: object = "auto",
     ) -> None:
-        if not (nlp is None or nlp == "auto" or hasattr(nlp, "pipeline")):
-            fix = "pass 'auto', a loaded spacy.Language, or None (rules only)"
-            raise ConfigError("nlp", nlp, fix)
+        if not (nlp is None or isinstance(nlp, str) and nlp == "auto" or hasattr(nlp, "pipeline")):
+            raise ConfigError("nlp", nlp, "pass 'auto', a spacy.Language, or None (rules only)")
         self._rules = _load_rules(DEFAULT_RULES if rules is None else Path(rules))
         self._clock = clock
         self._nlp: Any = nlp
@@ -382,57 +378,52 @@ class PerceptionAgent:
             if self._ready:
                 return
             if isinstance(self._nlp, str):
-                self._nlp = self._load_spacy()
+                import spacy  # deferred: importing spaCy takes about a second
+
+                found = [m for m in SPACY_MODELS if importlib.util.find_spec(m) is not None]
+                if found:
+                    self._nlp = importlib.import_module(found[0]).load(exclude=_NOT_FOR_NER)
+                else:
+                    self._nlp, self._warnings = spacy.blank("en"), (NER_OFF_WARNING,)
             self._ner = _ner_components(self._nlp)
             if not self._ner and not self._warnings:
                 self._warnings = ("the spaCy pipeline has no 'ner' component; NER is off",)
+            if self._warnings:
                 _log.warning(self._warnings[0])
             self._ready = True
 
-    def _load_spacy(self) -> Any:
-        import spacy  # deferred: importing spaCy takes about a second
-
-        for package in SPACY_MODELS:
-            if importlib.util.find_spec(package) is not None:
-                return importlib.import_module(package).load(exclude=_NOT_FOR_NER)
-        self._warnings = (NER_OFF_WARNING,)
-        _log.warning(NER_OFF_WARNING)
-        return spacy.blank("en")
-
     def run(self, question: str) -> Perception:
-        """Read one question; InvalidQueryError if it is not a str, empty or too long."""
+        """Read one question; InvalidQueryError if it is not a str, is empty or too long."""
         text = _check_question(question)
         self._ensure_nlp()
         rules = self._rules
         found = _pattern_entities(text, rules)
         taken = [(e.start, e.end) for e in found]
-        masked = _mask(
-            text, taken + [m.span() for p in rules.match["not_dates"] for m in p.finditer(text)]
-        )
+        masked = _mask(text, taken + [m.span() for m in rules.match["not_dates"].finditer(text)])
         timed = _find_time(masked, rules, self._clock)
         time_span = [timed[1]] if timed else []
         bare = _mask(masked, time_span)  # without identifiers and time words
         units = sorted((m.start(), u) for u, p in rules.units for m in p.finditer(bare))
-        source = rules.source.search(masked) if rules.source else None
+        source = rules.source.search(masked)
         constraints = Constraints(
             time=timed[0] if timed else None,
             source=source.group(1).rstrip(".-") if source else None,
-            quantitative=bool(units) or _any(rules.match["quantitative"], bare),
+            quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),
-            latest=_any(rules.match["latest"], bare),
+            latest=bool(rules.match["latest"].search(bare)),
         )
-        action = next((a for a, ms in rules.actions if _any(ms, text)), rules.default_action)
+        action = next((a for a, m in rules.actions if m.search(text)), rules.default_action)
         tokens = _tokens(text, found)
-        direct = [m.span() for p in rules.match["direct"] for m in p.finditer(text)]
+        direct = [m.span() for m in rules.match["direct"].finditer(text)]
         keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
         sides = _sides(found, tokens, rules, text) if action == "compare" else ()
         if direct and not found and not keywords:
             route = "direct"
         elif len(sides) >= 2:
             route = "comparison"
-        elif len({e.text for e in found}) > 2 or _any(rules.match["multi_hop"], text):
+        elif len({e.text for e in found}) > 2 or rules.match["multi_hop"].search(text):
             route = "multi_hop"
-        else:  # a compare with fewer than two sides too: one retrieval answers it
+        else:  # also a compare with fewer than two sides: one retrieval answers it
             route = "simple"
         sides = sides if route == "comparison" else ()
         entities = (*found, *self._spacy_entities(text, taken))
@@ -456,10 +447,8 @@ class PerceptionAgent:
 
 def _check_question(question: object) -> str:
     if not isinstance(question, str):
-        kind = type(question).__name__
-        raise InvalidQueryError(f"the question must be a str, not {kind}; pass its text")
-    text = question.strip()
-    if not text:
+        raise InvalidQueryError(f"the question must be a str, not {type(question).__name__}")
+    if not (text := question.strip()):
         raise InvalidQueryError("the question is empty; ask something, e.g. 'What is E4027?'")
     if len(text) > MAX_QUESTION_CHARS:
         raise InvalidQueryError(
@@ -467,10 +456,6 @@ def _check_question(question: object) -> str:
             "shorten it or split it into several questions"
         )
     return text
-
-
-def _any(matchers: Matchers, text: str) -> bool:
-    return any(m.search(text) for m in matchers)
 
 
 def _mask(text: str, spans) -> str:

@@ -74,6 +74,8 @@ class Credibility:
 class Strategy:
     base: TaskTemplate
     evidence: int
+    fusion: str
+    """"score" (task-relative scores, weighted) or "rrf" (weighted reciprocal rank)."""
     fusion_k: int
     rerank: bool | None
     """None: rerank when a reranker is configured."""
@@ -129,6 +131,9 @@ class _Parser:
         rerank = defaults.pop("rerank", "auto")
         if rerank not in ("auto", True, False):
             self.fail("defaults.rerank", f'{rerank!r}: use "auto", true or false', key="rerank")
+        fusion = defaults.pop("fusion", "score")
+        if fusion not in ("score", "rrf"):
+            self.fail("defaults.fusion", f"{fusion!r}: use \"score\" or \"rrf\"", key="fusion")
         evidence = defaults.pop("evidence", 6)
         fusion_k = defaults.pop("fusion_k", 60)
         for key, value in (("evidence", evidence), ("fusion_k", fusion_k)):
@@ -141,6 +146,7 @@ class _Parser:
         return Strategy(
             base=base,
             evidence=evidence,
+            fusion=fusion,
             fusion_k=fusion_k,
             rerank=None if rerank == "auto" else rerank,
             credibility=self.credibility(data.get("credibility", {})),

@@ -68,6 +68,8 @@ _SUFFIXES = ("ing", "ed", "es", "s")
 def stem(word: str) -> str:
     """A light suffix strip; enough to match inflections within one domain's texts."""
     for suffix in _SUFFIXES:
+        if word.endswith("ss"):  # "press", "glass" are not plurals
+            break
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             word = word[: -len(suffix)]
             break
@@ -82,8 +84,11 @@ def terms(text: str) -> list[str]:
         lower = word.lower()
         if lower in STOPWORDS or lower in EXTRA_STOPWORDS:
             continue
-        has_digit = any(c.isdigit() for c in lower)
-        out.append(lower.replace("-", "") if has_digit else stem(lower))
+        if any(c.isdigit() for c in lower):
+            out.append(lower.replace("-", ""))  # an identifier: CP-200 and CP200 are one
+        else:
+            parts = re.split(r"[-/]", lower)
+            out += [stem(p) for p in parts if len(p) > 1 and p not in STOPWORDS]
     return out
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
 from ragcore.evidence import Draft, Evidence, Statement
+from ragcore.orchestration import dated_range
 from ragcore.perception import Perception
 from ragcore.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
 from ragcore.reranker import Reranker
@@ -184,10 +185,11 @@ class Validator:
         issues = []
         for doc in docs.values():
             newer = self._superseding(doc)
+            after, before = dated_range(interval)
             in_interval = interval is None or (
                 doc.updated_at is not None
-                and (interval.start is None or doc.updated_at >= interval.start)
-                and (interval.end is None or doc.updated_at <= interval.end)
+                and (after is None or doc.updated_at >= after)
+                and (before is None or doc.updated_at <= before)
             )
             if not in_interval:
                 when = doc.updated_at.isoformat() if doc.updated_at else "undated"
@@ -251,7 +253,11 @@ def _subjects(e: Evidence, chunk: bool = True) -> set[str]:
     """Identifier terms of an evidence's document (title, metadata) and chunk entities."""
     doc = e.document
     words = [doc.title, *doc.metadata.values(), *(e.hit.entities if chunk else ())]
-    return {t for t in terms(" ".join(words)) if any(c.isdigit() for c in t)}
+    return {
+        t
+        for t in terms(" ".join(words))
+        if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)
+    }
 
 
 def _mentions(side: str, e: Evidence) -> bool:
