@@ -17,13 +17,18 @@ from typing import Protocol
 from ragcore.chunking import split_sentences
 from ragcore.evidence import Draft, Evidence, Statement
 from ragcore.perception import Perception
-from ragcore.quantities import Quantity, attribute_units, comparative, quantities
+from ragcore.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
 from ragcore.terms import coverage, terms
 
 NO_ANSWER = "The documents do not contain an answer to this question."
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
+CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
+# Words of the comparison itself, not of what is compared: a side's sentence lacks them.
+COMPARISON_WORDS = frozenset(
+    terms(" ".join(COMPARATIVES)) + terms("versus compare comparison much powerful max maximum")
+)
 _HEADING = re.compile(r"^\s*#")
 
 
@@ -51,6 +56,8 @@ class _Sentence:
     """Overall relevance, weighted by the evidence's own score, for ranking."""
     subjects: frozenset[str]
     """Identifiers the sentence is about (normalised terms, e.g. "cp200")."""
+    names_codes: bool = False
+    """The sentence itself names every error code / part number of the question."""
 
 
 class ExtractiveGenerator:
@@ -79,7 +86,8 @@ class ExtractiveGenerator:
             statements = self._compare(question, evidence, perception, wanted)
         else:
             identifiers = _question_identifiers(perception)
-            sentences = [s for e in evidence for s in _sentences(e, wanted, identifiers)]
+            codes = _question_identifiers(perception, CODE_LABELS)
+            sentences = [s for e in evidence for s in _sentences(e, wanted, identifiers, codes)]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
             if not identifiers <= known:
@@ -91,7 +99,10 @@ class ExtractiveGenerator:
 
     def _relevant(self, s: _Sentence, quantitative: bool) -> bool:
         bonus = 0.1 if quantitative and quantities(s.text) else 0.0
-        return s.identifiers >= 0.5 and s.words + bonus >= self.min_relevance
+        # A sentence that names the question's error code or part number needs fewer of
+        # its other words ("E4031, what's wrong?" is answered by "E4031 means ...").
+        needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
+        return s.identifiers >= 0.5 and s.words + bonus >= needed
 
     def _best(self, sentences: list[_Sentence]) -> list[Statement]:
         ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
@@ -99,6 +110,8 @@ class ExtractiveGenerator:
         for s in ranked:
             if len(chosen) == self.max_statements or s.score < 0.8 * ranked[0].score:
                 break
+            if chosen and s.evidence.document.id != chosen[0].evidence.document.id:
+                continue  # more from the best document, not a second opinion from another
             if any(coverage(terms(s.text), set(terms(c.text))) > 0.8 for c in chosen):
                 continue  # says nothing new
             chosen.append(s)
@@ -108,6 +121,7 @@ class ExtractiveGenerator:
         """The best sentence about each side, then the relation the question asks for."""
         units = perception.constraints.units + attribute_units(question)
         side_terms = {side: set(terms(side)) for side in perception.sides}
+        wanted = wanted - COMPARISON_WORDS
         per_side = []
         for side, mine in side_terms.items():
             # Score each side without the other sides' names, which its sentences lack.
@@ -116,7 +130,7 @@ class ExtractiveGenerator:
                 s
                 for e in evidence
                 for s in _sentences(e, wanted - others, mine)
-                if mine <= s.subjects and self._relevant(s, True)
+                if mine <= s.subjects and (self._relevant(s, True) or _has_unit(s.text, units))
             ]
             if sentences:
                 # Prefer a sentence with a figure in the unit the question is about.
@@ -128,7 +142,9 @@ class ExtractiveGenerator:
         return statements + ([relation] if relation else [])
 
 
-def _sentences(e: Evidence, wanted: set[str], identifiers: set[str]) -> list[_Sentence]:
+def _sentences(
+    e: Evidence, wanted: set[str], identifiers: set[str], codes: set[str] = frozenset()
+) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 
     A question identifier counts as covered when the sentence names it, or when its
@@ -153,15 +169,21 @@ def _sentences(e: Evidence, wanted: set[str], identifiers: set[str]) -> list[_Se
         n_ids, n_words = IDENTIFIER_WEIGHT * len(identifiers), len(words)
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
-        out.append(_Sentence(text, e, id_share, word_share, score, subjects))
+        names_codes = bool(codes) and codes <= own
+        out.append(_Sentence(text, e, id_share, word_share, score, subjects, names_codes))
     return out
 
 
-def _question_identifiers(perception: Perception | None) -> set[str]:
-    """The question's model numbers and codes as terms ("CP-200" → "cp200")."""
+def _question_identifiers(perception: Perception | None, labels=None) -> set[str]:
+    """The question's model numbers and codes (of ``labels``) as terms ("CP-200" → "cp200")."""
     if perception is None:
         return set()
-    return {t for t in terms(" ".join(perception.identifiers)) if any(c.isdigit() for c in t)}
+    names = [
+        e.text
+        for e in perception.entities
+        if e.source == "pattern" and (labels is None or e.label in labels)
+    ]
+    return {t for t in terms(" ".join(names)) if any(c.isdigit() for c in t)}
 
 
 def _has_sibling(identifier: str, named: set[str]) -> bool:

@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from ragcore.errors import ConfigError, InvalidQueryError
+from ragcore.errors import ConfigError, InvalidQueryError, ModelError
 
 MAX_QUESTION_CHARS = 2000
 DEFAULT_RULES = Path(__file__).parent / "rules" / "perception.toml"
@@ -172,7 +172,8 @@ class _Reader:
         return self.regex("|".join(f"(?:{p})" for p in parts), where) if parts else _NEVER
 
     def words(self, table: dict, key: str) -> frozenset[str]:
-        return frozenset(w.lower() for w in self.strings(table.get(key, {}), "stopwords", key))
+        words = self.strings(table.get(key, {}), "stopwords", f"{key}.stopwords")
+        return frozenset(w.lower() for w in words)
 
 
 def _load_rules(path: Path) -> _Rules:
@@ -184,7 +185,8 @@ def _load_rules(path: Path) -> _Rules:
         except OSError as exc:
             raise ConfigError("rules", str(source), f"cannot read the file ({exc})") from exc
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError("rules", str(source), f"not valid TOML: {exc}") from exc
+            fix = f"not valid TOML: {exc}; correct the file, or pass rules=None"
+            raise ConfigError("rules", str(source), fix) from exc
         for key, value in layer.items():
             _Reader(source).check(key, value)
         data.update(layer)
@@ -223,8 +225,8 @@ def _load_rules(path: Path) -> _Rules:
 # --- time -----------------------------------------------------------------------------
 
 _MONTHS = {m.lower()[:3]: i for i, m in enumerate(calendar.month_name) if m}
-_NUMBERS = {w: i + 1 for i, w in enumerate(
-    ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])}  # fmt: skip
+_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_NUMBERS = {word: n for n, word in enumerate(_WORDS, 1)}
 _Y = r"(?:19|20)\d{2}"
 _MON = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -235,19 +237,14 @@ _POINT = rf"(?<![\w/.-])(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MON}\.?\s+{_Y}|{_Y})(?![\w/
 _N = r"(?:\d{1,3}|" + "|".join(_NUMBERS) + ")"
 _BOUND = r"since|from|after|before|prior\s+to|until|till|up\s+to|through|by"
 _UNIT = r"(day|week|month|year)"
+_IN_THE = r"(?:(?:in|over|within)\s+)?(?:the\s+)?"
 _TIME = tuple(  # the earliest match wins; at the same position, the earlier kind
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
-        (
-            "between",
-            rf"\b(?:between|from)\s+({_POINT})\s+(?:and|to|through|till|until)\s+({_POINT})",
-        ),
+        ("between", rf"\b(?:between|from)\s+({_POINT})\s+(?:and|to|through|until)\s+({_POINT})"),
         ("between", rf"(?<![\w/.-])({_Y})\s*(?:[-–]|\bto\b)\s*({_Y})(?![\w/]|[-.]\d)"),
         ("bound", rf"\b({_BOUND})\s+({_POINT})"),
-        (
-            "rolling",
-            rf"\b(?:(?:in|over|within)\s+)?(?:the\s+)?(?:last|past)\s+({_N})\s+{_UNIT}s?\b",
-        ),
+        ("rolling", rf"\b{_IN_THE}(?:last|past)\s+({_N})\s+{_UNIT}s?\b"),
         ("relative", rf"\b(last|previous|past|this|current)\s+{_UNIT}\b"),
         ("point", rf"(?:\b(?:in|during|of|for)\s+)?({_POINT})"),
     )
@@ -283,10 +280,12 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
         span = _interval(m.group(m.lastindex or 1))
         if span is None or kind == "point":
             return span
-        return {"since": (span[0], None), "from": (span[0], None),
-                "after": (span[1] + _DAY, None), "before": (None, span[0] - _DAY),
-                "prior to": (None, span[0] - _DAY)}.get(  # until, up to, through, by:
-            " ".join(m.group(1).lower().split()), (None, span[1]))  # fmt: skip
+        word = m.group(1).lower().split()[0]
+        if word in ("since", "from", "after"):
+            return (span[1] + _DAY if word == "after" else span[0]), None
+        if word in ("before", "prior"):
+            return None, span[0] - _DAY
+        return None, span[1]  # until, till, up to, through, by
     today = clock()
     which, unit = m.group(1).lower(), m.group(2).lower()
     if kind == "rolling" or which == "past":  # "past 6 months", "past year": up to today
@@ -339,6 +338,14 @@ def _ner_components(nlp: Any) -> tuple[Any, ...]:
     return tuple(p for n, p in nlp.pipeline if n in names)
 
 
+def _load_model(package: str) -> Any:
+    try:
+        return importlib.import_module(package).load(exclude=_NOT_FOR_NER)
+    except (ImportError, OSError, ValueError) as exc:  # e.g. built for another spaCy
+        fix = "reinstall it with `make setup`, or pass nlp=None for rules only"
+        raise ModelError(f"spaCy model {package} cannot be loaded ({exc}); {fix}") from exc
+
+
 class PerceptionAgent:
     """Reads questions into ``Perception``s; thread-safe.
 
@@ -382,7 +389,7 @@ class PerceptionAgent:
 
                 found = [m for m in SPACY_MODELS if importlib.util.find_spec(m) is not None]
                 if found:
-                    self._nlp = importlib.import_module(found[0]).load(exclude=_NOT_FOR_NER)
+                    self._nlp = _load_model(found[0])
                 else:
                     self._nlp, self._warnings = spacy.blank("en"), (NER_OFF_WARNING,)
             self._ner = _ner_components(self._nlp)

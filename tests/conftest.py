@@ -70,3 +70,17 @@ def make_docs() -> list[Document]:
 @pytest.fixture
 def docs() -> list[Document]:
     return make_docs()
+
+
+TODAY = date(2026, 12, 2)
+
+
+@pytest.fixture(scope="session")
+def sample_engine(tmp_path_factory, real_embedder):
+    """An Engine over the bundled sample knowledge base, with a fixed clock (read-only use)."""
+    from ragcore.sample import sample_documents
+
+    config = Config(data_dir=tmp_path_factory.mktemp("sample") / "data")
+    with Engine(config, embedder=real_embedder, clock=lambda: TODAY) as eng:
+        eng.ingest(sample_documents())
+        yield eng
