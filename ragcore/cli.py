@@ -143,11 +143,11 @@ def _parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo",
         parents=[common],
-        help="build the sample knowledge base and search it",
+        help="build the sample knowledge base and answer questions from it",
         description="Ingest the bundled sample knowledge base (manuals, regulations, faq) "
-        "into the data directory if needed, then answer sample searches.",
+        "into the data directory if needed, then answer sample questions with sources.",
     )
-    demo.add_argument("queries", nargs="*", help="searches to run (default: a few samples)")
+    demo.add_argument("questions", nargs="*", help="questions to ask (default: a few samples)")
     return parser
 
 
@@ -288,22 +288,24 @@ def _cmd_ask(engine: Engine, args) -> int:
     if args.json:
         _print_json(_answer_dict(answer, with_trace=args.trace))
         return 0
-    label = {"ok": "", "uncertain": "UNCERTAIN: ", "no_answer": "NO ANSWER: "}[answer.status]
-    print(f"{label}{answer.text}")
-    if answer.citations:
-        print("\nSources:")
-        for c in answer.citations:
-            print(
-                f"  [{c.number}] {c.title or c.document_id} ({c.knowledge_base}/{c.document_id}, "
-                f"updated {c.updated_at or '?'})"
-            )
-    if answer.status == "uncertain":
-        print("\nOpen issues:")
-        for issue in answer.issues:
-            print(f"  - {issue.check}/{issue.kind}: {issue.message}")
+    _print_answer(answer)
     if args.trace:
         print("\n" + answer.trace.render())
     return 0
+
+
+def _print_answer(answer, indent: str = "") -> None:
+    label = {"ok": "", "uncertain": "UNCERTAIN: ", "no_answer": "NO ANSWER: "}[answer.status]
+    print(f"{indent}{label}{answer.text}")
+    for c in answer.citations:
+        print(
+            f"{indent}  [{c.number}] {c.title or c.document_id} "
+            f"({c.knowledge_base}/{c.document_id}, updated {c.updated_at or '?'})"
+        )
+    if answer.status == "uncertain":
+        print(f"{indent}  open issues:")
+        for issue in answer.issues:
+            print(f"{indent}  - {issue.check}/{issue.kind}: {issue.message}")
 
 
 def _answer_dict(answer, with_trace: bool) -> dict:
@@ -383,10 +385,12 @@ def _eval_golden(engine: Engine, args) -> int:
     return 0
 
 
-DEMO_QUERIES = (
-    "What does error E4027 mean?",
-    "CP-200 seal replacement interval",
-    "lockout tagout procedure",
+DEMO_QUESTIONS = (
+    "What does error E4027 mean on the HP-400?",
+    "How often should the CP-200 seal be replaced?",
+    "Which compressor is louder, AC-75 or AC-110?",
+    "LEAP-1A fan blade inspection interval since 2025?",
+    "What is the tyre pressure of the A320 main landing gear?",
 )
 
 
@@ -394,21 +398,21 @@ def _cmd_demo(engine: Engine, args) -> int:
     from ragcore.sample import sample_documents
 
     report = engine.ingest(sample_documents(), _progress(not args.json))
-    results = {q: engine.search(q, k=3) for q in (args.queries or DEMO_QUERIES)}
+    answers = [engine.ask(q) for q in (args.questions or DEMO_QUESTIONS)]
     if args.json:
         _print_json(
             {
                 "ingested": report.count("added") + report.count("updated"),
-                "results": {q: [_hit_dict(h) for h in hits] for q, hits in results.items()},
+                "answers": [_answer_dict(a, with_trace=False) for a in answers],
             }
         )
         return 0
     print(
         f"sample knowledge base in {engine.config.data_dir}: {engine.stats().documents} documents"
     )
-    for query, hits in results.items():
-        print(f"\n? {query}")
-        _print_hits(hits)
+    for answer in answers:
+        print(f"\n? {answer.question}")
+        _print_answer(answer, indent="  ")
     return 0
 
 

@@ -133,8 +133,16 @@ class ExtractiveGenerator:
                 if mine <= s.subjects and (self._relevant(s, True) or _has_unit(s.text, units))
             ]
             if sentences:
-                # Prefer a sentence with a figure in the unit the question is about.
-                best = max(sentences, key=lambda s: s.score + 0.3 * _has_unit(s.text, units))
+                # Prefer a figure in the unit asked about, from a sentence about the side
+                # itself rather than one of its parts or codes (E1140 on the CP-350).
+                best = max(
+                    sentences,
+                    key=lambda s: (
+                        s.score
+                        + 0.3 * _has_unit(s.text, units)
+                        - 0.3 * bool(_identifier_terms(set(terms(s.text))) - mine - others)
+                    ),
+                )
                 per_side.append((side, best))
         unique = {id(s): (side, s) for side, s in per_side}  # sides may share a sentence
         statements = [_cite(s, label=side) for side, s in unique.values()]
@@ -211,6 +219,9 @@ def _relation(question, per_side, units) -> Statement | None:
     word = comparative(question)
     if word is None or len(per_side) != 2:
         return None
+    phrase = _relation_phrase(question, word[0])
+    if phrase is None:
+        return None
     figures: list[dict[str, Quantity]] = [
         {q.unit: q for q in reversed(quantities(s.text))} for _, s in per_side
     ]
@@ -232,8 +243,18 @@ def _relation(question, per_side, units) -> Statement | None:
     )
     n, m = we.evidence.number, le.evidence.number
     cites = f"[{n}]" if n == m else f"[{n}][{m}]"
-    text = f"The {winner} is {word[0]} than the {loser} ({wv:g} vs {lv:g} {unit}) {cites}."
+    text = f"The {winner} {phrase} than the {loser} ({wv:g} vs {lv:g} {unit}) {cites}."
     return Statement(text, tuple(dict.fromkeys((n, m))))
+
+
+def _relation_phrase(question: str, word: str) -> str | None:
+    """ "is louder", or "has more pressure" — None when "more" is not about a figure."""
+    if word not in ("more", "less", "fewer"):
+        return f"is {word}"
+    after = re.search(rf"\b{word}\s+(\w+)", question.lower())
+    if after is None or not attribute_units(after.group(1)):
+        return None  # "more often" is about an interval: lower is more; not stated
+    return f"has {word} {after.group(1)}"
 
 
 def _prefix(identifier: str) -> str:
