@@ -287,25 +287,22 @@ def _relation_problem(s: Statement, by_number, perception: Perception) -> str | 
         return None
     a, b = mentioned[:2]
     cited = [by_number[n] for n in s.citations if n in by_number]
-    units = tuple(q.unit for q in quantities(s.text)) + attribute_units(
-        f"{s.text} {perception.question}"
-    )
-    values = {}
+    # The statement's own figures or words ("louder") say what is compared; else the
+    # question's ("... more flow ...").
+    units = tuple(q.unit for q in quantities(s.text)) + attribute_units(s.text)
+    units = units or perception.constraints.units + attribute_units(perception.question)
+    # Each side's first cited figure per unit; compare in the first unit both sides have.
+    figures = {}
     for side in (a, b):
-        chunks = [e for e in cited if _mentions(side, e)]
-        figure = next(
-            (
-                q.value
-                for unit in units
-                for e in chunks
-                for q in quantities(e.text)
-                if q.unit == unit
-            ),
-            None,
-        )
-        if figure is None:
-            return f"'{word}' has no cited figure for {side}"
-        values[side] = figure
+        found = [q for e in cited if _mentions(side, e) for q in quantities(e.text)]
+        figures[side] = {
+            u: next(q.value for q in found if q.unit == u) for u in {q.unit for q in found}
+        }
+    unit = next((u for u in units if u in figures[a] and u in figures[b]), None)
+    if unit is None:
+        missing = b if any(u in figures[a] for u in units) else a
+        return f"'{word}' has no cited figure for {missing} to compare"
+    values = {side: figures[side][unit] for side in (a, b)}
     higher = values[a] > values[b]
     holds = higher if direction == "higher" else values[a] < values[b]
     if not holds:

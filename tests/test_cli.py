@@ -90,5 +90,72 @@ def test_help_lists_every_command():
     result = subprocess.run(
         [sys.executable, "-m", "ragcore.cli", "--help"], capture_output=True, text=True, check=True
     )
-    for command in ("ingest", "search", "stats", "delete", "eval", "demo"):
+    for command in ("ask", "ingest", "search", "stats", "delete", "eval", "demo"):
         assert command in result.stdout
+
+
+def test_demo_builds_the_sample_and_answers_then_ask_uses_it(tmp_path):
+    data = tmp_path / "data"
+    out = json.loads(ragcore("demo", "--json", data_dir=data).stdout)
+    assert out["ingested"] == 33
+    statuses = {a["question"]: a["status"] for a in out["answers"]}
+    assert statuses["What does error E4027 mean on the HP-400?"] == "ok"
+    assert statuses["What is the tyre pressure of the A320 main landing gear?"] == "no_answer"
+
+    answer = json.loads(
+        ragcore(
+            "ask",
+            "Which compressor is louder, AC-75 or AC-110?",
+            "--json",
+            "--trace",
+            data_dir=data,
+        ).stdout
+    )
+    assert answer["status"] == "ok"
+    assert {c["document_id"] for c in answer["citations"]} >= {"manual-ac75", "manual-ac110"}
+    assert [c["name"] for c in answer["checks"]] == ["traceability", "timeliness", "consistency"]
+    assert answer["trace"]["name"] == "ask"
+    assert answer["timings_ms"]["total"] > 0
+
+    text = ragcore("ask", "What torque for the HP-400 platen bolts?", "--trace", data_dir=data)
+    assert "52 N·m" in text.stdout
+    assert "manuals/manual-hp400-v2" in text.stdout
+    assert "└── round 1" in text.stdout and "validation" in text.stdout
+
+
+def test_ask_rejects_a_bad_question_and_bad_settings(tmp_path):
+    data = tmp_path / "data"
+    result = ragcore("ask", "   ", data_dir=data, check=False)
+    assert result.returncode == 2
+    assert "the question is empty" in result.stderr
+    result = ragcore("ask", "x?", "--max-rounds", "0", data_dir=data, check=False)
+    assert result.returncode == 2
+    assert "max_rounds=0" in result.stderr
+    result = ragcore("ask", "x?", "--llm-model", "m", data_dir=data, check=False)
+    assert result.returncode == 2
+    assert "llm_base_url" in result.stderr
+    broken = tmp_path / "strategy.toml"
+    broken.write_text("[defaults]\nk = 'many'\n", "utf-8")
+    result = ragcore("ask", "x?", "--strategy", str(broken), data_dir=data, check=False)
+    assert result.returncode == 2
+    assert "line 2" in result.stderr and "k = 'many'" in result.stderr
+
+
+def test_eval_golden_prints_three_layers(tmp_path):
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(
+        '{"id": "s-1", "kind": "simple", "question": "What torque for the HP-400 platen '
+        'bolts?", "expected_documents": ["manual-hp400-v2"], "expected_status": "ok", '
+        '"expected_facts": ["52"]}\n'
+        '{"id": "n-1", "kind": "no_answer", "question": "What is the boiling point of '
+        'mercury?", "expected_status": "no_answer"}\n',
+        "utf-8",
+    )
+    out = json.loads(
+        ragcore("eval", "--golden", str(golden), "--json", data_dir=tmp_path / "data").stdout
+    )
+    assert out["questions"] == 2
+    assert out["retrieval"]["hit_rate"] == 1.0
+    assert out["process"]["duplicate_searches"] == 0
+    assert out["generation"]["status_accuracy"] == 1.0
+    assert [r["status"] for r in out["rows"]] == ["ok", "no_answer"]

@@ -1,0 +1,83 @@
+"""The extractive generator on real retrieved evidence, and the evidence helpers."""
+
+from __future__ import annotations
+
+from conftest import TODAY
+from ragcore.evidence import Evidence, Statement, citations_in, split_statements, strip_citations
+from ragcore.generation import NO_ANSWER, ExtractiveGenerator
+from ragcore.orchestration import Orchestrator
+from ragcore.perception import PerceptionAgent
+
+perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
+
+
+def retrieve(engine, question: str) -> tuple:
+    orch = Orchestrator(engine.search, lambda: [kb.name for kb in engine.knowledge_bases()])
+    try:
+        p = perceive(question)
+        return p, orch.execute(orch.plan(p), p, {}).evidence
+    finally:
+        orch.close()
+
+
+def answer(engine, question: str):
+    p, evidence = retrieve(engine, question)
+    return ExtractiveGenerator().generate(question, evidence, p), evidence
+
+
+def test_every_statement_is_a_cited_sentence_of_its_evidence(sample_engine):
+    draft, evidence = answer(sample_engine, "What torque for the HP-400 platen bolts?")
+    assert not draft.abstained and draft.generator == "extractive"
+    by_number = {e.number: e for e in evidence}
+    for statement in draft.statements:
+        [n] = statement.citations
+        source = " ".join(by_number[n].text.split())
+        assert strip_citations(statement.text).rstrip(".") in source
+    assert "52 N·m" in draft.text
+    assert by_number[draft.citations[0]].document.id == "manual-hp400-v2"
+
+
+def test_a_comparison_has_a_statement_per_side_and_the_relation(sample_engine):
+    question = "Which compressor is louder, AC-75 or AC-110?"
+    draft, evidence = answer(sample_engine, question)
+    by_number = {e.number: e for e in evidence}
+    cited_documents = {by_number[n].document.id for n in draft.citations}
+    assert {"manual-ac75", "manual-ac110"} <= cited_documents
+    assert draft.statements[-1].text.startswith("The AC-110 is louder than the AC-75 (72 vs 69")
+    assert len(draft.statements[-1].citations) == 2
+
+
+def test_no_relevant_evidence_gives_an_abstention_not_an_invention(sample_engine):
+    for question in (
+        "What does error E9999 mean on the HP-400?",
+        "What is the boiling point of mercury?",
+    ):
+        draft, _ = answer(sample_engine, question)
+        assert draft.abstained, draft.text
+        assert draft.text == NO_ANSWER and draft.statements == ()
+    draft = ExtractiveGenerator().generate("What is E4027?", [], perceive("What is E4027?"))
+    assert draft.abstained
+
+
+def test_a_sibling_code_is_not_an_answer(sample_engine):
+    """The HP-400 manual defines E4027 and E4031; asking for one never cites the other."""
+    draft, _ = answer(sample_engine, "What does error E4031 mean on the HP-400?")
+    assert "E4031" in draft.text and "E4027" not in draft.text
+
+
+def test_statements_and_citations_are_parsed_from_text():
+    text = "The torque is 52 N·m [1]. Oil every 400 h.[2] See also [1, 3].\n\n- a list item [4]"
+    assert split_statements(text) == (
+        Statement("The torque is 52 N·m [1].", (1,)),
+        Statement("Oil every 400 h.[2]", (2,)),
+        Statement("See also [1, 3].", (1, 3)),
+        Statement("a list item [4]", (4,)),
+    )
+    assert citations_in("x [2][1] y [2; 5]") == (2, 1, 5)
+    assert strip_citations("Oil every 400 h [2].") == "Oil every 400 h."
+
+
+def test_evidence_exposes_its_chunk_and_document(sample_engine):
+    hit = sample_engine.search("E4027", k=1)[0]
+    e = Evidence(1, hit, 0.9, 0.5)
+    assert (e.text, e.chunk_id, e.document) == (hit.text, hit.chunk_id, hit.document)

@@ -1,0 +1,83 @@
+"""The golden set over the sample knowledge base, and the file format's checks."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from ragcore.errors import InvalidInputError
+from ragcore.golden import KINDS, SAMPLE_GOLDEN, evaluate_golden, load_golden
+from ragcore.sample import sample_documents
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_bundled_golden_set_covers_every_kind_and_real_documents():
+    questions = load_golden()
+    assert len(questions) >= 40
+    counts = Counter(q.kind for q in questions)
+    assert set(counts) == set(KINDS)
+    assert all(counts[kind] >= 4 for kind in KINDS)
+    ids = {d.id for d in sample_documents()}
+    for q in questions:
+        assert set(q.expected_documents) <= ids, q.id
+        assert set(q.forbidden_documents) <= ids, q.id
+        assert (q.expected_status == "no_answer") == (not q.expected_documents), q.id
+
+
+def test_the_golden_set_scores_on_all_three_layers(sample_engine):
+    config = sample_engine.config
+    result = evaluate_golden(
+        sample_engine.ask,
+        load_golden(),
+        max_rounds=config.max_rounds,
+        support_threshold=config.support_threshold,
+    )
+    retrieval, process, generation = (result[k] for k in ("retrieval", "process", "generation"))
+    assert process["duplicate_searches"] == 0
+    assert process["rounds_max"] <= config.max_rounds
+    # Floors well under the measured figures (benchmarks/README.md): a regression fails.
+    assert retrieval["hit_rate"] >= 0.9
+    assert retrieval["mrr"] >= 0.75
+    assert generation["status_accuracy"] >= 0.85
+    assert generation["no_answer_recall"] >= 0.7
+    assert generation["citation_precision"] >= 0.85
+    assert generation["forbidden_cited"] <= 0.05
+    assert process["converged_share"] >= 0.9
+    assert len(result["rows"]) == result["questions"]
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("not json", "not JSON"),
+        ('{"id": "a", "kind": "odd", "question": "q", "expected_status": "ok"}', "'kind'"),
+        ('{"id": "a", "kind": "simple", "question": "", "expected_status": "ok"}', "'question'"),
+        ('{"id": "a", "kind": "simple", "question": "q", "expected_status": "maybe"}', "status"),
+        (
+            '{"id": "a", "kind": "simple", "question": "q", "expected_status": "ok", '
+            '"expected_documents": "doc"}',
+            "'expected_documents'",
+        ),
+    ],
+)
+def test_a_bad_golden_line_is_named(tmp_path, line, problem):
+    path = tmp_path / "golden.jsonl"
+    good = '{"id": "ok-1", "kind": "simple", "question": "q?", "expected_status": "ok"}'
+    path.write_text(f"{good}\n{line}\n", "utf-8")
+    with pytest.raises(InvalidInputError, match=problem) as error:
+        load_golden(path)
+    assert f"{path}:2" in str(error.value)
+
+
+def test_a_repeated_id_and_an_empty_file_are_errors(tmp_path):
+    path = tmp_path / "golden.jsonl"
+    line = '{"id": "a", "kind": "simple", "question": "q?", "expected_status": "ok"}'
+    path.write_text(f"{line}\n{line}\n", "utf-8")
+    with pytest.raises(InvalidInputError, match="used twice"):
+        load_golden(path)
+    path.write_text("\n", "utf-8")
+    with pytest.raises(InvalidInputError, match="no questions"):
+        load_golden(path)
+    assert SAMPLE_GOLDEN.exists()

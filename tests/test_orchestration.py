@@ -1,0 +1,234 @@
+"""Orchestration: the strategy file, the plans it makes, execution, fusion, adjustment."""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+
+import pytest
+
+from conftest import TODAY
+from ragcore.errors import ConfigError
+from ragcore.orchestration import Orchestrator
+from ragcore.perception import PerceptionAgent
+from ragcore.strategy import DEFAULT_STRATEGY, load_strategy
+from ragcore.validation import Issue
+
+perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
+
+
+def orchestrator(engine, strategy_path=None) -> Orchestrator:
+    return Orchestrator(
+        engine.search,
+        lambda: [kb.name for kb in engine.knowledge_bases()],
+        strategy_path=strategy_path,
+        clock=lambda: TODAY,
+    )
+
+
+@pytest.fixture
+def sample_orchestrator(sample_engine):
+    orch = orchestrator(sample_engine)
+    yield orch
+    orch.close()
+
+
+def test_a_simple_question_takes_the_fast_path(sample_orchestrator):
+    plan = sample_orchestrator.plan(perceive("What torque for the HP-400 platen bolts?"))
+    assert plan.fast_path
+    [task] = plan.tasks
+    assert (task.mode, task.reason, task.query) == (
+        "hybrid",
+        "base",
+        "What torque for the HP-400 platen bolts?",
+    )
+
+
+def test_a_time_constraint_adds_a_dated_keyword_task_on_regulations(sample_orchestrator):
+    plan = sample_orchestrator.plan(perceive("Which lockout rules apply since 2024?"))
+    regulation = [t for t in plan.tasks if t.filters.knowledge_bases == ("regulations",)]
+    assert len(regulation) == 1
+    assert regulation[0].mode == "keyword"
+    assert regulation[0].filters.updated_after == date(2024, 1, 1)
+    assert not plan.fast_path
+
+
+def test_a_comparison_adds_one_task_per_side(sample_orchestrator):
+    plan = sample_orchestrator.plan(perceive("Compare the flow of the CP-200 and the CP-350."))
+    per_side = [t for t in plan.tasks if t.reason == "comparison-per-side"]
+    assert sorted(t.query.split()[0] for t in per_side) == ["CP-200", "CP-350"]
+    # The side is named once, not twice ("CP-200 ... cp-200").
+    assert all(t.query.lower().count("cp-200") <= 1 for t in per_side)
+
+
+def test_interaction_forces_keyword_search(sample_orchestrator):
+    plan = sample_orchestrator.plan(perceive("Is there an interaction between seal and oil?"))
+    assert {t.mode for t in plan.tasks} == {"keyword"}
+
+
+def test_a_named_source_filters_by_document_source(sample_engine, sample_orchestrator):
+    p = perceive("Borescope interval for CFM56-7B on a B737-800 according to the FAA?")
+    plan = sample_orchestrator.plan(p)
+    [sourced] = [t for t in plan.tasks if t.filters.sources]
+    assert sourced.filters.sources == ("FAA",)
+    retrieval = sample_orchestrator.execute(plan, p, {})
+    [result] = [r for r in retrieval.results if r.task is sourced]
+    assert result.hits and {h.document.source for h in result.hits} == {"FAA"}
+
+
+def test_a_direct_question_plans_nothing(sample_orchestrator):
+    assert sample_orchestrator.plan(perceive("hello")).tasks == ()
+
+
+def test_execution_fuses_tasks_and_weighs_credibility(sample_orchestrator):
+    p = perceive("Compare the flow of the CP-200 and the CP-350.")
+    plan = sample_orchestrator.plan(p)
+    cache: dict = {}
+    retrieval = sample_orchestrator.execute(plan, p, cache)
+    assert retrieval.searches == len(plan.tasks)
+    documents = [e.document.id for e in retrieval.evidence]
+    assert {"manual-cp200-v2", "manual-cp350"} <= set(documents)
+    assert [e.number for e in retrieval.evidence] == list(range(1, len(documents) + 1))
+    scores = [e.score for e in retrieval.evidence]
+    assert scores == sorted(scores, reverse=True)
+    # The superseded revision is found but loses credibility to its successor.
+    credibility = {e.document.id: e.credibility for e in retrieval.evidence}
+    if "manual-cp200-v1" in credibility:
+        assert credibility["manual-cp200-v1"] < credibility["manual-cp200-v2"]
+    # Executing the same plan again searches nothing: every hit comes from the cache.
+    again = sample_orchestrator.execute(plan, p, cache)
+    assert again.searches == 0
+    assert [e.chunk_id for e in again.evidence] == [e.chunk_id for e in retrieval.evidence]
+
+
+def test_a_task_on_a_missing_knowledge_base_is_skipped(engine, docs):
+    engine.ingest([d for d in docs if d.knowledge_base == "manuals"])
+    orch = orchestrator(engine)
+    try:
+        p = perceive("What changed in the pump rules since 2023?")
+        retrieval = orch.execute(orch.plan(p), p, {})
+    finally:
+        orch.close()
+    skipped = [r for r in retrieval.results if r.skipped]
+    assert [r.task.filters.knowledge_bases for r in skipped] == [("regulations",)]
+    assert "regulations" in skipped[0].skipped
+
+
+def test_adjust_follows_what_failed_and_never_repeats_a_search(sample_orchestrator):
+    p = perceive("Compare the flow of the CP-200 and the CP-350.")
+    plan = sample_orchestrator.plan(p)
+    outdated = sample_orchestrator.adjust(
+        plan, p, [Issue("timeliness", "superseded", "old", document_ids=("a", "b"))]
+    )
+    assert outdated is not None and outdated.round == 2
+    assert all(t.filters.exclude_superseded for t in outdated.tasks)
+    side = sample_orchestrator.adjust(
+        plan, p, [Issue("consistency", "missing_side", "no CP-350", entity="CP-999")]
+    )
+    assert any(t.query.startswith("CP-999") for t in side.tasks)
+    overridden = sample_orchestrator.adjust(
+        plan, p, [Issue("timeliness", "outranked", "x", document_ids=("faq-x", "manual-y"))]
+    )
+    assert all(t.filters.exclude_documents == ("faq-x",) for t in overridden.tasks)
+    # Unsupported statements widen by switching method, never repeating a search key.
+    unsupported = [Issue("traceability", "unsupported", "low support")]
+    plans = [plan]
+    while (nxt := sample_orchestrator.adjust(plans[-1], p, unsupported)) is not None:
+        plans.append(nxt)
+        assert len(plans) < 10, "adjust must run out of new searches"
+    keys = [t.key for pl in plans for t in pl.tasks]
+    assert len(keys) == len(set(keys))
+    assert {t.mode for t in plans[1].tasks} == {"keyword"}
+
+
+# -- the strategy file -----------------------------------------------------------------
+def write(tmp_path, text: str):
+    path = tmp_path / "strategy.toml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_the_shipped_strategy_loads():
+    strategy = load_strategy()
+    assert strategy.path == DEFAULT_STRATEGY
+    assert {r.name for r in strategy.rules} >= {
+        "time-constraint-regulations",
+        "comparison-per-side",
+        "interaction-forces-keyword",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ("[defaults]\nk = 8\nmode = hybrid\n", 3, "not valid TOML"),
+        (
+            '[defaults]\nk = 8\n\n[[rule]]\nname = "a"\nwhen = { colour = "red" }\nmode = "keyword"\n',
+            6,
+            "unknown condition 'colour'",
+        ),
+        (
+            '[[rule]]\nname = "a"\nmode = "keyword"\n\n[[rule]]\nname = "b"\n'
+            'tasks = [{ query = "{question}", mode = "fuzzy" }]\n',
+            7,
+            "mode 'fuzzy'",
+        ),
+        (
+            '[[rule]]\nname = "a"\ntasks = [{ query = "{colour} pumps" }]\n',
+            3,
+            "unknown placeholder {colour}",
+        ),
+        ('[[rule]]\nname = "a"\n', 1, "does nothing"),
+        ("[defaults]\nk = 0\n", 2, "k = 0"),
+        ('[credibility]\nshare = "high"\n', 2, "share"),
+    ],
+)
+def test_a_broken_strategy_is_rejected_with_its_line_and_reason(tmp_path, text, line, reason):
+    with pytest.raises(ConfigError) as error:
+        load_strategy(write(tmp_path, text))
+    message = str(error.value)
+    assert f"line {line}" in message
+    assert reason in message
+    assert str(tmp_path / "strategy.toml") in message
+
+
+def test_a_missing_strategy_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read it"):
+        load_strategy(tmp_path / "nope.toml")
+
+
+def test_an_edited_strategy_is_reloaded_and_a_broken_edit_keeps_the_last_good(
+    tmp_path, sample_engine
+):
+    good = DEFAULT_STRATEGY.read_text("utf-8")
+    path = write(tmp_path, good)
+    orch = orchestrator(sample_engine, path)
+    question = perceive("Does the seal kit interaction matter for the CP-200?")
+    try:
+        assert {t.mode for t in orch.plan(question).tasks} == {"keyword"}
+
+        # An operator edits the file: the "interaction" rule now forces vector search.
+        edited = good.replace(
+            'interactions", "compatibility", "compatible"] }\nmode = "keyword"',
+            'interactions", "compatibility", "compatible"] }\nmode = "vector"',
+        )
+        assert edited != good
+        _rewrite(path, edited)
+        assert {t.mode for t in orch.plan(question).tasks} == {"vector"}
+        assert orch.strategy_error is None
+
+        # A broken edit is refused with its line; the last good strategy stays in force.
+        _rewrite(path, edited + '\n[[rule]]\nname = "broken"\nwhen = { route = "sideways" }\n')
+        assert {t.mode for t in orch.plan(question).tasks} == {"vector"}
+        assert orch.strategy_error is not None
+        assert "unknown route 'sideways'" in orch.strategy_error
+        assert f"line {len(edited.splitlines()) + 4}" in orch.strategy_error
+    finally:
+        orch.close()
+
+
+def _rewrite(path, text: str) -> None:
+    """Write and move the mtime on, so the change is seen even within one clock tick."""
+    before = path.stat().st_mtime_ns
+    path.write_text(text, "utf-8")
+    os.utime(path, ns=(before + 1_000_000_000, before + 1_000_000_000))
