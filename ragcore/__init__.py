@@ -9,15 +9,19 @@ and models on first use::
         engine.ingest([Document(id="hp400", text="...", knowledge_base="manuals")])
         for hit in engine.search("what does E4027 mean?", k=5):
             print(hit.document.title, hit.text)
+        answer = engine.ask("What does error E4027 mean?")
+        print(answer.status, answer.text, [c.document_id for c in answer.citations])
 
 Errors are in ``ragcore.errors``; all derive from ``RagcoreError``.
 """
 
+from ragcore.answering import Answer
 from ragcore.config import Config
 from ragcore.documents import Document, DocumentInfo
 from ragcore.embedder import Embedder
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
+from ragcore.generation import Generator
 from ragcore.ingest import IngestReport
 from ragcore.loaders import load_path
 from ragcore.reranker import Reranker
@@ -27,11 +31,13 @@ from ragcore.store import SearchFilters
 __version__ = "0.1.0"
 
 __all__ = [
+    "Answer",
     "Config",
     "Document",
     "DocumentInfo",
     "Embedder",
     "Engine",
+    "Generator",
     "Hit",
     "IngestReport",
     "RagcoreError",

@@ -454,9 +454,7 @@ class PerceptionAgent:
 
 def _check_question(question: object) -> str:
     if not isinstance(question, str):
-        raise InvalidQueryError(
-            f"the question must be text (a str), not {type(question).__name__}"
-        )
+        raise InvalidQueryError(f"the question must be text (a str), not {type(question).__name__}")
     if not (text := question.strip()):
         raise InvalidQueryError("the question is empty; ask something, e.g. 'What is E4027?'")
     if len(text) > MAX_QUESTION_CHARS:

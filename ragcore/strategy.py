@@ -133,7 +133,7 @@ class _Parser:
             self.fail("defaults.rerank", f'{rerank!r}: use "auto", true or false', key="rerank")
         fusion = defaults.pop("fusion", "score")
         if fusion not in ("score", "rrf"):
-            self.fail("defaults.fusion", f"{fusion!r}: use \"score\" or \"rrf\"", key="fusion")
+            self.fail("defaults.fusion", f'{fusion!r}: use "score" or "rrf"', key="fusion")
         evidence = defaults.pop("evidence", 6)
         fusion_k = defaults.pop("fusion_k", 60)
         for key, value in (("evidence", evidence), ("fusion_k", fusion_k)):

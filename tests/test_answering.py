@@ -9,8 +9,8 @@ from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
 from conftest import TODAY
+
 from ragcore import Config, Document, Engine
 from ragcore.errors import InvalidQueryError
 from ragcore.llm import OpenAICompatibleGenerator
@@ -275,3 +275,20 @@ def test_a_faithful_llm_answer_passes(tmp_path, real_embedder, llm_server):
     ) as engine:
         answer = engine.ask("What torque for the HP-400 platen bolts?")
     assert (answer.status, answer.generator) == ("ok", "openai-compatible"), answer.issues
+
+
+@pytest.mark.parametrize(
+    ("settings", "field"),
+    [
+        ({"max_rounds": 0}, "max_rounds"),
+        ({"support_threshold": 1.5}, "support_threshold"),
+        ({"llm_base_url": "http://127.0.0.1:1/v1"}, "llm_model"),
+        ({"llm_model": "m"}, "llm_base_url"),
+    ],
+)
+def test_bad_answering_settings_name_the_field(tmp_path, settings, field):
+    from ragcore.errors import ConfigError
+
+    with pytest.raises(ConfigError) as error:
+        Config(data_dir=tmp_path, **settings)
+    assert error.value.field == field

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conftest import TODAY
+
 from ragcore.evidence import Evidence, Statement, citations_in, split_statements, strip_citations
 from ragcore.generation import NO_ANSWER, ExtractiveGenerator
 from ragcore.orchestration import Orchestrator

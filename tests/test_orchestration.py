@@ -6,8 +6,8 @@ import os
 from datetime import date
 
 import pytest
-
 from conftest import TODAY
+
 from ragcore.errors import ConfigError
 from ragcore.orchestration import Orchestrator
 from ragcore.perception import PerceptionAgent
@@ -163,7 +163,8 @@ def test_the_shipped_strategy_loads():
     [
         ("[defaults]\nk = 8\nmode = hybrid\n", 3, "not valid TOML"),
         (
-            '[defaults]\nk = 8\n\n[[rule]]\nname = "a"\nwhen = { colour = "red" }\nmode = "keyword"\n',
+            '[defaults]\nk = 8\n\n[[rule]]\nname = "a"\n'
+            'when = { colour = "red" }\nmode = "keyword"\n',
             6,
             "unknown condition 'colour'",
         ),

@@ -244,7 +244,7 @@ def test_same_input_same_output(spacy_agent):
 
 @pytest.mark.parametrize(
     ("question", "problem"),
-    [(None, "must be a str"), (b"E4027", "must be a str"), ("", "empty"), (" \n\t", "empty"),
+    [(None, "must be text"), (b"E4027", "must be text"), ("", "empty"), (" \n\t", "empty"),
      ("x" * (MAX_QUESTION_CHARS + 1), "more than 2000")],
 )  # fmt: skip
 def test_invalid_questions(rules_agent, question, problem):

@@ -8,11 +8,13 @@ import ragcore
 
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
+        "Answer",
         "Config",
         "Document",
         "DocumentInfo",
         "Embedder",
         "Engine",
+        "Generator",
         "Hit",
         "IngestReport",
         "RagcoreError",

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import TODAY
+
 from ragcore.evidence import Draft, Evidence, split_statements
 from ragcore.perception import PerceptionAgent
 from ragcore.store import SearchFilters
