@@ -265,7 +265,11 @@ class Engine:
             PerceptionAgent(config.perception_rules_path, clock=self._clock),
             orchestrator,
             self._generator or self._configured_generator(),
-            Validator(support_threshold=config.support_threshold, documents=self.store.documents),
+            Validator(
+                support_threshold=config.support_threshold,
+                documents=self.store.documents,
+                scorer=self.reranker,
+            ),
             max_rounds=config.max_rounds,
         )
 

@@ -82,3 +82,29 @@ def test_rerank_without_reranker_and_unpinned_config(tmp_path, engine, docs):
         engine.search("pump", rerank=True)
     with pytest.raises(ConfigError, match="reranker_sha256"):
         Config(data_dir=tmp_path, reranker_path=tmp_path / "x.onnx")
+
+
+def test_ask_reranks_evidence_and_scores_support_with_the_cross_encoder(
+    tmp_path, graph, real_embedder
+):
+    from ragcore.sample import sample_documents
+
+    path, sha = graph
+    config = Config(
+        data_dir=tmp_path / "data",
+        reranker_path=path,
+        reranker_sha256=sha,
+        reranker_tokenizer_path=TOKENIZER,
+    )
+    with Engine(config, embedder=real_embedder) as engine:
+        engine.ingest(sample_documents())
+        plain = Engine(Config(data_dir=tmp_path / "data"), embedder=real_embedder)
+        with plain:
+            unranked = plain.ask("What torque for the HP-400 platen bolts?")
+        answer = engine.ask("What torque for the HP-400 platen bolts?")
+    assert answer.status == "ok", answer.issues
+    assert [c.document_id for c in answer.citations] == ["manual-hp400-v2"]
+    assert "52 N·m" in answer.text
+    # The cross-encoder (a token-overlap graph) ordered the evidence, not the fusion.
+    order = [e.chunk_id for e in answer.evidence]
+    assert order != [e.chunk_id for e in unranked.evidence]
