@@ -27,6 +27,7 @@ lint: setup
 
 # Benchmarks print numbers and ratios; see benchmarks/README.md for each one's inputs.
 bench: setup
+	$(BIN)/python benchmarks/ask_latency.py
 	$(BIN)/python benchmarks/search_latency.py
 	$(BIN)/python benchmarks/hnsw_recall.py
 

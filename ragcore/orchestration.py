@@ -163,46 +163,11 @@ class Orchestrator:
             forced_mode = rule.mode or forced_mode
             for item in _items(rule, perception):
                 templates += [(t, rule.name, item) for t in rule.tasks]
-        tasks = [self._task(t, reason, item, perception) for t, reason, item in templates]
+        k = strategy.base.k or DEFAULT_K
+        tasks = [_task(t, reason, item, perception, k) for t, reason, item in templates]
         if forced_mode:
             tasks = [replace(t, mode=forced_mode) for t in tasks]
         return _plan(1, tasks, frozenset(), tuple(fired))
-
-    def _task(self, template: TaskTemplate, reason: str, item: str, p: Perception):
-        # "{side} {keywords}" should not name the side twice.
-        own = {w.lower() for w in item.split()}
-        keywords = " ".join(w for w in p.keywords if w.lower() not in own) or p.question
-        query = template.query.format(
-            question=p.question,
-            keywords=keywords,
-            side=item,
-            entity=item,
-            source=p.constraints.source or "",
-        )
-        after, before = (
-            dated_range(p.constraints.time) if "time" in template.filters else (None, None)
-        )
-        filters = SearchFilters(
-            knowledge_bases=template.knowledge_bases,
-            doc_types=template.doc_types,
-            updated_after=after,
-            updated_before=before,
-            min_authority=template.min_authority,
-            exclude_superseded="current" in template.filters,
-            sources=(p.constraints.source,)
-            if "source" in template.filters and p.constraints.source
-            else (),
-        )
-        return RetrievalTask(
-            id="",
-            query=" ".join(query.split()),
-            mode=template.mode,
-            k=template.k or self.strategy.base.k or DEFAULT_K,
-            filters=filters,
-            weight=template.weight,
-            priority=template.priority,
-            reason=reason,
-        )
 
     def adjust(self, plan: Plan, perception: Perception, issues: Sequence) -> Plan | None:
         """The next round's plan for what failed, or None when nothing new is left to try.
@@ -224,7 +189,7 @@ class Orchestrator:
             reasons.append(f"overridden by newer documents: without {', '.join(overridden)}")
         for entity in dict.fromkeys(i.entity for i in issues if i.kind == "missing_side"):
             if entity:
-                query = f"{entity} {' '.join(perception.keywords)}".strip()
+                query = f"{entity} {_keywords(perception, entity)}"
                 side = RetrievalTask("", query, "hybrid", DEFAULT_K, SearchFilters(), 1.0, 2, "")
                 side = self._fresh(replace(side, reason=f"missing side {entity}"), plan)
                 if side is not None:
@@ -363,6 +328,45 @@ def credibility(hit: Hit, today: date, strategy: Strategy) -> float:
         + weights.numeric_density * numbers
     ) / total
     return value * (weights.superseded_factor if doc.superseded_by else 1.0)
+
+
+def _task(template: TaskTemplate, reason: str, item: str, p: Perception, k: int):
+    """A task from a rule's template, its placeholders filled from the perception."""
+    query = template.query.format(
+        question=p.question,
+        keywords=_keywords(p, item),
+        side=item,
+        entity=item,
+        source=p.constraints.source or "",
+    )
+    after, before = dated_range(p.constraints.time) if "time" in template.filters else (None, None)
+    filters = SearchFilters(
+        knowledge_bases=template.knowledge_bases,
+        doc_types=template.doc_types,
+        updated_after=after,
+        updated_before=before,
+        min_authority=template.min_authority,
+        exclude_superseded="current" in template.filters,
+        sources=(p.constraints.source,)
+        if "source" in template.filters and p.constraints.source
+        else (),
+    )
+    return RetrievalTask(
+        id="",
+        query=" ".join(query.split()),
+        mode=template.mode,
+        k=template.k or k,
+        filters=filters,
+        weight=template.weight,
+        priority=template.priority,
+        reason=reason,
+    )
+
+
+def _keywords(p: Perception, item: str = "") -> str:
+    """The question's keywords without ``item``: "{side} {keywords}" names a side once."""
+    own = {w.lower() for w in item.split()}
+    return " ".join(w for w in p.keywords if w.lower() not in own) or p.question
 
 
 def _plan(round_: int, tasks: list[RetrievalTask], searched, reasons) -> Plan:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 
 from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
@@ -184,7 +185,7 @@ class Validator:
         interval = perception.constraints.time
         issues = []
         for doc in docs.values():
-            newer = self._superseding(doc)
+            newer, newer_date = self._superseding(doc)
             after, before = dated_range(interval)
             in_interval = interval is None or (
                 doc.updated_at is not None
@@ -205,28 +206,29 @@ class Validator:
             historical = (
                 interval is not None
                 and interval.end is not None
-                and newer is not None
-                and newer.updated_at is not None
-                and newer.updated_at > interval.end
+                and newer_date is not None
+                and newer_date > interval.end
             )
             if newer is not None and not historical:
                 issues.append(
                     Issue(
                         "timeliness",
                         "superseded",
-                        f"{doc.id} is superseded by {newer.id}",
-                        document_ids=(doc.id, newer.id),
+                        f"{doc.id} is superseded by {newer}",
+                        document_ids=(doc.id, newer),
                     )
                 )
         if interval is None:
             issues += _outranked(answer, {e.number: e for e in evidence})
         return CheckResult("timeliness", tuple(issues), len(docs))
 
-    def _superseding(self, doc: DocumentInfo) -> DocumentInfo | None:
+    def _superseding(self, doc: DocumentInfo) -> tuple[str | None, date | None]:
+        """The id and date of the document that supersedes ``doc`` (None, None if none)."""
         if not doc.superseded_by:
-            return None
+            return None, None
         found = self._documents([doc.superseded_by]) if self._documents else {}
-        return found.get(doc.superseded_by) or _placeholder(doc.superseded_by, doc)
+        newer = found.get(doc.superseded_by)
+        return doc.superseded_by, newer.updated_at if newer else None
 
     # -- consistency ----------------------------------------------------------------
     def _consistency(self, answer: Draft, by_number, perception: Perception) -> CheckResult:
@@ -351,21 +353,3 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
                     )
                     break
     return issues
-
-
-def _placeholder(document_id: str, older: DocumentInfo) -> DocumentInfo:
-    """Stands for a superseding document the lookup could not return (no store given)."""
-    return DocumentInfo(
-        id=document_id,
-        knowledge_base=older.knowledge_base,
-        title="",
-        source="",
-        doc_type=older.doc_type,
-        authority=older.authority,
-        updated_at=None,
-        version=older.version + 1,
-        supersedes=older.id,
-        metadata={},
-        checksum="",
-        ingested_at="",
-    )
