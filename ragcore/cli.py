@@ -15,6 +15,7 @@ from pathlib import Path
 from ragcore.config import FUSIONS, Config, default_data_dir
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
+from ragcore.golden import SAMPLE_GOLDEN
 from ragcore.ingest import IngestProgress
 from ragcore.search import MODES, Hit
 from ragcore.store import SearchFilters
@@ -89,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         "that cites its sources, validate it, and retry with an adjusted plan when a check "
         "fails. The status is ok, uncertain (open issues listed) or no_answer.",
     )
-    ask.add_argument("question")
+    ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--trace", action="store_true", help="print the decision tree with timings")
     ask.add_argument(
         "--max-rounds", type=int, default=None, help="cap on retrieval rounds (default 3)"
@@ -125,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
         "--golden",
         type=Path,
         nargs="?",
-        const=Path("sample"),
+        const=SAMPLE_GOLDEN,
         help="golden JSONL file (default: the bundled set for the sample knowledge base)",
     )
     evaluate.add_argument("--split", default="test", help="qrels split (default: test)")
@@ -359,10 +360,10 @@ def _cmd_eval(engine: Engine, args) -> int:
 
 
 def _eval_golden(engine: Engine, args) -> int:
-    from ragcore.golden import SAMPLE_GOLDEN, evaluate_golden, load_golden
+    from ragcore.golden import evaluate_golden, load_golden
     from ragcore.sample import sample_documents
 
-    questions = load_golden(SAMPLE_GOLDEN if args.golden == Path("sample") else args.golden)
+    questions = load_golden(args.golden)
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
     config = replace(engine.config, data_dir=cache / "sample-kb")
     with Engine(config) as sample:
