@@ -424,6 +424,7 @@ def _matches(rule: Rule, p: Perception) -> bool:
         "time": lambda v: (p.constraints.time is not None) == v,
         "source": lambda v: (p.constraints.source is not None) == v,
         "quantitative": lambda v: p.constraints.quantitative == v,
+        "latest": lambda v: p.constraints.latest == v,
         "min_entities": lambda v: len(_subjects(p)) >= v,
         "keywords": lambda v: bool({w.lower() for w in v} & set(p.keywords)),
         "labels": lambda v: bool(set(v) & {e.label for e in p.entities}),

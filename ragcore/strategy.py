@@ -28,6 +28,7 @@ _CONDITIONS = {
     "time": (bool,),
     "source": (bool,),
     "quantitative": (bool,),
+    "latest": (bool,),
     "min_entities": (int,),
     "keywords": (list,),
     "labels": (list,),

@@ -61,6 +61,12 @@ def test_a_comparison_adds_one_task_per_side(sample_orchestrator):
     assert all(t.query.lower().count("cp-200") <= 1 for t in per_side)
 
 
+def test_asking_for_the_latest_adds_a_current_documents_task(sample_orchestrator):
+    plan = sample_orchestrator.plan(perceive("What is the latest CP-200 seal interval?"))
+    [current] = [t for t in plan.tasks if t.reason == "latest-current-only"]
+    assert current.filters.exclude_superseded
+
+
 def test_interaction_forces_keyword_search(sample_orchestrator):
     plan = sample_orchestrator.plan(perceive("Is there an interaction between seal and oil?"))
     assert {t.mode for t in plan.tasks} == {"keyword"}
