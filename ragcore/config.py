@@ -134,6 +134,10 @@ class Config:
             raise ConfigError(
                 "support_threshold", self.support_threshold, "use a number from 0 to 1"
             )
+        if isinstance(self.llm_timeout, bool) or not (
+            isinstance(self.llm_timeout, int | float) and self.llm_timeout > 0
+        ):
+            raise ConfigError("llm_timeout", self.llm_timeout, "use a number of seconds > 0")
         if (self.llm_base_url is None) != (self.llm_model is None):
             raise ConfigError(
                 "llm_model" if self.llm_base_url else "llm_base_url",

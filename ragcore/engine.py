@@ -1,4 +1,4 @@
-"""The Engine: one data directory's store, vector index, models and searches.
+"""The Engine: one data directory's store, vector index, models, searches and answers.
 
 Constructing an Engine is cheap; the database, the index and the models are opened on
 first use. An Engine is safe to share between threads: searches run concurrently,

@@ -20,6 +20,10 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*(?=\s+[\"'(A-
 _BLOCK_END = re.compile(r"\n\s*\n|\n(?=\s*[-*]\s)")
 
 
+NO_ANSWER = "The documents do not contain an answer to this question."
+"""What every generator says when the evidence does not answer the question."""
+
+
 @dataclass(frozen=True)
 class Evidence:
     """One retrieved chunk the answer may cite as ``[number]``.

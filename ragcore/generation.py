@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ragcore.chunking import split_sentences
-from ragcore.evidence import Draft, Evidence, Statement
+from ragcore.evidence import NO_ANSWER, Draft, Evidence, Statement
 from ragcore.perception import Perception
 from ragcore.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
 from ragcore.terms import coverage, terms
 
-NO_ANSWER = "The documents do not contain an answer to this question."
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most

@@ -21,9 +21,9 @@ from http.client import HTTPException
 from urllib.parse import urlsplit
 
 from ragcore.errors import ConfigError, GenerationError
-from ragcore.evidence import Draft, Evidence, split_statements, strip_citations
+from ragcore.evidence import NO_ANSWER, Draft, Evidence, split_statements, strip_citations
 
-NO_ANSWER_TEXT = "The documents do not contain the answer."
+NO_ANSWER_TEXT = NO_ANSWER
 """The exact reply the model is told to give when the context does not hold the answer."""
 
 DEFAULT_MAX_CONTEXT_CHARS = 6000
@@ -139,7 +139,7 @@ class OpenAICompatibleGenerator:
         when the endpoint is unreachable, slow, failing or answers malformed JSON.
         """
         if not evidence:
-            return Draft(NO_ANSWER_TEXT, split_statements(NO_ANSWER_TEXT), self.name, True)
+            return Draft(NO_ANSWER_TEXT, (), self.name, abstained=True)
         payload = {
             "model": self.model,
             "messages": build_messages(question, evidence, self.max_context_chars),

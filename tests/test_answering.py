@@ -284,6 +284,7 @@ def test_a_faithful_llm_answer_passes(tmp_path, real_embedder, llm_server):
         ({"support_threshold": 1.5}, "support_threshold"),
         ({"llm_base_url": "http://127.0.0.1:1/v1"}, "llm_model"),
         ({"llm_model": "m"}, "llm_base_url"),
+        ({"llm_timeout": 0}, "llm_timeout"),
     ],
 )
 def test_bad_answering_settings_name_the_field(tmp_path, settings, field):
