@@ -16,7 +16,7 @@ from typing import Protocol
 
 from ragcore.chunking import split_sentences
 from ragcore.evidence import NO_ANSWER, Draft, Evidence, Statement
-from ragcore.perception import Perception
+from ragcore.perception import Constraints, Perception
 from ragcore.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
 from ragcore.terms import coverage, terms
 
@@ -79,8 +79,9 @@ class ExtractiveGenerator:
     def generate(
         self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
     ) -> Draft:
-        wanted = set(terms(question))
-        quantitative = perception is not None and perception.constraints.quantitative
+        asked = perception.constraints if perception else Constraints()
+        # "since 2024" says which documents, not what the answer must contain.
+        wanted = set(terms(question)) - set(terms(asked.time.text if asked.time else ""))
         if perception is not None and perception.route == "comparison" and perception.sides:
             statements = self._compare(question, evidence, perception, wanted)
         else:
@@ -91,13 +92,18 @@ class ExtractiveGenerator:
             # A question about a model or code the evidence never mentions has no answer here.
             if not identifiers <= known:
                 sentences = []
-            statements = self._best([s for s in sentences if self._relevant(s, quantitative)])
+            statements = self._best([s for s in sentences if self._relevant(s, asked)])
         if not statements:
             return Draft(NO_ANSWER, (), self.name, abstained=True)
         return Draft(" ".join(s.text for s in statements), tuple(statements), self.name)
 
-    def _relevant(self, s: _Sentence, quantitative: bool) -> bool:
-        bonus = 0.1 if quantitative and quantities(s.text) else 0.0
+    def _relevant(self, s: _Sentence, asked: Constraints) -> bool:
+        # A figure in the unit asked for ("how many grams" → "25 g") is half an answer;
+        # any figure helps a question that asks for one.
+        if _has_unit(s.text, asked.units):
+            bonus = 0.2
+        else:
+            bonus = 0.1 if asked.quantitative and quantities(s.text) else 0.0
         # A sentence that names the question's error code or part number needs fewer of
         # its other words ("E4031, what's wrong?" is answered by "E4031 means ...").
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
@@ -121,6 +127,7 @@ class ExtractiveGenerator:
         units = perception.constraints.units + attribute_units(question)
         side_terms = {side: set(terms(side)) for side in perception.sides}
         wanted = wanted - COMPARISON_WORDS
+        asked = Constraints(quantitative=True, units=units)  # a comparison is about figures
         per_side = []
         for side, mine in side_terms.items():
             # Score each side without the other sides' names, which its sentences lack.
@@ -129,7 +136,7 @@ class ExtractiveGenerator:
                 s
                 for e in evidence
                 for s in _sentences(e, wanted - others, mine)
-                if mine <= s.subjects and (self._relevant(s, True) or _has_unit(s.text, units))
+                if mine <= s.subjects and (self._relevant(s, asked) or _has_unit(s.text, units))
             ]
             if sentences:
                 # Prefer a figure in the unit asked about, from a sentence about the side
@@ -139,7 +146,7 @@ class ExtractiveGenerator:
                     key=lambda s: (
                         s.score
                         + 0.3 * _has_unit(s.text, units)
-                        - 0.3 * bool(_identifier_terms(set(terms(s.text))) - mine - others)
+                        - 0.3 * bool(_model_terms(set(terms(s.text))) - mine - others)
                     ),
                 )
                 per_side.append((side, best))
@@ -242,7 +249,7 @@ def _relation(question, per_side, units) -> Statement | None:
     )
     n, m = we.evidence.number, le.evidence.number
     cites = f"[{n}]" if n == m else f"[{n}][{m}]"
-    text = f"The {winner} {phrase} than the {loser} ({wv:g} vs {lv:g} {unit}) {cites}."
+    text = f"The {winner} {phrase} than the {loser} ({wv:g} {unit} vs {lv:g} {unit}) {cites}."
     return Statement(text, tuple(dict.fromkeys((n, m))))
 
 
@@ -259,6 +266,11 @@ def _relation_phrase(question: str, word: str) -> str | None:
 def _prefix(identifier: str) -> str:
     """The leading letters of an identifier term: "cp200" → "cp", "e4027" → "e"."""
     return identifier[: len(identifier) - len(identifier.lstrip("abcdefghijklmnopqrstuvwxyz"))]
+
+
+def _model_terms(words: set[str]) -> set[str]:
+    """Identifier terms with letters: models and codes (cp350, e1140), not part numbers."""
+    return {w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)}
 
 
 def _identifier_terms(words: set[str]) -> set[str]:

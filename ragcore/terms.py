@@ -60,9 +60,11 @@ EXTRA_STOPWORDS = frozenset(
         "please",
         "need",
         "know",
+        "if",
+        "whether",
     ]
 )
-_SUFFIXES = ("ing", "ed", "es", "s")
+_SUFFIXES = ("ions", "ion", "ing", "ed", "es", "ly", "s")
 
 
 def stem(word: str) -> str:

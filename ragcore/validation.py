@@ -293,18 +293,26 @@ def _relation_problem(s: Statement, by_number, perception: Perception) -> str | 
     # question's ("... more flow ...").
     units = tuple(q.unit for q in quantities(s.text)) + attribute_units(s.text)
     units = units or perception.constraints.units + attribute_units(perception.question)
-    # Each side's first cited figure per unit; compare in the first unit both sides have.
-    figures = {}
+    # Each side's cited figures per unit; compare in the first unit both sides have.
+    figures: dict[str, dict[str, list[float]]] = {}
     for side in (a, b):
-        found = [q for e in cited if _mentions(side, e) for q in quantities(e.text)]
-        figures[side] = {
-            u: next(q.value for q in found if q.unit == u) for u in {q.unit for q in found}
-        }
+        figures[side] = {}
+        for e in cited:
+            if _mentions(side, e):
+                for q in quantities(e.text):
+                    figures[side].setdefault(q.unit, []).append(q.value)
     unit = next((u for u in units if u in figures[a] and u in figures[b]), None)
     if unit is None:
         missing = b if any(u in figures[a] for u in units) else a
         return f"'{word}' has no cited figure for {missing} to compare"
-    values = {side: figures[side][unit] for side in (a, b)}
+    stated = [q.value for q in quantities(s.text) if q.unit == unit]
+    if len(stated) == 2:  # "A is louder than B (72 vs 69 dB(A))": A's figure comes first
+        for side, value in zip((a, b), stated):
+            if value not in figures[side][unit]:
+                return f"{value:g} {unit} is not a cited figure for {side}"
+        values = dict(zip((a, b), stated))
+    else:
+        values = {side: figures[side][unit][0] for side in (a, b)}
     higher = values[a] > values[b]
     holds = higher if direction == "higher" else values[a] < values[b]
     if not holds:

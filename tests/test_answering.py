@@ -59,8 +59,7 @@ TRAP = [
         updated_at=date(2024, 3, 1),
         version=2,
         supersedes="hx10-v1",
-        text="Revision 2 of the schedule. The hydraulic oil is now changed every 400 "
-        "operating hours.",
+        text="Revision 2 of the schedule: change the oil every 400 operating hours.",
     ),
 ]
 TRAP_QUESTION = "How often should the HX-10 hydraulic oil be changed?"

@@ -44,7 +44,9 @@ def test_a_comparison_has_a_statement_per_side_and_the_relation(sample_engine):
     by_number = {e.number: e for e in evidence}
     cited_documents = {by_number[n].document.id for n in draft.citations}
     assert {"manual-ac75", "manual-ac110"} <= cited_documents
-    assert draft.statements[-1].text.startswith("The AC-110 is louder than the AC-75 (72 vs 69")
+    assert draft.statements[-1].text.startswith(
+        "The AC-110 is louder than the AC-75 (72 dB(A) vs 69 dB(A))"
+    )
     assert len(draft.statements[-1].citations) == 2
 
 
