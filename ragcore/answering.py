@@ -131,10 +131,10 @@ class Answerer:
         if not attempts:  # nothing to retrieve (a greeting, thanks, ...)
             draft = Draft(NOTHING_TO_LOOK_UP, (), self.generator.name, abstained=True)
             chosen = _Attempt(draft, (), ValidationReport((), ()))
-            return self._answer(tracer, perception, chosen, [], 0, 0)
+            return self._answer(tracer, perception, chosen, 0, 0, 0)
         duplicates = len(searched) - len(set(searched))
         return self._answer(
-            tracer, perception, _best(attempts), attempts, planned, len(searched), duplicates
+            tracer, perception, _best(attempts), len(attempts), planned, len(searched), duplicates
         )
 
     def _round(self, tracer, plan, perception, cache, searched) -> _Attempt:
@@ -152,7 +152,7 @@ class Answerer:
                 span.add(f"{issue.check}: {issue.kind}", issue.message)
         return _Attempt(draft, retrieval.evidence, report)
 
-    def _answer(self, tracer, perception, chosen, attempts, planned, searches, duplicates=0):
+    def _answer(self, tracer, perception, chosen, rounds, planned, searches, duplicates=0):
         if chosen.report.passed and not chosen.draft.abstained:
             status = "ok"
         elif chosen.draft.abstained:
@@ -188,7 +188,7 @@ class Answerer:
             evidence=chosen.evidence,
             report=chosen.report,
             perception=perception,
-            rounds=len(attempts),
+            rounds=rounds,
             tasks=planned,
             searches=searches,
             duplicate_searches=duplicates,

@@ -18,7 +18,7 @@ from ragcore.chunking import split_sentences
 from ragcore.evidence import NO_ANSWER, Draft, Evidence, Statement
 from ragcore.perception import Constraints, Perception
 from ragcore.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
-from ragcore.terms import coverage, terms
+from ragcore.terms import coverage, model_terms, terms
 
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
@@ -146,7 +146,7 @@ class ExtractiveGenerator:
                     key=lambda s: (
                         s.score
                         + 0.3 * _has_unit(s.text, units)
-                        - 0.3 * bool(_model_terms(set(terms(s.text))) - mine - others)
+                        - 0.3 * bool(model_terms(terms(s.text)) - mine - others)
                     ),
                 )
                 per_side.append((side, best))
@@ -231,10 +231,10 @@ def _relation(question, per_side, units) -> Statement | None:
     figures: list[dict[str, Quantity]] = [
         {q.unit: q for q in reversed(quantities(s.text))} for _, s in per_side
     ]
-    common = [u for u in units if u in figures[0] and u in figures[1]] or (
-        sorted(set(figures[0]) & set(figures[1])) if not units else []
-    )
-    if len(common) < 1 or (not units and len(common) > 1):
+    shared = set(figures[0]) & set(figures[1])
+    # The unit the question is about; without one, the only unit both figures share.
+    common = [u for u in units if u in shared] if units else sorted(shared)
+    if not common or (not units and len(common) > 1):
         return None
     unit = common[0]
     (a, sa), (b, sb) = per_side
@@ -268,15 +268,6 @@ def _prefix(identifier: str) -> str:
     return identifier[: len(identifier) - len(identifier.lstrip("abcdefghijklmnopqrstuvwxyz"))]
 
 
-def _model_terms(words: set[str]) -> set[str]:
-    """Identifier terms with letters: models and codes (cp350, e1140), not part numbers."""
-    return {w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)}
-
-
 def _identifier_terms(words: set[str]) -> set[str]:
-    """Terms that look like identifiers: letters with digits (cp200), long numbers (P/Ns)."""
-    return {
-        w
-        for w in words
-        if any(c.isdigit() for c in w) and (any(c.isalpha() for c in w) or len(w) >= 6)
-    }
+    """Terms that look like identifiers: models and codes, and long numbers (P/Ns)."""
+    return model_terms(words) | {w for w in words if w.isdigit() and len(w) >= 6}

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ragcore.chunking import ENTITY_PATTERNS
+from ragcore.evidence import CITATION
 
 # Units as written in the documents, longest first so "L/min" wins over "L".
 _UNITS = (
@@ -53,7 +54,6 @@ _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
 _QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})\s*({_UNIT})(?![\w/])", re.IGNORECASE)
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
-_CITATION = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
 
 
@@ -124,7 +124,7 @@ class Quantity:
 
 def mask_identifiers(text: str) -> str:
     """``text`` with identifiers and citation markers blanked (same length, same offsets)."""
-    for pattern in (*ENTITY_PATTERNS, _CITATION):
+    for pattern in (*ENTITY_PATTERNS, CITATION):
         text = pattern.sub(lambda m: " " * len(m.group(0)), text)
     return text
 

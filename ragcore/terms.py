@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
+from ragcore.evidence import CITATION
 from ragcore.search import STOPWORDS
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
-_CITATION = re.compile(r"\[\d+(?:\s*[,;]\s*\d+)*\]")
 EXTRA_STOPWORDS = frozenset(
     [
         "should",
@@ -82,7 +82,7 @@ def stem(word: str) -> str:
 def terms(text: str) -> list[str]:
     """The content terms of ``text`` in order (with repeats)."""
     out = []
-    for word in _WORD.findall(_CITATION.sub(" ", text)):
+    for word in _WORD.findall(CITATION.sub(" ", text)):
         lower = word.lower()
         if lower in STOPWORDS or lower in EXTRA_STOPWORDS:
             continue
@@ -92,6 +92,11 @@ def terms(text: str) -> list[str]:
             parts = re.split(r"[-/]", lower)
             out += [stem(p) for p in parts if len(p) > 1 and p not in STOPWORDS]
     return out
+
+
+def model_terms(words) -> set[str]:
+    """The terms with letters and digits: models and codes (cp350, e1140), not figures."""
+    return {w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)}
 
 
 def coverage(needles: list[str] | set[str], haystack: set[str]) -> float:

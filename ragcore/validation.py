@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
 
 from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
@@ -26,7 +25,7 @@ from ragcore.orchestration import dated_range
 from ragcore.perception import Perception
 from ragcore.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
 from ragcore.reranker import Reranker
-from ragcore.terms import coverage, terms
+from ragcore.terms import coverage, model_terms, terms
 
 CHECKS = ("traceability", "timeliness", "consistency")
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
@@ -182,10 +181,13 @@ class Validator:
         ids = list(dict.fromkeys(e.document.id for e in cited))
         current = dict(self._documents(ids)) if self._documents else {}
         docs = {e.document.id: current.get(e.document.id, e.document) for e in cited}
+        successors = [d.superseded_by for d in docs.values() if d.superseded_by]
+        newer_docs = self._documents(successors) if self._documents and successors else {}
         interval = perception.constraints.time
         issues = []
         for doc in docs.values():
-            newer, newer_date = self._superseding(doc)
+            newer = doc.superseded_by
+            newer_date = newer_docs[newer].updated_at if newer in newer_docs else None
             after, before = dated_range(interval)
             in_interval = interval is None or (
                 doc.updated_at is not None
@@ -222,14 +224,6 @@ class Validator:
             issues += _outranked(answer, {e.number: e for e in evidence})
         return CheckResult("timeliness", tuple(issues), len(docs))
 
-    def _superseding(self, doc: DocumentInfo) -> tuple[str | None, date | None]:
-        """The id and date of the document that supersedes ``doc`` (None, None if none)."""
-        if not doc.superseded_by:
-            return None, None
-        found = self._documents([doc.superseded_by]) if self._documents else {}
-        newer = found.get(doc.superseded_by)
-        return doc.superseded_by, newer.updated_at if newer else None
-
     # -- consistency ----------------------------------------------------------------
     def _consistency(self, answer: Draft, by_number, perception: Perception) -> CheckResult:
         issues = []
@@ -255,11 +249,7 @@ def _subjects(e: Evidence, chunk: bool = True) -> set[str]:
     """Identifier terms of an evidence's document (title, metadata) and chunk entities."""
     doc = e.document
     words = [doc.title, *doc.metadata.values(), *(e.hit.entities if chunk else ())]
-    return {
-        t
-        for t in terms(" ".join(words))
-        if any(c.isdigit() for c in t) and any(c.isalpha() for c in t)
-    }
+    return model_terms(terms(" ".join(words)))
 
 
 def _mentions(side: str, e: Evidence) -> bool:
