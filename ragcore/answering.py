@@ -8,7 +8,8 @@ evidence to answer from, and ``uncertain`` otherwise, with the open issues liste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from types import MappingProxyType
@@ -25,6 +26,26 @@ from ragcore.validation import Issue, ValidationReport, Validator
 STATUSES = ("ok", "uncertain", "no_answer")
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
 STAGES = ("perception", "plan", "retrieval", "generation", "validation")
+EVENTS = ("perception", "plan", "retrieval", "answer", "validation", "retry")
+
+
+@dataclass(frozen=True)
+class StageEvent:
+    """One stage of an ``ask`` has completed (see ``Answerer.ask``'s ``on_event``).
+
+    ``stage`` is one of EVENTS and ``data`` what it produced: the ``Perception``, the
+    ``Plan``, the ``Retrieval``, the draft answer (a ``Draft``), the
+    ``ValidationReport``, or for ``retry`` the issues that caused it. ``round`` is 0 for
+    perception; ``elapsed_ms`` counts from the start of the run.
+    """
+
+    stage: str
+    round: int
+    elapsed_ms: float
+    data: object
+
+
+EventListener = Callable[[StageEvent], None]
 
 
 @dataclass(frozen=True)
@@ -101,11 +122,23 @@ class Answerer:
         self.validator = validator
         self.max_rounds = max_rounds
 
-    def ask(self, question: str) -> Answer:
+    def ask(self, question: str, on_event: EventListener | None = None) -> Answer:
+        """Answer ``question``; ``on_event`` is called as each stage completes.
+
+        An exception raised by ``on_event`` stops the run and propagates (a server
+        uses this to stop work whose client has gone or whose deadline has passed).
+        """
+        started = time.perf_counter()
+
+        def emit(stage: str, round_: int, data: object) -> None:
+            if on_event is not None:
+                on_event(StageEvent(stage, round_, (time.perf_counter() - started) * 1000, data))
+
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
         with tracer.span("perception") as span:
             perception = self.perception.run(question)
             span.note(_describe(perception))
+        emit("perception", 0, perception)
         cache: dict = {}
         searched: list[tuple] = []
         attempts: list[_Attempt] = []
@@ -124,8 +157,11 @@ class Answerer:
                 if plan is None or not plan.tasks:
                     round_span.note("stop")
                     break
+                if attempts:
+                    emit("retry", round_, attempts[-1].report.issues)
+                emit("plan", round_, plan)
                 planned += len(plan.tasks)
-                attempts.append(self._round(tracer, plan, perception, cache, searched))
+                attempts.append(self._round(tracer, plan, perception, cache, searched, emit))
             if attempts[-1].report.passed:
                 break
         if not attempts:  # nothing to retrieve (a greeting, thanks, ...)
@@ -137,19 +173,22 @@ class Answerer:
             tracer, perception, _best(attempts), len(attempts), planned, len(searched), duplicates
         )
 
-    def _round(self, tracer, plan, perception, cache, searched) -> _Attempt:
+    def _round(self, tracer, plan, perception, cache, searched, emit) -> _Attempt:
         with tracer.span("retrieval") as span:
             retrieval = self.orchestrator.execute(plan, perception, cache)
             searched += [r.task.key for r in retrieval.results if r.searched]
             _trace_retrieval(span, retrieval)
+        emit("retrieval", plan.round, retrieval)
         with tracer.span("generation", self.generator.name) as span:
             draft = self.generator.generate(perception.question, retrieval.evidence, perception)
             span.note(f"{len(draft.statements)} statements" if not draft.abstained else "abstained")
+        emit("answer", plan.round, draft)
         with tracer.span("validation") as span:
             report = self.validator.check(draft, retrieval.evidence, perception)
             span.note(_describe_report(report))
             for issue in report.issues:
                 span.add(f"{issue.check}: {issue.kind}", issue.message)
+        emit("validation", plan.round, report)
         return _Attempt(draft, retrieval.evidence, report)
 
     def _answer(self, tracer, perception, chosen, rounds, planned, searches, duplicates=0):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ragcore.answering import Answer, Answerer
+from ragcore.answering import Answer, Answerer, EventListener
 from ragcore.config import LLM_API_KEY_ENV, Config
 from ragcore.documents import Document, DocumentInfo
 from ragcore.embedder import Embedder, OnnxEmbedder
@@ -234,13 +234,15 @@ class Engine:
             query, mode=mode, k=k, filters=filters or SearchFilters(), rerank=rerank
         )
 
-    def ask(self, question: str) -> Answer:
+    def ask(self, question: str, on_event: EventListener | None = None) -> Answer:
         """Answer ``question`` from the documents: perceive, plan, retrieve, generate, validate.
 
         Retries with an adjusted plan when validation fails, up to ``config.max_rounds``.
         Raises ``InvalidQueryError`` for a question that is not text, empty or too long.
+        ``on_event`` is called with a ``StageEvent`` as each stage completes; an exception
+        it raises stops the run.
         """
-        return self.answerer.ask(question)
+        return self.answerer.ask(question, on_event)
 
     @property
     def answerer(self) -> Answerer:

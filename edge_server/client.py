@@ -1,0 +1,128 @@
+"""A small Python client for the edge service (``ragcore ask --server`` uses it).
+
+    from edge_server.client import Client
+
+    with Client("127.0.0.1:50051", token="...") as client:
+        answer = client.ask("How often should the CP-200 seal be replaced?")
+        print(answer.status, answer.text)
+
+Replies are the generated protobuf messages (``edge_server.v1.ragcore_pb2``). A failed
+rpc raises ``grpc.RpcError``; ``error.code()`` and ``error.details()`` say why.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from edge_server.interceptors import SERVICE
+from edge_server.v1 import ragcore_pb2 as pb
+from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
+
+DEFAULT_TIMEOUT = 30.0
+HEALTH_STATUS = health_pb2.HealthCheckResponse.ServingStatus
+
+
+class Client:
+    """One channel to one server. ``tls_ca`` (the server's CA) turns on TLS;
+    ``client_cert`` and ``client_key`` add a client certificate (mutual TLS)."""
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        token: str | None = None,
+        tls_ca: Path | None = None,
+        client_cert: Path | None = None,
+        client_key: Path | None = None,
+        server_name: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_message_bytes: int = 8 * 1024 * 1024,
+    ) -> None:
+        options = [
+            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_send_message_length", max_message_bytes),
+        ]
+        if server_name:
+            options.append(("grpc.ssl_target_name_override", server_name))
+        if tls_ca is None:
+            self.channel = grpc.insecure_channel(target, options=options)
+        else:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=Path(tls_ca).read_bytes(),
+                private_key=Path(client_key).read_bytes() if client_key else None,
+                certificate_chain=Path(client_cert).read_bytes() if client_cert else None,
+            )
+            self.channel = grpc.secure_channel(target, credentials, options=options)
+        self.stub = pb_grpc.RagcoreStub(self.channel)
+        self.health_stub = health_pb2_grpc.HealthStub(self.channel)
+        self.timeout = timeout
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
+
+    def _call(self, timeout: float | None) -> dict:
+        return {"timeout": timeout or self.timeout, "metadata": self._metadata}
+
+    def health(self, service: str = SERVICE, timeout: float | None = None) -> str:
+        """``SERVING``, ``NOT_SERVING``, ... for ``service`` ("" is the whole server)."""
+        reply = self.health_stub.Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=timeout or self.timeout
+        )
+        return HEALTH_STATUS.Name(reply.status)
+
+    def wait_until_serving(self, timeout: float = 60.0) -> None:
+        """Block until health says SERVING; raise TimeoutError after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if self.health(timeout=max(0.1, deadline - time.monotonic())) == "SERVING":
+                    return
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"the server was not SERVING within {timeout:.0f} s")
+            time.sleep(0.1)
+
+    def ask(self, question: str, *, trace: bool = False, timeout: float | None = None):
+        request = pb.AskRequest(question=question, include_trace=trace)
+        return self.stub.Ask(request, **self._call(timeout))
+
+    def ask_stream(
+        self, question: str, *, trace: bool = False, timeout: float | None = None
+    ) -> Iterator[pb.AskEvent]:
+        request = pb.AskRequest(question=question, include_trace=trace)
+        return self.stub.AskStream(request, **self._call(timeout))
+
+    def search(self, query: str, *, timeout: float | None = None, **fields) -> pb.SearchResponse:
+        """``fields`` are SearchRequest's: mode, k, knowledge_bases, updated_after, ..."""
+        return self.stub.Search(pb.SearchRequest(query=query, **fields), **self._call(timeout))
+
+    def ingest(
+        self, documents: Iterable[pb.Document], *, timeout: float | None = None
+    ) -> pb.IngestSummary:
+        requests = (pb.IngestRequest(document=d) for d in documents)
+        return self.stub.Ingest(requests, **self._call(timeout))
+
+    def delete(self, document_id: str, *, timeout: float | None = None):
+        request = pb.DeleteDocumentRequest(document_id=document_id)
+        return self.stub.DeleteDocument(request, **self._call(timeout))
+
+    def knowledge_bases(self, *, timeout: float | None = None):
+        reply = self.stub.ListKnowledgeBases(pb.ListKnowledgeBasesRequest(), **self._call(timeout))
+        return list(reply.knowledge_bases)
+
+    def stats(self, *, timeout: float | None = None) -> pb.Stats:
+        return self.stub.GetStats(pb.GetStatsRequest(), **self._call(timeout))
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()

@@ -1,0 +1,85 @@
+"""The service's configuration: where to listen, limits, security. Validated when built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ragcore.config import Config
+from ragcore.errors import ConfigError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 50051
+DEFAULT_MAX_IN_FLIGHT = 32
+DEFAULT_WORKERS = 2  # one per core: more only contend for the GIL and the cores
+DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a 2M-character document fits
+DEFAULT_KEEPALIVE_SECONDS = 60.0
+DEFAULT_KEEPALIVE_TIMEOUT_SECONDS = 20.0
+DEFAULT_GRACE_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything ``create_server`` needs; ``engine`` configures the library.
+
+    ``max_in_flight`` requests are admitted at once (running or waiting for one of the
+    ``workers``); more are refused with RESOURCE_EXHAUSTED. ``port`` 0 picks a free
+    port. Tokens come from ``tokens_file`` (lines ``reader TOKEN`` / ``admin TOKEN``)
+    and the environment (``$RAGCORE_READER_TOKENS``, ``$RAGCORE_ADMIN_TOKENS``,
+    comma-separated); with none, every caller is an admin. ``tls_cert`` and ``tls_key``
+    turn on TLS; ``tls_client_ca`` also requires client certificates signed by it.
+    """
+
+    engine: Config = field(default_factory=Config)
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    workers: int = DEFAULT_WORKERS
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    keepalive_seconds: float = DEFAULT_KEEPALIVE_SECONDS
+    keepalive_timeout_seconds: float = DEFAULT_KEEPALIVE_TIMEOUT_SECONDS
+    grace_seconds: float = DEFAULT_GRACE_SECONDS
+    tokens_file: Path | None = None
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_client_ca: Path | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("tokens_file", "tls_cert", "tls_key", "tls_client_ca"):
+            value = getattr(self, name)
+            if value is not None:
+                path = Path(value).expanduser()
+                if not path.is_file():
+                    raise ConfigError(name, str(path), "no such file: give the path of a file")
+                object.__setattr__(self, name, path)
+        if not isinstance(self.port, int) or isinstance(self.port, bool) or not (
+            0 <= self.port <= 65535
+        ):
+            raise ConfigError("port", self.port, "use 0 (any free port) to 65535")
+        for name in ("max_in_flight", "workers", "max_message_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(name, value, "use a whole number of 1 or more")
+        if self.workers > self.max_in_flight:
+            raise ConfigError(
+                "workers", self.workers, f"use at most max_in_flight ({self.max_in_flight})"
+            )
+        for name in ("keepalive_seconds", "keepalive_timeout_seconds", "grace_seconds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ConfigError(name, value, "use a number of seconds, 0 or more")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ConfigError(
+                "tls_key" if self.tls_cert else "tls_cert",
+                None,
+                "give both tls_cert and tls_key to use TLS, or neither",
+            )
+        if self.tls_client_ca is not None and self.tls_cert is None:
+            raise ConfigError(
+                "tls_client_ca", str(self.tls_client_ca), "mutual TLS needs tls_cert and tls_key"
+            )
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return f"{host}:{self.port}"

@@ -1,0 +1,247 @@
+"""The one interceptor, and a guard per concern: access log, authentication, admission.
+
+A guard is a context manager entered around an rpc's handler (for a streaming reply,
+around the whole stream). It refuses a call by raising one of ``edge_server.errors``'
+errors. Whatever the handler or a guard raises ends the rpc here, with the code from
+the status table: the servicer has no error handling of its own. Health checks and
+reflection pass through authentication and admission untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, ExitStack
+from dataclasses import dataclass
+from typing import Protocol
+
+import grpc
+from ragcore.errors import RagcoreError
+
+from edge_server.auth import ADMIN, READER, Tokens, bearer_token
+from edge_server.errors import (
+    Busy,
+    DeadlinePassed,
+    NotReady,
+    PermissionDenied,
+    ShuttingDown,
+    Unauthenticated,
+    abort,
+    status_for,
+)
+
+SERVICE = "ragcore.v1.Ragcore"
+ADMIN_METHODS = frozenset({f"/{SERVICE}/Ingest", f"/{SERVICE}/DeleteDocument"})
+REQUEST_ID_HEADER = "x-request-id"
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+access_log = logging.getLogger("edge_server.access")
+
+
+@dataclass
+class Call:
+    """What the guards learn about one rpc (filled in as they run)."""
+
+    method: str
+    metadata: dict[str, str]
+    request_id: str = ""
+    role: str = ""
+
+    @property
+    def ragcore_method(self) -> bool:
+        return self.method.startswith(f"/{SERVICE}/")
+
+
+class Guard(Protocol):
+    def __call__(self, call: Call, context: grpc.ServicerContext) -> AbstractContextManager: ...
+
+
+class Guards(grpc.ServerInterceptor):
+    """Enters each guard, in order, around every rpc; maps whatever is raised to a status."""
+
+    def __init__(self, guards: Sequence[Guard]) -> None:
+        self.guards = tuple(guards)
+
+    def intercept_service(self, continuation, details):
+        handler = continuation(details)
+        if handler is None:
+            return None
+        metadata = {k: v for k, v in details.invocation_metadata if isinstance(v, str)}
+        return _guarded(handler, lambda: Call(details.method, metadata), self.guards)
+
+
+def _guarded(handler: grpc.RpcMethodHandler, new_call, guards) -> grpc.RpcMethodHandler:
+    """The same handler with the guards around its behaviour."""
+    kind = (
+        ("stream" if handler.request_streaming else "unary")
+        + "_"
+        + ("stream" if handler.response_streaming else "unary")
+    )
+    behaviour = getattr(handler, kind)
+
+    @contextlib.contextmanager
+    def guarded(context) -> Iterator[None]:
+        call = new_call()
+        try:
+            with ExitStack() as stack:
+                for guard in guards:
+                    stack.enter_context(guard(call, context))
+                yield
+        except Exception as error:
+            if context.code() is not None:  # the rpc was already ended with a status
+                raise
+            if isinstance(error, RagcoreError):
+                abort(context, error)
+            abort(context, error, call.request_id)  # a bug: INTERNAL, traceback to the log
+
+    if handler.response_streaming:
+
+        def run(request, context):
+            with guarded(context):
+                yield from behaviour(request, context)
+    else:
+
+        def run(request, context):
+            with guarded(context):
+                return behaviour(request, context)
+
+    return getattr(grpc, f"{kind}_rpc_method_handler")(
+        run,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
+
+
+@contextlib.contextmanager
+def access_log_guard(call: Call, context) -> Iterator[None]:
+    """One JSON line per request: method, status, duration, request id, peer, role.
+
+    Never the question, the document text or a token. The request id is the client's
+    ``x-request-id`` when it sends a usable one, else a new one; it is sent back in the
+    reply's initial metadata.
+    """
+    given = call.metadata.get(REQUEST_ID_HEADER, "")
+    call.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+    context.send_initial_metadata(((REQUEST_ID_HEADER, call.request_id),))
+    started = time.perf_counter()
+    error: BaseException | None = None
+    try:
+        yield
+    except BaseException as raised:
+        error = raised
+        raise
+    finally:
+        line = {
+            "method": call.method,
+            "status": _final_status(context, error).name,
+            "ms": round((time.perf_counter() - started) * 1000, 3),
+            "request_id": call.request_id,
+            "peer": context.peer(),
+        }
+        if call.role:
+            line["role"] = call.role
+        # Health probes come every few seconds: keep them out of the default log level.
+        access_log.log(logging.INFO if call.ragcore_method else logging.DEBUG, json.dumps(line))
+
+
+def _final_status(context, error: BaseException | None) -> grpc.StatusCode:
+    """The code the client gets: set already, or the one ``_guarded`` is about to set."""
+    if context.code() is not None:
+        return context.code()
+    if error is None:
+        return grpc.StatusCode.OK
+    if isinstance(error, GeneratorExit):  # the client went away mid-stream
+        return grpc.StatusCode.CANCELLED
+    return status_for(error)
+
+
+class Authentication:
+    """Bearer tokens: any known token may read; only admin tokens may write."""
+
+    def __init__(self, tokens: Tokens) -> None:
+        self.tokens = tokens
+
+    @contextlib.contextmanager
+    def __call__(self, call: Call, context) -> Iterator[None]:
+        if call.ragcore_method:
+            call.role = self._role(call)
+        yield
+
+    def _role(self, call: Call) -> str:
+        if not self.tokens.enabled:
+            return ADMIN
+        token = bearer_token(call.metadata)
+        if token is None:
+            raise Unauthenticated(
+                "this server needs a token: send the metadata 'authorization: Bearer <token>'"
+            )
+        role = self.tokens.role_of(token)
+        if role is None:
+            raise Unauthenticated("the bearer token is not one this server knows")
+        if call.method in ADMIN_METHODS and role == READER:
+            name = call.method.rsplit("/", 1)[-1]
+            raise PermissionDenied(f"{name} needs an admin token; this one is a reader's")
+        return role
+
+
+class Admission:
+    """Admits ragcore rpcs only while serving, at most ``max_in_flight`` at once.
+
+    Admitted calls then wait (within their deadline) for one of ``workers`` slots, so
+    a burst queues briefly instead of piling every call onto two cores at once.
+    """
+
+    LOADING, SERVING, FAILED, DRAINING = "loading", "serving", "failed", "draining"
+
+    def __init__(self, max_in_flight: int, workers: int) -> None:
+        self.max_in_flight = max_in_flight
+        self.state = self.LOADING
+        self.failure: RagcoreError | None = None
+        self._in_flight = 0
+        self._count_lock = threading.Lock()
+        self._workers = threading.BoundedSemaphore(workers)
+
+    @property
+    def in_flight(self) -> int:
+        return self._in_flight
+
+    @contextlib.contextmanager
+    def __call__(self, call: Call, context) -> Iterator[None]:
+        if not call.ragcore_method:
+            yield
+            return
+        self._check_state()
+        with self._count_lock:
+            if self._in_flight >= self.max_in_flight:
+                raise Busy(
+                    f"the server is busy: {self.max_in_flight} requests in flight is its "
+                    "limit; retry with backoff"
+                )
+            self._in_flight += 1
+        try:
+            remaining = context.time_remaining()
+            wait = None if remaining is None else max(remaining, 0.0)
+            if not self._workers.acquire(timeout=wait):
+                raise DeadlinePassed("the deadline passed while the request waited for a worker")
+            try:
+                yield
+            finally:
+                self._workers.release()
+        finally:
+            with self._count_lock:
+                self._in_flight -= 1
+
+    def _check_state(self) -> None:
+        if self.state == self.SERVING:
+            return
+        if self.state == self.FAILED and self.failure is not None:
+            raise self.failure
+        if self.state == self.DRAINING:
+            raise ShuttingDown("the server is shutting down; retry on another server or later")
+        raise NotReady("the server is still loading its models and index; retry in a few seconds")

@@ -1,0 +1,185 @@
+"""``create_server(config)``: the gRPC server around one Engine, with health and reflection.
+
+Life of a server: ``start()`` listens at once and loads the models and the index in
+the background (health NOT_SERVING, ragcore rpcs UNAVAILABLE); once loaded it is
+SERVING. ``stop()`` drains: health NOT_SERVING, new rpcs UNAVAILABLE, in-flight ones
+get ``grace_seconds`` to finish, then the engine is closed. ``serve()`` does all of it
+and stops on SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from ragcore.engine import Engine
+from ragcore.errors import ConfigError, RagcoreError
+
+from edge_server.auth import Tokens
+from edge_server.config import ServerConfig
+from edge_server.interceptors import SERVICE, Admission, Authentication, Guards, access_log_guard
+from edge_server.servicer import RagcoreServicer
+from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
+
+log = logging.getLogger("edge_server")
+SPARE_THREADS = 4  # beyond max_in_flight: health checks and refusals are never starved
+SERVING = health_pb2.HealthCheckResponse.SERVING
+NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+class EdgeServer:
+    """A gRPC server for one Engine; build it with ``create_server``."""
+
+    def __init__(self, config: ServerConfig, engine: Engine | None = None) -> None:
+        self.config = config
+        self._owns_engine = engine is None
+        self.engine = engine or Engine(config.engine)
+        tokens = Tokens.load(config.tokens_file)
+        self.admission = Admission(config.max_in_flight, config.workers)
+        threads = config.max_in_flight + SPARE_THREADS
+        self._grpc = grpc.server(
+            ThreadPoolExecutor(max_workers=threads, thread_name_prefix="edge"),
+            interceptors=[Guards([access_log_guard, Authentication(tokens), self.admission])],
+            options=_channel_options(config),
+            maximum_concurrent_rpcs=threads,
+        )
+        pb_grpc.add_RagcoreServicer_to_server(
+            RagcoreServicer(self.engine, self.admission), self._grpc
+        )
+        self.health = health.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
+        for service in ("", SERVICE):
+            self.health.set(service, NOT_SERVING)
+        reflection.enable_server_reflection(
+            (SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self._grpc
+        )
+        self.port = self._bind()
+        self.security = (
+            "mTLS" if config.tls_client_ca else "TLS" if config.tls_cert else "plaintext"
+        ) + (", bearer tokens" if tokens.enabled else ", no tokens")
+        self._ready = threading.Event()
+        self._stopped = threading.Event()
+
+    def _bind(self) -> int:
+        c = self.config
+        address = c.address
+        try:
+            if c.tls_cert is None:
+                port = self._grpc.add_insecure_port(address)
+            else:
+                credentials = grpc.ssl_server_credentials(
+                    [(c.tls_key.read_bytes(), c.tls_cert.read_bytes())],
+                    root_certificates=c.tls_client_ca.read_bytes() if c.tls_client_ca else None,
+                    require_client_auth=c.tls_client_ca is not None,
+                )
+                port = self._grpc.add_secure_port(address, credentials)
+        except RuntimeError:
+            port = 0
+        if port == 0:
+            raise ConfigError(
+                "port",
+                address,
+                "cannot listen there: the port is in use or the host is not an address of "
+                "this machine; choose another (port 0 picks a free one)",
+            )
+        return port
+
+    # -- life ------------------------------------------------------------------------
+    def start(self) -> EdgeServer:
+        """Listen now; load the models and the index in the background."""
+        self._grpc.start()
+        threading.Thread(target=self._load, name="edge-load", daemon=True).start()
+        return self
+
+    def _load(self) -> None:
+        started = time.perf_counter()
+        try:
+            self.engine.warm_up()
+        except RagcoreError as error:
+            self.admission.failure = error
+            self.admission.state = Admission.FAILED
+            log.error("cannot serve: %s", error)
+        else:
+            self.admission.state = Admission.SERVING
+            for service in ("", SERVICE):
+                self.health.set(service, SERVING)
+            stats = self.engine.stats()
+            log.info(
+                "serving %d documents in %d knowledge bases (loaded in %.1f s)",
+                stats.documents,
+                stats.knowledge_bases,
+                time.perf_counter() - started,
+            )
+        finally:
+            self._ready.set()
+
+    def wait_until_loaded(self, timeout: float | None = None) -> bool:
+        """Block until loading has finished (well or not); False on timeout."""
+        return self._ready.wait(timeout)
+
+    @property
+    def serving(self) -> bool:
+        return self.admission.state == Admission.SERVING
+
+    def stop(self, grace: float | None = None) -> None:
+        """Drain and stop: refuse new rpcs, let in-flight ones finish within ``grace``."""
+        if self._stopped.is_set():
+            return
+        grace = self.config.grace_seconds if grace is None else grace
+        self.admission.state = Admission.DRAINING
+        self.health.enter_graceful_shutdown()
+        log.info("draining: %d requests in flight, %.0f s grace", self.admission.in_flight, grace)
+        self._grpc.stop(grace).wait()
+        if self._owns_engine:
+            self.engine.close()
+        self._stopped.set()
+        log.info("stopped")
+
+    def wait_for_termination(self, timeout: float | None = None) -> bool:
+        return self._stopped.wait(timeout)
+
+    def __enter__(self) -> EdgeServer:
+        return self.start()
+
+    def __exit__(self, *_exc) -> None:
+        self.stop()
+
+
+def create_server(config: ServerConfig | None = None, engine: Engine | None = None) -> EdgeServer:
+    """A server on ``config`` (not started). ``engine`` shares an existing Engine instead
+    of opening ``config.engine``; it is then the caller's to close."""
+    return EdgeServer(config or ServerConfig(), engine)
+
+
+def serve(config: ServerConfig, engine: Engine | None = None) -> int:
+    """Run until SIGTERM or SIGINT, then drain gracefully. Returns an exit status."""
+    server = create_server(config, engine).start()
+    log.info("listening on %s:%d (%s)", config.host, server.port, server.security)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda number, _frame: stop.set())
+    while not stop.wait(0.5):
+        pass
+    server.stop()
+    return 0
+
+
+def _channel_options(c: ServerConfig) -> list[tuple[str, int]]:
+    return [
+        ("grpc.max_receive_message_length", c.max_message_bytes),
+        ("grpc.max_send_message_length", c.max_message_bytes),
+        ("grpc.keepalive_time_ms", int(c.keepalive_seconds * 1000)),
+        ("grpc.keepalive_timeout_ms", int(c.keepalive_timeout_seconds * 1000)),
+        # Clients may ping every 10 s, also between calls, without being cut off.
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+        ("grpc.http2.max_pings_without_data", 0),
+        # Without this a second server on the same port starts "fine" and gets no calls.
+        ("grpc.so_reuseport", 0),
+    ]

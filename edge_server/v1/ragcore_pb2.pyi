@@ -1,0 +1,448 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class AnswerStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ANSWER_STATUS_UNSPECIFIED: _ClassVar[AnswerStatus]
+    ANSWER_STATUS_OK: _ClassVar[AnswerStatus]
+    ANSWER_STATUS_UNCERTAIN: _ClassVar[AnswerStatus]
+    ANSWER_STATUS_NO_ANSWER: _ClassVar[AnswerStatus]
+
+class SearchMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEARCH_MODE_UNSPECIFIED: _ClassVar[SearchMode]
+    SEARCH_MODE_VECTOR: _ClassVar[SearchMode]
+    SEARCH_MODE_KEYWORD: _ClassVar[SearchMode]
+    SEARCH_MODE_HYBRID: _ClassVar[SearchMode]
+ANSWER_STATUS_UNSPECIFIED: AnswerStatus
+ANSWER_STATUS_OK: AnswerStatus
+ANSWER_STATUS_UNCERTAIN: AnswerStatus
+ANSWER_STATUS_NO_ANSWER: AnswerStatus
+SEARCH_MODE_UNSPECIFIED: SearchMode
+SEARCH_MODE_VECTOR: SearchMode
+SEARCH_MODE_KEYWORD: SearchMode
+SEARCH_MODE_HYBRID: SearchMode
+
+class AskRequest(_message.Message):
+    __slots__ = ("question", "include_trace")
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_TRACE_FIELD_NUMBER: _ClassVar[int]
+    question: str
+    include_trace: bool
+    def __init__(self, question: _Optional[str] = ..., include_trace: _Optional[bool] = ...) -> None: ...
+
+class Answer(_message.Message):
+    __slots__ = ("question", "status", "text", "citations", "report", "perception", "rounds", "tasks", "searches", "generator", "timings", "trace")
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    CITATIONS_FIELD_NUMBER: _ClassVar[int]
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    PERCEPTION_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    TASKS_FIELD_NUMBER: _ClassVar[int]
+    SEARCHES_FIELD_NUMBER: _ClassVar[int]
+    GENERATOR_FIELD_NUMBER: _ClassVar[int]
+    TIMINGS_FIELD_NUMBER: _ClassVar[int]
+    TRACE_FIELD_NUMBER: _ClassVar[int]
+    question: str
+    status: AnswerStatus
+    text: str
+    citations: _containers.RepeatedCompositeFieldContainer[Citation]
+    report: ValidationReport
+    perception: Perception
+    rounds: int
+    tasks: int
+    searches: int
+    generator: str
+    timings: Timings
+    trace: TraceNode
+    def __init__(self, question: _Optional[str] = ..., status: _Optional[_Union[AnswerStatus, str]] = ..., text: _Optional[str] = ..., citations: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., report: _Optional[_Union[ValidationReport, _Mapping]] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., rounds: _Optional[int] = ..., tasks: _Optional[int] = ..., searches: _Optional[int] = ..., generator: _Optional[str] = ..., timings: _Optional[_Union[Timings, _Mapping]] = ..., trace: _Optional[_Union[TraceNode, _Mapping]] = ...) -> None: ...
+
+class Citation(_message.Message):
+    __slots__ = ("number", "chunk_id", "document_id", "title", "knowledge_base", "updated_at", "text")
+    NUMBER_FIELD_NUMBER: _ClassVar[int]
+    CHUNK_ID_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    number: int
+    chunk_id: int
+    document_id: str
+    title: str
+    knowledge_base: str
+    updated_at: str
+    text: str
+    def __init__(self, number: _Optional[int] = ..., chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., updated_at: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class ValidationReport(_message.Message):
+    __slots__ = ("passed", "checks", "support")
+    PASSED_FIELD_NUMBER: _ClassVar[int]
+    CHECKS_FIELD_NUMBER: _ClassVar[int]
+    SUPPORT_FIELD_NUMBER: _ClassVar[int]
+    passed: bool
+    checks: _containers.RepeatedCompositeFieldContainer[CheckResult]
+    support: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, passed: _Optional[bool] = ..., checks: _Optional[_Iterable[_Union[CheckResult, _Mapping]]] = ..., support: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class CheckResult(_message.Message):
+    __slots__ = ("name", "passed", "checked", "issues")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PASSED_FIELD_NUMBER: _ClassVar[int]
+    CHECKED_FIELD_NUMBER: _ClassVar[int]
+    ISSUES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    passed: bool
+    checked: int
+    issues: _containers.RepeatedCompositeFieldContainer[Issue]
+    def __init__(self, name: _Optional[str] = ..., passed: _Optional[bool] = ..., checked: _Optional[int] = ..., issues: _Optional[_Iterable[_Union[Issue, _Mapping]]] = ...) -> None: ...
+
+class Issue(_message.Message):
+    __slots__ = ("check", "kind", "message", "statement", "chunk_ids", "document_ids", "entity")
+    CHECK_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    STATEMENT_FIELD_NUMBER: _ClassVar[int]
+    CHUNK_IDS_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENT_IDS_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    check: str
+    kind: str
+    message: str
+    statement: str
+    chunk_ids: _containers.RepeatedScalarFieldContainer[int]
+    document_ids: _containers.RepeatedScalarFieldContainer[str]
+    entity: str
+    def __init__(self, check: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., statement: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[int]] = ..., document_ids: _Optional[_Iterable[str]] = ..., entity: _Optional[str] = ...) -> None: ...
+
+class Perception(_message.Message):
+    __slots__ = ("action", "route", "entities", "sides", "time_start", "time_end", "source", "quantitative", "warnings")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ROUTE_FIELD_NUMBER: _ClassVar[int]
+    ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    SIDES_FIELD_NUMBER: _ClassVar[int]
+    TIME_START_FIELD_NUMBER: _ClassVar[int]
+    TIME_END_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    QUANTITATIVE_FIELD_NUMBER: _ClassVar[int]
+    WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    route: str
+    entities: _containers.RepeatedCompositeFieldContainer[Entity]
+    sides: _containers.RepeatedScalarFieldContainer[str]
+    time_start: str
+    time_end: str
+    source: str
+    quantitative: bool
+    warnings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, action: _Optional[str] = ..., route: _Optional[str] = ..., entities: _Optional[_Iterable[_Union[Entity, _Mapping]]] = ..., sides: _Optional[_Iterable[str]] = ..., time_start: _Optional[str] = ..., time_end: _Optional[str] = ..., source: _Optional[str] = ..., quantitative: _Optional[bool] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Entity(_message.Message):
+    __slots__ = ("text", "label")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    label: str
+    def __init__(self, text: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
+
+class Timings(_message.Message):
+    __slots__ = ("perception_ms", "plan_ms", "retrieval_ms", "generation_ms", "validation_ms", "total_ms")
+    PERCEPTION_MS_FIELD_NUMBER: _ClassVar[int]
+    PLAN_MS_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVAL_MS_FIELD_NUMBER: _ClassVar[int]
+    GENERATION_MS_FIELD_NUMBER: _ClassVar[int]
+    VALIDATION_MS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_MS_FIELD_NUMBER: _ClassVar[int]
+    perception_ms: float
+    plan_ms: float
+    retrieval_ms: float
+    generation_ms: float
+    validation_ms: float
+    total_ms: float
+    def __init__(self, perception_ms: _Optional[float] = ..., plan_ms: _Optional[float] = ..., retrieval_ms: _Optional[float] = ..., generation_ms: _Optional[float] = ..., validation_ms: _Optional[float] = ..., total_ms: _Optional[float] = ...) -> None: ...
+
+class TraceNode(_message.Message):
+    __slots__ = ("name", "ms", "detail", "children")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MS_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    CHILDREN_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    ms: float
+    detail: str
+    children: _containers.RepeatedCompositeFieldContainer[TraceNode]
+    def __init__(self, name: _Optional[str] = ..., ms: _Optional[float] = ..., detail: _Optional[str] = ..., children: _Optional[_Iterable[_Union[TraceNode, _Mapping]]] = ...) -> None: ...
+
+class AskEvent(_message.Message):
+    __slots__ = ("round", "elapsed_ms", "perception", "plan", "retrieval", "answer", "validation", "retry", "final")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    PERCEPTION_FIELD_NUMBER: _ClassVar[int]
+    PLAN_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVAL_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    VALIDATION_FIELD_NUMBER: _ClassVar[int]
+    RETRY_FIELD_NUMBER: _ClassVar[int]
+    FINAL_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    elapsed_ms: float
+    perception: Perception
+    plan: PlanEvent
+    retrieval: RetrievalEvent
+    answer: DraftEvent
+    validation: ValidationReport
+    retry: RetryEvent
+    final: Answer
+    def __init__(self, round: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., plan: _Optional[_Union[PlanEvent, _Mapping]] = ..., retrieval: _Optional[_Union[RetrievalEvent, _Mapping]] = ..., answer: _Optional[_Union[DraftEvent, _Mapping]] = ..., validation: _Optional[_Union[ValidationReport, _Mapping]] = ..., retry: _Optional[_Union[RetryEvent, _Mapping]] = ..., final: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+
+class PlanEvent(_message.Message):
+    __slots__ = ("tasks", "reasons")
+    TASKS_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
+    tasks: _containers.RepeatedCompositeFieldContainer[Task]
+    reasons: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tasks: _Optional[_Iterable[_Union[Task, _Mapping]]] = ..., reasons: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Task(_message.Message):
+    __slots__ = ("id", "query", "mode", "k", "weight", "reason", "knowledge_bases")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    K_FIELD_NUMBER: _ClassVar[int]
+    WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    query: str
+    mode: str
+    k: int
+    weight: float
+    reason: str
+    knowledge_bases: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., query: _Optional[str] = ..., mode: _Optional[str] = ..., k: _Optional[int] = ..., weight: _Optional[float] = ..., reason: _Optional[str] = ..., knowledge_bases: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RetrievalEvent(_message.Message):
+    __slots__ = ("evidence", "document_ids", "searches")
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENT_IDS_FIELD_NUMBER: _ClassVar[int]
+    SEARCHES_FIELD_NUMBER: _ClassVar[int]
+    evidence: int
+    document_ids: _containers.RepeatedScalarFieldContainer[str]
+    searches: int
+    def __init__(self, evidence: _Optional[int] = ..., document_ids: _Optional[_Iterable[str]] = ..., searches: _Optional[int] = ...) -> None: ...
+
+class DraftEvent(_message.Message):
+    __slots__ = ("text", "abstained")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    ABSTAINED_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    abstained: bool
+    def __init__(self, text: _Optional[str] = ..., abstained: _Optional[bool] = ...) -> None: ...
+
+class RetryEvent(_message.Message):
+    __slots__ = ("issues",)
+    ISSUES_FIELD_NUMBER: _ClassVar[int]
+    issues: _containers.RepeatedCompositeFieldContainer[Issue]
+    def __init__(self, issues: _Optional[_Iterable[_Union[Issue, _Mapping]]] = ...) -> None: ...
+
+class SearchRequest(_message.Message):
+    __slots__ = ("query", "mode", "k", "knowledge_bases", "doc_types", "updated_after", "updated_before", "min_authority", "exclude_superseded")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    K_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
+    DOC_TYPES_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AFTER_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    MIN_AUTHORITY_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_SUPERSEDED_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    mode: SearchMode
+    k: int
+    knowledge_bases: _containers.RepeatedScalarFieldContainer[str]
+    doc_types: _containers.RepeatedScalarFieldContainer[str]
+    updated_after: str
+    updated_before: str
+    min_authority: int
+    exclude_superseded: bool
+    def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., k: _Optional[int] = ..., knowledge_bases: _Optional[_Iterable[str]] = ..., doc_types: _Optional[_Iterable[str]] = ..., updated_after: _Optional[str] = ..., updated_before: _Optional[str] = ..., min_authority: _Optional[int] = ..., exclude_superseded: _Optional[bool] = ...) -> None: ...
+
+class SearchResponse(_message.Message):
+    __slots__ = ("hits", "took_ms")
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    hits: _containers.RepeatedCompositeFieldContainer[SearchHit]
+    took_ms: float
+    def __init__(self, hits: _Optional[_Iterable[_Union[SearchHit, _Mapping]]] = ..., took_ms: _Optional[float] = ...) -> None: ...
+
+class SearchHit(_message.Message):
+    __slots__ = ("chunk_id", "document_id", "title", "knowledge_base", "text", "score", "scores", "start", "end", "updated_at", "superseded_by")
+    class ScoresEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    CHUNK_ID_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    chunk_id: int
+    document_id: str
+    title: str
+    knowledge_base: str
+    text: str
+    score: float
+    scores: _containers.ScalarMap[str, float]
+    start: int
+    end: int
+    updated_at: str
+    superseded_by: str
+    def __init__(self, chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., start: _Optional[int] = ..., end: _Optional[int] = ..., updated_at: _Optional[str] = ..., superseded_by: _Optional[str] = ...) -> None: ...
+
+class IngestRequest(_message.Message):
+    __slots__ = ("document",)
+    DOCUMENT_FIELD_NUMBER: _ClassVar[int]
+    document: Document
+    def __init__(self, document: _Optional[_Union[Document, _Mapping]] = ...) -> None: ...
+
+class Document(_message.Message):
+    __slots__ = ("id", "text", "knowledge_base", "title", "source", "doc_type", "authority", "updated_at", "version", "supersedes", "metadata")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    DOC_TYPE_FIELD_NUMBER: _ClassVar[int]
+    AUTHORITY_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDES_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    text: str
+    knowledge_base: str
+    title: str
+    source: str
+    doc_type: str
+    authority: int
+    updated_at: str
+    version: int
+    supersedes: str
+    metadata: _containers.ScalarMap[str, str]
+    def __init__(self, id: _Optional[str] = ..., text: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., title: _Optional[str] = ..., source: _Optional[str] = ..., doc_type: _Optional[str] = ..., authority: _Optional[int] = ..., updated_at: _Optional[str] = ..., version: _Optional[int] = ..., supersedes: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class IngestSummary(_message.Message):
+    __slots__ = ("outcomes", "added", "updated", "unchanged", "chunks", "took_ms")
+    OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    ADDED_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_FIELD_NUMBER: _ClassVar[int]
+    UNCHANGED_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    outcomes: _containers.RepeatedCompositeFieldContainer[DocumentOutcome]
+    added: int
+    updated: int
+    unchanged: int
+    chunks: int
+    took_ms: float
+    def __init__(self, outcomes: _Optional[_Iterable[_Union[DocumentOutcome, _Mapping]]] = ..., added: _Optional[int] = ..., updated: _Optional[int] = ..., unchanged: _Optional[int] = ..., chunks: _Optional[int] = ..., took_ms: _Optional[float] = ...) -> None: ...
+
+class DocumentOutcome(_message.Message):
+    __slots__ = ("document_id", "status", "chunks")
+    DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_FIELD_NUMBER: _ClassVar[int]
+    document_id: str
+    status: str
+    chunks: int
+    def __init__(self, document_id: _Optional[str] = ..., status: _Optional[str] = ..., chunks: _Optional[int] = ...) -> None: ...
+
+class DeleteDocumentRequest(_message.Message):
+    __slots__ = ("document_id",)
+    DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    document_id: str
+    def __init__(self, document_id: _Optional[str] = ...) -> None: ...
+
+class DeleteDocumentResponse(_message.Message):
+    __slots__ = ("document_id", "chunks_removed")
+    DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_REMOVED_FIELD_NUMBER: _ClassVar[int]
+    document_id: str
+    chunks_removed: int
+    def __init__(self, document_id: _Optional[str] = ..., chunks_removed: _Optional[int] = ...) -> None: ...
+
+class ListKnowledgeBasesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListKnowledgeBasesResponse(_message.Message):
+    __slots__ = ("knowledge_bases",)
+    KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
+    knowledge_bases: _containers.RepeatedCompositeFieldContainer[KnowledgeBase]
+    def __init__(self, knowledge_bases: _Optional[_Iterable[_Union[KnowledgeBase, _Mapping]]] = ...) -> None: ...
+
+class KnowledgeBase(_message.Message):
+    __slots__ = ("name", "documents", "chunks")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    documents: int
+    chunks: int
+    def __init__(self, name: _Optional[str] = ..., documents: _Optional[int] = ..., chunks: _Optional[int] = ...) -> None: ...
+
+class GetStatsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class Stats(_message.Message):
+    __slots__ = ("knowledge_bases", "documents", "chunks", "vectors", "database_bytes", "index_bytes", "embedder", "reranker", "version", "uptime_seconds", "in_flight", "max_in_flight")
+    KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
+    CHUNKS_FIELD_NUMBER: _ClassVar[int]
+    VECTORS_FIELD_NUMBER: _ClassVar[int]
+    DATABASE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    INDEX_BYTES_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDER_FIELD_NUMBER: _ClassVar[int]
+    RERANKER_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    UPTIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    IN_FLIGHT_FIELD_NUMBER: _ClassVar[int]
+    MAX_IN_FLIGHT_FIELD_NUMBER: _ClassVar[int]
+    knowledge_bases: int
+    documents: int
+    chunks: int
+    vectors: int
+    database_bytes: int
+    index_bytes: int
+    embedder: str
+    reranker: bool
+    version: str
+    uptime_seconds: float
+    in_flight: int
+    max_in_flight: int
+    def __init__(self, knowledge_bases: _Optional[int] = ..., documents: _Optional[int] = ..., chunks: _Optional[int] = ..., vectors: _Optional[int] = ..., database_bytes: _Optional[int] = ..., index_bytes: _Optional[int] = ..., embedder: _Optional[str] = ..., reranker: _Optional[bool] = ..., version: _Optional[str] = ..., uptime_seconds: _Optional[float] = ..., in_flight: _Optional[int] = ..., max_in_flight: _Optional[int] = ...) -> None: ...
