@@ -23,7 +23,7 @@ test: setup
 	$(BIN)/python -m pytest -q
 
 lint: setup
-	$(BIN)/ruff check ragcore tests benchmarks
+	$(BIN)/ruff check ragcore edge_server tests benchmarks
 
 # Benchmarks print numbers and ratios; see benchmarks/README.md for each one's inputs.
 bench: setup

@@ -52,8 +52,10 @@ class ServerConfig:
                 if not path.is_file():
                     raise ConfigError(name, str(path), "no such file: give the path of a file")
                 object.__setattr__(self, name, path)
-        if not isinstance(self.port, int) or isinstance(self.port, bool) or not (
-            0 <= self.port <= 65535
+        if (
+            not isinstance(self.port, int)
+            or isinstance(self.port, bool)
+            or not (0 <= self.port <= 65535)
         ):
             raise ConfigError("port", self.port, "use 0 (any free port) to 65535")
         for name in ("max_in_flight", "workers", "max_message_bytes"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from edge_server.v1 import ragcore_pb2 as pb
 from ragcore.answering import Answer, StageEvent
 from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, parse_date
 from ragcore.engine import KnowledgeBaseInfo, Stats
@@ -21,8 +22,6 @@ from ragcore.search import Hit
 from ragcore.store import SearchFilters
 from ragcore.trace import TraceNode
 from ragcore.validation import Issue, ValidationReport
-
-from edge_server.v1 import ragcore_pb2 as pb
 
 STATUS = {
     "ok": pb.ANSWER_STATUS_OK,
@@ -131,9 +130,7 @@ def report(r: ValidationReport) -> pb.ValidationReport:
     return pb.ValidationReport(
         passed=r.passed,
         checks=[
-            pb.CheckResult(
-                name=c.name, passed=c.passed, checked=c.checked, issues=issues(c.issues)
-            )
+            pb.CheckResult(name=c.name, passed=c.passed, checked=c.checked, issues=issues(c.issues))
             for c in r.checks
         ],
         support=r.support,

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import grpc
-from ragcore.errors import RagcoreError
 
 from edge_server.auth import ADMIN, READER, Tokens, bearer_token
 from edge_server.errors import (
@@ -35,6 +34,7 @@ from edge_server.errors import (
     abort,
     status_for,
 )
+from ragcore.errors import RagcoreError
 
 SERVICE = "ragcore.v1.Ragcore"
 ADMIN_METHODS = frozenset({f"/{SERVICE}/Ingest", f"/{SERVICE}/DeleteDocument"})

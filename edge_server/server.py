@@ -18,14 +18,14 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from ragcore.engine import Engine
-from ragcore.errors import ConfigError, RagcoreError
 
 from edge_server.auth import Tokens
 from edge_server.config import ServerConfig
 from edge_server.interceptors import SERVICE, Admission, Authentication, Guards, access_log_guard
 from edge_server.servicer import RagcoreServicer
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
+from ragcore.engine import Engine
+from ragcore.errors import ConfigError, RagcoreError
 
 log = logging.getLogger("edge_server")
 SPARE_THREADS = 4  # beyond max_in_flight: health checks and refusals are never starved

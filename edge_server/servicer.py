@@ -12,16 +12,16 @@ import threading
 import time
 
 import grpc
-from ragcore import __version__
-from ragcore.answering import StageEvent
-from ragcore.engine import Engine
-from ragcore.errors import InvalidDocumentError, InvalidInputError
 
 from edge_server import convert
 from edge_server.errors import DeadlinePassed
 from edge_server.interceptors import Admission
 from edge_server.v1 import ragcore_pb2 as pb
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
+from ragcore import __version__
+from ragcore.answering import StageEvent
+from ragcore.engine import Engine
+from ragcore.errors import InvalidDocumentError, InvalidInputError
 
 
 def check_alive(context: grpc.ServicerContext, stage: str) -> None:
@@ -42,9 +42,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
 
     def Ask(self, request: pb.AskRequest, context) -> pb.Answer:
         check_alive(context, "admission")
-        answer = self.engine.ask(
-            request.question, on_event=lambda e: check_alive(context, e.stage)
-        )
+        answer = self.engine.ask(request.question, on_event=lambda e: check_alive(context, e.stage))
         return convert.answer(answer, request.include_trace)
 
     def AskStream(self, request: pb.AskRequest, context):

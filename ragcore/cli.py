@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 import time
-from dataclasses import asdict, is_dataclass, replace
+from dataclasses import asdict, dataclass, is_dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -28,7 +28,22 @@ def _date(value: str) -> date:
         raise argparse.ArgumentTypeError(f"{value!r} is not a date: use YYYY-MM-DD") from None
 
 
-def _parser() -> argparse.ArgumentParser:
+@dataclass(frozen=True)
+class Parsers:
+    """The command line's parsers, for ``edge_server.cli`` to add ``serve`` and
+    ``ask --server`` to: the root, its subcommands, and the options they share."""
+
+    root: argparse.ArgumentParser
+    commands: argparse._SubParsersAction
+    common: argparse.ArgumentParser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    return build_parsers().root
+
+
+def build_parsers() -> Parsers:
+    """Every command's parser."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--data-dir",
@@ -149,11 +164,15 @@ def _parser() -> argparse.ArgumentParser:
         "into the data directory if needed, then answer sample questions with sources.",
     )
     demo.add_argument("questions", nargs="*", help="questions to ask (default: a few samples)")
-    return parser
+    return Parsers(parser, commands, common)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    return run(build_parser().parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run a parsed command on the Engine of ``--data-dir``; returns the exit status."""
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",

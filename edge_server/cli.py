@@ -1,0 +1,251 @@
+"""The ``ragcore`` command: the library's commands plus ``serve`` and ``ask --server``.
+
+The console script lives here, not in ``ragcore.cli``, so that the library never
+imports the service: this module takes ragcore's parsers and adds the two.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+import grpc
+from google.protobuf import json_format
+
+from edge_server import config as defaults
+from edge_server.client import Client
+from edge_server.config import ServerConfig
+from edge_server.server import serve
+from edge_server.v1 import ragcore_pb2 as pb
+from ragcore import cli as ragcore_cli
+from ragcore.config import Config, default_data_dir
+from ragcore.engine import Engine
+from ragcore.errors import RagcoreError
+from ragcore.sample import sample_documents
+from ragcore.trace import TraceNode
+
+TOKEN_ENV = "RAGCORE_TOKEN"
+LABELS = {pb.ANSWER_STATUS_UNCERTAIN: "UNCERTAIN: ", pb.ANSWER_STATUS_NO_ANSWER: "NO ANSWER: "}
+
+
+def build_parser():
+    parsers = ragcore_cli.build_parsers()
+    _add_serve(parsers)
+    _add_remote_ask(parsers.commands.choices["ask"])
+    return parsers.root
+
+
+def _add_serve(parsers: ragcore_cli.Parsers) -> None:
+    serve_ = parsers.commands.add_parser(
+        "serve",
+        parents=[parsers.common],
+        help="run the gRPC edge service on the data directory",
+        description="Serve the ragcore.v1 gRPC contract (proto/ragcore/v1/ragcore.proto) with "
+        "health checking and reflection. Health is NOT_SERVING until the models and the "
+        "index are loaded. SIGTERM or Ctrl-C drains: new requests are refused, in-flight "
+        "ones get --grace seconds. Tokens: --tokens-file and $RAGCORE_READER_TOKENS / "
+        "$RAGCORE_ADMIN_TOKENS; without any, every caller may do everything.",
+    )
+    serve_.add_argument(
+        "--host",
+        default=defaults.DEFAULT_HOST,
+        help=f"address to listen on (default {defaults.DEFAULT_HOST}; 0.0.0.0 for every interface)",
+    )
+    serve_.add_argument(
+        "--port",
+        type=int,
+        default=defaults.DEFAULT_PORT,
+        help=f"port (default {defaults.DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve_.add_argument(
+        "--sample-kb",
+        action="store_true",
+        help="ingest the bundled sample knowledge base first (skipped if there)",
+    )
+    serve_.add_argument(
+        "--max-in-flight",
+        type=int,
+        default=defaults.DEFAULT_MAX_IN_FLIGHT,
+        help="requests admitted at once; more get RESOURCE_EXHAUSTED "
+        f"(default {defaults.DEFAULT_MAX_IN_FLIGHT})",
+    )
+    serve_.add_argument(
+        "--workers",
+        type=int,
+        default=defaults.DEFAULT_WORKERS,
+        help=f"requests worked on at once (default {defaults.DEFAULT_WORKERS})",
+    )
+    serve_.add_argument(
+        "--max-message-bytes",
+        type=int,
+        default=defaults.DEFAULT_MAX_MESSAGE_BYTES,
+        help="largest message either way (default 8 MiB)",
+    )
+    serve_.add_argument(
+        "--grace",
+        type=float,
+        default=defaults.DEFAULT_GRACE_SECONDS,
+        help="seconds in-flight requests get at shutdown (default 10)",
+    )
+    serve_.add_argument("--tokens-file", type=Path, help="lines of 'reader TOKEN' / 'admin TOKEN'")
+    serve_.add_argument("--tls-cert", type=Path, help="server certificate chain (PEM)")
+    serve_.add_argument("--tls-key", type=Path, help="server private key (PEM)")
+    serve_.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        help="CA that client certificates must be signed by (mutual TLS)",
+    )
+
+
+def _add_remote_ask(ask) -> None:
+    remote = ask.add_argument_group("asking a server (--server)")
+    remote.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        help="ask a running edge service instead of the local data directory",
+    )
+    remote.add_argument("--token", default=None, help=f"bearer token (default ${TOKEN_ENV})")
+    remote.add_argument("--tls-ca", type=Path, help="CA of the server's certificate (TLS)")
+    remote.add_argument("--tls-cert", type=Path, help="client certificate (mutual TLS)")
+    remote.add_argument("--tls-key", type=Path, help="client private key (mutual TLS)")
+    remote.add_argument(
+        "--timeout", type=float, default=30.0, help="seconds before giving up (default 30)"
+    )
+    remote.add_argument(
+        "--stream", action="store_true", help="print each stage as the server completes it"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "ask" and args.server:
+        return _remote_ask(args)
+    return ragcore_cli.run(args)
+
+
+# -- serve --------------------------------------------------------------------------------
+def _serve(args) -> int:
+    _log_to_stderr(args.verbose)
+    try:
+        config = ServerConfig(
+            engine=Config(data_dir=args.data_dir or default_data_dir()),
+            host=args.host,
+            port=args.port,
+            max_in_flight=args.max_in_flight,
+            workers=args.workers,
+            max_message_bytes=args.max_message_bytes,
+            grace_seconds=args.grace,
+            tokens_file=args.tokens_file,
+            tls_cert=args.tls_cert,
+            tls_key=args.tls_key,
+            tls_client_ca=args.tls_client_ca,
+        )
+        engine = Engine(config.engine)
+        with engine:
+            if args.sample_kb:
+                report = engine.ingest(sample_documents())
+                logging.getLogger("edge_server").info(
+                    "sample knowledge base: %d added, %d updated, %d unchanged",
+                    report.count("added"),
+                    report.count("updated"),
+                    report.count("unchanged"),
+                )
+            return serve(config, engine)
+    except RagcoreError as error:
+        print(f"ragcore serve: error: {error}", file=sys.stderr)
+        return 2
+
+
+def _log_to_stderr(verbose: bool) -> None:
+    """Access lines are bare JSON (one per request); everything else has a prefix."""
+    plain = logging.StreamHandler(sys.stderr)
+    plain.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    plain.addFilter(lambda record: record.name != "edge_server.access")
+    access = logging.StreamHandler(sys.stderr)
+    access.setFormatter(logging.Formatter("%(message)s"))
+    access.addFilter(lambda record: record.name == "edge_server.access")
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[plain, access])
+
+
+# -- ask --server -------------------------------------------------------------------------
+def _remote_ask(args) -> int:
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    try:
+        with Client(
+            args.server,
+            token=token,
+            tls_ca=args.tls_ca,
+            client_cert=args.tls_cert,
+            client_key=args.tls_key,
+            timeout=args.timeout,
+        ) as client:
+            if args.stream:
+                answer = None
+                for event in client.ask_stream(args.question, trace=args.trace):
+                    if event.HasField("final"):
+                        answer = event.final
+                    elif not args.json:
+                        print(_describe_event(event), file=sys.stderr)
+            else:
+                answer = client.ask(args.question, trace=args.trace)
+    except grpc.RpcError as error:
+        print(f"ragcore ask: {error.code().name}: {error.details()}", file=sys.stderr)
+        return 2
+    except OSError as error:  # an unreadable certificate file
+        print(f"ragcore ask: error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(_to_dict(answer), indent=2, ensure_ascii=False))
+        return 0
+    _print_answer(answer)
+    if args.trace:
+        print("\n" + _trace(answer.trace).render())
+    return 0
+
+
+def _to_dict(message) -> dict:
+    return json_format.MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+def _print_answer(answer: pb.Answer) -> None:
+    print(f"{LABELS.get(answer.status, '')}{answer.text}")
+    for c in answer.citations:
+        print(
+            f"  [{c.number}] {c.title or c.document_id} "
+            f"({c.knowledge_base}/{c.document_id}, updated {c.updated_at or '?'})"
+        )
+    if answer.status == pb.ANSWER_STATUS_UNCERTAIN:
+        print("  open issues:")
+        for check in answer.report.checks:
+            for issue in check.issues:
+                print(f"  - {issue.check}/{issue.kind}: {issue.message}")
+
+
+def _describe_event(event: pb.AskEvent) -> str:
+    kind = event.WhichOneof("event")
+    data = getattr(event, kind)
+    where = f"round {event.round} " if event.round else ""
+    summary = {
+        "perception": lambda: f"action={data.action} route={data.route}",
+        "plan": lambda: f"{len(data.tasks)} tasks",
+        "retrieval": lambda: f"{data.evidence} evidence, {data.searches} searches",
+        "answer": lambda: "abstained" if data.abstained else data.text[:80],
+        "validation": lambda: "passed" if data.passed else "failed",
+        "retry": lambda: ", ".join(i.kind for i in data.issues),
+    }[kind]()
+    return f"{event.elapsed_ms:7.1f} ms  {where}{kind}: {summary}"
+
+
+def _trace(node: pb.TraceNode) -> TraceNode:
+    return TraceNode(node.name, node.ms, node.detail, tuple(_trace(c) for c in node.children))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
