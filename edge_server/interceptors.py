@@ -38,6 +38,9 @@ from ragcore.errors import RagcoreError
 
 SERVICE = "ragcore.v1.Ragcore"
 ADMIN_METHODS = frozenset({f"/{SERVICE}/Ingest", f"/{SERVICE}/DeleteDocument"})
+# Cheap reads: neither counted against max_in_flight nor queued for a worker, so a busy
+# server can still be watched.
+LIGHT_METHODS = frozenset({f"/{SERVICE}/GetStats", f"/{SERVICE}/ListKnowledgeBases"})
 REQUEST_ID_HEADER = "x-request-id"
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -194,7 +197,8 @@ class Admission:
     """Admits ragcore rpcs only while serving, at most ``max_in_flight`` at once.
 
     Admitted calls then wait (within their deadline) for one of ``workers`` slots, so
-    a burst queues briefly instead of piling every call onto two cores at once.
+    a burst queues briefly instead of piling every call onto two cores at once. The
+    cheap reads (LIGHT_METHODS) are neither counted nor queued.
     """
 
     LOADING, SERVING, FAILED, DRAINING = "loading", "serving", "failed", "draining"
@@ -204,7 +208,7 @@ class Admission:
         self.state = self.LOADING
         self.failure: RagcoreError | None = None
         self._in_flight = 0
-        self._count_lock = threading.Lock()
+        self._count_lock = threading.Condition()
         self._workers = threading.BoundedSemaphore(workers)
 
     @property
@@ -217,6 +221,9 @@ class Admission:
             yield
             return
         self._check_state()
+        if call.method in LIGHT_METHODS:
+            yield
+            return
         with self._count_lock:
             if self._in_flight >= self.max_in_flight:
                 raise Busy(
@@ -225,17 +232,28 @@ class Admission:
                 )
             self._in_flight += 1
         try:
-            remaining = context.time_remaining()
-            wait = None if remaining is None else max(remaining, 0.0)
-            if not self._workers.acquire(timeout=wait):
-                raise DeadlinePassed("the deadline passed while the request waited for a worker")
-            try:
+            with self._worker(context):
                 yield
-            finally:
-                self._workers.release()
         finally:
             with self._count_lock:
                 self._in_flight -= 1
+                self._count_lock.notify_all()
+
+    @contextlib.contextmanager
+    def _worker(self, context) -> Iterator[None]:
+        remaining = context.time_remaining()
+        wait = None if remaining is None else max(remaining, 0.0)
+        if not self._workers.acquire(timeout=wait):
+            raise DeadlinePassed("the deadline passed while the request waited for a worker")
+        try:
+            yield
+        finally:
+            self._workers.release()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until no admitted rpc is in flight; False if ``timeout`` s passed first."""
+        with self._count_lock:
+            return self._count_lock.wait_for(lambda: self._in_flight == 0, timeout)
 
     def _check_state(self) -> None:
         if self.state == self.SERVING:

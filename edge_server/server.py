@@ -65,6 +65,7 @@ class EdgeServer:
         ) + (", bearer tokens" if tokens.enabled else ", no tokens")
         self._ready = threading.Event()
         self._stopped = threading.Event()
+        self._stop_lock = threading.Lock()
 
     def _bind(self) -> int:
         c = self.config
@@ -106,6 +107,8 @@ class EdgeServer:
             self.admission.state = Admission.FAILED
             log.error("cannot serve: %s", error)
         else:
+            if self.admission.state != Admission.LOADING:  # stopped while loading
+                return
             self.admission.state = Admission.SERVING
             for service in ("", SERVICE):
                 self.health.set(service, SERVING)
@@ -128,14 +131,24 @@ class EdgeServer:
         return self.admission.state == Admission.SERVING
 
     def stop(self, grace: float | None = None) -> None:
-        """Drain and stop: refuse new rpcs, let in-flight ones finish within ``grace``."""
-        if self._stopped.is_set():
-            return
-        grace = self.config.grace_seconds if grace is None else grace
+        """Drain and stop: refuse new rpcs, let in-flight ones finish within ``grace``.
+
+        While draining, the server still answers: health says NOT_SERVING and new ragcore
+        rpcs get UNAVAILABLE, so clients and load balancers learn why. The listener
+        closes once the last in-flight rpc is done (or the grace period is over).
+        """
+        with self._stop_lock:  # a second caller waits for the first to finish
+            if not self._stopped.is_set():
+                self._drain_and_stop(self.config.grace_seconds if grace is None else grace)
+
+    def _drain_and_stop(self, grace: float) -> None:
+        deadline = time.monotonic() + grace
         self.admission.state = Admission.DRAINING
         self.health.enter_graceful_shutdown()
         log.info("draining: %d requests in flight, %.0f s grace", self.admission.in_flight, grace)
-        self._grpc.stop(grace).wait()
+        if not self.admission.wait_idle(grace):
+            log.warning("grace period over with %d requests in flight", self.admission.in_flight)
+        self._grpc.stop(max(0.0, deadline - time.monotonic())).wait()
         if self._owns_engine:
             self.engine.close()
         self._stopped.set()
