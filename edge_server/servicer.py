@@ -22,6 +22,7 @@ from ragcore import __version__
 from ragcore.answering import StageEvent
 from ragcore.engine import Engine
 from ragcore.errors import InvalidDocumentError, InvalidInputError
+from ragcore.ingest import IngestProgress
 
 
 def check_alive(context: grpc.ServicerContext, stage: str) -> None:
@@ -89,7 +90,16 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         if not documents:
             raise InvalidInputError("the stream had no documents: send one per IngestRequest")
         check_alive(context, "receiving the documents")
-        return convert.ingest_summary(self.engine.ingest(documents))
+
+        def written(p: IngestProgress) -> None:  # called after each committed group
+            if p.documents_done < p.documents_total:
+                check_alive(
+                    context,
+                    f"{p.documents_done} of {p.documents_total} documents were stored (they "
+                    "are kept; sending them again skips them)",
+                )
+
+        return convert.ingest_summary(self.engine.ingest(documents, written))
 
     def DeleteDocument(self, request: pb.DeleteDocumentRequest, context):
         if not request.document_id:

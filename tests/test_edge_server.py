@@ -277,6 +277,19 @@ def test_expired_deadline_stops_the_work(gated, start_edge, caplog):
     assert ask["status"] == "DEADLINE_EXCEEDED"
 
 
+def test_an_ingest_past_its_deadline_stops_between_groups_and_keeps_whole_documents(start_edge):
+    server, target = start_edge()
+    before = counts(server)
+    many = [doc(f"bulk-{i:04d}", f"Bulk note {i}: check valve V-{i} monthly.") for i in range(1200)]
+    with Client(target) as client:
+        error = code_of(lambda: client.ingest(many, timeout=1.0))
+    assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert server.admission.wait_idle(60)  # the server stopped at the next group
+    documents, chunks, vectors = counts(server)
+    assert before[0] <= documents < before[0] + len(many)  # not all of them: it stopped
+    assert chunks == vectors  # whatever was stored is whole, with its vectors
+
+
 def test_oversized_message_is_refused_and_the_server_goes_on(start_edge):
     _, target = start_edge(max_message_bytes=64 * 1024)
     with Client(target) as client:
