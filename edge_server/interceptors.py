@@ -99,9 +99,7 @@ def _guarded(handler: grpc.RpcMethodHandler, new_call, guards) -> grpc.RpcMethod
         except Exception as error:
             if context.code() is not None:  # the rpc was already ended with a status
                 raise
-            if isinstance(error, RagcoreError):
-                abort(context, error)
-            abort(context, error, call.request_id)  # a bug: INTERNAL, traceback to the log
+            abort(context, error, call.request_id)  # a bug is INTERNAL, with the request id
 
     if handler.response_streaming:
 
