@@ -79,6 +79,13 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         help=f"requests worked on at once (default {defaults.DEFAULT_WORKERS})",
     )
     serve_.add_argument(
+        "--threads",
+        type=int,
+        default=defaults.DEFAULT_ENGINE_THREADS,
+        help="CPU threads each request's model runs use "
+        f"(default {defaults.DEFAULT_ENGINE_THREADS}: requests run side by side instead)",
+    )
+    serve_.add_argument(
         "--max-message-bytes",
         type=int,
         default=defaults.DEFAULT_MAX_MESSAGE_BYTES,
@@ -142,6 +149,7 @@ def _serve(args) -> int:
         config = ServerConfig(
             engine=Config(
                 data_dir=args.data_dir or default_data_dir(),
+                threads=args.threads,
                 llm_base_url=args.llm_url,
                 llm_model=args.llm_model,
             ),

@@ -80,8 +80,9 @@ class Client:
             try:
                 if self.health(timeout=max(0.1, deadline - time.monotonic())) == "SERVING":
                     return
-            except grpc.RpcError as error:
-                if error.code() != grpc.StatusCode.UNAVAILABLE:
+            except grpc.RpcError as error:  # not up yet, or too busy to answer: try again
+                retry = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED)
+                if error.code() not in retry:
                     raise
             if time.monotonic() >= deadline:
                 raise TimeoutError(f"the server was not SERVING within {timeout:.0f} s")

@@ -11,7 +11,11 @@ from ragcore.errors import ConfigError
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 50051
 DEFAULT_MAX_IN_FLIGHT = 32
-DEFAULT_WORKERS = 2  # one per core: more only contend for the GIL and the cores
+DEFAULT_WORKERS = 4  # requests worked on at once (measured best with one thread each)
+# ``ragcore serve`` runs each request's models on one thread: with two, onnxruntime's
+# second thread spin-waits between runs and one request keeps both cores busy, so
+# concurrent requests cannot overlap (measured in benchmarks/grpc_load.py).
+DEFAULT_ENGINE_THREADS = 1
 DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a 2M-character document fits
 DEFAULT_KEEPALIVE_SECONDS = 60.0
 DEFAULT_KEEPALIVE_TIMEOUT_SECONDS = 20.0

@@ -29,6 +29,7 @@ from ragcore.errors import ConfigError, RagcoreError
 
 log = logging.getLogger("edge_server")
 SPARE_THREADS = 4  # beyond max_in_flight: health checks and refusals are never starved
+FLOOD_FACTOR = 8
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -47,7 +48,10 @@ class EdgeServer:
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="edge"),
             interceptors=[Guards([access_log_guard, Authentication(tokens), self.admission])],
             options=_channel_options(config),
-            maximum_concurrent_rpcs=threads,
+            # Only a flood backstop: the Admission guard does the refusing, with its own
+            # message and a log line, and never refuses health checks. Calls past the
+            # pool wait for a spare thread; refusals free theirs at once.
+            maximum_concurrent_rpcs=FLOOD_FACTOR * threads,
         )
         pb_grpc.add_RagcoreServicer_to_server(
             RagcoreServicer(self.engine, self.admission), self._grpc

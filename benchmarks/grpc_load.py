@@ -1,0 +1,739 @@
+"""Load on the gRPC edge service over loopback: 1, 4 and 16 concurrent clients vs in-process.
+
+Builds the sample knowledge base once in a scratch directory, copies it, and starts
+``python -m edge_server --sample-kb`` on one copy in a separate process (so its RSS is
+its own: VmRSS and VmHWM, the peak, from /proc). An Engine in this process opens the
+other copy: the in-process baseline.
+
+Each round, after a warm-up on both sides:
+
+* baseline + 1 client: the same question sequence (the golden set cycled, ``--requests``
+  long) is asked in-process and through one gRPC client, in alternating blocks of one
+  pass over the questions, so both sides do the same work in the same order at the same
+  time of the run, and the server is idle while the in-process engine works (and the
+  other way round). gRPC overhead p50 = gRPC p50 - in-process p50, per round.
+* 4 and 16 clients: that many threads, each with its own channel (``Client``), ask the
+  same sequence closed-loop (each waits for its answer before asking the next), together
+  bounded by ``--requests`` and ``--seconds``. A RESOURCE_EXHAUSTED refusal is counted
+  separately (not in ``--requests``) and its client asks the same question again after
+  20 ms; refusals are acceptable only when the server's ``--max-in-flight`` is below the
+  client count. Any other failure is an error.
+
+Per phase: p50/p95/p99 latency as the client sees it, throughput (answers/s over the
+phase's wall time; for 1 client, over the time spent in its calls), errors by status
+code, RESOURCE_EXHAUSTED by whose limit refused (the Admission guard's max_in_flight or
+gRPC's own maximum_concurrent_rpcs), the server's handler time from its access log
+(``ms``, includes waiting for a worker), and CPU per answer of this process (the client)
+and of the server, with the CPU every other process used meanwhile (the machine is
+shared: a phase with "other" well above 0 was disturbed). For 1 client also the median
+of the per-question differences gRPC - in-process, and whether every answer matched the
+in-process one. All golden questions are asked, every kind (no_answer and ambiguous too,
+as ``ask_latency.py`` does). Figures are medians over ``--rounds``; a default run takes
+about 2 minutes on 2 cores.
+
+Goals on 2 cores: gRPC overhead p50 <= 3 ms; throughput with 4 clients >= 1.5x one
+client; with 16 clients no errors (RESOURCE_EXHAUSTED only beyond the configured
+limit) and p99 <= 5x p50 (both at 16 clients); server RSS (peak) <= 400 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import itertools
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import grpc
+from _common import median, percentile
+
+from edge_server.client import Client
+from edge_server.convert import STATUS
+from ragcore import Config, Engine
+from ragcore.golden import KINDS, SAMPLE_GOLDEN, load_golden
+from ragcore.sample import sample_documents
+
+REPO = Path(__file__).resolve().parents[1]
+LISTENING = re.compile(rb"listening on [^\s]+:(\d+)")
+SERVING = re.compile(rb"serving \d+ documents")
+BACKOFF_SECONDS = 0.020  # after RESOURCE_EXHAUSTED, before the client's next request
+PAUSE_SECONDS = 0.1  # between alternating blocks: lets the other side's threads go idle
+CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+
+GOAL_OVERHEAD_MS = 3.0
+GOAL_SPEEDUP_4 = 1.5
+GOAL_TAIL_16 = 5.0
+GOAL_RSS_MB = 400.0
+
+
+# -- the server process -----------------------------------------------------------------
+class ServerProcess:
+    """``python -m edge_server`` on ``data_dir``, its stderr in ``log_path``."""
+
+    def __init__(self, data_dir: Path, log_path: Path, workers, max_in_flight, threads) -> None:
+        command = [sys.executable, "-m", "edge_server", "--data-dir", str(data_dir)]
+        command += ["--port", "0", "--sample-kb"]
+        if workers is not None:
+            command += ["--workers", str(workers)]
+        command += ["--threads", str(threads)]
+        if max_in_flight is not None:
+            command += ["--max-in-flight", str(max_in_flight)]
+        self.command = command
+        self.log_path = log_path
+        # A file, not a pipe: the server writes one access line per request.
+        self._log = open(log_path, "wb")  # noqa: SIM115 (closed in stop())
+        self.proc = subprocess.Popen(
+            command,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+            preexec_fn=_die_with_parent,
+        )
+        self.pid = self.proc.pid
+        self.port = 0
+
+    def wait_until_serving(self, timeout: float = 120.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.log_path.read_bytes()
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.proc.returncode}):\n{self.tail()}")
+            found = LISTENING.search(text)
+            if found and SERVING.search(text):
+                self.port = int(found.group(1))
+                target = f"127.0.0.1:{self.port}"
+                with Client(target) as client:
+                    client.wait_until_serving(max(1.0, deadline - time.monotonic()))
+                return target
+            time.sleep(0.1)
+        raise TimeoutError(f"the server was not serving within {timeout:.0f} s:\n{self.tail()}")
+
+    def tail(self, lines: int = 20) -> str:
+        text = self.log_path.read_text(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def memory_mb(self) -> dict[str, float]:
+        """VmRSS (now) and VmHWM (peak so far), in MB."""
+        figures = {}
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                figures[key] = int(value.split()[0]) / 1024
+        return {"rss_mb": figures["VmRSS"], "peak_rss_mb": figures["VmHWM"]}
+
+    def cpu_seconds(self) -> float:
+        return _proc_cpu(Path(f"/proc/{self.pid}/stat"))
+
+    def log_offset(self) -> int:
+        return self.log_path.stat().st_size
+
+    def handler_ms(self, start: int, end: int) -> list[float]:
+        """The access log's ``ms`` of every answered Ask between two log offsets."""
+        with open(self.log_path, "rb") as log:
+            log.seek(start)
+            chunk = log.read(end - start)
+        times = []
+        for line in chunk.splitlines():
+            if line.startswith(b"{") and b"/Ask" in line:
+                entry = json.loads(line)
+                if entry["method"].endswith("/Ask") and entry["status"] == "OK":
+                    times.append(entry["ms"])
+        return times
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+
+def _die_with_parent() -> None:
+    """In the child: SIGTERM when this benchmark dies, however it dies (Linux prctl)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _proc_cpu(stat: Path) -> float:
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICK  # utime, stime
+
+
+def machine_cpu_seconds() -> float:
+    """CPU time every process on the machine has used (busy time of /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / CLOCK_TICK
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+# -- phases -----------------------------------------------------------------------------
+def summarise(latencies: list[float], codes: Counter, seconds: float, **extra) -> dict:
+    ok, refused = codes.get("OK", 0), codes.get("RESOURCE_EXHAUSTED", 0)
+    figures = {
+        "requests": sum(codes.values()) - refused,  # answered or failed; refusals apart
+        "ok": ok,
+        "resource_exhausted": refused,
+        "errors": {c: n for c, n in codes.items() if c not in ("OK", "RESOURCE_EXHAUSTED")},
+        "seconds": round(seconds, 3),
+        "throughput_rps": round(ok / seconds, 2) if seconds > 0 else 0.0,
+    }
+    if latencies:
+        for q in (50, 95, 99):
+            figures[f"p{q}_ms"] = round(percentile(latencies, q), 2)
+        figures["max_ms"] = round(max(latencies), 2)
+    figures.update(extra)
+    return figures
+
+
+class CpuMeter:
+    """CPU seconds used by this process, by the server and by everything else, summed over
+    the intervals between ``start()`` and ``stop()``."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.own = self.served = self.others = 0.0
+        self._marks: tuple[float, float, float] | None = None
+
+    def start(self) -> None:
+        self._marks = (own_cpu_seconds(), self.server.cpu_seconds(), machine_cpu_seconds())
+
+    def stop(self) -> None:
+        own, served, machine = self._marks
+        own, served = own_cpu_seconds() - own, self.server.cpu_seconds() - served
+        self.own += own
+        self.served += served
+        self.others += max(0.0, machine_cpu_seconds() - machine - own - served)
+
+    def figures(self, answers: int, seconds: float, client: bool = True) -> dict:
+        per = 1000 / max(1, answers)
+        out = {"client_cpu_ms_per_answer": round(self.own * per, 2)}
+        if client:
+            out["server_cpu_ms_per_answer"] = round(self.served * per, 2)
+        out["cpu_cores_used"] = round((self.own + self.served) / seconds, 2)
+        out["other_processes_cores"] = round(self.others / seconds, 2)
+        return out
+
+
+def baseline_and_one_client(engine, client, server, sequence, block, seconds, timeout):
+    """In-process and one gRPC client, alternating blocks of the same questions."""
+    inproc, remote, inproc_time, remote_time = [], [], 0.0, 0.0
+    codes, mismatches, paired = Counter(), 0, []
+    local_cpu, remote_cpu = CpuMeter(server), CpuMeter(server)
+    offset = server.log_offset()
+    for start in range(0, len(sequence), block):
+        if inproc_time >= seconds or remote_time >= seconds:
+            break
+        questions = sequence[start : start + block]
+        answers = []
+        local_cpu.start()
+        began = time.perf_counter()
+        for q in questions:
+            t = time.perf_counter()
+            answers.append(engine.ask(q))
+            inproc.append((time.perf_counter() - t) * 1000)
+        inproc_time += time.perf_counter() - began
+        local_cpu.stop()
+        time.sleep(PAUSE_SECONDS)
+
+        remote_cpu.start()
+        began = time.perf_counter()
+        for i, (q, local) in enumerate(zip(questions, answers, strict=True)):
+            t = time.perf_counter()
+            try:
+                reply = client.ask(q, timeout=timeout)
+            except grpc.RpcError as error:
+                codes[error.code().name] += 1
+                continue
+            remote.append((time.perf_counter() - t) * 1000)
+            paired.append(remote[-1] - inproc[len(inproc) - len(questions) + i])
+            codes["OK"] += 1
+            if reply.text != local.text or reply.status != STATUS[local.status]:
+                mismatches += 1
+        remote_time += time.perf_counter() - began
+        remote_cpu.stop()
+        time.sleep(PAUSE_SECONDS)
+    handler = server.handler_ms(offset, server.log_offset())
+    one = summarise(
+        remote,
+        codes,
+        remote_time,
+        server_handler_p50_ms=round(percentile(handler, 50), 2) if handler else None,
+        paired_overhead_median_ms=round(median(paired), 2) if paired else None,
+        answers_differing_from_in_process=mismatches,
+        **remote_cpu.figures(codes["OK"], remote_time),
+    )
+    base = summarise(
+        inproc,
+        Counter(OK=len(inproc)),
+        inproc_time,
+        server_cpu_ms_while_idle=round(local_cpu.served * 1000, 1),
+        **local_cpu.figures(len(inproc), inproc_time, client=False),
+    )
+    return base, one
+
+
+def _refusal(details: str | None) -> str:
+    """Who refused: the Admission guard (max_in_flight) or gRPC's maximum_concurrent_rpcs."""
+    details = details or ""
+    if "Concurrent RPC limit" in details:
+        return "grpc maximum_concurrent_rpcs"
+    return "max_in_flight" if "busy" in details else details[:60]
+
+
+def concurrent_clients(target, server, n, sequence, seconds, timeout):
+    """``n`` closed-loop clients, one thread and one channel each, sharing the sequence."""
+    clients = [Client(target, timeout=timeout) for _ in range(n)]
+    results: list[list[tuple[float, str]]] = [[] for _ in range(n)]
+    finished = [0.0] * n
+    counter = itertools.count()
+    marks: dict[str, float] = {}
+    cpu = CpuMeter(server)
+    warm_up_errors: list[str] = []
+    refusals: Counter = Counter()
+
+    def go() -> None:  # run by the barrier once every client is connected, then all start
+        marks["offset"] = server.log_offset()
+        cpu.start()
+        marks["started"] = time.perf_counter()
+        marks["deadline"] = marks["started"] + seconds
+
+    ready = threading.Barrier(n + 1, action=go)
+
+    def warm_up(client: Client, question: str) -> None:
+        """Connect and ask once; refusals (a limit below the client count) are retried."""
+        for _ in range(200):
+            try:
+                client.wait_until_serving()
+                client.ask(question, timeout=timeout)
+                return
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                    raise
+                time.sleep(BACKOFF_SECONDS)
+
+    def run(i: int) -> None:
+        client = clients[i]
+        try:
+            warm_up(client, sequence[i % len(sequence)])
+        except Exception as error:  # counted, and the phase goes on with this client
+            warm_up_errors.append(repr(error))
+        ready.wait()
+        k = next(counter)  # atomic under the GIL
+        while k < len(sequence) and time.perf_counter() < marks["deadline"]:
+            t = time.perf_counter()
+            try:
+                client.ask(sequence[k], timeout=timeout)
+                code = "OK"
+            except grpc.RpcError as error:
+                code = error.code().name
+                if code == "RESOURCE_EXHAUSTED":  # whose limit: the servicer's or gRPC's own
+                    refusals[_refusal(error.details())] += 1
+            results[i].append(((time.perf_counter() - t) * 1000, code))
+            if code == "RESOURCE_EXHAUSTED":  # refused: the same question again, later
+                time.sleep(BACKOFF_SECONDS)
+            else:
+                k = next(counter)
+        finished[i] = time.perf_counter()
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    try:
+        ready.wait(timeout=120)
+        for thread in threads:
+            thread.join()
+        cpu.stop()
+    finally:
+        for client in clients:
+            client.close()
+    wall = max(finished) - marks["started"]
+    handler = server.handler_ms(marks["offset"], server.log_offset())
+    flat = [r for rs in results for r in rs]
+    codes = Counter(code for _, code in flat)
+    return summarise(
+        [ms for ms, code in flat if code == "OK"],
+        codes,
+        wall,
+        server_handler_p50_ms=round(percentile(handler, 50), 2) if handler else None,
+        warm_up_errors=warm_up_errors,
+        refusals=dict(refusals),
+        **cpu.figures(codes["OK"], wall),
+    )
+
+
+def one_round(engine, target, server, sequence, block, clients, args) -> dict:
+    phases: dict[str, dict] = {}
+    memory: dict[str, dict] = {}
+    with Client(target, timeout=args.timeout) as client:
+        for q in sequence[: args.warmup]:  # warm-up, both sides
+            engine.ask(q)
+            client.ask(q, timeout=args.timeout)
+        time.sleep(PAUSE_SECONDS)
+        if 1 in clients:
+            base, one = baseline_and_one_client(
+                engine, client, server, sequence, block, args.seconds, args.timeout
+            )
+            phases["in_process"], phases["grpc_1"] = base, one
+            memory["grpc_1"] = server.memory_mb()
+    for n in clients:
+        if n == 1:
+            continue
+        phases[f"grpc_{n}"] = concurrent_clients(
+            target, server, n, sequence, args.seconds, args.timeout
+        )
+        memory[f"grpc_{n}"] = server.memory_mb()
+        time.sleep(PAUSE_SECONDS)
+    figures: dict = {"phases": phases, "server_memory": memory}
+    if "grpc_1" in phases:
+        figures["grpc_overhead_p50_ms"] = round(
+            phases["grpc_1"]["p50_ms"] - phases["in_process"]["p50_ms"], 2
+        )
+    if "grpc_1" in phases and "grpc_4" in phases:
+        figures["speedup_4"] = round(
+            phases["grpc_4"]["throughput_rps"] / phases["grpc_1"]["throughput_rps"], 3
+        )
+    if "grpc_16" in phases and "p50_ms" in phases["grpc_16"]:
+        p16 = phases["grpc_16"]
+        figures["tail_16"] = round(p16["p99_ms"] / p16["p50_ms"], 3)
+    return figures
+
+
+# -- reporting --------------------------------------------------------------------------
+FIELDS = (
+    "requests",
+    "ok",
+    "resource_exhausted",
+    "throughput_rps",
+    "p50_ms",
+    "p95_ms",
+    "p99_ms",
+    "max_ms",
+    "server_handler_p50_ms",
+    "paired_overhead_median_ms",
+    "client_cpu_ms_per_answer",
+    "server_cpu_ms_per_answer",
+    "cpu_cores_used",
+    "other_processes_cores",
+)
+
+
+def medians(rounds: list[dict]) -> dict:
+    """Per-figure medians across rounds (errors summed: any error counts)."""
+    phases = {}
+    for name in rounds[0]["phases"]:
+        values = [r["phases"][name] for r in rounds]
+        phase = {}
+        for field in FIELDS:
+            got = [v[field] for v in values if v.get(field) is not None]
+            if got:
+                phase[field] = round(median(got), 2)
+        errors: Counter = Counter()
+        for v in values:
+            errors.update(v["errors"])
+            errors.update(
+                {"warm-up": len(v.get("warm_up_errors", []))} if v.get("warm_up_errors") else {}
+            )
+        phase["errors"] = dict(errors)
+        phase["resource_exhausted_total"] = sum(v["resource_exhausted"] for v in values)
+        refusals: Counter = Counter()
+        for v in values:
+            refusals.update(v.get("refusals", {}))
+        if refusals:
+            phase["refusals"] = dict(refusals)
+        if "answers_differing_from_in_process" in values[0]:
+            phase["answers_differing_from_in_process"] = sum(
+                v["answers_differing_from_in_process"] for v in values
+            )
+        phases[name] = phase
+    summary = {"phases": phases}
+    for key in ("grpc_overhead_p50_ms", "speedup_4", "tail_16"):
+        got = [r[key] for r in rounds if key in r]
+        if got:
+            summary[key] = round(median(got), 3)
+    return summary
+
+
+def goals(summary: dict, memory: dict, max_in_flight: int, clients: list[int]) -> list[dict]:
+    out = []
+    phases = summary["phases"]
+    if "grpc_overhead_p50_ms" in summary:
+        v = summary["grpc_overhead_p50_ms"]
+        out.append(_goal("gRPC overhead p50 (1 client - in-process)", v, "<=", GOAL_OVERHEAD_MS))
+    if "speedup_4" in summary:
+        v = summary["speedup_4"]
+        out.append(_goal("throughput 4 clients / 1 client", v, ">=", GOAL_SPEEDUP_4))
+    if "tail_16" in summary:
+        out.append(_goal("p99 / p50 at 16 clients", summary["tail_16"], "<=", GOAL_TAIL_16))
+    errors = sum(sum(p["errors"].values()) for p in phases.values())
+    out.append(
+        _goal("errors, every phase and round (other than RESOURCE_EXHAUSTED)", errors, "<=", 0)
+    )
+    for n in clients:
+        name = f"grpc_{n}"
+        if name not in phases:
+            continue
+        refused = phases[name]["resource_exhausted_total"]
+        if n > max_in_flight:
+            out.append(
+                {
+                    "goal": f"RESOURCE_EXHAUSTED at {n} clients (limit {max_in_flight}: allowed)",
+                    "value": refused,
+                    "target": None,
+                    "pass": True,
+                }
+            )
+        else:
+            out.append(
+                _goal(
+                    f"RESOURCE_EXHAUSTED at {n} clients (limit {max_in_flight})", refused, "<=", 0
+                )
+            )
+    out.append(
+        _goal("server peak RSS (VmHWM), MB", round(memory["peak_rss_mb"]), "<=", GOAL_RSS_MB)
+    )
+    return out
+
+
+def _goal(name: str, value, op: str, target) -> dict:
+    passed = value <= target if op == "<=" else value >= target
+    return {"goal": name, "value": value, "op": op, "target": target, "pass": bool(passed)}
+
+
+def print_report(result: dict) -> None:
+    s = result["settings"]
+    print(
+        f"gRPC edge load: {s['questions']} golden questions cycled, {s['requests']} requests "
+        f"per phase (<= {s['seconds']:.0f} s), {s['rounds_run']} round(s); server "
+        f"workers={s['workers']}, max_in_flight={s['max_in_flight']}, pid {s['server_pid']}"
+    )
+    for i, r in enumerate(result["rounds"], start=1):
+        parts = []
+        for name, p in r["phases"].items():
+            parts.append(
+                f"{name} p50 {p.get('p50_ms', float('nan')):.1f} {p['throughput_rps']:.1f}/s"
+            )
+        extra = "  ".join(
+            f"{k}={r[k]}" for k in ("grpc_overhead_p50_ms", "speedup_4", "tail_16") if k in r
+        )
+        print(f"  round {i}: " + "; ".join(parts) + f"  | {extra}")
+    header = (
+        f"{'phase':12s} {'reqs':>5s} {'ok':>5s} {'RE':>4s} {'err':>4s} {'req/s':>7s} "
+        f"{'p50':>7s} {'p95':>7s} {'p99':>7s} {'max':>7s} {'srv p50':>7s} "
+        f"{'cli cpu':>7s} {'srv cpu':>7s} {'cores':>5s} {'other':>5s}"
+    )
+    print(
+        "\nmedians over rounds. ms; srv p50: the server's handler time (its access log); "
+        "cli / srv cpu: CPU ms per answer\nof this process (the client; for in_process the "
+        "engine) and of the server; cores: both together; other: every other process"
+    )
+    print(header)
+    for name, p in result["median"]["phases"].items():
+
+        def f(key, fmt="7.2f", p=p):
+            value = p.get(key)
+            return format(value, fmt) if value is not None else format("-", ">" + fmt[0])
+
+        print(
+            f"{name:12s} {p['requests']:5.0f} {p['ok']:5.0f} "
+            f"{p['resource_exhausted_total']:4d} {sum(p['errors'].values()):4d} "
+            f"{f('throughput_rps', '7.1f')} {f('p50_ms')} {f('p95_ms')} {f('p99_ms')} "
+            f"{f('max_ms')} {f('server_handler_p50_ms')} {f('client_cpu_ms_per_answer')} "
+            f"{f('server_cpu_ms_per_answer')} {f('cpu_cores_used', '5.2f')} "
+            f"{f('other_processes_cores', '5.2f')}"
+        )
+        if p["errors"]:
+            print(f"{'':12s} errors: {p['errors']}")
+        if p.get("refusals"):
+            print(f"{'':12s} RESOURCE_EXHAUSTED from: {p['refusals']}")
+    mem = result["server_memory"]
+    print(
+        f"server RSS: {mem['loaded_rss_mb']:.0f} MB loaded, {mem['rss_mb']:.0f} MB at the end, "
+        f"peak (VmHWM) {mem['peak_rss_mb']:.0f} MB"
+    )
+    one = result["median"]["phases"].get("grpc_1", {})
+    if one.get("paired_overhead_median_ms") is not None:
+        inside = one["server_handler_p50_ms"] - result["median"]["phases"]["in_process"]["p50_ms"]
+        outside = one["p50_ms"] - one["server_handler_p50_ms"]
+        print(
+            "gRPC overhead, median of per-question differences (same question, same pass): "
+            f"{one['paired_overhead_median_ms']:.2f} ms; of the p50 difference, inside the "
+            f"server's handler: {inside:.2f} ms, outside it (transport, client): {outside:.2f} ms"
+        )
+    if "answers_differing_from_in_process" in one:
+        print(
+            f"answers via gRPC that differ from in-process: "
+            f"{one['answers_differing_from_in_process']}"
+        )
+    print("goals:")
+    for g in result["goals"]:
+        if g["target"] is None:
+            print(f"  {g['goal']}: {g['value']}  PASS")
+            continue
+        ratio = f" (ratio {g['value'] / g['target']:.2f})" if g["target"] else ""
+        print(
+            f"  {g['goal']}: {g['value']} {g['op']} {g['target']}{ratio}  "
+            f"{'PASS' if g['pass'] else 'FAIL'}"
+        )
+
+
+def flat_summary(result: dict) -> dict:
+    out = {
+        "benchmark": "grpc_load",
+        **{
+            k: result["settings"][k] for k in ("workers", "max_in_flight", "requests", "rounds_run")
+        },
+    }
+    for name, p in result["median"]["phases"].items():
+        for key in ("p50_ms", "p95_ms", "p99_ms", "throughput_rps"):
+            if key in p:
+                out[f"{name}_{key}"] = p[key]
+        out[f"{name}_errors"] = sum(p["errors"].values())
+        out[f"{name}_resource_exhausted"] = p["resource_exhausted_total"]
+    for key in ("grpc_overhead_p50_ms", "speedup_4", "tail_16"):
+        if key in result["median"]:
+            out[key] = result["median"][key]
+    out["server_peak_rss_mb"] = round(result["server_memory"]["peak_rss_mb"])
+    out["all_goals_pass"] = all(g["pass"] for g in result["goals"])
+    return out
+
+
+# -- main -------------------------------------------------------------------------------
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--golden", type=Path, default=SAMPLE_GOLDEN, help="questions to ask")
+    parser.add_argument(
+        "--skip-kinds", default="", help=f"comma-separated kinds not to ask ({', '.join(KINDS)})"
+    )
+    parser.add_argument("--requests", type=int, default=300, help="requests per phase (300)")
+    parser.add_argument(
+        "--seconds", type=float, default=15.0, help="time bound per phase and side (15 s)"
+    )
+    parser.add_argument("--clients", default="1,4,16", help="client counts (1,4,16)")
+    parser.add_argument("--rounds", type=int, default=3, help="repeats of every phase (3)")
+    parser.add_argument("--warmup", type=int, default=10, help="warm-up asks per side per round")
+    parser.add_argument("--timeout", type=float, default=30.0, help="deadline per request (s)")
+    parser.add_argument("--workers", type=int, default=None, help="server --workers")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="model threads, server and in-process alike"
+    )
+    parser.add_argument("--max-in-flight", type=int, default=None, help="server --max-in-flight")
+    parser.add_argument("--server-log", type=Path, default=None, help="keep the server's log")
+    parser.add_argument("--json", action="store_true", help="print only the JSON result")
+    args = parser.parse_args()
+
+    from edge_server import config as defaults
+
+    workers = args.workers or defaults.DEFAULT_WORKERS
+    threads = args.threads or defaults.DEFAULT_ENGINE_THREADS
+    max_in_flight = args.max_in_flight or defaults.DEFAULT_MAX_IN_FLIGHT
+    clients = sorted({int(c) for c in args.clients.split(",") if c.strip()})
+    skip = {k.strip() for k in args.skip_kinds.split(",") if k.strip()}
+    questions = [q.question for q in load_golden(args.golden) if q.kind not in skip]
+    sequence = [questions[i % len(questions)] for i in range(args.requests)]
+    log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
+
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch:
+        scratch = Path(scratch)
+        served, local = scratch / "served", scratch / "local"
+        with Engine(Config(data_dir=served)) as builder:
+            builder.ingest(sample_documents())
+        shutil.copytree(served, local)
+        server = ServerProcess(
+            served,
+            args.server_log or scratch / "server.log",
+            args.workers,
+            args.max_in_flight,
+            threads,
+        )
+        try:
+            with Engine(Config(data_dir=local, threads=threads)) as engine:
+                engine.warm_up()
+                target = server.wait_until_serving()
+                loaded = server.memory_mb()
+                log(
+                    f"server pid {server.pid} serving on {target} "
+                    f"({loaded['rss_mb']:.0f} MB); {' '.join(server.command[1:])}"
+                )
+                rounds = []
+                for i in range(args.rounds):
+                    rounds.append(
+                        one_round(engine, target, server, sequence, len(questions), clients, args)
+                    )
+                    r = rounds[-1]
+                    log(
+                        f"round {i + 1}/{args.rounds} done at "
+                        f"{time.monotonic() - began:.0f} s: "
+                        + ", ".join(
+                            f"{k}={r[k]}"
+                            for k in ("grpc_overhead_p50_ms", "speedup_4", "tail_16")
+                            if k in r
+                        )
+                    )
+                memory = server.memory_mb()
+        finally:
+            server.stop()
+
+    summary = medians(rounds)
+    result = {
+        "benchmark": "grpc_load",
+        "settings": {
+            "questions": len(questions),
+            "skipped_kinds": sorted(skip),
+            "requests": args.requests,
+            "seconds": args.seconds,
+            "clients": clients,
+            "rounds_run": len(rounds),
+            "workers": workers,
+            "threads": threads,
+            "max_in_flight": max_in_flight,
+            "server_pid": server.pid,
+            "cores": os.cpu_count(),
+            "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+            "run_seconds": round(time.monotonic() - began, 1),
+        },
+        "rounds": rounds,
+        "median": summary,
+        "server_memory": {
+            "loaded_rss_mb": round(loaded["rss_mb"], 1),
+            "rss_mb": round(memory["rss_mb"], 1),
+            "peak_rss_mb": round(memory["peak_rss_mb"], 1),
+        },
+    }
+    result["goals"] = goals(summary, memory, max_in_flight, clients)
+    if args.json:
+        print(json.dumps(result))
+        return
+    print_report(result)
+    print(
+        f"run time {result['settings']['run_seconds']:.0f} s, load average at the end "
+        f"{result['settings']['load_average_at_end']}"
+    )
+    print(json.dumps(flat_summary(result)))
+
+
+if __name__ == "__main__":
+    main()
