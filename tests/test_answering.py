@@ -292,3 +292,27 @@ def test_bad_answering_settings_name_the_field(tmp_path, settings, field):
     with pytest.raises(ConfigError) as error:
         Config(data_dir=tmp_path, **settings)
     assert error.value.field == field
+
+
+def test_stage_events_come_in_order_and_a_raising_listener_stops_the_run(sample_engine):
+    from ragcore.answering import StageEvent
+
+    events: list[StageEvent] = []
+    answer = sample_engine.ask("How often should the CP-200 seal be replaced?", events.append)
+    stages = [e.stage for e in events]
+    assert stages[0] == "perception" and events[0].round == 0
+    assert stages[1:5] == ["plan", "retrieval", "answer", "validation"]
+    assert stages.count("validation") == answer.rounds
+    assert stages.count("retry") == answer.rounds - 1
+    assert [e.elapsed_ms for e in events] == sorted(e.elapsed_ms for e in events)
+    assert events[-1].stage == "validation"
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_retrieval(event: StageEvent) -> None:
+        if event.stage == "retrieval":
+            raise Stop
+
+    with pytest.raises(Stop):
+        sample_engine.ask("How often should the CP-200 seal be replaced?", stop_after_retrieval)
