@@ -24,7 +24,8 @@ DEFAULT_GRACE_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class ServerConfig:
-    """Everything ``create_server`` needs; ``engine`` configures the library.
+    """Everything ``create_server`` needs; ``engine`` configures the library (by default
+    with one model thread per request, see DEFAULT_ENGINE_THREADS).
 
     ``max_in_flight`` requests are admitted at once (running or waiting for one of the
     ``workers``); more are refused with RESOURCE_EXHAUSTED. ``port`` 0 picks a free
@@ -34,7 +35,7 @@ class ServerConfig:
     turn on TLS; ``tls_client_ca`` also requires client certificates signed by it.
     """
 
-    engine: Config = field(default_factory=Config)
+    engine: Config = field(default_factory=lambda: Config(threads=DEFAULT_ENGINE_THREADS))
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
