@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 from conftest import TODAY
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
@@ -183,11 +182,9 @@ def test_reflection_lists_the_services(start_edge):
 
 # -- health -------------------------------------------------------------------------------
 def health_of(target: str, service: str = "ragcore.v1.Ragcore") -> str:
-    with grpc.insecure_channel(target) as channel:
-        reply = health_pb2_grpc.HealthStub(channel).Check(
-            health_pb2.HealthCheckRequest(service=service), timeout=5
-        )
-    return health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+    """Health on a fresh channel (no token), as a load balancer would ask."""
+    with Client(target, timeout=5) as client:
+        return client.health(service)
 
 
 def test_health_not_serving_until_loaded_then_serving_then_not_while_draining(
