@@ -19,8 +19,8 @@ from _common import median, percentile, rss_mb
 
 from ragcore import Config, Engine
 from ragcore.answering import STAGES
-from ragcore.golden import SAMPLE_GOLDEN, load_golden
-from ragcore.sample import sample_documents
+from ragcore.evaluation.golden import SAMPLE_GOLDEN, load_golden
+from ragcore.evaluation.sample import sample_documents
 
 
 def main() -> None:

@@ -59,10 +59,10 @@ import numpy as np
 from _common import DEFAULT_BEIR, percentile, rss_mb
 
 from ragcore import Config, Document, Engine
-from ragcore.embedder import OnnxEmbedder
-from ragcore.evaluation import BeirData, ndcg_at, open_beir, ranked_documents, recall_at
-from ragcore.loaders import load_file
-from ragcore.models import EmbedderSpec, embedder_spec
+from ragcore.evaluation.beir import BeirData, ndcg_at, open_beir, ranked_documents, recall_at
+from ragcore.inference.embedder import OnnxEmbedder
+from ragcore.inference.models import EmbedderSpec, embedder_spec
+from ragcore.ingest.loaders import load_file
 
 INSTALL_HINT = (
     "chromadb is not installed in this Python ({python}). It is kept out of ragcore's venv:\n"

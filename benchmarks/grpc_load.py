@@ -62,8 +62,8 @@ from _common import median, percentile
 from edge_server.client import Client
 from edge_server.convert import STATUS
 from ragcore import Config, Engine
-from ragcore.golden import KINDS, SAMPLE_GOLDEN, load_golden
-from ragcore.sample import sample_documents
+from ragcore.evaluation.golden import KINDS, SAMPLE_GOLDEN, load_golden
+from ragcore.evaluation.sample import sample_documents
 
 REPO = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(rb"listening on [^\s]+:(\d+)")

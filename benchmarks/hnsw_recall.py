@@ -46,7 +46,8 @@ from pathlib import Path
 import numpy as np
 from _common import median, percentile, rss_mb
 
-from ragcore.vector_index import HnswIndex, HnswParams
+from ragcore.config import HnswParams
+from ragcore.storage.vector_index import HnswIndex
 
 DIM = 384
 K = 10

@@ -20,8 +20,8 @@ import numpy as np
 from _common import DEFAULT_BEIR, peak_rss_mb
 
 from ragcore import Config, Engine
-from ragcore.evaluation import open_beir
-from ragcore.loaders import load_file
+from ragcore.evaluation.beir import open_beir
+from ragcore.ingest.loaders import load_file
 
 
 def raw_onnx_seconds(embedder, texts: list[str]) -> float:

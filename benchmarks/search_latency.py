@@ -17,8 +17,8 @@ from pathlib import Path
 from _common import DEFAULT_BEIR, median, percentile, rss_mb
 
 from ragcore import Config, Engine
-from ragcore.evaluation import eval_data_dir, open_beir
-from ragcore.loaders import load_file
+from ragcore.evaluation.beir import eval_data_dir, open_beir
+from ragcore.ingest.loaders import load_file
 
 
 def main() -> None:

@@ -24,8 +24,10 @@ from ragcore import cli as ragcore_cli
 from ragcore.config import Config, default_data_dir
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
-from ragcore.sample import sample_documents
+from ragcore.evaluation.sample import sample_documents
 from ragcore.trace import TraceNode
+
+log = logging.getLogger(__name__)
 
 TOKEN_ENV = "RAGCORE_TOKEN"
 LABELS = {pb.ANSWER_STATUS_UNCERTAIN: "UNCERTAIN: ", pb.ANSWER_STATUS_NO_ANSWER: "NO ANSWER: "}
@@ -168,7 +170,7 @@ def _serve(args) -> int:
         with engine:
             if args.sample_kb:
                 report = engine.ingest(sample_documents())
-                logging.getLogger("edge_server").info(
+                log.info(
                     "sample knowledge base: %d added, %d updated, %d unchanged",
                     report.count("added"),
                     report.count("updated"),

@@ -10,18 +10,18 @@ from __future__ import annotations
 from datetime import date
 
 from edge_server.v1 import ragcore_pb2 as pb
+from ragcore.agents.evidence import Draft
+from ragcore.agents.perception.agent import Perception
+from ragcore.agents.planning.orchestrator import Plan, Retrieval
+from ragcore.agents.validation import Issue, ValidationReport
 from ragcore.answering import Answer, StageEvent
 from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, parse_date
 from ragcore.engine import KnowledgeBaseInfo, Stats
 from ragcore.errors import InvalidQueryError
-from ragcore.evidence import Draft
-from ragcore.ingest import IngestReport
-from ragcore.orchestration import Plan, Retrieval
-from ragcore.perception import Perception
-from ragcore.search import Hit
-from ragcore.store import SearchFilters
+from ragcore.ingest.pipeline import IngestReport
+from ragcore.retrieval.search import Hit
+from ragcore.storage.filters import SearchFilters
 from ragcore.trace import TraceNode
-from ragcore.validation import Issue, ValidationReport
 
 STATUS = {
     "ok": pb.ANSWER_STATUS_OK,

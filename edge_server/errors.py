@@ -32,7 +32,7 @@ from ragcore.errors import (
     StoreError,
 )
 
-log = logging.getLogger("edge_server")
+log = logging.getLogger(__name__)
 
 
 class EdgeError(RagcoreError):

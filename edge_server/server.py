@@ -27,7 +27,7 @@ from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
 from ragcore.engine import Engine
 from ragcore.errors import ConfigError, RagcoreError
 
-log = logging.getLogger("edge_server")
+log = logging.getLogger(__name__)
 SPARE_THREADS = 4  # beyond max_in_flight: health checks and refusals are never starved
 FLOOD_FACTOR = 8
 SERVING = health_pb2.HealthCheckResponse.SERVING

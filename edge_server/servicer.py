@@ -22,7 +22,7 @@ from ragcore import __version__
 from ragcore.answering import StageEvent
 from ragcore.engine import Engine
 from ragcore.errors import InvalidDocumentError, InvalidInputError
-from ragcore.ingest import IngestProgress
+from ragcore.ingest.pipeline import IngestProgress
 
 
 def check_alive(context: grpc.ServicerContext, stage: str) -> None:

@@ -15,18 +15,18 @@ and models on first use::
 Errors are in ``ragcore.errors``; all derive from ``RagcoreError``.
 """
 
+from ragcore.agents.generation.extractive import Generator
 from ragcore.answering import Answer
 from ragcore.config import Config
 from ragcore.documents import Document, DocumentInfo
-from ragcore.embedder import Embedder
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
-from ragcore.generation import Generator
-from ragcore.ingest import IngestReport
-from ragcore.loaders import load_path
-from ragcore.reranker import Reranker
-from ragcore.search import Hit
-from ragcore.store import SearchFilters
+from ragcore.inference.embedder import Embedder
+from ragcore.inference.reranker import Reranker
+from ragcore.ingest.loaders import load_path
+from ragcore.ingest.pipeline import IngestReport
+from ragcore.retrieval.search import Hit
+from ragcore.storage.filters import SearchFilters
 
 __version__ = "0.1.0"
 

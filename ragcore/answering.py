@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from datetime import date
 from types import MappingProxyType
 
+from ragcore.agents.evidence import Draft, Evidence
+from ragcore.agents.generation.extractive import Generator
+from ragcore.agents.perception.agent import Perception, PerceptionAgent
+from ragcore.agents.planning.orchestrator import Orchestrator, Plan, Retrieval
+from ragcore.agents.validation import Issue, ValidationReport, Validator
 from ragcore.config import DEFAULT_MAX_ROUNDS
 from ragcore.errors import ConfigError
-from ragcore.evidence import Draft, Evidence
-from ragcore.generation import Generator
-from ragcore.orchestration import Orchestrator, Plan, Retrieval
-from ragcore.perception import Perception, PerceptionAgent
 from ragcore.trace import TraceNode, Tracer
-from ragcore.validation import Issue, ValidationReport, Validator
 
 STATUSES = ("ok", "uncertain", "no_answer")
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."

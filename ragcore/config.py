@@ -8,7 +8,6 @@ from pathlib import Path
 
 from ragcore.documents import MAX_DOCUMENT_CHARS
 from ragcore.errors import ConfigError
-from ragcore.vector_index import HnswParams
 
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_THREADS = 2
@@ -34,6 +33,20 @@ def default_data_dir() -> Path:
         return Path(os.environ["RAGCORE_DATA_DIR"])
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / "ragcore"
+
+
+@dataclass(frozen=True)
+class HnswParams:
+    """hnswlib parameters; see its README for the trade-offs."""
+
+    m: int = 16
+    ef_construction: int = 200
+    ef_search: int = 128
+
+    def __post_init__(self) -> None:
+        for name in ("m", "ef_construction", "ef_search"):
+            if getattr(self, name) < 2:
+                raise ConfigError(f"hnsw_{name}", getattr(self, name), "use a value of 2 or more")
 
 
 @dataclass(frozen=True)

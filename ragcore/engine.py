@@ -16,23 +16,23 @@ from pathlib import Path
 
 import numpy as np
 
+from ragcore.agents.generation.extractive import ExtractiveGenerator, Generator
+from ragcore.agents.generation.llm import OpenAICompatibleGenerator
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.planning.orchestrator import Orchestrator
+from ragcore.agents.validation import Validator
 from ragcore.answering import Answer, Answerer, EventListener
 from ragcore.config import LLM_API_KEY_ENV, Config
 from ragcore.documents import Document, DocumentInfo
-from ragcore.embedder import Embedder, OnnxEmbedder
 from ragcore.errors import StoreError
-from ragcore.generation import ExtractiveGenerator, Generator
-from ragcore.ingest import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
-from ragcore.llm import OpenAICompatibleGenerator
-from ragcore.loaders import load_path
-from ragcore.models import embedder_spec, models_dir
-from ragcore.orchestration import Orchestrator
-from ragcore.perception import PerceptionAgent
-from ragcore.reranker import OnnxCrossEncoder, Reranker
-from ragcore.search import Hit, Searcher
-from ragcore.store import SearchFilters, Store, WriteResult
-from ragcore.validation import Validator
-from ragcore.vector_index import PersistentIndex
+from ragcore.inference.embedder import Embedder, OnnxEmbedder
+from ragcore.inference.models import embedder_spec, models_dir
+from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
+from ragcore.ingest.loaders import load_path
+from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
+from ragcore.retrieval.search import Hit, Searcher
+from ragcore.storage.store import SearchFilters, Store, WriteResult
+from ragcore.storage.vector_index import PersistentIndex
 
 
 @dataclass(frozen=True)

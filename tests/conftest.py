@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from ragcore import Config, Document, Engine
-from ragcore.embedder import OnnxEmbedder
-from ragcore.models import embedder_spec
+from ragcore.inference.embedder import OnnxEmbedder
+from ragcore.inference.models import embedder_spec
 
-SAMPLE_KB = Path(__file__).resolve().parent.parent / "ragcore" / "sample_kb"
+SAMPLE_KB = Path(__file__).resolve().parent.parent / "ragcore" / "evaluation" / "sample_kb"
 
 
 @pytest.fixture(scope="session")
@@ -78,7 +78,7 @@ TODAY = date(2026, 12, 2)
 @pytest.fixture(scope="session")
 def sample_engine(tmp_path_factory, real_embedder):
     """An Engine over the bundled sample knowledge base, with a fixed clock (read-only use)."""
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.sample import sample_documents
 
     config = Config(data_dir=tmp_path_factory.mktemp("sample") / "data")
     with Engine(config, embedder=real_embedder, clock=lambda: TODAY) as eng:
@@ -90,7 +90,7 @@ def sample_engine(tmp_path_factory, real_embedder):
 @pytest.fixture(scope="session")
 def sample_data_template(tmp_path_factory, real_embedder) -> Path:
     """A data directory with the sample knowledge base ingested, closed: copy it, don't use it."""
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.sample import sample_documents
 
     path = tmp_path_factory.mktemp("sample-template") / "data"
     with Engine(Config(data_dir=path), embedder=real_embedder) as eng:

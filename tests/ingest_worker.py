@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ragcore import Config, Document, Engine
-from ragcore.embedder import HashEmbedder
+from ragcore.inference.embedder import HashEmbedder
 
 WORKER_DIMENSION = 256
 

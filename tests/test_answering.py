@@ -12,9 +12,9 @@ import pytest
 from conftest import TODAY
 
 from ragcore import Config, Document, Engine
+from ragcore.agents.generation.llm import OpenAICompatibleGenerator
+from ragcore.agents.planning.strategy import DEFAULT_STRATEGY
 from ragcore.errors import InvalidQueryError
-from ragcore.llm import OpenAICompatibleGenerator
-from ragcore.strategy import DEFAULT_STRATEGY
 
 pytestmark = pytest.mark.integration
 
@@ -247,7 +247,7 @@ def llm_server():
     ],
 )
 def test_a_hallucinating_llm_is_caught_and_capped(tmp_path, real_embedder, llm_server, reply, kind):
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.sample import sample_documents
 
     generator = OpenAICompatibleGenerator(llm_server(reply), "stand-in", timeout=5)
     with open_engine(
@@ -262,7 +262,7 @@ def test_a_hallucinating_llm_is_caught_and_capped(tmp_path, real_embedder, llm_s
 
 
 def test_a_faithful_llm_answer_passes(tmp_path, real_embedder, llm_server):
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.sample import sample_documents
 
     url = llm_server("Tighten the platen bolts to 52 N·m in a cross pattern [1].")
     with open_engine(

@@ -12,7 +12,7 @@ import pytest
 from ingest_worker import WORKER_DIMENSION, document
 
 from ragcore import Config, Engine
-from ragcore.embedder import HashEmbedder
+from ragcore.inference.embedder import HashEmbedder
 
 WORKER = Path(__file__).with_name("ingest_worker.py")
 
@@ -54,7 +54,7 @@ def test_sigkill_mid_ingest_keeps_every_committed_document(tmp_path, caplog):
     data_dir = tmp_path / "data"
     _kill_mid_ingest(data_dir, count=3000, kind="hash", after=200)
     with (
-        caplog.at_level(logging.WARNING, logger="ragcore.index"),
+        caplog.at_level(logging.WARNING, logger="ragcore.storage"),
         Engine(Config(data_dir=data_dir), embedder=HashEmbedder(WORKER_DIMENSION)) as engine,
     ):
         committed = _check_consistent(engine)

@@ -27,7 +27,7 @@ import pytest
 
 from edge_server.client import Client
 from edge_server.v1 import ragcore_pb2 as pb
-from ragcore.llm import NO_ANSWER_TEXT
+from ragcore.agents.generation.llm import NO_ANSWER_TEXT
 
 pytestmark = pytest.mark.integration
 

@@ -23,7 +23,7 @@ from edge_server import ServerConfig, create_server
 from edge_server.client import Client
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine
-from ragcore.generation import ExtractiveGenerator
+from ragcore.agents.generation.extractive import ExtractiveGenerator
 
 pytestmark = pytest.mark.integration
 

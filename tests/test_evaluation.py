@@ -9,7 +9,7 @@ import pytest
 
 from ragcore import Config
 from ragcore.errors import InvalidInputError
-from ragcore.evaluation import evaluate_beir, mrr_at, ndcg_at, recall_at
+from ragcore.evaluation.beir import evaluate_beir, mrr_at, ndcg_at, recall_at
 
 
 def test_metrics_by_hand():

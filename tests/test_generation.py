@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from conftest import TODAY
 
-from ragcore.evidence import Evidence, Statement, citations_in, split_statements, strip_citations
-from ragcore.generation import NO_ANSWER, ExtractiveGenerator
-from ragcore.orchestration import Orchestrator
-from ragcore.perception import PerceptionAgent
+from ragcore.agents.evidence import Evidence, Statement, split_statements
+from ragcore.agents.generation.extractive import NO_ANSWER, ExtractiveGenerator
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.planning.orchestrator import Orchestrator
+from ragcore.text.citations import citations_in, strip_citations
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 

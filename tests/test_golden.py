@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from ragcore.errors import InvalidInputError
-from ragcore.golden import KINDS, SAMPLE_GOLDEN, evaluate_golden, load_golden
-from ragcore.sample import sample_documents
+from ragcore.evaluation.golden import KINDS, SAMPLE_GOLDEN, evaluate_golden, load_golden
+from ragcore.evaluation.sample import sample_documents
 
 pytestmark = pytest.mark.integration
 

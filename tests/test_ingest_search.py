@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from ragcore import Document, SearchFilters
 from ragcore.errors import DocumentNotFoundError, InvalidQueryError, KnowledgeBaseNotFoundError
-from ragcore.search import fts_query
+from ragcore.retrieval.search import fts_query
 
 
 def _fts_rows(engine, document_id):

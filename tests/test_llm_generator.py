@@ -16,9 +16,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from ragcore.agents.evidence import Evidence, Statement
+from ragcore.agents.generation.llm import NO_ANSWER_TEXT, OpenAICompatibleGenerator, build_messages
 from ragcore.errors import ConfigError, GenerationError
-from ragcore.evidence import Evidence, Statement, strip_citations
-from ragcore.llm import NO_ANSWER_TEXT, OpenAICompatibleGenerator, build_messages
+from ragcore.text.citations import strip_citations
 
 KEY = "sk-test-5f1d2c9a7b"
 MODEL = "qwen2.5-1.5b-instruct"

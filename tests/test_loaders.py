@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from ragcore.errors import InvalidDocumentError
-from ragcore.loaders import load_file, load_path
+from ragcore.ingest.loaders import load_file, load_path
 
 MD = """---
 id: manual-hp400-v2

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ragcore.embedder import HashEmbedder, OnnxEmbedder
 from ragcore.errors import ConfigError, ModelMismatchError, ModelNotFoundError
-from ragcore.models import embedder_spec, resolve_embedder
+from ragcore.inference.embedder import HashEmbedder, OnnxEmbedder
+from ragcore.inference.models import embedder_spec, resolve_embedder
 
 SPEC = embedder_spec("all-MiniLM-L6-v2")
 

@@ -8,11 +8,11 @@ from datetime import date
 import pytest
 from conftest import TODAY
 
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.planning.orchestrator import Orchestrator
+from ragcore.agents.planning.strategy import DEFAULT_STRATEGY, load_strategy
+from ragcore.agents.validation import Issue
 from ragcore.errors import ConfigError
-from ragcore.orchestration import Orchestrator
-from ragcore.perception import PerceptionAgent
-from ragcore.strategy import DEFAULT_STRATEGY, load_strategy
-from ragcore.validation import Issue
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 

@@ -10,10 +10,8 @@ from datetime import date
 
 import pytest
 
-from ragcore import perception
-from ragcore.chunking import find_entities
-from ragcore.errors import ConfigError, InvalidQueryError
-from ragcore.perception import (
+from ragcore.agents.perception import nlp
+from ragcore.agents.perception.agent import (
     MAX_QUESTION_CHARS,
     Constraints,
     Entity,
@@ -21,6 +19,8 @@ from ragcore.perception import (
     PerceptionAgent,
     TimeConstraint,
 )
+from ragcore.errors import ConfigError, InvalidQueryError
+from ragcore.text.identifiers import find_entities
 
 TODAY = date(2026, 12, 2)
 
@@ -308,14 +308,14 @@ def test_rules_only_has_no_warning(rules_agent):
 
 
 def test_missing_model_falls_back_with_a_warning(monkeypatch, caplog):
-    monkeypatch.setattr(perception, "SPACY_MODELS", ("no_such_spacy_model",))
+    monkeypatch.setattr(nlp, "SPACY_MODELS", ("no_such_spacy_model",))
     agent = PerceptionAgent(nlp="auto")
-    with caplog.at_level(logging.WARNING, logger="ragcore.perception"):
+    with caplog.at_level(logging.WARNING, logger="ragcore.agents.perception"):
         first = agent.run("What does E4027 mean according to the FAA?")
         second = agent.run("hello")
-    assert first.warnings == second.warnings == (perception.NER_OFF_WARNING,)
+    assert first.warnings == second.warnings == (nlp.NER_OFF_WARNING,)
     assert "make setup" in first.warnings[0] and "nlp-requirements.txt" in first.warnings[0]
-    assert [r.message for r in caplog.records] == [perception.NER_OFF_WARNING]  # once
+    assert [r.message for r in caplog.records] == [nlp.NER_OFF_WARNING]  # once
     assert first.identifiers == ("E4027",) and first.constraints.source == "FAA"
 
 
@@ -336,7 +336,7 @@ def test_bad_nlp_argument():
 
 def test_constructor_loads_no_spacy():
     code = (
-        "import sys; from ragcore.perception import PerceptionAgent; PerceptionAgent(); "
+        "import sys; from ragcore.agents.perception.agent import PerceptionAgent; PerceptionAgent(); "
         "print('spacy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

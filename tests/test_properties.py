@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from ragcore import Config, Document, Engine
-from ragcore.embedder import HashEmbedder
+from ragcore.inference.embedder import HashEmbedder
 
 ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._:/@-]{0,30}", fullmatch=True)
 words = st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=12)

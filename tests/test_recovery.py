@@ -9,8 +9,8 @@ import pytest
 from conftest import make_docs
 
 from ragcore import Config, Document, Engine
-from ragcore.embedder import HashEmbedder
 from ragcore.errors import InvalidDocumentError, StoreError
+from ragcore.inference.embedder import HashEmbedder
 
 
 def _engine(path, dimension=64):
@@ -30,7 +30,7 @@ def _index_file(path):
 
 
 def _reopen_expect_rebuild(path, caplog, words):
-    with caplog.at_level(logging.WARNING, logger="ragcore.index"), _engine(path) as engine:
+    with caplog.at_level(logging.WARNING, logger="ragcore.storage"), _engine(path) as engine:
         assert (
             engine.search("E4027 hydraulic oil pressure press", mode="vector", k=1)[0].document_id
             == "press-hp400"

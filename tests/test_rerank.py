@@ -13,8 +13,8 @@ from ragcore.errors import (
     ModelMismatchError,
     ModelNotFoundError,
 )
-from ragcore.models import models_dir
-from ragcore.reranker import OnnxCrossEncoder
+from ragcore.inference.models import models_dir
+from ragcore.inference.reranker import OnnxCrossEncoder
 
 TOKENIZER = models_dir() / "all-MiniLM-L6-v2" / "tokenizer.json"
 
@@ -54,7 +54,7 @@ def test_wrong_hash_missing_file_and_wrong_graph(tmp_path, graph):
         OnnxCrossEncoder(tmp_path / "none.onnx", "0" * 64, TOKENIZER).score("q", ["p"])
     import hashlib
 
-    from ragcore.models import embedder_spec, resolve_embedder
+    from ragcore.inference.models import embedder_spec, resolve_embedder
 
     embedder_file, _ = resolve_embedder(embedder_spec("all-MiniLM-L6-v2"))
     digest = hashlib.sha256(embedder_file.read_bytes()).hexdigest()
@@ -87,7 +87,7 @@ def test_rerank_without_reranker_and_unpinned_config(tmp_path, engine, docs):
 def test_ask_reranks_evidence_and_scores_support_with_the_cross_encoder(
     tmp_path, graph, real_embedder
 ):
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.sample import sample_documents
 
     path, sha = graph
     config = Config(

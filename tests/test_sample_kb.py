@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ragcore import SearchFilters
-from ragcore.sample import sample_documents
+from ragcore.evaluation.sample import sample_documents
 
 
 def test_three_knowledge_bases_with_consistent_versions():

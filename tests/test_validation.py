@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import TODAY
 
-from ragcore.evidence import Draft, Evidence, split_statements
-from ragcore.perception import PerceptionAgent
-from ragcore.store import SearchFilters
-from ragcore.validation import Validator
+from ragcore.agents.evidence import Draft, Evidence, split_statements
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.validation import Validator
+from ragcore.storage.filters import SearchFilters
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 

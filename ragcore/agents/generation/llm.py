@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from http.client import HTTPException
 from urllib.parse import urlsplit
 
+from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, split_statements
 from ragcore.errors import ConfigError, GenerationError
-from ragcore.evidence import NO_ANSWER, Draft, Evidence, split_statements, strip_citations
+from ragcore.text.citations import strip_citations
 
 NO_ANSWER_TEXT = NO_ANSWER
 """The exact reply the model is told to give when the context does not hold the answer."""

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ragcore.chunking import Chunk
 from ragcore.documents import Document, DocumentInfo
 from ragcore.errors import (
     DocumentNotFoundError,
@@ -28,39 +27,12 @@ from ragcore.errors import (
     KnowledgeBaseNotFoundError,
     StoreError,
 )
+from ragcore.ingest.chunking import Chunk
+from ragcore.storage.filters import SearchFilters, where_clause
 
 DATABASE_NAME = "ragcore.sqlite3"
 
 
-@dataclass(frozen=True)
-class SearchFilters:
-    """Metadata filters of a search; an empty field means "no restriction"."""
-
-    knowledge_bases: tuple[str, ...] = ()
-    doc_types: tuple[str, ...] = ()
-    updated_after: date | None = None
-    """Only documents updated on or after this date (undated documents are excluded)."""
-    updated_before: date | None = None
-    """Only documents updated on or before this date (undated documents are excluded)."""
-    min_authority: int | None = None
-    exclude_superseded: bool = False
-    sources: tuple[str, ...] = ()
-    """Only documents whose source contains one of these (case-insensitive), e.g. "FAA"."""
-    exclude_documents: tuple[str, ...] = ()
-    """Never these document ids (e.g. ones a newer, more authoritative document overrides)."""
-
-    def __post_init__(self) -> None:
-        if self.min_authority is not None and not 1 <= self.min_authority <= 5:
-            raise InvalidQueryError(f"min_authority={self.min_authority!r}: use 1 to 5")
-        if self.updated_after and self.updated_before and self.updated_after > self.updated_before:
-            raise InvalidQueryError(
-                f"updated_after {self.updated_after} is later than updated_before "
-                f"{self.updated_before}: swap them"
-            )
-
-    @property
-    def empty(self) -> bool:
-        return self == SearchFilters()
 
 
 @dataclass(frozen=True)
@@ -86,7 +58,7 @@ class WriteResult:
 
 
 def _migrations() -> list[tuple[int, str, str]]:
-    folder = resources.files("ragcore") / "migrations"
+    folder = resources.files("ragcore.storage") / "migrations"
     found = []
     for entry in folder.iterdir():
         if entry.name.endswith(".sql"):
@@ -417,7 +389,7 @@ class Store:
             yield ids, vectors
 
     def filtered_chunk_ids(self, filters: SearchFilters) -> set[int]:
-        where, params = _where(filters)
+        where, params = where_clause(filters)
         return {
             r[0]
             for r in self._r.execute(
@@ -430,7 +402,7 @@ class Store:
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score, higher is better) for an FTS5 match expression."""
-        where, params = _where(filters)
+        where, params = where_clause(filters)
         sql = (
             "SELECT f.rowid, -bm25(chunks_fts, ?, 1.0) AS score FROM chunks_fts f "
             + (
@@ -449,34 +421,6 @@ class Store:
             raise InvalidQueryError(f"keyword query {match!r} was rejected: {exc}") from exc
 
 
-def _where(filters: SearchFilters) -> tuple[str, list[object]]:
-    clauses, params = ["1"], []
-    if filters.knowledge_bases:
-        clauses.append(f"d.knowledge_base IN ({','.join('?' * len(filters.knowledge_bases))})")
-        params += filters.knowledge_bases
-    if filters.doc_types:
-        clauses.append(f"d.doc_type IN ({','.join('?' * len(filters.doc_types))})")
-        params += filters.doc_types
-    if filters.updated_after:
-        clauses.append("d.updated_at >= ?")
-        params.append(filters.updated_after.isoformat())
-    if filters.updated_before:
-        clauses.append("d.updated_at <= ?")
-        params.append(filters.updated_before.isoformat())
-    if filters.min_authority:
-        clauses.append("d.authority >= ?")
-        params.append(filters.min_authority)
-    if filters.sources:
-        clauses.append(
-            "(" + " OR ".join(["instr(lower(d.source), lower(?)) > 0"] * len(filters.sources)) + ")"
-        )
-        params += filters.sources
-    if filters.exclude_documents:
-        clauses.append(f"d.id NOT IN ({','.join('?' * len(filters.exclude_documents))})")
-        params += filters.exclude_documents
-    if filters.exclude_superseded:
-        clauses.append("NOT EXISTS (SELECT 1 FROM documents n WHERE n.supersedes = d.id)")
-    return " AND ".join(clauses), params
 
 
 def _statements(sql: str) -> list[str]:

@@ -15,10 +15,10 @@ from pathlib import Path
 from ragcore.config import FUSIONS, Config, default_data_dir
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
-from ragcore.golden import SAMPLE_GOLDEN
-from ragcore.ingest import IngestProgress
-from ragcore.search import MODES, Hit
-from ragcore.store import SearchFilters
+from ragcore.evaluation.golden import SAMPLE_GOLDEN
+from ragcore.ingest.pipeline import IngestProgress
+from ragcore.retrieval.search import MODES, Hit
+from ragcore.storage.filters import SearchFilters
 
 
 def _date(value: str) -> date:
@@ -229,7 +229,7 @@ def _progress(enabled: bool):
 
 
 def _cmd_ingest(engine: Engine, args) -> int:
-    from ragcore.loaders import load_path
+    from ragcore.ingest.loaders import load_path
 
     documents = [doc for path in args.paths for doc in load_path(path, args.kb)]
     report = engine.ingest(documents, _progress(not args.json))
@@ -350,7 +350,7 @@ def _answer_dict(answer, with_trace: bool) -> dict:
 def _cmd_eval(engine: Engine, args) -> int:
     if args.golden is not None:
         return _eval_golden(engine, args)
-    from ragcore.evaluation import evaluate_beir
+    from ragcore.evaluation.beir import evaluate_beir
 
     settings = {
         k: v
@@ -379,8 +379,8 @@ def _cmd_eval(engine: Engine, args) -> int:
 
 
 def _eval_golden(engine: Engine, args) -> int:
-    from ragcore.golden import evaluate_golden, load_golden
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.golden import evaluate_golden, load_golden
+    from ragcore.evaluation.sample import sample_documents
 
     questions = load_golden(args.golden)
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
@@ -415,7 +415,7 @@ DEMO_QUESTIONS = (
 
 
 def _cmd_demo(engine: Engine, args) -> int:
-    from ragcore.sample import sample_documents
+    from ragcore.evaluation.sample import sample_documents
 
     report = engine.ingest(sample_documents(), _progress(not args.json))
     answers = [engine.ask(q) for q in (args.questions or DEMO_QUESTIONS)]
@@ -490,6 +490,3 @@ def _json_default(value):
     except (TypeError, ValueError):
         return str(value)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

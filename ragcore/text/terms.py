@@ -11,8 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ragcore.evidence import CITATION
-from ragcore.search import STOPWORDS
+from ragcore.text.citations import CITATION
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
 EXTRA_STOPWORDS = frozenset(
@@ -112,3 +111,49 @@ def coverage(needles: list[str] | set[str], haystack: set[str]) -> float:
     """Share of ``needles`` found in ``haystack`` (1.0 when there are no needles)."""
     needles = set(needles)
     return len(needles & haystack) / len(needles) if needles else 1.0
+
+
+# Words too common to help BM25; dropping them also keeps the OR query short.
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "does",
+        "do",
+        "did",
+        "can",
+    ]
+)

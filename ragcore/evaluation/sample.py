@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragcore.documents import Document
-from ragcore.loaders import load_path
+from ragcore.ingest.loaders import load_path
 
 SAMPLE_KB = Path(__file__).resolve().parent / "sample_kb"
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragcore.chunking import Chunk, chunk_text
 from ragcore.documents import Document
-from ragcore.embedder import Embedder
 from ragcore.errors import InvalidDocumentError
-from ragcore.store import Store, WriteResult
+from ragcore.inference.embedder import Embedder
+from ragcore.ingest.chunking import Chunk, chunk_text
+from ragcore.storage.store import Store, WriteResult
 
 GROUP_CHUNKS = 256
 """About this many chunks are embedded and committed together."""

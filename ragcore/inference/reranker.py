@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ragcore.errors import ModelError
-from ragcore.models import verify
+from ragcore.inference.models import verify
 
 MAX_PAIR_TOKENS = 512
 

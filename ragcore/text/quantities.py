@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ragcore.chunking import ENTITY_PATTERNS
-from ragcore.evidence import CITATION
+from ragcore.text.citations import CITATION
+from ragcore.text.identifiers import ENTITY_PATTERNS
 
 # Units as written in the documents, longest first so "L/min" wins over "L".
 _UNITS = (

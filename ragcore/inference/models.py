@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ragcore.errors import ConfigError, ModelMismatchError, ModelNotFoundError
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]  # ragcore/
 # A wheel carries the manifest as ragcore/_models; a source checkout has ../models.
 _MODEL_DIRS = (_PACKAGE_DIR / "_models", _PACKAGE_DIR.parent / "models")
 

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ragcore.chunking import split_sentences
-from ragcore.evidence import NO_ANSWER, Draft, Evidence, Statement
-from ragcore.perception import Constraints, Perception
-from ragcore.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
-from ragcore.terms import coverage, model_terms, terms
+from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement
+from ragcore.agents.perception.agent import Constraints, Perception
+from ragcore.text.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
+from ragcore.text.sentences import split_sentences
+from ragcore.text.terms import coverage, model_terms, terms
 
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2

@@ -13,31 +13,19 @@ import os
 import threading
 import uuid
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from ragcore.errors import ConfigError, StoreError
-from ragcore.models import sha256_of
-from ragcore.store import Store
+from ragcore.config import HnswParams
+from ragcore.errors import StoreError
+from ragcore.inference.models import sha256_of
+from ragcore.storage.store import Store
 
-log = logging.getLogger("ragcore.index")
+log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class HnswParams:
-    """hnswlib parameters; see its README for the trade-offs."""
-
-    m: int = 16
-    ef_construction: int = 200
-    ef_search: int = 128
-
-    def __post_init__(self) -> None:
-        for name in ("m", "ef_construction", "ef_search"):
-            if getattr(self, name) < 2:
-                raise ConfigError(f"hnsw_{name}", getattr(self, name), "use a value of 2 or more")
 
 
 class VectorIndex(Protocol):

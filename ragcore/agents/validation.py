@@ -18,14 +18,14 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ragcore.agents.evidence import Draft, Evidence, Statement
+from ragcore.agents.perception.agent import Perception
+from ragcore.agents.perception.time import dated_range
 from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
-from ragcore.evidence import Draft, Evidence, Statement
-from ragcore.orchestration import dated_range
-from ragcore.perception import Perception
-from ragcore.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
-from ragcore.reranker import Reranker
-from ragcore.terms import coverage, model_terms, terms
+from ragcore.inference.reranker import Reranker
+from ragcore.text.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
+from ragcore.text.terms import coverage, model_terms, terms
 
 CHECKS = ("traceability", "timeliness", "consistency")
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}

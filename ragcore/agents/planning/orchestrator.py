@@ -21,15 +21,16 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+from ragcore.agents.evidence import Evidence
+from ragcore.agents.perception.agent import Perception
+from ragcore.agents.perception.time import dated_range
+from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate, load_strategy
 from ragcore.errors import ConfigError
-from ragcore.evidence import Evidence
-from ragcore.perception import Perception, TimeConstraint
-from ragcore.reranker import Reranker
-from ragcore.search import Hit
-from ragcore.store import SearchFilters
-from ragcore.strategy import Rule, Strategy, TaskTemplate, load_strategy
+from ragcore.inference.reranker import Reranker
+from ragcore.retrieval.search import Hit
+from ragcore.storage.filters import SearchFilters
 
-log = logging.getLogger("ragcore.orchestration")
+log = logging.getLogger(__name__)
 
 DEFAULT_K = 8
 MAX_WIDENED_K = 50
@@ -380,17 +381,6 @@ def _plan(round_: int, tasks: list[RetrievalTask], searched, reasons) -> Plan:
     return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons)
 
 
-def dated_range(interval: TimeConstraint | None) -> tuple[date | None, date | None]:
-    """The document dates that answer for an interval: those in force during it.
-
-    A document dated by the interval's end was in force during it ("in 2022" accepts the
-    2021 manual); an open-ended interval ("since 2024") wants documents from its start.
-    """
-    if interval is None:
-        return None, None
-    if interval.end is not None:
-        return None, interval.end
-    return interval.start, None
 
 
 def _excluding(task: RetrievalTask, documents: tuple[str, ...]) -> RetrievalTask:

@@ -18,61 +18,18 @@ import numpy as np
 
 from ragcore.config import Config
 from ragcore.documents import DocumentInfo
-from ragcore.embedder import Embedder
 from ragcore.errors import InvalidQueryError
-from ragcore.reranker import Reranker
-from ragcore.store import SearchFilters, Store
-from ragcore.vector_index import VectorIndex
+from ragcore.inference.embedder import Embedder
+from ragcore.inference.reranker import Reranker
+from ragcore.storage.store import SearchFilters, Store
+from ragcore.storage.vector_index import VectorIndex
+from ragcore.text.terms import STOPWORDS
 
 MODES = ("vector", "keyword", "hybrid")
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
 _TOKEN = re.compile(r"\w+", re.UNICODE)
-# Words too common to help BM25; dropping them also keeps the OR query short.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "does",
-        "do",
-        "did",
-        "can",
-    ]
-)
 
 
 @dataclass(frozen=True)

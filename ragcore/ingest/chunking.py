@@ -13,48 +13,11 @@ import re
 from dataclasses import dataclass
 
 from ragcore.errors import ConfigError
+from ragcore.text.identifiers import find_entities
+from ragcore.text.sentences import split_sentences
 
-# Identifiers worth keeping as entities: error codes (E4027), model numbers (A320,
-# B737-800, CFM56-7B, LEAP-1A, HP-400) and part numbers (P/N 88-2041-07).
-ENTITY_PATTERNS = (
-    re.compile(r"\bP/N\s*[A-Z0-9][A-Z0-9-]*\d\b"),
-    re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"),
-    re.compile(r"\b[A-Z]{1,4}\d{2,5}[A-Z]?\b"),
-)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"\w+")
-_ABBREVIATIONS = frozenset(
-    [
-        "e.g",
-        "i.e",
-        "fig",
-        "no",
-        "nos",
-        "approx",
-        "vs",
-        "etc",
-        "dr",
-        "mr",
-        "mrs",
-        "ms",
-        "st",
-        "al",
-        "eq",
-        "ref",
-        "sec",
-        "ch",
-        "vol",
-        "min",
-        "max",
-        "ca",
-        "cf",
-    ]
-)
-# A sentence ends at . ! ? (optionally closed by quotes/brackets) before whitespace and
-# a capital, digit or opening bracket; blank lines, headings and list items also end one.
-_BOUNDARY = re.compile(
-    r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[#>*+-]|\d+[.)])\s)"
-)
 
 
 @dataclass(frozen=True)
@@ -69,15 +32,6 @@ class Chunk:
     numeric_density: float
 
 
-def find_entities(text: str) -> tuple[str, ...]:
-    """Identifier-like entities in order of first appearance, without duplicates."""
-    found: dict[str, int] = {}
-    for pattern in ENTITY_PATTERNS:
-        for match in pattern.finditer(text):
-            found.setdefault(match.group(0), match.start())
-    # A part number also matches the generic patterns: keep the longest spelling only.
-    names = sorted(found, key=found.__getitem__)
-    return tuple(n for n in names if not any(n != m and n in m for m in names))
 
 
 def numeric_density(text: str) -> float:
@@ -86,28 +40,8 @@ def numeric_density(text: str) -> float:
     return sum(1 for w in words if _NUMBER.fullmatch(w)) / len(words) if words else 0.0
 
 
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences of ``text``, whitespace trimmed."""
-    spans: list[tuple[int, int]] = []
-    begin = 0
-    for match in _BOUNDARY.finditer(text):
-        before = text[begin : match.start()]
-        last_word = before.rsplit(None, 1)[-1].rstrip(".!?\"')]").lower() if before.strip() else ""
-        if "\n" not in match.group(0) and last_word in _ABBREVIATIONS:
-            continue
-        _append_trimmed(text, begin, match.start(), spans)
-        begin = match.end()
-    _append_trimmed(text, begin, len(text), spans)
-    return spans
 
 
-def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))
 
 
 def chunk_text(

@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ragcore.errors import ConfigError, ModelError
-from ragcore.models import EmbedderSpec, resolve_embedder
+from ragcore.inference.models import EmbedderSpec, resolve_embedder
 
 
 @runtime_checkable

@@ -11,10 +11,9 @@ import re
 from dataclasses import dataclass
 
 from ragcore.documents import DocumentInfo
-from ragcore.search import Hit
+from ragcore.retrieval.search import Hit
+from ragcore.text.citations import citations_in
 
-CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
-"""A citation marker: ``[2]``, ``[1, 3]``; group 1 holds the numbers."""
 # A sentence ends at . ! ? and the citations right after it, before whitespace and a
 # capital, digit or quote; blank lines and list items start new statements too.
 _SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*(?=\s+[\"'(A-Z0-9])")
@@ -80,15 +79,8 @@ class Draft:
         return tuple(dict.fromkeys(n for s in self.statements for n in s.citations))
 
 
-def citations_in(text: str) -> tuple[int, ...]:
-    """The evidence numbers cited in ``text``: ``"a [1] b [2, 3]"`` → (1, 2, 3)."""
-    numbers = (int(n) for group in CITATION.findall(text) for n in re.split(r"[,;]", group))
-    return tuple(dict.fromkeys(numbers))
 
 
-def strip_citations(text: str) -> str:
-    """``text`` without its ``[n]`` markers (and the spaces they leave)."""
-    return re.sub(r"\s+([.,;:!?])", r"\1", CITATION.sub("", text)).strip()
 
 
 def split_statements(text: str) -> tuple[Statement, ...]:

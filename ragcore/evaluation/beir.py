@@ -22,8 +22,8 @@ from pathlib import Path
 from ragcore.config import Config
 from ragcore.engine import Engine
 from ragcore.errors import InvalidInputError
-from ragcore.loaders import load_file
-from ragcore.search import Hit
+from ragcore.ingest.loaders import load_file
+from ragcore.retrieval.search import Hit
 
 DOCUMENT_DEPTH = 100  # documents ranked per query (Recall@100)
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ragcore.errors import ConfigError
-from ragcore.search import MAX_TOP_K, MODES
+from ragcore.retrieval.search import MAX_TOP_K, MODES
 
-DEFAULT_STRATEGY = Path(__file__).resolve().parent / "rules" / "strategy.toml"
+DEFAULT_STRATEGY = Path(__file__).resolve().parents[2] / "rules" / "strategy.toml"
 PLACEHOLDERS = frozenset({"question", "keywords", "side", "entity", "source"})
 TASK_FILTERS = frozenset({"time", "source", "current"})
 FOR_EACH = frozenset({"side", "entity"})

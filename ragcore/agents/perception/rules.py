@@ -1,0 +1,155 @@
+"""The perception rules file (``rules/perception.toml``), loaded into validated patterns.
+
+The shipped file is overlaid top-level key by key with the caller's; every problem is
+reported with the file, the key and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ragcore.errors import ConfigError
+
+DEFAULT_RULES = Path(__file__).resolve().parents[2] / "rules" / "perception.toml"
+
+
+ACTIONS = ("compare", "explain", "how_to", "list", "summarize", "lookup")
+
+
+_NEVER = re.compile(r"(?!)")
+
+
+_MATCHED = ("quantitative", "direct", "multi_hop", "latest", "not_dates")  # phrases/patterns
+
+
+# The type and allowed keys of each top-level key of a rules file (None: any key).
+_SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
+    "default_action": (str, None),
+    "actions": (list, frozenset({"name", "phrases", "patterns"})),
+    "entities": (list, frozenset({"label", "pattern"})),
+    "units": (dict, None),
+    "source": (dict, frozenset({"phrases"})),
+    "comparison": (dict, frozenset({"conjunctions", "stopwords"})),
+    "keywords": (dict, frozenset({"stopwords"})),
+    **{key: (dict, frozenset({"phrases", "patterns"})) for key in _MATCHED},
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    default_action: str
+    actions: tuple[tuple[str, re.Pattern[str]], ...]
+    entities: tuple[tuple[str, re.Pattern[str]], ...]
+    units: tuple[tuple[str, re.Pattern[str]], ...]
+    source: re.Pattern[str]
+    match: dict[str, re.Pattern[str]]  # one per _MATCHED section
+    conjunctions: tuple[tuple[str, ...], ...]
+    side_stopwords: frozenset[str]
+    stopwords: frozenset[str]
+
+
+def _phrases(phrases) -> str:
+    """A regex of whole-word phrases; longest first, so that "as per" wins over "per"."""
+    alternatives = []
+    for text in sorted(phrases, key=len, reverse=True):
+        body = r"\s+".join(re.escape(word) for word in text.split())
+        before = r"(?<!\w)" if re.match(r"\w", text) else ""
+        alternatives.append(before + body + (r"(?!\w)" if re.search(r"\w$", text) else ""))
+    return "|".join(alternatives)
+
+
+class _Reader:
+    """Typed access to parsed rules; every failure names the file, the key and the reason."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, key: str, value: object, reason: str) -> ConfigError:
+        fix = f"{reason} (rules file {self.path}); correct it, or pass rules=None"
+        return ConfigError(f"perception rules {key}", value, fix)
+
+    def check(self, key: str, value: object) -> None:
+        kind, keys = _SCHEMA.get(key, (object, None))
+        if key not in _SCHEMA or not isinstance(value, kind):
+            why = f"expected a {kind.__name__}" if key in _SCHEMA else "unknown key"
+            raise self.fail(key, value, f"{why} (known keys: {', '.join(_SCHEMA)})")
+        for i, table in enumerate(value if isinstance(value, list) else [value]):
+            if keys is not None and (not isinstance(table, dict) or set(table) - keys):
+                where = f"{key}[{i}]" if isinstance(value, list) else key
+                raise self.fail(where, table, f"expected a table with keys from {sorted(keys)}")
+
+    def strings(self, table: dict, key: str, where: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise self.fail(where, value, "expected a list of non-empty strings")
+        return tuple(value)
+
+    def regex(self, text: object, where: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+        try:
+            if isinstance(text, str) and text:
+                return re.compile(text, flags)
+        except re.error as exc:
+            raise self.fail(where, text, f"invalid regular expression: {exc}") from exc
+        raise self.fail(where, text, "expected a regular expression (a non-empty string)")
+
+    def matcher(self, table: dict, where: str) -> re.Pattern[str]:
+        """One case-insensitive regex for the table's phrases and patterns."""
+        patterns = self.strings(table, "patterns", f"{where}.patterns")
+        parts = [self.regex(p, f"{where}.patterns[{i}]").pattern for i, p in enumerate(patterns)]
+        if phrases := self.strings(table, "phrases", f"{where}.phrases"):
+            parts.insert(0, _phrases(phrases))
+        return self.regex("|".join(f"(?:{p})" for p in parts), where) if parts else _NEVER
+
+    def words(self, table: dict, key: str) -> frozenset[str]:
+        words = self.strings(table.get(key, {}), "stopwords", f"{key}.stopwords")
+        return frozenset(w.lower() for w in words)
+
+
+def load_rules(path: Path) -> Rules:
+    """The shipped rules, overlaid top-level key by key with those of ``path``."""
+    data: dict[str, Any] = {}
+    for source in dict.fromkeys([DEFAULT_RULES, path]):
+        try:
+            layer = tomllib.loads(source.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError("rules", str(source), f"cannot read the file ({exc})") from exc
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            fix = f"not valid TOML: {exc}; correct the file, or pass rules=None"
+            raise ConfigError("rules", str(source), fix) from exc
+        for key, value in layer.items():
+            _Reader(source).check(key, value)
+        data.update(layer)
+    r = _Reader(path)
+    if data["default_action"] not in ACTIONS:
+        raise r.fail("default_action", data["default_action"], f"use one of {ACTIONS}")
+    actions, entities = [], []
+    for i, rule in enumerate(data["actions"]):
+        if rule.get("name") not in ACTIONS:
+            raise r.fail(f"actions[{i}].name", rule.get("name"), f"use one of {ACTIONS}")
+        actions.append((rule["name"], r.matcher(rule, f"actions[{i}]")))
+    for i, rule in enumerate(data["entities"]):
+        if not isinstance(label := rule.get("label"), str) or not label:
+            raise r.fail(f"entities[{i}].label", label, "use a label such as 'MODEL'")
+        entities.append((label, r.regex(rule.get("pattern"), f"entities[{i}].pattern", 0)))
+    source = _NEVER
+    if phrases := r.strings(data["source"], "phrases", "source.phrases"):
+        # The capitalised words after the phrase: "according to the FAA" -> "FAA".
+        words = r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+        source = re.compile(rf"(?i:{_phrases(phrases)})\s+(?:(?i:the)\s+)?{words}")
+    conjunctions = r.strings(data["comparison"], "conjunctions", "comparison.conjunctions")
+    units = data["units"]
+    return Rules(
+        default_action=data["default_action"],
+        actions=tuple(actions),
+        entities=tuple(entities),
+        units=tuple((u, r.matcher({"phrases": units[u]}, f"units.{u}")) for u in units),
+        source=source,
+        match={key: r.matcher(data[key], key) for key in _MATCHED},
+        conjunctions=tuple(tuple(c.lower().split()) for c in conjunctions),
+        side_stopwords=r.words(data, "comparison"),
+        stopwords=r.words(data, "keywords"),
+    )

@@ -1,0 +1,9 @@
+"""The ``ragcore`` command line: ask, ingest, search, stats, delete, eval, demo.
+
+``build_parsers()`` is the extension point: ``edge_server.cli`` adds ``serve`` and
+``ask --server`` to the parsers it returns, then hands the rest to ``run``.
+"""
+
+from ragcore.cli.commands import Parsers, build_parser, build_parsers, main, run
+
+__all__ = ["Parsers", "build_parser", "build_parsers", "main", "run"]

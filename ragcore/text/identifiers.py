@@ -1,0 +1,24 @@
+"""Identifiers in text: error codes, model numbers and part numbers."""
+
+from __future__ import annotations
+
+import re
+
+# Identifiers worth keeping as entities: error codes (E4027), model numbers (A320,
+# B737-800, CFM56-7B, LEAP-1A, HP-400) and part numbers (P/N 88-2041-07).
+ENTITY_PATTERNS = (
+    re.compile(r"\bP/N\s*[A-Z0-9][A-Z0-9-]*\d\b"),
+    re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"),
+    re.compile(r"\b[A-Z]{1,4}\d{2,5}[A-Z]?\b"),
+)
+
+
+def find_entities(text: str) -> tuple[str, ...]:
+    """Identifier-like entities in order of first appearance, without duplicates."""
+    found: dict[str, int] = {}
+    for pattern in ENTITY_PATTERNS:
+        for match in pattern.finditer(text):
+            found.setdefault(match.group(0), match.start())
+    # A part number also matches the generic patterns: keep the longest spelling only.
+    names = sorted(found, key=found.__getitem__)
+    return tuple(n for n in names if not any(n != m and n in m for m in names))

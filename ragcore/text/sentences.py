@@ -1,0 +1,64 @@
+"""Sentence boundaries of a text, as character spans."""
+
+from __future__ import annotations
+
+import re
+
+_ABBREVIATIONS = frozenset(
+    [
+        "e.g",
+        "i.e",
+        "fig",
+        "no",
+        "nos",
+        "approx",
+        "vs",
+        "etc",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "st",
+        "al",
+        "eq",
+        "ref",
+        "sec",
+        "ch",
+        "vol",
+        "min",
+        "max",
+        "ca",
+        "cf",
+    ]
+)
+
+
+# A sentence ends at . ! ? (optionally closed by quotes/brackets) before whitespace and
+# a capital, digit or opening bracket; blank lines, headings and list items also end one.
+_BOUNDARY = re.compile(
+    r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[A-Z0-9])|\n\s*\n|\n(?=\s*(?:[#>*+-]|\d+[.)])\s)"
+)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of ``text``, whitespace trimmed."""
+    spans: list[tuple[int, int]] = []
+    begin = 0
+    for match in _BOUNDARY.finditer(text):
+        before = text[begin : match.start()]
+        last_word = before.rsplit(None, 1)[-1].rstrip(".!?\"')]").lower() if before.strip() else ""
+        if "\n" not in match.group(0) and last_word in _ABBREVIATIONS:
+            continue
+        _append_trimmed(text, begin, match.start(), spans)
+        begin = match.end()
+    _append_trimmed(text, begin, len(text), spans)
+    return spans
+
+
+def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
