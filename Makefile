@@ -20,13 +20,13 @@ $(STAMP): pyproject.toml models/nlp-requirements.txt
 run: setup
 	$(BIN)/ragcore serve --sample-kb
 
-test: setup tests/node/node_modules/.package-lock.json
+test: setup tests/edge_server/node/node_modules/.package-lock.json
 	$(BIN)/python -m pytest -q
 
 # The Node client test's packages, exactly as locked; reinstalled only when the lock changes.
 # (npm ci writes the stamp; touch it so it is newer than the lock even on coarse clocks.)
-tests/node/node_modules/.package-lock.json: tests/node/package-lock.json
-	npm ci --prefix tests/node --no-audit --no-fund --ignore-scripts
+tests/edge_server/node/node_modules/.package-lock.json: tests/edge_server/node/package-lock.json
+	npm ci --prefix tests/edge_server/node --no-audit --no-fund --ignore-scripts
 	touch $@
 
 lint: setup

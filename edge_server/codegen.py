@@ -2,7 +2,7 @@
 
     python -m edge_server.codegen          (or: make proto)
 
-The stubs in ``edge_server/v1/`` are committed; ``tests/test_proto_stubs.py`` fails
+The stubs in ``edge_server/v1/`` are committed; ``tests/edge_server/test_proto_stubs.py`` fails
 when they differ from what this writes, so edit the .proto, then run this. The output
 depends on the grpcio-tools version, which ``pyproject.toml`` pins.
 """

@@ -11,7 +11,7 @@ from ragcore import Config, Document, Engine
 from ragcore.inference.embedder import OnnxEmbedder
 from ragcore.inference.models import embedder_spec
 
-SAMPLE_KB = Path(__file__).resolve().parent.parent / "ragcore" / "evaluation" / "sample_kb"
+SAMPLE_KB = Path(__file__).resolve().parents[1] / "ragcore" / "evaluation" / "sample_kb"
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ const path = require('node:path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const PROTO_ROOT = path.join(__dirname, '..', '..', 'proto');
+const PROTO_ROOT = path.join(__dirname, '..', '..', '..', 'proto');
 const PROTOS = ['ragcore/v1/ragcore.proto', 'grpc/health/v1/health.proto'];
 const DEADLINE_MS = 30000; // every call gets one; an Ask on a small machine takes seconds
 

@@ -31,7 +31,7 @@ from ragcore.agents.generation.llm import NO_ANSWER_TEXT
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUESTION = "What torque for the HP-400 platen bolts?"
 TOKEN = "process-test-reader-token-0123456789"
 GRACE = 10.0
