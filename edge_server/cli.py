@@ -20,12 +20,11 @@ from edge_server.client import Client
 from edge_server.config import ServerConfig
 from edge_server.server import serve
 from edge_server.v1 import ragcore_pb2 as pb
+from ragcore import Config, Engine, TraceNode
 from ragcore import cli as ragcore_cli
-from ragcore.config import Config, default_data_dir
-from ragcore.engine import Engine
+from ragcore.cli import default_data_dir
 from ragcore.errors import RagcoreError
-from ragcore.evaluation.sample import sample_documents
-from ragcore.trace import TraceNode
+from ragcore.evaluation import sample_documents
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ragcore.config import Config
+from ragcore import Config
 from ragcore.errors import ConfigError
 
 DEFAULT_HOST = "127.0.0.1"

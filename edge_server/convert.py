@@ -10,18 +10,25 @@ from __future__ import annotations
 from datetime import date
 
 from edge_server.v1 import ragcore_pb2 as pb
-from ragcore.agents.evidence import Draft
-from ragcore.agents.perception.agent import Perception
-from ragcore.agents.planning.orchestrator import Plan, Retrieval
-from ragcore.agents.validation import Issue, ValidationReport
-from ragcore.answering import Answer, StageEvent
-from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, parse_date
-from ragcore.engine import KnowledgeBaseInfo, Stats
+from ragcore import (
+    Answer,
+    Document,
+    Draft,
+    Hit,
+    IngestReport,
+    Issue,
+    KnowledgeBaseInfo,
+    Perception,
+    Plan,
+    Retrieval,
+    SearchFilters,
+    StageEvent,
+    Stats,
+    TraceNode,
+    ValidationReport,
+    document_from_fields,
+)
 from ragcore.errors import InvalidQueryError
-from ragcore.ingest.pipeline import IngestReport
-from ragcore.retrieval.search import Hit
-from ragcore.storage.filters import SearchFilters
-from ragcore.trace import TraceNode
 
 STATUS = {
     "ok": pb.ANSWER_STATUS_OK,
@@ -72,21 +79,19 @@ def _query_date(value: str, name: str) -> date | None:
 
 def document(message: pb.Document, number: int) -> Document:
     """The ragcore Document of the ``number``-th (1-based) message of an Ingest stream."""
+    fields = {
+        "id": message.id,
+        "title": message.title,
+        "source": message.source,
+        "doc_type": message.doc_type,
+        "authority": message.authority or 3,
+        "updated_at": message.updated_at,
+        "version": message.version or 1,
+        "supersedes": message.supersedes,
+        "metadata": dict(message.metadata),
+    }
     where = f"document #{number} (id {message.id!r})"
-    return Document(
-        id=message.id,
-        text=message.text,
-        knowledge_base=message.knowledge_base or DEFAULT_KNOWLEDGE_BASE,
-        title=message.title,
-        source=message.source,
-        doc_type=message.doc_type or "document",
-        authority=message.authority or 3,
-        updated_at=parse_date(message.updated_at, where),
-        version=message.version or 1,
-        supersedes=message.supersedes or None,
-        metadata=dict(message.metadata),
-        origin=where,
-    )
+    return document_from_fields(fields, message.text, where, message.knowledge_base)
 
 
 # -- results ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from edge_server.config import ServerConfig
 from edge_server.interceptors import SERVICE, Admission, Authentication, Guards, access_log_guard
 from edge_server.servicer import RagcoreServicer
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
-from ragcore.engine import Engine
+from ragcore import Engine
 from ragcore.errors import ConfigError, RagcoreError
 
 log = logging.getLogger(__name__)

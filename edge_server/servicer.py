@@ -18,11 +18,8 @@ from edge_server.errors import DeadlinePassed
 from edge_server.interceptors import Admission
 from edge_server.v1 import ragcore_pb2 as pb
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
-from ragcore import __version__
-from ragcore.answering import StageEvent
-from ragcore.engine import Engine
+from ragcore import Engine, IngestProgress, StageEvent, __version__
 from ragcore.errors import InvalidDocumentError, InvalidInputError
-from ragcore.ingest.pipeline import IngestProgress
 
 
 def check_alive(context: grpc.ServicerContext, stage: str) -> None:

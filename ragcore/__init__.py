@@ -12,37 +12,81 @@ and models on first use::
         answer = engine.ask("What does error E4027 mean?")
         print(answer.status, answer.text, [c.document_id for c in answer.citations])
 
-Errors are in ``ragcore.errors``; all derive from ``RagcoreError``.
+Every type that appears in a public signature or result is exported here; the closed
+vocabularies (routes, statuses, issue kinds, ...) are in ``ragcore.types`` and the
+errors in ``ragcore.errors`` (all derive from ``RagcoreError``).
+
+The layers, bottom to top. A module imports only from its own layer and the layers
+below it (``tests/ragcore/test_layers.py`` enforces this)::
+
+    8  cli/                       the ``ragcore`` command line
+    7  evaluation/                BEIR and golden-set figures, the sample knowledge base
+    6  engine                     the facade: owns the store, index, models and agents
+    5  answering                  the loop: perceive → plan → retrieve → generate → validate
+    4  agents/                    perception/, planning/, generation/, validation, evidence
+    3  ingest/, retrieval/        files → chunks → store; keyword, vector and hybrid search
+    2  inference/, storage/       ONNX models and their manifest; SQLite and the vector index
+    1  config, documents          the one Config; Document and its metadata
+    0  types, errors, trace, text/   vocabularies, the error tree, trace trees, text helpers
 """
 
-from ragcore.agents.generation.extractive import Generator
-from ragcore.answering import Answer
-from ragcore.config import Config
-from ragcore.documents import Document, DocumentInfo
-from ragcore.engine import Engine
+from ragcore.agents.evidence import Draft, Evidence, Statement
+from ragcore.agents.generation import Generator
+from ragcore.agents.perception import Constraints, Entity, Perception, TimeConstraint
+from ragcore.agents.planning import Plan, Retrieval, RetrievalTask, TaskResult
+from ragcore.agents.validation import CheckResult, Issue, ValidationReport
+from ragcore.answering import Answer, Citation, EventListener, StageEvent
+from ragcore.config import Config, HnswParams
+from ragcore.documents import Document, DocumentInfo, document_from_fields
+from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
 from ragcore.errors import RagcoreError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
 from ragcore.ingest.loaders import load_path
-from ragcore.ingest.pipeline import IngestReport
+from ragcore.ingest.pipeline import DocumentOutcome, IngestProgress, IngestReport
 from ragcore.retrieval.search import Hit
 from ragcore.storage.filters import SearchFilters
+from ragcore.trace import TraceNode
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Answer",
+    "CheckResult",
+    "Citation",
     "Config",
+    "Constraints",
     "Document",
     "DocumentInfo",
+    "DocumentOutcome",
+    "Draft",
     "Embedder",
     "Engine",
+    "Entity",
+    "EventListener",
+    "Evidence",
     "Generator",
     "Hit",
+    "HnswParams",
+    "IngestProgress",
     "IngestReport",
+    "Issue",
+    "KnowledgeBaseInfo",
+    "Perception",
+    "Plan",
     "RagcoreError",
     "Reranker",
+    "Retrieval",
+    "RetrievalTask",
     "SearchFilters",
+    "StageEvent",
+    "Statement",
+    "Stats",
+    "TaskResult",
+    "TimeConstraint",
+    "TraceNode",
+    "ValidationReport",
     "__version__",
+    "document_from_fields",
     "load_path",
 ]

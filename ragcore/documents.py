@@ -160,3 +160,57 @@ def parse_int(value: object, where: str, field_name: str) -> int:
         return int(str(value).strip())
     except ValueError:
         raise InvalidDocumentError(where, field_name, f"{value!r} is not an integer") from None
+
+
+# The fields a loaded file may set; anything else is free-form metadata.
+FIELDS = (
+    "id",
+    "title",
+    "knowledge_base",
+    "source",
+    "doc_type",
+    "authority",
+    "updated_at",
+    "version",
+    "supersedes",
+    "text",
+)
+
+
+def document_from_fields(
+    fields: Mapping[str, object], text: object, origin: str, knowledge_base: str | None = None
+) -> Document:
+    """A checked Document from loosely typed fields (a file's front matter, a JSON line,
+    a request); errors name ``origin``. Empty fields take the Document defaults; a field
+    ``knowledge_base`` wins over the argument."""
+    extra = {k: v for k, v in fields.items() if k not in FIELDS and k != "metadata"}
+    metadata = dict(fields.get("metadata") or {})
+    metadata.update(extra)
+    return Document(
+        id=str(fields["id"]) if "id" in fields else "",
+        text=text if isinstance(text, str) else "",
+        knowledge_base=str(
+            fields.get("knowledge_base") or knowledge_base or DEFAULT_KNOWLEDGE_BASE
+        ),
+        title=str(fields.get("title") or ""),
+        source=str(fields.get("source") or ""),
+        doc_type=str(fields.get("doc_type") or "document"),
+        authority=parse_int(fields.get("authority", 3), origin, "authority"),
+        updated_at=parse_date(fields.get("updated_at"), origin),
+        version=parse_int(fields.get("version", 1), origin, "version"),
+        supersedes=str(fields["supersedes"]) if fields.get("supersedes") else None,
+        metadata={str(k): v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()},
+        origin=origin,
+    ).validated()
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a document, ready to be embedded and indexed."""
+
+    position: int
+    text: str
+    start: int
+    end: int
+    entities: tuple[str, ...]
+    numeric_density: float

@@ -79,10 +79,6 @@ class Draft:
         return tuple(dict.fromkeys(n for s in self.statements for n in s.citations))
 
 
-
-
-
-
 def split_statements(text: str) -> tuple[Statement, ...]:
     """Cut an answer into sentence statements with the citations each carries.
 

@@ -5,5 +5,6 @@
 """
 
 from ragcore.cli.commands import Parsers, build_parser, build_parsers, main, run
+from ragcore.config import default_data_dir
 
-__all__ = ["Parsers", "build_parser", "build_parsers", "main", "run"]
+__all__ = ["Parsers", "build_parser", "build_parsers", "default_data_dir", "main", "run"]

@@ -489,4 +489,3 @@ def _json_default(value):
         return dict(value)
     except (TypeError, ValueError):
         return str(value)
-

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
+from ragcore.documents import Chunk
 from ragcore.errors import ConfigError
 from ragcore.text.identifiers import find_entities
 from ragcore.text.sentences import split_sentences
@@ -20,28 +20,10 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _WORD = re.compile(r"\w+")
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """A piece of a document, ready to be embedded and indexed."""
-
-    position: int
-    text: str
-    start: int
-    end: int
-    entities: tuple[str, ...]
-    numeric_density: float
-
-
-
-
 def numeric_density(text: str) -> float:
     """Share of word tokens that are numbers (0 for a text without words)."""
     words = _WORD.findall(text)
     return sum(1 for w in words if _NUMBER.fullmatch(w)) / len(words) if words else 0.0
-
-
-
-
 
 
 def chunk_text(

@@ -14,26 +14,14 @@ Every problem is an InvalidDocumentError naming the file (and line) and the fiel
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
-from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, parse_date, parse_int
+from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, FIELDS, Document, document_from_fields
 from ragcore.errors import InvalidDocumentError
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".jsonl")
-_FIELDS = (
-    "id",
-    "title",
-    "knowledge_base",
-    "source",
-    "doc_type",
-    "authority",
-    "updated_at",
-    "version",
-    "supersedes",
-    "text",
-)
 _SKIPPED_NAMES = frozenset({"readme.md", "readme.txt"})
 
 
@@ -87,29 +75,6 @@ def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
     fields.setdefault("id", path.stem)
     fields.setdefault("title", _first_line_title(body) or path.stem)
     return [document_from_fields(fields, body, str(path), kb)]
-
-
-def document_from_fields(
-    fields: Mapping[str, object], text: object, origin: str, knowledge_base: str
-) -> Document:
-    """Build a Document from loosely typed fields, naming ``origin`` in errors."""
-    extra = {k: v for k, v in fields.items() if k not in _FIELDS and k != "metadata"}
-    metadata = dict(fields.get("metadata") or {})
-    metadata.update(extra)
-    return Document(
-        id=str(fields["id"]) if "id" in fields else "",
-        text=text if isinstance(text, str) else "",
-        knowledge_base=str(fields.get("knowledge_base") or knowledge_base),
-        title=str(fields.get("title") or ""),
-        source=str(fields.get("source") or ""),
-        doc_type=str(fields.get("doc_type") or "document"),
-        authority=parse_int(fields.get("authority", 3), origin, "authority"),
-        updated_at=parse_date(fields.get("updated_at"), origin),
-        version=parse_int(fields.get("version", 1), origin, "version"),
-        supersedes=str(fields["supersedes"]) if fields.get("supersedes") else None,
-        metadata={str(k): v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()},
-        origin=origin,
-    ).validated()
 
 
 def _first_line_title(body: str) -> str:
@@ -185,7 +150,7 @@ class _HtmlText(HTMLParser):
         elif tag == "meta":
             attributes = dict(attrs)
             name = (attributes.get("name") or "").removeprefix("ragcore:")
-            if name in _FIELDS and attributes.get("content") is not None:
+            if name in FIELDS and attributes.get("content") is not None:
                 self.meta[name] = attributes["content"]
         if tag in self._HIDDEN:
             self._hidden += 1

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ragcore.documents import Document
+from ragcore.documents import Chunk, Document
 from ragcore.errors import InvalidDocumentError
 from ragcore.inference.embedder import Embedder
-from ragcore.ingest.chunking import Chunk, chunk_text
+from ragcore.ingest.chunking import chunk_text
 from ragcore.storage.store import Store, WriteResult
 
 GROUP_CHUNKS = 256

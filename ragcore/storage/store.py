@@ -20,19 +20,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ragcore.documents import Document, DocumentInfo
+from ragcore.documents import Chunk, Document, DocumentInfo
 from ragcore.errors import (
     DocumentNotFoundError,
     InvalidQueryError,
     KnowledgeBaseNotFoundError,
     StoreError,
 )
-from ragcore.ingest.chunking import Chunk
 from ragcore.storage.filters import SearchFilters, where_clause
 
 DATABASE_NAME = "ragcore.sqlite3"
-
-
 
 
 @dataclass(frozen=True)
@@ -419,8 +416,6 @@ class Store:
             return [(r[0], r[1]) for r in self._r.execute(sql, args)]
         except sqlite3.OperationalError as exc:
             raise InvalidQueryError(f"keyword query {match!r} was rejected: {exc}") from exc
-
-
 
 
 def _statements(sql: str) -> list[str]:

@@ -26,8 +26,6 @@ from ragcore.storage.store import Store
 log = logging.getLogger(__name__)
 
 
-
-
 class VectorIndex(Protocol):
     """Nearest-neighbour search over unit vectors keyed by integer ids."""
 

@@ -9,18 +9,42 @@ import ragcore
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
         "Answer",
+        "CheckResult",
+        "Citation",
         "Config",
+        "Constraints",
         "Document",
         "DocumentInfo",
+        "DocumentOutcome",
+        "Draft",
         "Embedder",
         "Engine",
+        "Entity",
+        "EventListener",
+        "Evidence",
         "Generator",
         "Hit",
+        "HnswParams",
+        "IngestProgress",
         "IngestReport",
+        "Issue",
+        "KnowledgeBaseInfo",
+        "Perception",
+        "Plan",
         "RagcoreError",
         "Reranker",
+        "Retrieval",
+        "RetrievalTask",
         "SearchFilters",
+        "StageEvent",
+        "Statement",
+        "Stats",
+        "TaskResult",
+        "TimeConstraint",
+        "TraceNode",
+        "ValidationReport",
         "__version__",
+        "document_from_fields",
         "load_path",
     ]
     assert ragcore.__all__ == sorted(ragcore.__all__)
@@ -34,3 +58,14 @@ def test_import_loads_no_model_runtime():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_every_exported_vocabulary_is_a_string_enum():
+    from enum import StrEnum
+
+    from ragcore import types
+
+    for name in types.__all__:
+        vocabulary = getattr(types, name)
+        assert issubclass(vocabulary, StrEnum), name
+        assert all(member == member.value for member in vocabulary)

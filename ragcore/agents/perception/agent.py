@@ -39,8 +39,6 @@ class Entity:
     end: int
 
 
-
-
 @dataclass(frozen=True)
 class Constraints:
     """What the answer must respect; ``latest``: the newest version is asked for."""
@@ -74,25 +72,7 @@ class Perception:
 # --- rules file -----------------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
-
 # --- time -----------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
 
 
 # --- the agent ------------------------------------------------------------------------
@@ -100,10 +80,6 @@ class Perception:
 _WORD = re.compile(r"\w+(?:[-/.]\w+)*")
 _SIDE_END = re.compile(r"[,;:?!()]|\.(?:\s|$)")
 _DETERMINERS = frozenset(["the", "a", "an"])
-
-
-
-
 
 
 class PerceptionAgent:

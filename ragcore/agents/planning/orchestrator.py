@@ -381,8 +381,6 @@ def _plan(round_: int, tasks: list[RetrievalTask], searched, reasons) -> Plan:
     return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons)
 
 
-
-
 def _excluding(task: RetrievalTask, documents: tuple[str, ...]) -> RetrievalTask:
     excluded = tuple(dict.fromkeys(task.filters.exclude_documents + documents))
     filters = replace(task.filters, exclude_documents=excluded)

@@ -1,0 +1,157 @@
+"""The closed vocabularies of ragcore, as string enums.
+
+Each member's value is the string used in rule files, JSON output and the gRPC contract,
+so ``Route.COMPARISON == "comparison"`` and a member serialises as its value. A value
+read from outside (a TOML rule, a CLI flag) becomes a member through ``Enum(value)`` or
+``parse``, so a typo is an error instead of a string that silently never matches.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Self
+
+
+class _Vocabulary(StrEnum):
+    @classmethod
+    def values(cls) -> tuple[str, ...]:
+        """Every value, in declaration order (for help texts and error messages)."""
+        return tuple(m.value for m in cls)
+
+    @classmethod
+    def parse(cls, value: object) -> Self | None:
+        """The member whose value is ``value``, or None if there is none."""
+        try:
+            return cls(value)
+        except ValueError:
+            return None
+
+
+class Action(_Vocabulary):
+    """What a question asks the system to do."""
+
+    COMPARE = "compare"
+    EXPLAIN = "explain"
+    HOW_TO = "how_to"
+    LIST = "list"
+    SUMMARIZE = "summarize"
+    LOOKUP = "lookup"
+
+
+class Route(_Vocabulary):
+    """How a question is retrieved for."""
+
+    DIRECT = "direct"
+    """Nothing to look up (a greeting, thanks)."""
+    SIMPLE = "simple"
+    COMPARISON = "comparison"
+    MULTI_HOP = "multi_hop"
+
+
+class EntitySource(_Vocabulary):
+    """What found an entity in the question."""
+
+    PATTERN = "pattern"
+    SPACY = "spacy"
+
+
+class SearchMode(_Vocabulary):
+    VECTOR = "vector"
+    KEYWORD = "keyword"
+    HYBRID = "hybrid"
+
+
+class Fusion(_Vocabulary):
+    """How hybrid search fuses its keyword and vector results (``Config.fusion``)."""
+
+    WEIGHTED = "weighted"
+    RRF = "rrf"
+
+
+class TaskFusion(_Vocabulary):
+    """How the strategy fuses the results of several retrieval tasks."""
+
+    SCORE = "score"
+    RRF = "rrf"
+
+
+class TaskFilter(_Vocabulary):
+    """Filters a strategy task takes from the question."""
+
+    TIME = "time"
+    SOURCE = "source"
+    CURRENT = "current"
+
+
+class ForEach(_Vocabulary):
+    """What a strategy rule repeats its tasks for."""
+
+    SIDE = "side"
+    ENTITY = "entity"
+
+
+class AnswerStatus(_Vocabulary):
+    OK = "ok"
+    UNCERTAIN = "uncertain"
+    NO_ANSWER = "no_answer"
+
+
+class Check(_Vocabulary):
+    """The validator's checks."""
+
+    TRACEABILITY = "traceability"
+    TIMELINESS = "timeliness"
+    CONSISTENCY = "consistency"
+
+
+class IssueKind(_Vocabulary):
+    """What a failed check found."""
+
+    UNCITED = "uncited"
+    INVALID_CITATION = "invalid_citation"
+    UNSUPPORTED = "unsupported"
+    UNSUPPORTED_NUMBER = "unsupported_number"
+    NO_EVIDENCE = "no_evidence"
+    SUPERSEDED = "superseded"
+    OUTSIDE_INTERVAL = "outside_interval"
+    OUTRANKED = "outranked"
+    MISSING_SIDE = "missing_side"
+    UNSUPPORTED_RELATION = "unsupported_relation"
+
+
+class Stage(_Vocabulary):
+    """The timed stages of an ask (``Answer.timings`` has one entry each, plus total)."""
+
+    PERCEPTION = "perception"
+    PLAN = "plan"
+    RETRIEVAL = "retrieval"
+    GENERATION = "generation"
+    VALIDATION = "validation"
+
+
+class EventKind(_Vocabulary):
+    """What a ``StageEvent`` reports: a stage has completed, or a retry starts."""
+
+    PERCEPTION = "perception"
+    PLAN = "plan"
+    RETRIEVAL = "retrieval"
+    ANSWER = "answer"
+    VALIDATION = "validation"
+    RETRY = "retry"
+
+
+__all__ = [
+    "Action",
+    "AnswerStatus",
+    "Check",
+    "EntitySource",
+    "EventKind",
+    "ForEach",
+    "Fusion",
+    "IssueKind",
+    "Route",
+    "SearchMode",
+    "Stage",
+    "TaskFilter",
+    "TaskFusion",
+]
