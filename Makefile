@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml models/nlp-requirements.txt | sha256sum | cut -c1-12)
 
-.PHONY: setup run test lint bench bench-chroma proto clean
+.PHONY: setup run test test-fast check lint bench bench-chroma proto clean
 
 setup: $(STAMP)
 
@@ -29,8 +29,17 @@ tests/edge_server/node/node_modules/.package-lock.json: tests/edge_server/node/p
 	npm ci --prefix tests/edge_server/node --no-audit --no-fund --ignore-scripts
 	touch $@
 
-lint: setup
-	$(BIN)/ruff check ragcore edge_server tests benchmarks
+# The inner loop: tests that need no model and start no process (about 10 s).
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "not model and not process and not integration and not slow"
+
+# CI runs this before the tests: formatting, lint, and types (generated stubs excluded).
+check: setup
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+lint: check
 
 # Benchmarks print numbers and ratios; see benchmarks/README.md for each one's inputs.
 bench: setup

@@ -62,8 +62,9 @@ from _common import median, percentile
 from edge_server.client import Client
 from edge_server.convert import STATUS
 from ragcore import Config, Engine
-from ragcore.evaluation.golden import KINDS, SAMPLE_GOLDEN, load_golden
+from ragcore.evaluation.golden import SAMPLE_GOLDEN, load_golden
 from ragcore.evaluation.sample import sample_documents
+from ragcore.types import GoldenKind
 
 REPO = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(rb"listening on [^\s]+:(\d+)")
@@ -625,7 +626,9 @@ def main() -> None:
     )
     parser.add_argument("--golden", type=Path, default=SAMPLE_GOLDEN, help="questions to ask")
     parser.add_argument(
-        "--skip-kinds", default="", help=f"comma-separated kinds not to ask ({', '.join(KINDS)})"
+        "--skip-kinds",
+        default="",
+        help=f"comma-separated kinds not to ask ({', '.join(GoldenKind.values())})",
     )
     parser.add_argument("--requests", type=int, default=300, help="requests per phase (300)")
     parser.add_argument(

@@ -25,6 +25,7 @@ from ragcore import cli as ragcore_cli
 from ragcore.cli import default_data_dir
 from ragcore.errors import RagcoreError
 from ragcore.evaluation import sample_documents
+from ragcore.types import IngestStatus
 
 log = logging.getLogger(__name__)
 
@@ -171,9 +172,9 @@ def _serve(args) -> int:
                 report = engine.ingest(sample_documents())
                 log.info(
                     "sample knowledge base: %d added, %d updated, %d unchanged",
-                    report.count("added"),
-                    report.count("updated"),
-                    report.count("unchanged"),
+                    report.count(IngestStatus.ADDED),
+                    report.count(IngestStatus.UPDATED),
+                    report.count(IngestStatus.UNCHANGED),
                 )
             return serve(config, engine)
     except RagcoreError as error:

@@ -29,17 +29,18 @@ from ragcore import (
     document_from_fields,
 )
 from ragcore.errors import InvalidQueryError
+from ragcore.types import AnswerStatus, IngestStatus, SearchMode
 
 STATUS = {
-    "ok": pb.ANSWER_STATUS_OK,
-    "uncertain": pb.ANSWER_STATUS_UNCERTAIN,
-    "no_answer": pb.ANSWER_STATUS_NO_ANSWER,
+    AnswerStatus.OK: pb.ANSWER_STATUS_OK,
+    AnswerStatus.UNCERTAIN: pb.ANSWER_STATUS_UNCERTAIN,
+    AnswerStatus.NO_ANSWER: pb.ANSWER_STATUS_NO_ANSWER,
 }
 MODES = {
-    pb.SEARCH_MODE_UNSPECIFIED: "hybrid",
-    pb.SEARCH_MODE_VECTOR: "vector",
-    pb.SEARCH_MODE_KEYWORD: "keyword",
-    pb.SEARCH_MODE_HYBRID: "hybrid",
+    pb.SEARCH_MODE_UNSPECIFIED: SearchMode.HYBRID,
+    pb.SEARCH_MODE_VECTOR: SearchMode.VECTOR,
+    pb.SEARCH_MODE_KEYWORD: SearchMode.KEYWORD,
+    pb.SEARCH_MODE_HYBRID: SearchMode.HYBRID,
 }
 DEFAULT_K = 10
 MAX_K = 100
@@ -251,9 +252,9 @@ def ingest_summary(r: IngestReport) -> pb.IngestSummary:
             pb.DocumentOutcome(document_id=o.document_id, status=o.status, chunks=o.chunks)
             for o in r.outcomes
         ],
-        added=r.count("added"),
-        updated=r.count("updated"),
-        unchanged=r.count("unchanged"),
+        added=r.count(IngestStatus.ADDED),
+        updated=r.count(IngestStatus.UPDATED),
+        unchanged=r.count(IngestStatus.UNCHANGED),
         chunks=r.chunks,
         took_ms=r.seconds * 1000,
     )

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from ragcore.documents import MAX_DOCUMENT_CHARS
 from ragcore.errors import ConfigError
+from ragcore.types import Fusion
 
 DEFAULT_EMBEDDER = "all-MiniLM-L6-v2"
 DEFAULT_THREADS = 2
 DEFAULT_BATCH_SIZE = 32
 DEFAULT_BATCH_TOKENS = 1024  # 4 full-length inputs; measured: lower peak RSS, no slower
 DEFAULT_CHUNK_OVERLAP = 32
-DEFAULT_FUSION = "weighted"
+DEFAULT_FUSION = Fusion.WEIGHTED
 DEFAULT_VECTOR_WEIGHT = 0.5
 DEFAULT_RRF_K = 60
 DEFAULT_TITLE_WEIGHT = 1.0
@@ -24,7 +25,7 @@ DEFAULT_MAX_ROUNDS = 3
 DEFAULT_SUPPORT_THRESHOLD = 0.6
 DEFAULT_LLM_TIMEOUT = 30.0
 LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
-FUSIONS = ("weighted", "rrf")
+FUSIONS = Fusion.values()  # kept for callers; prefer Fusion
 
 
 def default_data_dir() -> Path:
@@ -81,7 +82,7 @@ class Config:
     embed_titles: bool = True
     max_document_chars: int = MAX_DOCUMENT_CHARS
     hnsw: HnswParams = field(default_factory=HnswParams)
-    fusion: str = DEFAULT_FUSION
+    fusion: Fusion = DEFAULT_FUSION
     vector_weight: float = DEFAULT_VECTOR_WEIGHT
     rrf_k: int = DEFAULT_RRF_K
     title_weight: float = DEFAULT_TITLE_WEIGHT
@@ -131,8 +132,9 @@ class Config:
             )
         if not isinstance(self.chunk_overlap, int) or self.chunk_overlap < 0:
             raise ConfigError("chunk_overlap", self.chunk_overlap, "use 0 or more tokens")
-        if self.fusion not in FUSIONS:
-            raise ConfigError("fusion", self.fusion, f"use one of {', '.join(FUSIONS)}")
+        if Fusion.parse(self.fusion) is None:
+            raise ConfigError("fusion", self.fusion, f"use one of {', '.join(Fusion.values())}")
+        object.__setattr__(self, "fusion", Fusion(self.fusion))
         if not 0.0 <= self.vector_weight <= 1.0:
             raise ConfigError("vector_weight", self.vector_weight, "use a number from 0 to 1")
         if self.title_weight < 0:

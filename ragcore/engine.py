@@ -33,6 +33,7 @@ from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, Prog
 from ragcore.retrieval.search import Hit, Searcher
 from ragcore.storage.store import SearchFilters, Store, WriteResult
 from ragcore.storage.vector_index import PersistentIndex
+from ragcore.types import IngestStatus, SearchMode
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ class Engine:
         with self._lock:
             vectors = self._vectors
             report = self._ingestor(vectors).ingest(documents, progress)
-            if report.chunks or report.count("updated"):
+            if report.chunks or report.count(IngestStatus.UPDATED):
                 vectors.save()
             return report
 
@@ -224,7 +225,7 @@ class Engine:
         self,
         query: str,
         *,
-        mode: str = "hybrid",
+        mode: SearchMode | str = SearchMode.HYBRID,
         k: int = 10,
         filters: SearchFilters | None = None,
         rerank: bool | None = None,

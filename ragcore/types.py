@@ -90,6 +90,14 @@ class ForEach(_Vocabulary):
     ENTITY = "entity"
 
 
+class IngestStatus(_Vocabulary):
+    """What an ingest did with one document."""
+
+    ADDED = "added"
+    UPDATED = "updated"
+    UNCHANGED = "unchanged"
+
+
 class AnswerStatus(_Vocabulary):
     OK = "ok"
     UNCERTAIN = "uncertain"
@@ -140,6 +148,17 @@ class EventKind(_Vocabulary):
     RETRY = "retry"
 
 
+class GoldenKind(_Vocabulary):
+    """The kinds of question in a golden set (``ragcore eval --golden``)."""
+
+    SIMPLE = "simple"
+    COMPARISON = "comparison"
+    TIME = "time"
+    TRAP = "trap"
+    AMBIGUOUS = "ambiguous"
+    NO_ANSWER = "no_answer"
+
+
 __all__ = [
     "Action",
     "AnswerStatus",
@@ -148,6 +167,8 @@ __all__ = [
     "EventKind",
     "ForEach",
     "Fusion",
+    "GoldenKind",
+    "IngestStatus",
     "IssueKind",
     "Route",
     "SearchMode",

@@ -14,6 +14,17 @@ from ragcore.inference.models import embedder_spec
 SAMPLE_KB = Path(__file__).resolve().parents[1] / "ragcore" / "evaluation" / "sample_kb"
 
 
+MODEL_FIXTURES = frozenset({"real_embedder", "spacy_agent"})
+
+
+def pytest_collection_modifyitems(items):
+    """A test that uses the real embedder (directly or through an engine fixture) needs a
+    model: mark it, so ``make test-fast`` (-m "not model and not process") leaves it out."""
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
+
+
 @pytest.fixture(scope="session")
 def real_embedder():
     """The real ONNX MiniLM embedder, shared by the whole session (it is thread-safe)."""

@@ -26,8 +26,8 @@ from ragcore.documents import DocumentInfo
 from ragcore.inference.reranker import Reranker
 from ragcore.text.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
 from ragcore.text.terms import coverage, model_terms, terms
+from ragcore.types import Check, IssueKind, Route
 
-CHECKS = ("traceability", "timeliness", "consistency")
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
 
 
@@ -41,8 +41,8 @@ class Issue:
     generator found nothing to answer from).
     """
 
-    check: str
-    kind: str
+    check: Check
+    kind: IssueKind
     message: str
     statement: str | None = None
     chunk_ids: tuple[int, ...] = ()
@@ -52,7 +52,7 @@ class Issue:
 
 @dataclass(frozen=True)
 class CheckResult:
-    name: str
+    name: Check
     issues: tuple[Issue, ...]
     checked: int
     """How many statements (traceability, consistency) or documents (timeliness) it saw."""
@@ -101,8 +101,10 @@ class Validator:
     ) -> ValidationReport:
         by_number = {e.number: e for e in evidence}
         if answer.abstained:
-            issue = Issue("traceability", "no_evidence", "no retrieved evidence answers it")
-            return ValidationReport((CheckResult("traceability", (issue,), 0),), ())
+            issue = Issue(
+                Check.TRACEABILITY, IssueKind.NO_EVIDENCE, "no retrieved evidence answers it"
+            )
+            return ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
         trace_issues, support = [], []
         for statement in answer.statements:
             found, score = self._traceability(statement, by_number)
@@ -110,7 +112,7 @@ class Validator:
             support.append(score)
         cited = [by_number[n] for n in answer.citations if n in by_number]
         checks = (
-            CheckResult("traceability", tuple(trace_issues), len(answer.statements)),
+            CheckResult(Check.TRACEABILITY, tuple(trace_issues), len(answer.statements)),
             self._timeliness(answer, cited, evidence, perception),
             self._consistency(answer, by_number, perception),
         )
@@ -123,15 +125,17 @@ class Validator:
         if not s.citations:
             if not key:
                 return [], 1.0
-            return [Issue("traceability", "uncited", "the statement cites nothing", s.text)], 0.0
+            return [
+                Issue(Check.TRACEABILITY, IssueKind.UNCITED, "the statement cites nothing", s.text)
+            ], 0.0
         issues = []
         invented = [n for n in s.citations if n not in by_number]
         if invented:
             listed = ", ".join(f"[{n}]" for n in invented)
             issues.append(
                 Issue(
-                    "traceability",
-                    "invalid_citation",
+                    Check.TRACEABILITY,
+                    IssueKind.INVALID_CITATION,
                     f"{listed} points at no retrieved evidence (there are {len(by_number)})",
                     s.text,
                 )
@@ -147,8 +151,8 @@ class Validator:
             listed = ", ".join(f"{n:g}" for n in missing)
             issues.append(
                 Issue(
-                    "traceability",
-                    "unsupported_number",
+                    Check.TRACEABILITY,
+                    IssueKind.UNSUPPORTED_NUMBER,
                     f"{listed} appears in no cited chunk",
                     s.text,
                     chunk_ids,
@@ -159,8 +163,8 @@ class Validator:
         if score < self.support_threshold:
             issues.append(
                 Issue(
-                    "traceability",
-                    "unsupported",
+                    Check.TRACEABILITY,
+                    IssueKind.UNSUPPORTED,
                     f"support {score:.2f} is below {self.support_threshold:.2f}",
                     s.text,
                     chunk_ids,
@@ -198,8 +202,8 @@ class Validator:
                 when = doc.updated_at.isoformat() if doc.updated_at else "undated"
                 issues.append(
                     Issue(
-                        "timeliness",
-                        "outside_interval",
+                        Check.TIMELINESS,
+                        IssueKind.OUTSIDE_INTERVAL,
                         f"{doc.id} ({when}) is outside {interval.text!r}",
                         document_ids=(doc.id,),
                     )
@@ -214,26 +218,26 @@ class Validator:
             if newer is not None and not historical:
                 issues.append(
                     Issue(
-                        "timeliness",
-                        "superseded",
+                        Check.TIMELINESS,
+                        IssueKind.SUPERSEDED,
                         f"{doc.id} is superseded by {newer}",
                         document_ids=(doc.id, newer),
                     )
                 )
         if interval is None:
             issues += _outranked(answer, {e.number: e for e in evidence})
-        return CheckResult("timeliness", tuple(issues), len(docs))
+        return CheckResult(Check.TIMELINESS, tuple(issues), len(docs))
 
     # -- consistency ----------------------------------------------------------------
     def _consistency(self, answer: Draft, by_number, perception: Perception) -> CheckResult:
         issues = []
-        sides = perception.sides if perception.route == "comparison" else ()
+        sides = perception.sides if perception.route == Route.COMPARISON else ()
         for side in sides:
             if not any(_has_data_for(side, s, by_number) for s in answer.statements):
                 issues.append(
                     Issue(
-                        "consistency",
-                        "missing_side",
+                        Check.CONSISTENCY,
+                        IssueKind.MISSING_SIDE,
                         f"no cited figure for {side}",
                         entity=side,
                     )
@@ -241,8 +245,10 @@ class Validator:
         for s in answer.statements:
             problem = _relation_problem(s, by_number, perception)
             if problem:
-                issues.append(Issue("consistency", "unsupported_relation", problem, s.text))
-        return CheckResult("consistency", tuple(issues), len(answer.statements))
+                issues.append(
+                    Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_RELATION, problem, s.text)
+                )
+        return CheckResult(Check.CONSISTENCY, tuple(issues), len(answer.statements))
 
 
 def _subjects(e: Evidence, chunk: bool = True) -> set[str]:
@@ -340,8 +346,8 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
                 if theirs and not theirs & values:
                     issues.append(
                         Issue(
-                            "timeliness",
-                            "outranked",
+                            Check.TIMELINESS,
+                            IssueKind.OUTRANKED,
                             f"{old.document.id} is contradicted by the newer {doc.id} "
                             f"(authority {doc.authority}, {doc.updated_at.isoformat()})",
                             s.text,

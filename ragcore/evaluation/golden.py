@@ -21,21 +21,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ragcore.answering import STATUSES, Answer
+from ragcore.answering import Answer
 from ragcore.errors import InvalidInputError
+from ragcore.types import AnswerStatus, GoldenKind
 
 SAMPLE_GOLDEN = Path(__file__).resolve().parent / "sample_golden.jsonl"
-KINDS = ("simple", "comparison", "time", "trap", "ambiguous", "no_answer")
 
 
 @dataclass(frozen=True)
 class GoldenQuestion:
     id: str
-    kind: str
+    kind: GoldenKind
     question: str
     expected_documents: tuple[str, ...]
     forbidden_documents: tuple[str, ...]
-    expected_status: str
+    expected_status: AnswerStatus
     expected_facts: tuple[str, ...] = ()
 
 
@@ -71,12 +71,13 @@ def _question(row: object, where: str) -> GoldenQuestion:
     for key in ("id", "question"):
         if not isinstance(row.get(key), str) or not row[key].strip():
             raise InvalidInputError(f"{where}: field '{key}' must be non-empty text")
-    if row.get("kind") not in KINDS:
-        raise InvalidInputError(f"{where}: field 'kind' must be one of {', '.join(KINDS)}")
-    if row.get("expected_status") not in STATUSES:
+    if (kind := GoldenKind.parse(row.get("kind"))) is None:
         raise InvalidInputError(
-            f"{where}: field 'expected_status' must be one of {', '.join(STATUSES)}"
+            f"{where}: field 'kind' must be one of {', '.join(GoldenKind.values())}"
         )
+    if (status := AnswerStatus.parse(row.get("expected_status"))) is None:
+        statuses = ", ".join(AnswerStatus.values())
+        raise InvalidInputError(f"{where}: field 'expected_status' must be one of {statuses}")
     lists = {}
     for key in ("expected_documents", "forbidden_documents", "expected_facts"):
         value = row.get(key, [])
@@ -85,9 +86,9 @@ def _question(row: object, where: str) -> GoldenQuestion:
         lists[key] = tuple(value)
     return GoldenQuestion(
         id=row["id"],
-        kind=row["kind"],
+        kind=kind,
         question=row["question"],
-        expected_status=row["expected_status"],
+        expected_status=status,
         **lists,
     )
 
@@ -155,8 +156,8 @@ def evaluate_golden(
     right = [o for o in outcomes if o.answer.status == o.question.expected_status]
     status_hits = Counter(o.question.kind for o in right)
     kinds = Counter(o.question.kind for o in outcomes)
-    expected_none = [o for o in outcomes if o.question.expected_status == "no_answer"]
-    said_none = [o for o in outcomes if o.answer.status == "no_answer"]
+    expected_none = [o for o in outcomes if o.question.expected_status == AnswerStatus.NO_ANSWER]
+    said_none = [o for o in outcomes if o.answer.status == AnswerStatus.NO_ANSWER]
     return {
         "questions": len(outcomes),
         "retrieval": {
@@ -173,7 +174,9 @@ def evaluate_golden(
             "rounds_mean": _mean([o.answer.rounds for o in outcomes]),
             "rounds_max": max(o.answer.rounds for o in outcomes),
             "round_cap": max_rounds,
-            "converged_share": _share(outcomes, lambda o: o.answer.status != "uncertain"),
+            "converged_share": _share(
+                outcomes, lambda o: o.answer.status != AnswerStatus.UNCERTAIN
+            ),
             "fast_path_share": _share(outcomes, lambda o: o.answer.tasks == 1),
         },
         "generation": {
@@ -183,9 +186,11 @@ def evaluate_golden(
             "supported_statements": _share(support, lambda s: s >= support_threshold),
             "status_accuracy": round(len(right) / len(outcomes), 4),
             "status_accuracy_by_kind": {k: round(status_hits[k] / n, 4) for k, n in kinds.items()},
-            "no_answer_recall": _share(expected_none, lambda o: o.answer.status == "no_answer"),
+            "no_answer_recall": _share(
+                expected_none, lambda o: o.answer.status == AnswerStatus.NO_ANSWER
+            ),
             "no_answer_precision": _share(
-                said_none, lambda o: o.question.expected_status == "no_answer"
+                said_none, lambda o: o.question.expected_status == AnswerStatus.NO_ANSWER
             ),
             "facts_found": _share(
                 [o for o in answerable if o.question.expected_facts], lambda o: o.facts_found

@@ -19,6 +19,7 @@ from ragcore.errors import InvalidDocumentError
 from ragcore.inference.embedder import Embedder
 from ragcore.ingest.chunking import chunk_text
 from ragcore.storage.store import Store, WriteResult
+from ragcore.types import IngestStatus
 
 GROUP_CHUNKS = 256
 """About this many chunks are embedded and committed together."""
@@ -37,7 +38,7 @@ class IngestProgress:
 @dataclass(frozen=True)
 class DocumentOutcome:
     document_id: str
-    status: str
+    status: IngestStatus
     """``added``, ``updated`` or ``unchanged``."""
     chunks: int
 
@@ -47,12 +48,12 @@ class IngestReport:
     outcomes: tuple[DocumentOutcome, ...]
     seconds: float
 
-    def count(self, status: str) -> int:
+    def count(self, status: IngestStatus) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
     @property
     def chunks(self) -> int:
-        return sum(o.chunks for o in self.outcomes if o.status != "unchanged")
+        return sum(o.chunks for o in self.outcomes if o.status != IngestStatus.UNCHANGED)
 
 
 @dataclass(frozen=True)
@@ -89,14 +90,14 @@ class Ingestor:
         pending_chunks = done = chunks_done = 0
         for doc in docs:
             if known.get(doc.id) == doc.checksum:
-                outcomes[doc.id] = DocumentOutcome(doc.id, "unchanged", 0)
+                outcomes[doc.id] = DocumentOutcome(doc.id, IngestStatus.UNCHANGED, 0)
                 done += 1
                 continue
             chunks = self._chunk(doc)
             pending.append((doc, chunks))
             pending_chunks += len(chunks)
             outcomes[doc.id] = DocumentOutcome(
-                doc.id, "updated" if doc.id in known else "added", len(chunks)
+                doc.id, IngestStatus.UPDATED if doc.id in known else IngestStatus.ADDED, len(chunks)
             )
             if pending_chunks >= GROUP_CHUNKS:
                 self._write(pending)

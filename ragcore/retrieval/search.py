@@ -24,8 +24,9 @@ from ragcore.inference.reranker import Reranker
 from ragcore.storage.store import SearchFilters, Store
 from ragcore.storage.vector_index import VectorIndex
 from ragcore.text.terms import STOPWORDS
+from ragcore.types import Fusion, SearchMode
 
-MODES = ("vector", "keyword", "hybrid")
+MODES = SearchMode.values()  # kept for callers; prefer SearchMode
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
@@ -79,13 +80,13 @@ class Searcher:
         self,
         query: str,
         *,
-        mode: str = "hybrid",
+        mode: SearchMode | str = SearchMode.HYBRID,
         k: int = 10,
         filters: SearchFilters = SearchFilters(),
         rerank: bool | None = None,
     ) -> list[Hit]:
         """The best ``k`` chunks for ``query``; ``rerank=None`` reranks when configured."""
-        query = _check_query(query, mode, k)
+        query, mode = _check_query(query, mode, k)
         if filters.knowledge_bases:
             self._store.check_knowledge_bases(filters.knowledge_bases)
         use_reranker = self._reranker is not None if rerank is None else rerank
@@ -103,10 +104,10 @@ class Searcher:
     # -- scoring -------------------------------------------------------------------
     def _scored(self, query, mode, depth, filters) -> list[tuple[int, dict[str, float]]]:
         allowed = None if filters.empty else self._store.filtered_chunk_ids(filters)
-        if mode == "vector":
+        if mode == SearchMode.VECTOR:
             return [(cid, {"vector": s}) for cid, s in self._vector(query, depth, allowed)]
         match = fts_query(query)
-        if mode == "keyword":
+        if mode == SearchMode.KEYWORD:
             return [(cid, {"keyword": s}) for cid, s in self._keyword(match, depth, filters)]
         return self._hybrid(query, match, depth, filters, allowed)
 
@@ -141,7 +142,7 @@ class Searcher:
 
     def _fuse(self, scores, vector_hits, keyword_hits) -> dict[int, float]:
         w = self._config.vector_weight
-        if self._config.fusion == "rrf":
+        if self._config.fusion == Fusion.RRF:
             rrf_k = self._config.rrf_k
             fused = dict.fromkeys(scores, 0.0)
             for weight, hits in ((w, vector_hits), (1 - w, keyword_hits)):
@@ -195,7 +196,7 @@ def _min_max(values: dict[int, float]) -> dict[int, float]:
     return {c: (v - low) / span for c, v in values.items()}
 
 
-def _check_query(query: object, mode: str, k: object) -> str:
+def _check_query(query: object, mode: object, k: object) -> tuple[str, SearchMode]:
     if not isinstance(query, str):
         raise InvalidQueryError(f"the query must be text, got {type(query).__name__}")
     if not query.strip():
@@ -204,8 +205,9 @@ def _check_query(query: object, mode: str, k: object) -> str:
         raise InvalidQueryError(
             f"the query is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}"
         )
-    if mode not in MODES:
-        raise InvalidQueryError(f"unknown search mode {mode!r}: use one of {', '.join(MODES)}")
+    if (checked_mode := SearchMode.parse(mode)) is None:
+        modes = ", ".join(SearchMode.values())
+        raise InvalidQueryError(f"unknown search mode {mode!r}: use one of {modes}")
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_TOP_K:
         raise InvalidQueryError(f"k={k!r}: ask for 1 to {MAX_TOP_K} results")
-    return query.strip()
+    return query.strip(), checked_mode

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 import ragcore
 
 
@@ -50,6 +52,7 @@ def test_public_names_are_pinned():
     assert ragcore.__all__ == sorted(ragcore.__all__)
 
 
+@pytest.mark.process
 def test_import_loads_no_model_runtime():
     code = (
         "import sys, ragcore; ragcore.Engine(); "

@@ -19,6 +19,7 @@ from ragcore.agents.perception.agent import Constraints, Perception
 from ragcore.text.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
+from ragcore.types import EntitySource, Route
 
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
@@ -82,7 +83,7 @@ class ExtractiveGenerator:
         asked = perception.constraints if perception else Constraints()
         # "since 2024" says which documents, not what the answer must contain.
         wanted = set(terms(question)) - set(terms(asked.time.text if asked.time else ""))
-        if perception is not None and perception.route == "comparison" and perception.sides:
+        if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(question, evidence, perception, wanted)
         else:
             identifiers = _question_identifiers(perception)
@@ -195,7 +196,7 @@ def _question_identifiers(perception: Perception | None, labels=None) -> set[str
     names = [
         e.text
         for e in perception.entities
-        if e.source == "pattern" and (labels is None or e.label in labels)
+        if e.source == EntitySource.PATTERN and (labels is None or e.label in labels)
     ]
     return {t for t in terms(" ".join(names)) if any(c.isdigit() for c in t)}
 

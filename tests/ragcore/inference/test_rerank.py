@@ -16,6 +16,8 @@ from ragcore.errors import (
 from ragcore.inference.models import models_dir
 from ragcore.inference.reranker import OnnxCrossEncoder
 
+pytestmark = pytest.mark.model  # builds and runs ONNX cross-encoder graphs
+
 TOKENIZER = models_dir() / "all-MiniLM-L6-v2" / "tokenizer.json"
 
 
