@@ -220,6 +220,9 @@ def _remote_ask(args) -> int:
     except OSError as error:  # an unreadable certificate file
         print(f"ragcore ask: error: {error}", file=sys.stderr)
         return 2
+    if answer is None:  # the stream ended without its final answer
+        print("ragcore ask: the server sent no final answer", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(_to_dict(answer), indent=2, ensure_ascii=False))
         return 0

@@ -182,18 +182,18 @@ def trace(node: TraceNode) -> pb.TraceNode:
 def event(e: StageEvent) -> pb.AskEvent:
     """The AskEvent of one completed stage."""
     message = pb.AskEvent(round=e.round, elapsed_ms=e.elapsed_ms)
-    data = e.data
-    if e.stage == "perception":
+    data = e.data  # each stage has its own type of data (see StageEvent)
+    if isinstance(data, Perception):
         message.perception.CopyFrom(perception(data))
-    elif e.stage == "plan":
+    elif isinstance(data, Plan):
         message.plan.CopyFrom(plan(data))
-    elif e.stage == "retrieval":
+    elif isinstance(data, Retrieval):
         message.retrieval.CopyFrom(retrieval(data))
-    elif e.stage == "answer":
+    elif isinstance(data, Draft):
         message.answer.CopyFrom(draft(data))
-    elif e.stage == "validation":
+    elif isinstance(data, ValidationReport):
         message.validation.CopyFrom(report(data))
-    elif e.stage == "retry":
+    elif isinstance(data, tuple):  # a retry: the issues that caused it
         message.retry.CopyFrom(pb.RetryEvent(issues=issues(data)))
     else:
         raise ValueError(f"unknown stage {e.stage!r}")

@@ -184,8 +184,10 @@ def document_from_fields(
     a request); errors name ``origin``. Empty fields take the Document defaults; a field
     ``knowledge_base`` wins over the argument."""
     extra = {k: v for k, v in fields.items() if k not in FIELDS and k != "metadata"}
-    metadata = dict(fields.get("metadata") or {})
-    metadata.update(extra)
+    given = fields.get("metadata") or {}
+    if not isinstance(given, Mapping):
+        raise InvalidDocumentError(origin, "metadata", "must be an object of key: value pairs")
+    metadata = {**given, **extra}
     return Document(
         id=str(fields["id"]) if "id" in fields else "",
         text=text if isinstance(text, str) else "",

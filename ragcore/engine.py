@@ -100,15 +100,16 @@ class Engine:
 
     @property
     def reranker(self) -> Reranker | None:
-        if self._reranker is None and self.config.reranker_path is not None:
+        path, digest = self.config.reranker_path, self.config.reranker_sha256
+        if self._reranker is None and path is not None and digest is not None:
             with self._lock:
                 if self._reranker is None:
                     tokenizer = self.config.reranker_tokenizer_path or (
                         models_dir() / embedder_spec(self.config.embedder).tokenizer
                     )
                     self._reranker = OnnxCrossEncoder(
-                        self.config.reranker_path,
-                        self.config.reranker_sha256,
+                        path,
+                        digest,
                         tokenizer,
                         threads=self.config.threads,
                         batch_size=self.config.batch_size,
@@ -277,11 +278,12 @@ class Engine:
         )
 
     def _configured_generator(self) -> Generator:
-        if self.config.llm_base_url is None:
+        url, model = self.config.llm_base_url, self.config.llm_model
+        if url is None or model is None:  # Config requires both or neither
             return ExtractiveGenerator()
         return OpenAICompatibleGenerator(
-            self.config.llm_base_url,
-            self.config.llm_model,
+            url,
+            model,
             api_key=os.environ.get(LLM_API_KEY_ENV) or None,
             timeout=self.config.llm_timeout,
         )

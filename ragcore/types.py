@@ -21,6 +21,8 @@ class _Vocabulary(StrEnum):
     @classmethod
     def parse(cls, value: object) -> Self | None:
         """The member whose value is ``value``, or None if there is none."""
+        if not isinstance(value, str):
+            return None
         try:
             return cls(value)
         except ValueError:

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ragcore.config import Config
 from ragcore.engine import Engine
@@ -136,7 +137,7 @@ def evaluate_beir(
         started = time.perf_counter()
         report = engine.ingest(load_file(data.corpus, "corpus"), progress)
         ingest_seconds = time.perf_counter() - started
-        settings = {
+        settings: dict[str, Any] = {
             "candidates": max(config.candidates, 2 * DOCUMENT_DEPTH),
             **(search_settings or {}),
         }

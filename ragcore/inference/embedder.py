@@ -13,7 +13,7 @@ import threading
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -72,9 +72,10 @@ class OnnxEmbedder:
         self._batch_size = batch_size
         self._batch_tokens = batch_tokens
         self._lock = threading.Lock()
-        self._session = None
-        self._tokenizer = None
-        self._counter = None
+        # onnxruntime and tokenizers objects, loaded on first use (the libraries have no types).
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._counter: Any = None
         self._input_names: frozenset[str] = frozenset()
 
     @property

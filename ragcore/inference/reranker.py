@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -50,8 +50,9 @@ class OnnxCrossEncoder:
         self._threads = threads
         self._batch_size = batch_size
         self._lock = threading.Lock()
-        self._session = None
-        self._tokenizer = None
+        # onnxruntime and tokenizers objects, loaded on first use (the libraries have no types).
+        self._session: Any = None
+        self._tokenizer: Any = None
 
     def _load(self):
         with self._lock:

@@ -158,7 +158,7 @@ class Ingestor:
             items.append((doc, chunks, vectors[offset : offset + len(chunks)]))
             offset += len(chunks)
         result = self._store.write(items)
-        by_chunk = {}
+        by_chunk: dict[int, np.ndarray] = {}
         for doc, _, doc_vectors in items:
             by_chunk.update(zip(result.added[doc.id], doc_vectors))
         self._on_write(result, by_chunk)

@@ -154,6 +154,7 @@ class Searcher:
         return {c: float(w * vector[c] + (1 - w) * keyword[c]) for c in scores}
 
     def _rerank(self, query, scored):
+        assert self._reranker is not None  # search() checked it
         chunks = self._store.chunks([c for c, _ in scored])
         logits = self._reranker.score(query, [chunks[c].text for c, _ in scored])
         for (_, s), logit in zip(scored, logits.tolist()):

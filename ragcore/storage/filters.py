@@ -40,7 +40,8 @@ class SearchFilters:
 
 
 def where_clause(filters: SearchFilters) -> tuple[str, list[object]]:
-    clauses, params = ["1"], []
+    clauses: list[str] = ["1"]
+    params: list[object] = []
     if filters.knowledge_bases:
         clauses.append(f"d.knowledge_base IN ({','.join('?' * len(filters.knowledge_bases))})")
         params += filters.knowledge_bases

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 class VectorIndex(Protocol):
     """Nearest-neighbour search over unit vectors keyed by integer ids."""
 
-    def add(self, ids: Sequence[int], vectors: np.ndarray) -> None: ...
+    def add(self, ids: Sequence[int] | np.ndarray, vectors: np.ndarray) -> None: ...
 
     def remove(self, ids: Sequence[int]) -> None: ...
 
@@ -86,7 +86,7 @@ class HnswIndex:
     def __len__(self) -> int:
         return self._count
 
-    def add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
+    def add(self, ids: Sequence[int] | np.ndarray, vectors: np.ndarray) -> None:
         if len(ids) == 0:
             return
         with self._lock:

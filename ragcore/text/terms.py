@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from ragcore.text.citations import CITATION
 
@@ -107,10 +109,10 @@ def model_terms(words) -> set[str]:
     return {w for w in words if any(c.isdigit() for c in w) and any(c.isalpha() for c in w)}
 
 
-def coverage(needles: list[str] | set[str], haystack: set[str]) -> float:
+def coverage(needles: Iterable[str], haystack: AbstractSet[str]) -> float:
     """Share of ``needles`` found in ``haystack`` (1.0 when there are no needles)."""
-    needles = set(needles)
-    return len(needles & haystack) / len(needles) if needles else 1.0
+    wanted = set(needles)
+    return len(wanted & haystack) / len(wanted) if wanted else 1.0
 
 
 # Words too common to help BM25; dropping them also keeps the OR query short.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -158,7 +159,7 @@ class ExtractiveGenerator:
 
 
 def _sentences(
-    e: Evidence, wanted: set[str], identifiers: set[str], codes: set[str] = frozenset()
+    e: Evidence, wanted: set[str], identifiers: set[str], codes: AbstractSet[str] = frozenset()
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 

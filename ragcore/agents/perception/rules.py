@@ -133,11 +133,11 @@ def load_rules(path: Path) -> Rules:
         if not isinstance(label := rule.get("label"), str) or not label:
             raise r.fail(f"entities[{i}].label", label, "use a label such as 'MODEL'")
         entities.append((label, r.regex(rule.get("pattern"), f"entities[{i}].pattern", 0)))
-    source = _NEVER
+    named_source = _NEVER
     if phrases := r.strings(data["source"], "phrases", "source.phrases"):
         # The capitalised words after the phrase: "according to the FAA" -> "FAA".
         words = r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
-        source = re.compile(rf"(?i:{_phrases(phrases)})\s+(?:(?i:the)\s+)?{words}")
+        named_source = re.compile(rf"(?i:{_phrases(phrases)})\s+(?:(?i:the)\s+)?{words}")
     conjunctions = r.strings(data["comparison"], "conjunctions", "comparison.conjunctions")
     units = data["units"]
     return Rules(
@@ -145,7 +145,7 @@ def load_rules(path: Path) -> Rules:
         actions=tuple(actions),
         entities=tuple(entities),
         units=tuple((u, r.matcher({"phrases": units[u]}, f"units.{u}")) for u in units),
-        source=source,
+        source=named_source,
         match={key: r.matcher(data[key], key) for key in _MATCHED},
         conjunctions=tuple(tuple(c.lower().split()) for c in conjunctions),
         side_stopwords=r.words(data, "comparison"),

@@ -124,14 +124,14 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
         return _months_ago(today, count * (12 if unit == "year" else 1)), today
     back = int(which in ("last", "previous"))  # else "this"/"current": the one until today
     if unit == "year":
-        first, last = date(today.year - back, 1, 1), date(today.year - back, 12, 31)
+        start, end = date(today.year - back, 1, 1), date(today.year - back, 12, 31)
     elif unit == "month":
-        first = _months_ago(today.replace(day=1), back)
-        last = _months_ago(first, -1) - _DAY
+        start = _months_ago(today.replace(day=1), back)
+        end = _months_ago(start, -1) - _DAY
     else:
-        first = today - timedelta(days=today.weekday() + 7 * back)
-        last = first + timedelta(days=6)
-    return first, (last if back else today)
+        start = today - timedelta(days=today.weekday() + 7 * back)
+        end = start + timedelta(days=6)
+    return start, (end if back else today)
 
 
 def find_time(
