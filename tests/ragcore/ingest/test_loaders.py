@@ -182,3 +182,11 @@ def test_oversized_document_is_rejected(tmp_path):
     with pytest.raises(InvalidDocumentError, match="over the limit") as caught:
         Document(id="big", text="x" * 101).validated(max_chars=100)
     assert caught.value.field == "text"
+
+
+def test_jsonl_metadata_that_is_not_an_object_names_line_and_field(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": "a", "text": "Some text.", "metadata": ["x", "y"]}\n', "utf-8")
+    with pytest.raises(InvalidDocumentError, match="must be a JSON object") as caught:
+        load_file(path)
+    assert caught.value.field == "metadata" and str(path) in str(caught.value)
