@@ -18,9 +18,9 @@ from pathlib import Path
 from _common import median, percentile, rss_mb
 
 from ragcore import Config, Engine
-from ragcore.answering import STAGES
 from ragcore.evaluation.golden import SAMPLE_GOLDEN, load_golden
 from ragcore.evaluation.sample import sample_documents
+from ragcore.types import Stage
 
 
 def main() -> None:
@@ -41,7 +41,7 @@ def main() -> None:
             rounds = [[engine.ask(q) for q in questions] for _ in range(args.rounds)]
             rss = rss_mb()
 
-    stages = (*STAGES, "total")
+    stages = (*Stage.values(), "total")
     figures = {}
     for stage in stages:
         per_round = [[a.timings[stage] for a in answers] for answers in rounds]

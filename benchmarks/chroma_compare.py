@@ -52,6 +52,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,7 +95,9 @@ class PrecomputedEmbedder(OnnxEmbedder):
     vector); token_spans still runs the real tokenizer, as ingest does.
     """
 
-    def __init__(self, spec, vectors_by_text: dict[str, np.ndarray], **kwargs) -> None:
+    def __init__(
+        self, spec: EmbedderSpec, vectors_by_text: dict[str, np.ndarray], **kwargs
+    ) -> None:
         super().__init__(spec, **kwargs)
         self._known = vectors_by_text
         self.misses = 0
@@ -103,10 +106,11 @@ class PrecomputedEmbedder(OnnxEmbedder):
     def max_tokens(self) -> int:
         return 10**9
 
-    def embed(self, texts):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         found = [self._known.get(t) for t in texts]
-        if all(v is not None for v in found):
-            return np.vstack(found) if found else super().embed(texts)
+        known = [v for v in found if v is not None]
+        if len(known) == len(found):
+            return np.vstack(known) if known else super().embed(texts)
         self.misses += sum(v is None for v in found)
         fresh = super().embed([t for t, v in zip(texts, found) if v is None])
         rows = iter(fresh)
@@ -352,7 +356,7 @@ def run(args, chromadb, Settings, inputs: Inputs, workdir: Path) -> dict:
         path=str(chroma_dir), settings=Settings(anonymized_telemetry=False)
     )
     function = make_embedding_function(embedder, spec.name)
-    chroma_hnsw = {"space": "cosine"}
+    chroma_hnsw: dict[str, str | int] = {"space": "cosine"}
     if args.chroma_hnsw == "match":
         chroma_hnsw.update(
             max_neighbors=hnsw.m, ef_construction=hnsw.ef_construction, ef_search=hnsw.ef_search
@@ -399,14 +403,14 @@ def run(args, chromadb, Settings, inputs: Inputs, workdir: Path) -> dict:
     for q in queries[:20]:  # warm up both
         rag_search(q)
         chroma_search(q)
-    passes = {"ragcore": [], "chroma": [], "embed": []}
-    for r in range(args.rounds):
+    passes: dict[str, list[list[float]]] = {"ragcore": [], "chroma": [], "embed": []}
+    for round_number in range(args.rounds):
         order = [("ragcore", rag_search), ("chroma", chroma_search)]
-        for name, fn in order if r % 2 == 0 else order[::-1]:
+        for name, fn in order if round_number % 2 == 0 else order[::-1]:
             passes[name].append(timed_pass(fn, queries))
     passes["embed"].append(timed_pass(embed_only, queries))
 
-    def summary(name):
+    def summary(name: str) -> dict[str, float]:
         runs = passes[name]
         return {
             "p50_ms": round(statistics.median(percentile(x, 50) for x in runs), 2),
@@ -434,33 +438,27 @@ def run(args, chromadb, Settings, inputs: Inputs, workdir: Path) -> dict:
         ch_recall.append(recall_at(ch_ranked, relevant))
         agree.append(len(set(rag_ranked[:10]) & set(ch_ranked[:10])) / 10)
     engine.close()
-    quality = {
-        "ragcore": {
-            "ndcg@10": round(float(np.mean(rag_ndcg)), 4),
-            "recall@100": round(float(np.mean(rag_recall)), 4),
-            "p50_ms_k100": round(percentile(rag_p, 50), 2),
-        },
-        "chroma": {
-            "ndcg@10": round(float(np.mean(ch_ndcg)), 4),
-            "recall@100": round(float(np.mean(ch_recall)), 4),
-            "p50_ms_k100": round(percentile(ch_p, 50), 2),
-        },
-        "top10_agreement": round(float(np.mean(agree)), 4),
+    rag_quality = {
+        "ndcg@10": round(float(np.mean(rag_ndcg)), 4),
+        "recall@100": round(float(np.mean(rag_recall)), 4),
+        "p50_ms_k100": round(percentile(rag_p, 50), 2),
     }
+    ch_quality = {
+        "ndcg@10": round(float(np.mean(ch_ndcg)), 4),
+        "recall@100": round(float(np.mean(ch_recall)), 4),
+        "p50_ms_k100": round(percentile(ch_p, 50), 2),
+    }
+    agreement = round(float(np.mean(agree)), 4)
+    quality = {"ragcore": rag_quality, "chroma": ch_quality, "top10_agreement": agreement}
 
     rows = [
         ("ingest s (storage+index)", rag_ingest, chroma_add, 2),
         ("  chroma add + 1st query", rag_ingest, chroma_add + chroma_first, 2),
         ("query p50 ms (k=10)", latency["ragcore"]["p50_ms"], latency["chroma"]["p50_ms"], 2),
         ("query p99 ms (k=10)", latency["ragcore"]["p99_ms"], latency["chroma"]["p99_ms"], 2),
-        (
-            "query p50 ms (k=100)",
-            quality["ragcore"]["p50_ms_k100"],
-            quality["chroma"]["p50_ms_k100"],
-            2,
-        ),
-        ("nDCG@10", quality["ragcore"]["ndcg@10"], quality["chroma"]["ndcg@10"], 4),
-        ("Recall@100", quality["ragcore"]["recall@100"], quality["chroma"]["recall@100"], 4),
+        ("query p50 ms (k=100)", rag_quality["p50_ms_k100"], ch_quality["p50_ms_k100"], 2),
+        ("nDCG@10", rag_quality["ndcg@10"], ch_quality["ndcg@10"], 4),
+        ("Recall@100", rag_quality["recall@100"], ch_quality["recall@100"], 4),
         ("disk MB", rag_disk, chroma_disk, 1),
         ("RSS growth at ingest MB", rag_rss, chroma_rss, 0),
     ]
@@ -471,7 +469,7 @@ def run(args, chromadb, Settings, inputs: Inputs, workdir: Path) -> dict:
     print(
         f"shared query embedding alone: p50 {latency['embed']['p50_ms']:.2f} ms, "
         f"p99 {latency['embed']['p99_ms']:.2f} ms (inside both query figures); "
-        f"top-10 agreement {quality['top10_agreement']:.3f}"
+        f"top-10 agreement {agreement:.3f}"
     )
     print(
         "query p50 less the embedding: ragcore "
@@ -518,10 +516,8 @@ def run(args, chromadb, Settings, inputs: Inputs, workdir: Path) -> dict:
             "ingest_vs_add_plus_first_query": ratio(rag_ingest, chroma_add + chroma_first),
             "query_p50_k10": ratio(latency["ragcore"]["p50_ms"], latency["chroma"]["p50_ms"]),
             "query_p99_k10": ratio(latency["ragcore"]["p99_ms"], latency["chroma"]["p99_ms"]),
-            "query_p50_k100": ratio(
-                quality["ragcore"]["p50_ms_k100"], quality["chroma"]["p50_ms_k100"]
-            ),
-            "ndcg@10": ratio(quality["ragcore"]["ndcg@10"], quality["chroma"]["ndcg@10"]),
+            "query_p50_k100": ratio(rag_quality["p50_ms_k100"], ch_quality["p50_ms_k100"]),
+            "ndcg@10": ratio(rag_quality["ndcg@10"], ch_quality["ndcg@10"]),
             "disk": ratio(rag_disk, chroma_disk),
         },
     }

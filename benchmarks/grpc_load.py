@@ -55,6 +55,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import grpc
 from _common import median, percentile
@@ -220,6 +221,7 @@ class CpuMeter:
         self._marks = (own_cpu_seconds(), self.server.cpu_seconds(), machine_cpu_seconds())
 
     def stop(self) -> None:
+        assert self._marks is not None, "CpuMeter.stop() without start()"
         own, served, machine = self._marks
         own, served = own_cpu_seconds() - own, self.server.cpu_seconds() - served
         self.own += own
@@ -239,7 +241,9 @@ class CpuMeter:
 def baseline_and_one_client(engine, client, server, sequence, block, seconds, timeout):
     """In-process and one gRPC client, alternating blocks of the same questions."""
     inproc, remote, inproc_time, remote_time = [], [], 0.0, 0.0
-    codes, mismatches, paired = Counter(), 0, []
+    codes: Counter[str] = Counter()
+    mismatches = 0
+    paired: list[float] = []
     local_cpu, remote_cpu = CpuMeter(server), CpuMeter(server)
     offset = server.log_offset()
     for start in range(0, len(sequence), block):
@@ -444,7 +448,7 @@ def medians(rounds: list[dict]) -> dict:
     phases = {}
     for name in rounds[0]["phases"]:
         values = [r["phases"][name] for r in rounds]
-        phase = {}
+        phase: dict[str, object] = {}
         for field in FIELDS:
             got = [v[field] for v in values if v.get(field) is not None]
             if got:
@@ -467,7 +471,7 @@ def medians(rounds: list[dict]) -> dict:
                 v["answers_differing_from_in_process"] for v in values
             )
         phases[name] = phase
-    summary = {"phases": phases}
+    summary: dict[str, object] = {"phases": phases}
     for key in ("grpc_overhead_p50_ms", "speedup_4", "tail_16"):
         got = [r[key] for r in rounds if key in r]
         if got:
@@ -659,8 +663,8 @@ def main() -> None:
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
 
     began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch:
-        scratch = Path(scratch)
+    with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch_dir:
+        scratch = Path(scratch_dir)
         served, local = scratch / "served", scratch / "local"
         with Engine(Config(data_dir=served)) as builder:
             builder.ingest(sample_documents())
@@ -701,7 +705,7 @@ def main() -> None:
             server.stop()
 
     summary = medians(rounds)
-    result = {
+    result: dict[str, Any] = {
         "benchmark": "grpc_load",
         "settings": {
             "questions": len(questions),

@@ -42,11 +42,12 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 from _common import median, percentile, rss_mb
 
-from ragcore.config import HnswParams
+from ragcore import HnswParams
 from ragcore.storage.vector_index import HnswIndex
 
 DIM = 384
@@ -54,6 +55,35 @@ K = 10
 PRODUCT = HnswParams()
 BUILD_BLOCK = 100_000  # vectors per HnswIndex.add call
 TRUTH_BLOCK = 50_000  # data rows per matmul block of the exact search
+
+# One row of a run's search table ("recall@10" is not an identifier: functional syntax).
+SearchRow = TypedDict(
+    "SearchRow",
+    {
+        "ef_search": int,
+        "recall@10": float,
+        "p50_ms": float,
+        "p99_ms": float,
+        "load_seconds": float,
+    },
+)
+
+
+class RunResult(TypedDict):
+    """The figures of one (data, size) run, as printed in the JSON line."""
+
+    data: str
+    vectors: int
+    m: int
+    ef_construction: int
+    build_seconds: float
+    build_vectors_per_second: int
+    build_rss_mb: float
+    index_file_mb: float
+    exact_search_seconds: float
+    mean_cosine_true_1st: float
+    mean_cosine_true_10th: float
+    searches: list[SearchRow]
 
 
 def mixture(n: int, centres: np.ndarray, noise: float, rng: np.random.Generator) -> np.ndarray:
@@ -127,13 +157,15 @@ def measure_searches(
     queries: np.ndarray,
     truth: np.ndarray,
     rounds: int,
-) -> dict[str, float]:
+) -> SearchRow:
     started = time.perf_counter()
     index = HnswIndex.load(path, DIM, params, threads=2, count=count)
     load_seconds = time.perf_counter() - started
     for q in queries[:50]:  # warm up caches and the allocator
         index.search(q, K)
-    p50s, p99s, recall = [], [], None
+    p50s: list[float] = []
+    p99s: list[float] = []
+    recall: float | None = None
     for round_number in range(rounds):
         latencies, found = [], []
         for q in queries:
@@ -149,6 +181,7 @@ def measure_searches(
             )
     del index
     release_memory()
+    assert recall is not None, "rounds must be at least 1"
     return {
         "ef_search": params.ef_search,
         "recall@10": round(recall, 4),
@@ -165,7 +198,7 @@ def run_one(
     ef_construction: int,
     args: argparse.Namespace,
     workdir: Path,
-) -> dict[str, object]:
+) -> RunResult:
     n = len(data)
     print(f"\n== {label}, {n:,} vectors x {DIM} ==", flush=True)
     started = time.perf_counter()
@@ -191,7 +224,7 @@ def run_one(
         f"RSS +{build_rss:,.0f} MB, file {file_mb:,.0f} MB ({file_mb * 1e6 / n:,.0f} B/vector)",
         flush=True,
     )
-    rows = []
+    rows: list[SearchRow] = []
     print(f"  {'ef_search':>10} {'recall@10':>10} {'p50 ms':>8} {'p99 ms':>8} {'load s':>7}")
     for ef in args.ef_search:
         row = measure_searches(
@@ -316,8 +349,8 @@ def main() -> None:
         flush=True,
     )
     centres = isotropic(args.centres, rng)
-    results = []
-    choices = []
+    results: list[RunResult] = []
+    choices: list[dict[str, int]] = []
     ef_construction = args.ef_construction
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         workdir = Path(tmp)
