@@ -4,7 +4,8 @@
 ``ask --server`` to the parsers it returns, then hands the rest to ``run``.
 """
 
-from ragcore.cli.commands import Parsers, build_parser, build_parsers, main, run
+from ragcore.cli.commands import main, run
+from ragcore.cli.parsers import Parsers, build_parser, build_parsers
 from ragcore.config import default_data_dir
 
 __all__ = ["Parsers", "build_parser", "build_parsers", "default_data_dir", "main", "run"]

@@ -1,0 +1,170 @@
+"""How command results are shown: text for people, JSON (``--json``) for machines."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict, is_dataclass
+from datetime import date
+from pathlib import Path
+
+from ragcore.answering import Answer
+from ragcore.engine import KnowledgeBaseInfo, Stats
+from ragcore.ingest.pipeline import IngestReport
+from ragcore.retrieval.search import Hit
+
+
+def print_json(value) -> None:
+    print(json.dumps(value, default=_json_default, ensure_ascii=False, indent=2))
+
+
+def _json_default(value):
+    if isinstance(value, (date, Path)):
+        return str(value)
+    if is_dataclass(value):
+        return asdict(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    try:
+        return dict(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _ingest_summary(report: IngestReport) -> dict[str, int]:
+    return {s: report.count(s) for s in ("added", "updated", "unchanged")}
+
+
+def ingest_dict(report: IngestReport) -> dict:
+    return {
+        **_ingest_summary(report),
+        "chunks": report.chunks,
+        "seconds": round(report.seconds, 3),
+        "documents": [asdict(o) for o in report.outcomes],
+    }
+
+
+def print_ingest(report: IngestReport) -> None:
+    summary = _ingest_summary(report)
+    print(
+        f"{summary['added']} added, {summary['updated']} updated, {summary['unchanged']} "
+        f"unchanged; {report.chunks} chunks in {report.seconds:.1f} s"
+    )
+
+
+def hit_dict(hit: Hit) -> dict:
+    return {
+        "chunk_id": hit.chunk_id,
+        "document_id": hit.document_id,
+        "score": hit.score,
+        "scores": dict(hit.scores),
+        "text": hit.text,
+        "start": hit.start,
+        "end": hit.end,
+        "document": asdict(hit.document),
+    }
+
+
+def print_hits(hits: list[Hit]) -> None:
+    if not hits:
+        print("  (no results)")
+    width = os.get_terminal_size().columns if sys.stdout.isatty() else 100
+    for rank, hit in enumerate(hits, start=1):
+        doc = hit.document
+        print(
+            f"{rank}. [{hit.score:.3f}] {doc.title or doc.id}  ({doc.knowledge_base}/{doc.id}, "
+            f"{doc.doc_type}, authority {doc.authority}, updated {doc.updated_at or '?'})"
+        )
+        text = " ".join(hit.text.split())
+        print(f"   {text[: max(40, width - 4)]}{'…' if len(text) > width - 4 else ''}")
+
+
+def stats_dict(stats: Stats, kbs: list[KnowledgeBaseInfo]) -> dict:
+    return {**asdict(stats), "knowledge_base_list": [asdict(k) for k in kbs]}
+
+
+def print_stats(stats: Stats, kbs: list[KnowledgeBaseInfo]) -> None:
+    print(f"data directory: {stats.data_dir}")
+    print(
+        f"{stats.documents} documents, {stats.chunks} chunks, {stats.vectors} vectors in "
+        f"{stats.knowledge_bases} knowledge bases"
+    )
+    for kb in kbs:
+        print(f"  {kb.name}: {kb.documents} documents, {kb.chunks} chunks")
+    print(
+        f"database {stats.database_bytes / 1e6:.1f} MB, index {stats.index_bytes / 1e6:.1f} MB, "
+        f"embedder {stats.embedder}, reranker {'on' if stats.reranker else 'off'}"
+    )
+
+
+def print_deleted(document_id: str, chunks: int) -> None:
+    print(f"deleted {document_id} ({chunks} chunks)")
+
+
+def answer_dict(answer: Answer, with_trace: bool) -> dict:
+    return {
+        "question": answer.question,
+        "status": answer.status,
+        "text": answer.text,
+        "citations": [asdict(c) for c in answer.citations],
+        "issues": [asdict(i) for i in answer.issues],
+        "checks": [
+            {"name": c.name, "passed": c.passed, "checked": c.checked} for c in answer.report.checks
+        ],
+        "rounds": answer.rounds,
+        "tasks": answer.tasks,
+        "searches": answer.searches,
+        "generator": answer.generator,
+        "timings_ms": {k: round(v, 3) for k, v in answer.timings.items()},
+        **({"trace": answer.trace.to_dict()} if with_trace else {}),
+    }
+
+
+def print_answer(answer: Answer, indent: str = "") -> None:
+    label = {"ok": "", "uncertain": "UNCERTAIN: ", "no_answer": "NO ANSWER: "}[answer.status]
+    print(f"{indent}{label}{answer.text}")
+    for c in answer.citations:
+        print(
+            f"{indent}  [{c.number}] {c.title or c.document_id} "
+            f"({c.knowledge_base}/{c.document_id}, updated {c.updated_at or '?'})"
+        )
+    if answer.status == "uncertain":
+        print(f"{indent}  open issues:")
+        for issue in answer.issues:
+            print(f"{indent}  - {issue.check}/{issue.kind}: {issue.message}")
+
+
+def print_trace(answer: Answer) -> None:
+    print("\n" + answer.trace.render())
+
+
+def print_beir(result: dict) -> None:
+    print(
+        f"{result['mode']} on {result['queries']} {result['split']} queries: nDCG@10 "
+        f"{result['ndcg@10']:.4f}, Recall@100 {result['recall@100']:.4f}, "
+        f"MRR@10 {result['mrr@10']:.4f}"
+    )
+
+
+def print_golden(result: dict) -> None:
+    for layer in ("retrieval", "process", "generation", "latency_ms"):
+        figures = ", ".join(f"{k} {v}" for k, v in result[layer].items())
+        print(f"{layer}: {figures}")
+    wrong = [r for r in result["rows"] if r["status"] != r["expected_status"]]
+    for row in wrong:
+        print(f"  {row['id']}: expected {row['expected_status']}, got {row['status']}")
+
+
+def demo_dict(report: IngestReport, answers: list[Answer]) -> dict:
+    return {
+        "ingested": report.count("added") + report.count("updated"),
+        "answers": [answer_dict(a, with_trace=False) for a in answers],
+    }
+
+
+def print_demo(data_dir: Path, documents: int, answers: list[Answer]) -> None:
+    print(f"sample knowledge base in {data_dir}: {documents} documents")
+    for answer in answers:
+        print(f"\n? {answer.question}")
+        print_answer(answer, indent="  ")
