@@ -9,10 +9,8 @@ from dataclasses import asdict, is_dataclass
 from datetime import date
 from pathlib import Path
 
-from ragcore.answering import Answer
-from ragcore.engine import KnowledgeBaseInfo, Stats
-from ragcore.ingest.pipeline import IngestReport
-from ragcore.retrieval.search import Hit
+from ragcore import Answer, Hit, IngestReport, KnowledgeBaseInfo, Stats
+from ragcore.types import IngestStatus
 
 
 def print_json(value) -> None:
@@ -22,7 +20,7 @@ def print_json(value) -> None:
 def _json_default(value):
     if isinstance(value, (date, Path)):
         return str(value)
-    if is_dataclass(value):
+    if is_dataclass(value) and not isinstance(value, type):
         return asdict(value)
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
@@ -33,7 +31,7 @@ def _json_default(value):
 
 
 def _ingest_summary(report: IngestReport) -> dict[str, int]:
-    return {s: report.count(s) for s in ("added", "updated", "unchanged")}
+    return {status.value: report.count(status) for status in IngestStatus}
 
 
 def ingest_dict(report: IngestReport) -> dict:
@@ -158,7 +156,7 @@ def print_golden(result: dict) -> None:
 
 def demo_dict(report: IngestReport, answers: list[Answer]) -> dict:
     return {
-        "ingested": report.count("added") + report.count("updated"),
+        "ingested": report.count(IngestStatus.ADDED) + report.count(IngestStatus.UPDATED),
         "answers": [answer_dict(a, with_trace=False) for a in answers],
     }
 
