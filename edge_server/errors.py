@@ -5,6 +5,7 @@ says what was wrong and what to do). Anything unexpected becomes INTERNAL with t
 request id and no traceback: the traceback goes to the server log only.
 
     InvalidInputError (bad question, document, filter)  INVALID_ARGUMENT
+    MalformedRequest (bytes that are no such message)    INVALID_ARGUMENT
     NotFoundError (document, knowledge base)             NOT_FOUND
     ModelError, ConfigError, StoreError                  FAILED_PRECONDITION
     GenerationError (the LLM endpoint failed)            UNAVAILABLE
@@ -39,6 +40,10 @@ class EdgeError(RagcoreError):
     """An error of the service itself (not of the library)."""
 
 
+class MalformedRequest(EdgeError):
+    """The request's bytes do not decode as the rpc's request message."""
+
+
 class Unauthenticated(EdgeError):
     pass
 
@@ -66,6 +71,7 @@ class ShuttingDown(EdgeError):
 # Checked in order: the first class the error is an instance of decides the code.
 STATUS_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
     (InvalidInputError, grpc.StatusCode.INVALID_ARGUMENT),
+    (MalformedRequest, grpc.StatusCode.INVALID_ARGUMENT),
     (NotFoundError, grpc.StatusCode.NOT_FOUND),
     (ModelError, grpc.StatusCode.FAILED_PRECONDITION),
     (ConfigError, grpc.StatusCode.FAILED_PRECONDITION),

@@ -5,11 +5,15 @@ around the whole stream). It refuses a call by raising one of ``edge_server.erro
 errors. Whatever the handler or a guard raises ends the rpc here, with the code from
 the status table: the servicer has no error handling of its own. Health checks and
 reflection pass through authentication and admission untouched.
+
+Request bytes that do not decode are refused the same way (INVALID_ARGUMENT), once the
+guards have run: an unauthenticated caller learns only that it needs a token.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -22,11 +26,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from edge_server.auth import ADMIN, READER, Tokens, bearer_token
 from edge_server.errors import (
     Busy,
     DeadlinePassed,
+    MalformedRequest,
     NotReady,
     PermissionDenied,
     ShuttingDown,
@@ -34,13 +40,13 @@ from edge_server.errors import (
     abort,
     status_for,
 )
+from edge_server.names import SERVICE, method
 from ragcore.errors import RagcoreError
 
-SERVICE = "ragcore.v1.Ragcore"
-ADMIN_METHODS = frozenset({f"/{SERVICE}/Ingest", f"/{SERVICE}/DeleteDocument"})
+ADMIN_METHODS = frozenset({method("Ingest"), method("DeleteDocument")})
 # Cheap reads: neither counted against max_in_flight nor queued for a worker, so a busy
 # server can still be watched.
-LIGHT_METHODS = frozenset({f"/{SERVICE}/GetStats", f"/{SERVICE}/ListKnowledgeBases"})
+LIGHT_METHODS = frozenset({method("GetStats"), method("ListKnowledgeBases")})
 REQUEST_ID_HEADER = "x-request-id"
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -101,22 +107,62 @@ def _guarded(handler: grpc.RpcMethodHandler, new_call, guards) -> grpc.RpcMethod
                 raise
             abort(context, error, call.request_id)  # a bug is INTERNAL, with the request id
 
-    if handler.response_streaming:
+    # The request (or each of a stream's) as decoded, or its MalformedRequest raised: the
+    # guards have run by then, the token check first.
+    requests = (lambda r: map(_decoded, r)) if handler.request_streaming else _decoded
+    # gRPC runs a handler marked experimental_non_blocking (health's Watch) without
+    # holding a pool thread for its stream: it passes a send_response_callback (``more``)
+    # and the handler returns at once. ``wraps`` keeps the mark, which a plain wrapper
+    # would drop, holding a thread per open stream; the guards then see the call's start.
+    blocking_stream = handler.response_streaming and not getattr(
+        behaviour, "experimental_non_blocking", False
+    )
+    if blocking_stream:
 
-        def run(request, context):
+        @functools.wraps(behaviour)
+        def run(request, context, *more):
             with guarded(context):
-                yield from behaviour(request, context)
+                yield from behaviour(requests(request), context, *more)
     else:
 
-        def run(request, context):
+        @functools.wraps(behaviour)
+        def run(request, context, *more):
             with guarded(context):
-                return behaviour(request, context)
+                return behaviour(requests(request), context, *more)
 
     return getattr(grpc, f"{kind}_rpc_method_handler")(
         run,
-        request_deserializer=handler.request_deserializer,
+        request_deserializer=_decoding(handler.request_deserializer),
         response_serializer=handler.response_serializer,
     )
+
+
+def _decoding(deserialize):
+    """``deserialize``, but bytes it cannot decode give a MalformedRequest, not an error.
+
+    A deserializer that raises makes gRPC log a traceback and answer INTERNAL before any
+    guard runs, so any caller could fill the log; the request handed on instead is raised
+    by ``_decoded`` once the guards have let the call in.
+    """
+    if deserialize is None:
+        return None
+
+    def decode(data: bytes):
+        try:
+            return deserialize(data)
+        except DecodeError as error:
+            return MalformedRequest(
+                f"the request is malformed ({error}): send the rpc's request message, "
+                "serialized by a protobuf library from the .proto"
+            )
+
+    return decode
+
+
+def _decoded(request):
+    if isinstance(request, MalformedRequest):
+        raise request
+    return request
 
 
 @contextlib.contextmanager

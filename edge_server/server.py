@@ -21,7 +21,8 @@ from grpc_reflection.v1alpha import reflection
 
 from edge_server.auth import Tokens
 from edge_server.config import ServerConfig
-from edge_server.interceptors import SERVICE, Admission, Authentication, Guards, access_log_guard
+from edge_server.interceptors import Admission, Authentication, Guards, access_log_guard
+from edge_server.names import SERVICE
 from edge_server.servicer import RagcoreServicer
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
 from ragcore import Engine
@@ -32,6 +33,30 @@ SPARE_THREADS = 4  # beyond max_in_flight: health checks and refusals are never 
 FLOOD_FACTOR = 8
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+HEALTH_SERVICES = ("", SERVICE)  # "" is the whole server
+
+
+class HealthServicer(health.HealthServicer):
+    """grpc's health servicer, plus ``List``: proto/grpc/health/v1/health.proto declares
+    it (as upstream's does), but grpcio-health-checking's servicer answers UNIMPLEMENTED."""
+
+    def __init__(self, services: tuple[str, ...]) -> None:
+        super().__init__()
+        self.services = services
+        self.set_all(NOT_SERVING)
+
+    def set_all(self, status) -> None:
+        for service in self.services:
+            self.set(service, status)
+
+    def List(self, request, context) -> health_pb2.HealthListResponse:
+        # Through Check, the servicer's public way to read one status; a non-atomic
+        # snapshot, as the .proto allows. These services are always known to Check.
+        statuses = {
+            service: self.Check(health_pb2.HealthCheckRequest(service=service), context)
+            for service in self.services
+        }
+        return health_pb2.HealthListResponse(statuses=statuses)
 
 
 class EdgeServer:
@@ -56,10 +81,8 @@ class EdgeServer:
         pb_grpc.add_RagcoreServicer_to_server(
             RagcoreServicer(self.engine, self.admission), self._grpc
         )
-        self.health = health.HealthServicer()
+        self.health = HealthServicer(HEALTH_SERVICES)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
-        for service in ("", SERVICE):
-            self.health.set(service, NOT_SERVING)
         reflection.enable_server_reflection(
             (SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self._grpc
         )
@@ -114,8 +137,7 @@ class EdgeServer:
             if self.admission.state != Admission.LOADING:  # stopped while loading
                 return
             self.admission.state = Admission.SERVING
-            for service in ("", SERVICE):
-                self.health.set(service, SERVING)
+            self.health.set_all(SERVING)
             stats = self.engine.stats()
             log.info(
                 "serving %d documents in %d knowledge bases (loaded in %.1f s)",
