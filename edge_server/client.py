@@ -43,7 +43,7 @@ class Client:
         timeout: float = DEFAULT_TIMEOUT,
         max_message_bytes: int = 8 * 1024 * 1024,
     ) -> None:
-        options = [
+        options: list[tuple[str, int | str]] = [
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),
         ]

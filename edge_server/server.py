@@ -98,7 +98,7 @@ class EdgeServer:
         c = self.config
         address = c.address
         try:
-            if c.tls_cert is None:
+            if c.tls_cert is None or c.tls_key is None:  # ServerConfig requires both or neither
                 port = self._grpc.add_insecure_port(address)
             else:
                 credentials = grpc.ssl_server_credentials(
