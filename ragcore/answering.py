@@ -4,42 +4,45 @@ A failed validation adjusts the plan according to what failed (see
 ``Orchestrator.adjust``) until it passes, nothing new is left to try, or the round cap
 is reached. The answer is ``ok`` when it passed, ``no_answer`` when no round found
 evidence to answer from, and ``uncertain`` otherwise, with the open issues listed.
+What the rounds of one question share (perception, trace, listener, search cache) is
+one ``_Question``.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
 from ragcore.agents.evidence import Draft, Evidence
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
-from ragcore.agents.planning.orchestrator import Orchestrator, Plan, Retrieval
+from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
 from ragcore.agents.validation import Issue, ValidationReport, Validator
 from ragcore.config import DEFAULT_MAX_ROUNDS
 from ragcore.errors import ConfigError
 from ragcore.trace import TraceNode, Tracer
+from ragcore.types import AnswerStatus, EventKind, Stage
 
-STATUSES = ("ok", "uncertain", "no_answer")
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
-STAGES = ("perception", "plan", "retrieval", "generation", "validation")
-EVENTS = ("perception", "plan", "retrieval", "answer", "validation", "retry")
+# kept for callers; prefer the enums
+STATUSES = AnswerStatus.values()
+STAGES = Stage.values()
 
 
 @dataclass(frozen=True)
 class StageEvent:
     """One stage of an ``ask`` has completed (see ``Answerer.ask``'s ``on_event``).
 
-    ``stage`` is one of EVENTS and ``data`` what it produced: the ``Perception``, the
-    ``Plan``, the ``Retrieval``, the draft answer (a ``Draft``), the
+    ``stage`` says which (an ``EventKind``) and ``data`` what it produced: the
+    ``Perception``, the ``Plan``, the ``Retrieval``, the draft answer (a ``Draft``), the
     ``ValidationReport``, or for ``retry`` the issues that caused it. ``round`` is 0 for
     perception; ``elapsed_ms`` counts from the start of the run.
     """
 
-    stage: str
+    stage: EventKind
     round: int
     elapsed_ms: float
     data: object
@@ -72,7 +75,7 @@ class Answer:
     """
 
     question: str
-    status: str
+    status: AnswerStatus
     text: str
     citations: tuple[Citation, ...]
     evidence: tuple[Evidence, ...]
@@ -89,6 +92,7 @@ class Answer:
     generator: str
     trace: TraceNode
     timings: Mapping[str, float]
+    """Keyed by the ``Stage`` values and ``total``."""
 
     @property
     def issues(self) -> tuple[Issue, ...]:
@@ -100,6 +104,29 @@ class _Attempt:
     draft: Draft
     evidence: tuple[Evidence, ...]
     report: ValidationReport
+
+
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """What the rounds of one ``ask`` share: its perception, trace, listener and searches.
+
+    Frozen so no round can swap it out; ``cache`` and ``searched`` grow as rounds search.
+    """
+
+    perception: Perception
+    tracer: Tracer
+    listener: EventListener | None
+    started: float
+    """``time.perf_counter()`` at the start of the run, for ``StageEvent.elapsed_ms``."""
+    cache: SearchCache = field(default_factory=dict)
+    """Hits by search key: a search made in one round is not made again in a later one."""
+    searched: list[SearchKey] = field(default_factory=list)
+    """The key of every search run, in order (repeats would be duplicate searches)."""
+
+    def emit(self, kind: EventKind, round_: int, data: object) -> None:
+        if self.listener is not None:
+            elapsed = (time.perf_counter() - self.started) * 1000
+            self.listener(StageEvent(kind, round_, elapsed, data))
 
 
 class Answerer:
@@ -129,24 +156,18 @@ class Answerer:
         uses this to stop work whose client has gone or whose deadline has passed).
         """
         started = time.perf_counter()
-
-        def emit(stage: str, round_: int, data: object) -> None:
-            if on_event is not None:
-                on_event(StageEvent(stage, round_, (time.perf_counter() - started) * 1000, data))
-
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
-        with tracer.span("perception") as span:
+        with tracer.span(Stage.PERCEPTION) as span:
             perception = self.perception.run(question)
             span.note(_describe(perception))
-        emit("perception", 0, perception)
-        cache: dict = {}
-        searched: list[tuple] = []
+        q = _Question(perception, tracer, on_event, started)
+        q.emit(EventKind.PERCEPTION, 0, perception)
         attempts: list[_Attempt] = []
         plan: Plan | None = None
         planned = 0
         for round_ in range(1, self.max_rounds + 1):
             with tracer.span(f"round {round_}") as round_span:
-                with tracer.span("plan") as span:
+                with tracer.span(Stage.PLAN) as span:
                     if plan is None:
                         plan = self.orchestrator.plan(perception)
                     else:
@@ -158,46 +179,45 @@ class Answerer:
                     round_span.note("stop")
                     break
                 if attempts:
-                    emit("retry", round_, attempts[-1].report.issues)
-                emit("plan", round_, plan)
+                    q.emit(EventKind.RETRY, round_, attempts[-1].report.issues)
+                q.emit(EventKind.PLAN, round_, plan)
                 planned += len(plan.tasks)
-                attempts.append(self._round(tracer, plan, perception, cache, searched, emit))
+                attempts.append(self._round(q, plan))
             if attempts[-1].report.passed:
                 break
         if not attempts:  # nothing to retrieve (a greeting, thanks, ...)
             draft = Draft(NOTHING_TO_LOOK_UP, (), self.generator.name, abstained=True)
             chosen = _Attempt(draft, (), ValidationReport((), ()))
-            return self._answer(tracer, perception, chosen, 0, 0, 0)
-        duplicates = len(searched) - len(set(searched))
-        return self._answer(
-            tracer, perception, _best(attempts), len(attempts), planned, len(searched), duplicates
-        )
+            return self._answer(q, chosen, 0, 0)
+        return self._answer(q, _best(attempts), len(attempts), planned)
 
-    def _round(self, tracer, plan, perception, cache, searched, emit) -> _Attempt:
-        with tracer.span("retrieval") as span:
-            retrieval = self.orchestrator.execute(plan, perception, cache)
-            searched += [r.task.key for r in retrieval.results if r.searched]
+    def _round(self, q: _Question, plan: Plan) -> _Attempt:
+        perception, tracer = q.perception, q.tracer
+        with tracer.span(Stage.RETRIEVAL) as span:
+            retrieval = self.orchestrator.execute(plan, perception, q.cache)
+            q.searched.extend(r.task.key for r in retrieval.results if r.searched)
             _trace_retrieval(span, retrieval)
-        emit("retrieval", plan.round, retrieval)
-        with tracer.span("generation", self.generator.name) as span:
+        q.emit(EventKind.RETRIEVAL, plan.round, retrieval)
+        with tracer.span(Stage.GENERATION, self.generator.name) as span:
             draft = self.generator.generate(perception.question, retrieval.evidence, perception)
             span.note(f"{len(draft.statements)} statements" if not draft.abstained else "abstained")
-        emit("answer", plan.round, draft)
-        with tracer.span("validation") as span:
+        q.emit(EventKind.ANSWER, plan.round, draft)
+        with tracer.span(Stage.VALIDATION) as span:
             report = self.validator.check(draft, retrieval.evidence, perception)
             span.note(_describe_report(report))
             for issue in report.issues:
                 span.add(f"{issue.check}: {issue.kind}", issue.message)
-        emit("validation", plan.round, report)
+        q.emit(EventKind.VALIDATION, plan.round, report)
         return _Attempt(draft, retrieval.evidence, report)
 
-    def _answer(self, tracer, perception, chosen, rounds, planned, searches, duplicates=0):
+    def _answer(self, q: _Question, chosen: _Attempt, rounds: int, planned: int) -> Answer:
+        tracer, perception = q.tracer, q.perception
         if chosen.report.passed and not chosen.draft.abstained:
-            status = "ok"
+            status = AnswerStatus.OK
         elif chosen.draft.abstained:
-            status = "no_answer"
+            status = AnswerStatus.NO_ANSWER
         else:
-            status = "uncertain"
+            status = AnswerStatus.UNCERTAIN
         by_number = {e.number: e for e in chosen.evidence}
         citations = tuple(
             Citation(
@@ -214,7 +234,7 @@ class Answerer:
         )
         tracer.root.note(f"{tracer.root.detail} → {status}".strip())
         trace = tracer.finish()
-        timings = dict.fromkeys(STAGES, 0.0)
+        timings = dict.fromkeys(Stage.values(), 0.0)  # plain-string keys, as before
         for node in trace.walk():
             if node.name in timings:
                 timings[node.name] += node.ms
@@ -229,8 +249,9 @@ class Answerer:
             perception=perception,
             rounds=rounds,
             tasks=planned,
-            searches=searches,
-            duplicate_searches=duplicates,
+            searches=len(q.searched),
+            # a search repeated with one key: the cache should make this 0
+            duplicate_searches=len(q.searched) - len(set(q.searched)),
             generator=chosen.draft.generator,
             trace=trace,
             timings=MappingProxyType(timings),

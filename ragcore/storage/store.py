@@ -1,21 +1,20 @@
 """The SQLite store: knowledge bases, documents, chunks and their FTS5 index.
 
 SQLite (WAL, synchronous=FULL) is the source of truth. Schema changes are the numbered
-SQL files in ``migrations/``, applied in a transaction and checked by hash on every
-open. Writes go through one connection under a lock; each reading thread gets its own
-connection, so searches run concurrently with each other and with an ingest.
+SQL files in ``migrations/``, applied (and checked by hash on every open) by ``schema``
+when the first connection opens. Writes go through one connection under a lock; each
+reading thread gets its own connection, so searches run concurrently with each other
+and with an ingest.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +27,7 @@ from ragcore.errors import (
     StoreError,
 )
 from ragcore.storage.filters import SearchFilters, where_clause
+from ragcore.storage.schema import migrate
 
 DATABASE_NAME = "ragcore.sqlite3"
 
@@ -52,15 +52,6 @@ class WriteResult:
     """Document id -> the ids of its new chunks."""
     removed_chunk_ids: list[int]
     data_version: int
-
-
-def _migrations() -> list[tuple[int, str, str]]:
-    folder = resources.files("ragcore.storage") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        if entry.name.endswith(".sql"):
-            found.append((int(entry.name.split("_", 1)[0]), entry.name, entry.read_text("utf-8")))
-    return sorted(found)
 
 
 class Store:
@@ -99,7 +90,7 @@ class Store:
             with self._write_lock:
                 if self._writer is None:
                     conn = self._connect()
-                    self._migrate(conn)
+                    migrate(conn, self.path)
                     self._writer = conn
         return self._writer
 
@@ -113,50 +104,6 @@ class Store:
             with self._write_lock:
                 self._readers.append(conn)
         return conn
-
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        try:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY "
-                "KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)"
-            )
-            applied = {
-                v: (n, h)
-                for v, n, h in conn.execute("SELECT version, name, sha256 FROM schema_migrations")
-            }
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path} is not a usable SQLite database ({exc}); move it "
-                "away and re-ingest, or point --data-dir elsewhere"
-            ) from exc
-        known = _migrations()
-        if applied and max(applied) > known[-1][0]:
-            raise StoreError(
-                f"{self.path} has schema version {max(applied)}, newer than this "
-                f"ragcore knows ({known[-1][0]}): upgrade ragcore"
-            )
-        for version, name, sql in known:
-            digest = hashlib.sha256(sql.encode()).hexdigest()
-            if version in applied:
-                if applied[version][1] != digest:
-                    raise StoreError(
-                        f"migration {name} differs from the one applied to "
-                        f"{self.path}: the schema was changed by hand or by "
-                        "another ragcore build"
-                    )
-                continue
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                for statement in _statements(sql):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_migrations VALUES (?, ?, ?, ?)",
-                    (version, name, digest, _now()),
-                )
-                conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                conn.execute("ROLLBACK")
-                raise StoreError(f"migration {name} failed on {self.path}: {exc}") from exc
 
     def close(self) -> None:
         with self._write_lock:
@@ -416,21 +363,6 @@ class Store:
             return [(r[0], r[1]) for r in self._r.execute(sql, args)]
         except sqlite3.OperationalError as exc:
             raise InvalidQueryError(f"keyword query {match!r} was rejected: {exc}") from exc
-
-
-def _statements(sql: str) -> list[str]:
-    """Split a migration into statements (triggers contain semicolons)."""
-    statements, current = [], ""
-    for line in sql.splitlines(keepends=True):
-        if line.lstrip().startswith("--") and not current.strip():
-            continue
-        current += line
-        if sqlite3.complete_statement(current):
-            statements.append(current.strip())
-            current = ""
-    if current.strip():
-        statements.append(current.strip())
-    return statements
 
 
 def _now() -> str:

@@ -2,7 +2,8 @@
 
 The file format is documented at the top of the shipped ``rules/strategy.toml``. Every
 problem in a file is reported with the file, the line and the reason, and nothing of a
-broken file is used.
+broken file is used. Closed sets (routes, search modes, task filters, ``for_each``,
+fusion) are read into the enums of ``ragcore.types``; their values are the TOML strings.
 """
 
 from __future__ import annotations
@@ -13,15 +14,14 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from ragcore.errors import ConfigError
-from ragcore.retrieval.search import MAX_TOP_K, MODES
+from ragcore.retrieval.search import MAX_TOP_K
+from ragcore.types import ForEach, Route, SearchMode, TaskFilter, TaskFusion
 
 DEFAULT_STRATEGY = Path(__file__).resolve().parents[2] / "rules" / "strategy.toml"
 PLACEHOLDERS = frozenset({"question", "keywords", "side", "entity", "source"})
-TASK_FILTERS = frozenset({"time", "source", "current"})
-FOR_EACH = frozenset({"side", "entity"})
-ROUTES = frozenset({"direct", "simple", "comparison", "multi_hop"})
 _CONDITIONS = {
     "action": (str, list),
     "route": (str, list),
@@ -40,12 +40,12 @@ class TaskTemplate:
     """A retrieval task a rule adds, before its placeholders are filled in."""
 
     query: str
-    mode: str
+    mode: SearchMode
     knowledge_bases: tuple[str, ...] = ()
     k: int | None = None
     weight: float = 1.0
     priority: int = 1
-    filters: frozenset[str] = frozenset()
+    filters: frozenset[TaskFilter] = frozenset()
     doc_types: tuple[str, ...] = ()
     min_authority: int | None = None
 
@@ -55,8 +55,8 @@ class Rule:
     name: str
     when: Mapping[str, object]
     tasks: tuple[TaskTemplate, ...] = ()
-    for_each: str | None = None
-    mode: str | None = None
+    for_each: ForEach | None = None
+    mode: SearchMode | None = None
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,8 @@ class Credibility:
 class Strategy:
     base: TaskTemplate
     evidence: int
-    fusion: str
-    """"score" (task-relative scores, weighted) or "rrf" (weighted reciprocal rank)."""
+    fusion: TaskFusion
+    """``score`` (task-relative scores, weighted) or ``rrf`` (weighted reciprocal rank)."""
     fusion_k: int
     rerank: bool | None
     """None: rerank when a reranker is configured."""
@@ -107,7 +107,7 @@ class _Parser:
         self.lines = text.splitlines()
         self.rule_lines = [i + 1 for i, line in enumerate(self.lines) if line.strip() == "[[rule]]"]
 
-    def fail(self, where: str, problem: str, rule: int | None = None, key: str = "") -> None:
+    def fail(self, where: str, problem: str, rule: int | None = None, key: str = "") -> NoReturn:
         line = self._line(rule, key)
         at = f"line {line}, " if line else ""
         raise ConfigError("strategy_path", str(self.path), f"{at}{where}: {problem}")
@@ -132,9 +132,11 @@ class _Parser:
         rerank = defaults.pop("rerank", "auto")
         if rerank not in ("auto", True, False):
             self.fail("defaults.rerank", f'{rerank!r}: use "auto", true or false', key="rerank")
-        fusion = defaults.pop("fusion", "score")
-        if fusion not in ("score", "rrf"):
-            self.fail("defaults.fusion", f'{fusion!r}: use "score" or "rrf"', key="fusion")
+        raw_fusion = defaults.pop("fusion", TaskFusion.SCORE.value)
+        fusion = TaskFusion.parse(raw_fusion)
+        if fusion is None:
+            allowed = " or ".join(f'"{v}"' for v in TaskFusion.values())
+            self.fail("defaults.fusion", f"{raw_fusion!r}: use {allowed}", key="fusion")
         evidence = defaults.pop("evidence", 6)
         fusion_k = defaults.pop("fusion_k", 60)
         for key, value in (("evidence", evidence), ("fusion_k", fusion_k)):
@@ -191,21 +193,15 @@ class _Parser:
                 )
             if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
                 self.fail(where, f"condition {key} = {value!r} has the wrong type", index, key)
-        routes = when.get("route", [])
-        for route in [routes] if isinstance(routes, str) else routes:
-            if route not in ROUTES:
-                self.fail(
-                    where,
-                    f"unknown route {route!r}; use {', '.join(sorted(ROUTES))}",
-                    index,
-                    "route",
-                )
-        for_each = table.get("for_each")
-        if for_each is not None and for_each not in FOR_EACH:
-            self.fail(where, f"for_each {for_each!r}: use side or entity", index, "for_each")
-        mode = table.get("mode")
-        if mode is not None and mode not in MODES:
-            self.fail(where, f"mode {mode!r}: use one of {', '.join(MODES)}", index, "mode")
+        when = dict(when)
+        if "route" in when:
+            when["route"] = self.routes(when["route"], where, index)
+        raw_for_each = table.get("for_each")
+        for_each = None if raw_for_each is None else ForEach.parse(raw_for_each)
+        if raw_for_each is not None and for_each is None:
+            allowed = " or ".join(ForEach.values())
+            self.fail(where, f"for_each {raw_for_each!r}: use {allowed}", index, "for_each")
+        mode = self.mode(table.get("mode"), where, index)
         tasks = table.get("tasks", [])
         if not isinstance(tasks, list) or not all(isinstance(t, dict) for t in tasks):
             self.fail(where, "tasks must be a list of tables", index, "tasks")
@@ -213,7 +209,7 @@ class _Parser:
             self.fail(where, "does nothing: give tasks or a mode", index)
         return Rule(
             name=name,
-            when=dict(when),
+            when=when,
             tasks=tuple(self.task(t, where, index) for t in tasks),
             for_each=for_each,
             mode=mode,
@@ -241,9 +237,7 @@ class _Parser:
                 rule,
                 "query",
             )
-        mode = table.get("mode", "hybrid")
-        if mode not in MODES:
-            self.fail(where, f"mode {mode!r}: use one of {', '.join(MODES)}", rule, "mode")
+        mode = self.mode(table.get("mode", SearchMode.HYBRID.value), where, rule)
         k = table.get("k")
         if k is not None and not _whole(k, 1, MAX_TOP_K):
             self.fail(where, f"k = {k!r}: use 1 to {MAX_TOP_K}", rule, "k")
@@ -254,10 +248,9 @@ class _Parser:
         if not _whole(priority, -100, 100):
             self.fail(where, f"priority = {priority!r}: use a whole number", rule, "priority")
         filters = table.get("filters", [])
-        if not isinstance(filters, list) or set(filters) - TASK_FILTERS:
-            self.fail(
-                where, f"filters = {filters!r}: use any of time, source, current", rule, "filters"
-            )
+        if not isinstance(filters, list) or any(TaskFilter.parse(f) is None for f in filters):
+            allowed = ", ".join(TaskFilter.values())
+            self.fail(where, f"filters = {filters!r}: use any of {allowed}", rule, "filters")
         lists = {}
         for key in ("knowledge_bases", "doc_types"):
             value = table.get(key, [])
@@ -273,10 +266,31 @@ class _Parser:
             k=k,
             weight=float(weight),
             priority=priority,
-            filters=frozenset(filters),
+            filters=frozenset(TaskFilter(f) for f in filters),
             min_authority=authority,
             **lists,
         )
+
+    def routes(self, value: object, where: str, rule: int) -> Route | list[Route]:
+        """A ``when.route`` condition (one route or a list) read into Routes."""
+        routes = []
+        for raw in [value] if isinstance(value, str) else value:
+            route = Route.parse(raw)
+            if route is None:
+                allowed = ", ".join(sorted(Route.values()))
+                self.fail(where, f"unknown route {raw!r}; use {allowed}", rule, "route")
+            routes.append(route)
+        return routes[0] if isinstance(value, str) else routes
+
+    def mode(self, value: object, where: str, rule: int | None) -> SearchMode | None:
+        """A search mode (None stays None: a rule need not force one)."""
+        if value is None:
+            return None
+        mode = SearchMode.parse(value)
+        if mode is None:
+            allowed = ", ".join(SearchMode.values())
+            self.fail(where, f"mode {value!r}: use one of {allowed}", rule, "mode")
+        return mode
 
 
 def _whole(value: object, low: int, high: int) -> bool:

@@ -6,15 +6,18 @@ import os
 from datetime import date
 
 import pytest
-from conftest import TODAY
+from conftest import SAMPLE_KB, TODAY
 
 from ragcore.agents.perception.agent import PerceptionAgent
-from ragcore.agents.planning.orchestrator import Orchestrator
+from ragcore.agents.planning import Orchestrator, SearchCache
 from ragcore.agents.planning.strategy import DEFAULT_STRATEGY, load_strategy
 from ragcore.agents.validation import Issue
 from ragcore.errors import ConfigError
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
+
+
+SAMPLE_KBS = sorted(p.name for p in SAMPLE_KB.iterdir() if p.is_dir())
 
 
 def orchestrator(engine, strategy_path=None) -> Orchestrator:
@@ -26,8 +29,28 @@ def orchestrator(engine, strategy_path=None) -> Orchestrator:
     )
 
 
+def _never_search(*args, **kwargs):
+    raise AssertionError("a test that only plans must not search")
+
+
+def planner(strategy_path=None) -> Orchestrator:
+    """An orchestrator for tests that only plan and adjust: no engine, so no model."""
+    return Orchestrator(
+        _never_search, lambda: SAMPLE_KBS, strategy_path=strategy_path, clock=lambda: TODAY
+    )
+
+
 @pytest.fixture
-def sample_orchestrator(sample_engine):
+def sample_orchestrator():
+    """Plans for the sample knowledge bases; never searches (see ``searching_orchestrator``)."""
+    orch = planner()
+    yield orch
+    orch.close()
+
+
+@pytest.fixture
+def searching_orchestrator(sample_engine):
+    """Plans and searches the sample engine (which loads the real embedder)."""
     orch = orchestrator(sample_engine)
     yield orch
     orch.close()
@@ -72,12 +95,12 @@ def test_interaction_forces_keyword_search(sample_orchestrator):
     assert {t.mode for t in plan.tasks} == {"keyword"}
 
 
-def test_a_named_source_filters_by_document_source(sample_engine, sample_orchestrator):
+def test_a_named_source_filters_by_document_source(searching_orchestrator):
     p = perceive("Borescope interval for CFM56-7B on a B737-800 according to the FAA?")
-    plan = sample_orchestrator.plan(p)
+    plan = searching_orchestrator.plan(p)
     [sourced] = [t for t in plan.tasks if t.filters.sources]
     assert sourced.filters.sources == ("FAA",)
-    retrieval = sample_orchestrator.execute(plan, p, {})
+    retrieval = searching_orchestrator.execute(plan, p, {})
     [result] = [r for r in retrieval.results if r.task is sourced]
     assert result.hits and {h.document.source for h in result.hits} == {"FAA"}
 
@@ -86,11 +109,11 @@ def test_a_direct_question_plans_nothing(sample_orchestrator):
     assert sample_orchestrator.plan(perceive("hello")).tasks == ()
 
 
-def test_execution_fuses_tasks_and_weighs_credibility(sample_orchestrator):
+def test_execution_fuses_tasks_and_weighs_credibility(searching_orchestrator):
     p = perceive("Compare the flow of the CP-200 and the CP-350.")
-    plan = sample_orchestrator.plan(p)
-    cache: dict = {}
-    retrieval = sample_orchestrator.execute(plan, p, cache)
+    plan = searching_orchestrator.plan(p)
+    cache: SearchCache = {}
+    retrieval = searching_orchestrator.execute(plan, p, cache)
     assert retrieval.searches == len(plan.tasks)
     documents = [e.document.id for e in retrieval.evidence]
     assert {"manual-cp200-v2", "manual-cp350"} <= set(documents)
@@ -102,7 +125,7 @@ def test_execution_fuses_tasks_and_weighs_credibility(sample_orchestrator):
     if "manual-cp200-v1" in credibility:
         assert credibility["manual-cp200-v1"] < credibility["manual-cp200-v2"]
     # Executing the same plan again searches nothing: every hit comes from the cache.
-    again = sample_orchestrator.execute(plan, p, cache)
+    again = searching_orchestrator.execute(plan, p, cache)
     assert again.searches == 0
     assert [e.chunk_id for e in again.evidence] == [e.chunk_id for e in retrieval.evidence]
 
@@ -204,12 +227,10 @@ def test_a_missing_strategy_file_is_a_config_error(tmp_path):
         load_strategy(tmp_path / "nope.toml")
 
 
-def test_an_edited_strategy_is_reloaded_and_a_broken_edit_keeps_the_last_good(
-    tmp_path, sample_engine
-):
+def test_an_edited_strategy_is_reloaded_and_a_broken_edit_keeps_the_last_good(tmp_path):
     good = DEFAULT_STRATEGY.read_text("utf-8")
     path = write(tmp_path, good)
-    orch = orchestrator(sample_engine, path)
+    orch = planner(path)
     question = perceive("Does the seal kit interaction matter for the CP-200?")
     try:
         assert {t.mode for t in orch.plan(question).tasks} == {"keyword"}

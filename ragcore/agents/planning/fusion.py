@@ -1,0 +1,103 @@
+"""Fusion: the hits of a round's tasks become one ranked list of evidence.
+
+Each hit's share is its score relative to its task's best, times the task weight, summed
+over tasks (or weighted reciprocal rank fusion). That relevance (or the cross-encoder's,
+when reranking) is blended with a credibility score from document metadata: recency,
+authority, numeric density; a superseded document loses most of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import date
+
+from ragcore.agents.evidence import Evidence
+from ragcore.agents.perception.agent import Perception
+from ragcore.agents.planning.execution import TaskResult
+from ragcore.agents.planning.strategy import Strategy
+from ragcore.inference.reranker import Reranker
+from ragcore.retrieval.search import Hit
+from ragcore.types import TaskFusion
+
+NUMERIC_DENSITY_FULL = 0.2  # chunks this dense in numbers get full numeric credit
+
+
+def fuse(
+    results: Sequence[TaskResult],
+    perception: Perception,
+    strategy: Strategy,
+    reranker: Reranker | None,
+    today: date,
+) -> tuple[Evidence, ...]:
+    """The evidence of a round, best first and numbered from 1."""
+    fused: dict[int, float] = {}
+    best: dict[int, Hit] = {}
+    found_by: dict[int, list[str]] = {}
+    for result in results:
+        top = max((h.score for h in result.hits), default=0.0)
+        for rank, hit in enumerate(result.hits, start=1):
+            if strategy.fusion == TaskFusion.RRF:
+                share = result.task.weight / (strategy.fusion_k + rank)
+            else:  # the hit's score relative to its task's best, weighted
+                share = result.task.weight * max(hit.score, 0.0) / top if top > 0 else 0.0
+            fused[hit.chunk_id] = fused.get(hit.chunk_id, 0.0) + share
+            best.setdefault(hit.chunk_id, hit)
+            found_by.setdefault(hit.chunk_id, []).append(result.task.id)
+    if not fused:
+        return ()
+    candidates = sorted(fused, key=lambda c: -fused[c])
+    relevance = _relevance(candidates, fused, best, perception, strategy, reranker)
+    cred = {c: credibility(best[c], today, strategy) for c in relevance}
+    share = strategy.credibility.share
+    score = {c: (1 - share) * relevance[c] + share * cred[c] for c in relevance}
+    ranked = sorted(score, key=lambda c: -score[c])
+    chosen = ranked[: strategy.evidence]
+    # Every task's best hit gets in, so each side of a comparison has evidence.
+    for result in results:
+        top = next((h.chunk_id for h in result.hits if h.chunk_id in score), None)
+        if top is not None and top not in chosen:
+            chosen.append(top)
+    chosen.sort(key=lambda c: -score[c])
+    return tuple(
+        Evidence(n, best[c], round(score[c], 4), round(cred[c], 4), tuple(found_by[c]))
+        for n, c in enumerate(chosen, start=1)
+    )
+
+
+def credibility(hit: Hit, today: date, strategy: Strategy) -> float:
+    """0–1 from the document's recency and authority and the chunk's numeric density."""
+    weights = strategy.credibility
+    doc = hit.document
+    if doc.updated_at is None:
+        recency = 0.5
+    else:
+        age = max((today - doc.updated_at).days, 0)
+        recency = 0.5 ** (age / weights.half_life_days)
+    authority = (doc.authority - 1) / 4
+    numbers = min(hit.numeric_density / NUMERIC_DENSITY_FULL, 1.0)
+    total = weights.recency + weights.authority + weights.numeric_density
+    value = (
+        weights.recency * recency
+        + weights.authority * authority
+        + weights.numeric_density * numbers
+    ) / total
+    return value * (weights.superseded_factor if doc.superseded_by else 1.0)
+
+
+def _relevance(
+    candidates: list[int],
+    fused: dict[int, float],
+    best: dict[int, Hit],
+    perception: Perception,
+    strategy: Strategy,
+    reranker: Reranker | None,
+) -> dict[int, float]:
+    """0–1 relevance: fused rank fusion, or the cross-encoder when reranking."""
+    use = reranker is not None if strategy.rerank is None else strategy.rerank
+    if use and reranker is not None:
+        top = candidates[: strategy.evidence * 3]
+        logits = reranker.score(perception.question, [best[c].text for c in top])
+        return {c: 1 / (1 + math.exp(-float(x))) for c, x in zip(top, logits)}
+    high = fused[candidates[0]]
+    return {c: fused[c] / high for c in candidates}

@@ -1,0 +1,282 @@
+"""Planning: what to search for, as pure functions of perception, strategy and issues.
+
+Round 1 is the strategy's base task plus the tasks of every rule the perception matches
+(``initial_plan``). After a failed validation, ``adjust`` changes the plan according to
+what failed. A plan remembers every search key of its rounds, so no round repeats a
+search. Nothing here searches; ``execution`` runs the tasks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, NamedTuple
+
+from ragcore.agents.perception.agent import Perception
+from ragcore.agents.perception.time import dated_range
+from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate
+from ragcore.storage.filters import SearchFilters
+from ragcore.types import ForEach, IssueKind, Route, SearchMode, TaskFilter
+
+if TYPE_CHECKING:  # validation is a sibling agent; only its Issue type is needed here
+    from ragcore.agents.validation import Issue
+
+DEFAULT_K = 8
+MAX_WIDENED_K = 50
+# Widening and de-duplicating cycle through every method: hybrid → keyword → vector.
+_MODE_SWITCH = {
+    SearchMode.HYBRID: SearchMode.KEYWORD,
+    SearchMode.KEYWORD: SearchMode.VECTOR,
+    SearchMode.VECTOR: SearchMode.HYBRID,
+}
+OUTDATED = frozenset({IssueKind.SUPERSEDED, IssueKind.OUTSIDE_INTERVAL})
+"""Issue kinds answered by current documents only (``outranked`` excludes the document)."""
+UNSUPPORTED = frozenset(
+    {
+        IssueKind.UNCITED,
+        IssueKind.INVALID_CITATION,
+        IssueKind.UNSUPPORTED,
+        IssueKind.UNSUPPORTED_NUMBER,
+        IssueKind.UNSUPPORTED_RELATION,
+    }
+)
+"""Issue kinds answered by wider searches by another method."""
+_NOT_SUBJECTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
+
+
+class SearchKey(NamedTuple):
+    """Identifies one search: two tasks with one key would return the same hits.
+
+    A tuple, so it hashes and compares by value (and equals the plain tuple it replaced).
+    """
+
+    query: str
+    """The query, lower-cased with its whitespace collapsed."""
+    mode: SearchMode
+    k: int
+    filters: SearchFilters
+
+
+@dataclass(frozen=True)
+class RetrievalTask:
+    """One search to run: what, how, where, and how much its hits count."""
+
+    id: str
+    query: str
+    mode: SearchMode
+    k: int
+    filters: SearchFilters
+    weight: float
+    priority: int
+    reason: str
+
+    @property
+    def key(self) -> SearchKey:
+        """Identifies the search itself: two tasks with one key would return the same hits."""
+        return SearchKey(" ".join(self.query.lower().split()), self.mode, self.k, self.filters)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The tasks of one round, and every search key of this and earlier rounds."""
+
+    round: int
+    tasks: tuple[RetrievalTask, ...]
+    searched: frozenset[SearchKey]
+    reasons: tuple[str, ...]
+    """The rules (round 1) or adjustments (later rounds) that shaped the plan."""
+
+    @property
+    def fast_path(self) -> bool:
+        """A single task and no rule fired: one search, no fusion across tasks."""
+        return self.round == 1 and len(self.tasks) == 1
+
+
+def initial_plan(perception: Perception, strategy: Strategy) -> Plan:
+    """Round 1: the base task plus the tasks of every matching rule."""
+    if perception.route == Route.DIRECT:
+        return Plan(1, (), frozenset(), ("direct: nothing to retrieve",))
+    templates = [(strategy.base, "base", "")]
+    forced_mode: SearchMode | None = None
+    fired = []
+    for rule in strategy.rules:
+        if not _matches(rule, perception):
+            continue
+        fired.append(rule.name)
+        forced_mode = rule.mode or forced_mode
+        for item in _items(rule, perception):
+            templates += [(t, rule.name, item) for t in rule.tasks]
+    k = strategy.base.k or DEFAULT_K
+    tasks = [_task(t, reason, item, perception, k) for t, reason, item in templates]
+    if forced_mode:
+        tasks = [replace(t, mode=forced_mode) for t in tasks]
+    return _plan(1, tasks, frozenset(), tuple(fired))
+
+
+def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan | None:
+    """The next round's plan for what failed, or None when nothing new is left to try.
+
+    Outdated evidence → every task keeps to current documents (and the question's
+    interval); a missing comparison side → a task for that entity; unsupported
+    statements → wider searches by another method.
+    """
+    kinds = {issue.kind for issue in issues}
+    tasks, reasons = list(plan.tasks), []
+    if kinds & OUTDATED:
+        tasks = [_current(t, kinds, perception) for t in tasks]
+        reasons.append("outdated evidence: current documents only")
+    overridden = tuple(
+        dict.fromkeys(i.document_ids[0] for i in issues if i.kind == IssueKind.OUTRANKED)
+    )
+    if overridden:
+        tasks = [_excluding(t, overridden) for t in tasks]
+        reasons.append(f"overridden by newer documents: without {', '.join(overridden)}")
+    for entity in dict.fromkeys(i.entity for i in issues if i.kind == IssueKind.MISSING_SIDE):
+        if entity:
+            query = f"{entity} {_keywords(perception, entity)}"
+            side = RetrievalTask(
+                "", query, SearchMode.HYBRID, DEFAULT_K, SearchFilters(), 1.0, 2, ""
+            )
+            side = _fresh(replace(side, reason=f"missing side {entity}"), plan)
+            if side is not None:
+                tasks.append(side)
+                reasons.append(f"missing side: a task for {entity}")
+    if kinds & UNSUPPORTED or IssueKind.NO_EVIDENCE in kinds:
+        widened = [_fresh(_widen(t), plan) or t for t in tasks]
+        if widened != tasks:
+            tasks = widened
+            reasons.append("unsupported statements: wider search by another method")
+    # Cached tasks are not searched again, so a smaller or re-filtered set of known
+    # searches is still a new plan; the same set again is not.
+    if {t.key for t in tasks} == {t.key for t in plan.tasks}:
+        return None
+    return _plan(plan.round + 1, tasks, plan.searched, tuple(reasons))
+
+
+# -- round 1 -----------------------------------------------------------------------------
+def _task(template: TaskTemplate, reason: str, item: str, p: Perception, k: int) -> RetrievalTask:
+    """A task from a rule's template, its placeholders filled from the perception."""
+    query = template.query.format(
+        question=p.question,
+        keywords=_keywords(p, item),
+        side=item,
+        entity=item,
+        source=p.constraints.source or "",
+    )
+    dated = TaskFilter.TIME in template.filters
+    after, before = dated_range(p.constraints.time) if dated else (None, None)
+    filters = SearchFilters(
+        knowledge_bases=template.knowledge_bases,
+        doc_types=template.doc_types,
+        updated_after=after,
+        updated_before=before,
+        min_authority=template.min_authority,
+        exclude_superseded=TaskFilter.CURRENT in template.filters,
+        sources=(p.constraints.source,)
+        if TaskFilter.SOURCE in template.filters and p.constraints.source
+        else (),
+    )
+    return RetrievalTask(
+        id="",
+        query=" ".join(query.split()),
+        mode=template.mode,
+        k=template.k or k,
+        filters=filters,
+        weight=template.weight,
+        priority=template.priority,
+        reason=reason,
+    )
+
+
+def _matches(rule: Rule, p: Perception) -> bool:
+    checks = {
+        "action": lambda v: p.action in ([v] if isinstance(v, str) else v),
+        "route": lambda v: p.route in ([v] if isinstance(v, str) else v),
+        "time": lambda v: (p.constraints.time is not None) == v,
+        "source": lambda v: (p.constraints.source is not None) == v,
+        "quantitative": lambda v: p.constraints.quantitative == v,
+        "latest": lambda v: p.constraints.latest == v,
+        "min_entities": lambda v: len(_subjects(p)) >= v,
+        "keywords": lambda v: bool({w.lower() for w in v} & set(p.keywords)),
+        "labels": lambda v: bool(set(v) & {e.label for e in p.entities}),
+    }
+    return all(checks[key](value) for key, value in rule.when.items())
+
+
+def _items(rule: Rule, p: Perception) -> list[str]:
+    """What the rule's tasks are repeated for ([""]: once, with no item)."""
+    if rule.for_each == ForEach.SIDE:
+        return list(p.sides)
+    if rule.for_each == ForEach.ENTITY:
+        return list(_subjects(p))
+    return [""]
+
+
+def _subjects(p: Perception) -> tuple[str, ...]:
+    """What the question is about: its identifiers, else its named things (not dates)."""
+    if p.identifiers:
+        return tuple(dict.fromkeys(p.identifiers))
+    return tuple(dict.fromkeys(e.text for e in p.entities if e.label not in _NOT_SUBJECTS))
+
+
+# -- later rounds ------------------------------------------------------------------------
+def _current(task: RetrievalTask, kinds: set[IssueKind], p: Perception) -> RetrievalTask:
+    """``task`` kept to documents in force: not superseded, dated for the interval."""
+    filters = task.filters
+    if IssueKind.SUPERSEDED in kinds:
+        filters = replace(filters, exclude_superseded=True)
+    if IssueKind.OUTSIDE_INTERVAL in kinds and p.constraints.time is not None:
+        after, before = dated_range(p.constraints.time)
+        filters = replace(
+            filters,
+            updated_after=filters.updated_after or after,
+            updated_before=filters.updated_before or before,
+        )
+    return replace(task, filters=filters, reason=f"{task.reason}; current only")
+
+
+def _fresh(task: RetrievalTask, plan: Plan) -> RetrievalTask | None:
+    """``task``, or its first variant by another method, that was not searched yet."""
+    for _ in range(len(_MODE_SWITCH)):
+        if task.key not in plan.searched:
+            return task
+        task = replace(task, mode=_MODE_SWITCH[task.mode])
+    return None
+
+
+def _excluding(task: RetrievalTask, documents: tuple[str, ...]) -> RetrievalTask:
+    excluded = tuple(dict.fromkeys(task.filters.exclude_documents + documents))
+    filters = replace(task.filters, exclude_documents=excluded)
+    return replace(task, filters=filters, reason=f"{task.reason}; without overridden")
+
+
+def _widen(task: RetrievalTask) -> RetrievalTask:
+    return replace(
+        task,
+        k=min(task.k * 2, MAX_WIDENED_K),
+        mode=_MODE_SWITCH[task.mode],
+        reason=f"{task.reason}; widened",
+    )
+
+
+# -- both --------------------------------------------------------------------------------
+def _keywords(p: Perception, item: str = "") -> str:
+    """The question's keywords without ``item``: "{side} {keywords}" names a side once."""
+    own = {w.lower() for w in item.split()}
+    return " ".join(w for w in p.keywords if w.lower() not in own) or p.question
+
+
+def _plan(
+    round_: int,
+    tasks: list[RetrievalTask],
+    searched: frozenset[SearchKey],
+    reasons: tuple[str, ...],
+) -> Plan:
+    """Number the tasks, drop repeats of one search (keeping the heaviest), order by priority."""
+    unique: dict[SearchKey, RetrievalTask] = {}
+    for task in tasks:
+        if task.key not in unique or task.weight > unique[task.key].weight:
+            unique[task.key] = task
+    ordered = sorted(unique.values(), key=lambda t: -t.priority)
+    numbered = tuple(replace(t, id=f"r{round_}t{i}") for i, t in enumerate(ordered, start=1))
+    return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons)
