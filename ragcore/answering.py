@@ -27,9 +27,6 @@ from ragcore.trace import TraceNode, Tracer
 from ragcore.types import AnswerStatus, EventKind, Stage
 
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
-# kept for callers; prefer the enums
-STATUSES = AnswerStatus.values()
-STAGES = Stage.values()
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ DEFAULT_MAX_ROUNDS = 3
 DEFAULT_SUPPORT_THRESHOLD = 0.6
 DEFAULT_LLM_TIMEOUT = 30.0
 LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
-FUSIONS = Fusion.values()  # kept for callers; prefer Fusion
 
 
 def default_data_dir() -> Path:

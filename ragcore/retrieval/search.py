@@ -26,7 +26,6 @@ from ragcore.storage.vector_index import VectorIndex
 from ragcore.text.terms import STOPWORDS
 from ragcore.types import Fusion, SearchMode
 
-MODES = SearchMode.values()  # kept for callers; prefer SearchMode
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates

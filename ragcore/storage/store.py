@@ -200,6 +200,7 @@ class Store:
                                 np.asarray(vector, dtype="<f4").tobytes(),
                             ),
                         )
+                        assert cursor.lastrowid is not None  # set by every INSERT
                         ids.append(cursor.lastrowid)
                     added[doc.id] = ids
                 version = int(
@@ -313,7 +314,17 @@ class Store:
                 f"numeric_density FROM chunks WHERE id IN ({marks})",
                 part,
             ):
-                out[row[0]] = StoredChunk(*row[:6], tuple(json.loads(row[6])), row[7])
+                chunk_id, document_id, position, text, start, end, entities, density = row
+                out[chunk_id] = StoredChunk(
+                    chunk_id,
+                    document_id,
+                    position,
+                    text,
+                    start,
+                    end,
+                    tuple(json.loads(entities)),
+                    density,
+                )
         return out
 
     def chunk_ids_of(self, document_id: str) -> list[int]:

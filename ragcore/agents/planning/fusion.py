@@ -55,9 +55,9 @@ def fuse(
     chosen = ranked[: strategy.evidence]
     # Every task's best hit gets in, so each side of a comparison has evidence.
     for result in results:
-        top = next((h.chunk_id for h in result.hits if h.chunk_id in score), None)
-        if top is not None and top not in chosen:
-            chosen.append(top)
+        first = next((h.chunk_id for h in result.hits if h.chunk_id in score), None)
+        if first is not None and first not in chosen:
+            chosen.append(first)
     chosen.sort(key=lambda c: -score[c])
     return tuple(
         Evidence(n, best[c], round(score[c], 4), round(cred[c], 4), tuple(found_by[c]))

@@ -137,9 +137,9 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
             side = RetrievalTask(
                 "", query, SearchMode.HYBRID, DEFAULT_K, SearchFilters(), 1.0, 2, ""
             )
-            side = _fresh(replace(side, reason=f"missing side {entity}"), plan)
-            if side is not None:
-                tasks.append(side)
+            fresh = _fresh(replace(side, reason=f"missing side {entity}"), plan)
+            if fresh is not None:
+                tasks.append(fresh)
                 reasons.append(f"missing side: a task for {entity}")
     if kinds & UNSUPPORTED or IssueKind.NO_EVIDENCE in kinds:
         widened = [_fresh(_widen(t), plan) or t for t in tasks]

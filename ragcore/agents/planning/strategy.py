@@ -238,6 +238,9 @@ class _Parser:
                 "query",
             )
         mode = self.mode(table.get("mode", SearchMode.HYBRID.value), where, rule)
+        assert (
+            mode is not None
+        )  # TOML has no null: only a missing mode is None, and it has a default
         k = table.get("k")
         if k is not None and not _whole(k, 1, MAX_TOP_K):
             self.fail(where, f"k = {k!r}: use 1 to {MAX_TOP_K}", rule, "k")
@@ -249,8 +252,8 @@ class _Parser:
             self.fail(where, f"priority = {priority!r}: use a whole number", rule, "priority")
         filters = table.get("filters", [])
         if not isinstance(filters, list) or any(TaskFilter.parse(f) is None for f in filters):
-            allowed = ", ".join(TaskFilter.values())
-            self.fail(where, f"filters = {filters!r}: use any of {allowed}", rule, "filters")
+            known = ", ".join(TaskFilter.values())
+            self.fail(where, f"filters = {filters!r}: use any of {known}", rule, "filters")
         lists = {}
         for key in ("knowledge_bases", "doc_types"):
             value = table.get(key, [])
@@ -274,11 +277,11 @@ class _Parser:
     def routes(self, value: object, where: str, rule: int) -> Route | list[Route]:
         """A ``when.route`` condition (one route or a list) read into Routes."""
         routes = []
-        for raw in [value] if isinstance(value, str) else value:
+        for raw in value if isinstance(value, list) else [value]:
             route = Route.parse(raw)
             if route is None:
-                allowed = ", ".join(sorted(Route.values()))
-                self.fail(where, f"unknown route {raw!r}; use {allowed}", rule, "route")
+                known = ", ".join(sorted(Route.values()))
+                self.fail(where, f"unknown route {raw!r}; use {known}", rule, "route")
             routes.append(route)
         return routes[0] if isinstance(value, str) else routes
 
