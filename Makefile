@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+PY_DIRS := ragcore edge_server tests benchmarks
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml models/nlp-requirements.txt | sha256sum | cut -c1-12)
 
 .PHONY: setup run test test-fast check lint bench bench-chroma proto clean
@@ -35,8 +36,8 @@ test-fast: setup
 
 # CI runs this before the tests: formatting, lint, and types (generated stubs excluded).
 check: setup
-	$(BIN)/ruff format --check .
-	$(BIN)/ruff check .
+	$(BIN)/ruff format --check $(PY_DIRS)
+	$(BIN)/ruff check $(PY_DIRS)
 	$(BIN)/mypy
 
 lint: check
