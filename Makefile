@@ -30,7 +30,7 @@ tests/edge_server/node/node_modules/.package-lock.json: tests/edge_server/node/p
 	npm ci --prefix tests/edge_server/node --no-audit --no-fund --ignore-scripts
 	touch $@
 
-# The inner loop: tests that need no model and start no process (about 10 s).
+# The inner loop: tests that need no model and start no process (about 25 s).
 test-fast: setup
 	$(BIN)/python -m pytest -q -m "not model and not process and not integration and not slow"
 
