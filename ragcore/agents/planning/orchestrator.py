@@ -18,19 +18,15 @@ from ragcore.agents.planning.execution import (
     Retrieval,
     SearchCache,
     SearchFunction,
-    TaskResult,
 )
 from ragcore.agents.planning.fusion import fuse
-from ragcore.agents.planning.planner import Plan, RetrievalTask, adjust, initial_plan
+from ragcore.agents.planning.planner import Plan, adjust, initial_plan
 from ragcore.agents.planning.reloading import ReloadingStrategy
 from ragcore.agents.planning.strategy import Strategy
 from ragcore.inference.reranker import Reranker
 
 if TYPE_CHECKING:  # validation is a sibling agent; only its Issue type is needed here
     from ragcore.agents.validation import Issue
-
-# Importers of the pre-split module still find the planning types here.
-__all__ = ["Orchestrator", "Plan", "Retrieval", "RetrievalTask", "TaskResult"]
 
 
 class Orchestrator:
