@@ -146,6 +146,8 @@ def _cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
 def _cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
     if args.golden is not None:
         return _eval_golden(engine, args)
+    if args.faults is not None:
+        return _eval_faults(engine, args)
     from ragcore.evaluation.beir import evaluate_beir
 
     settings = {
@@ -168,6 +170,26 @@ def _cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
     else:
         render.print_beir(result)
     return 0
+
+
+def _eval_faults(engine: Engine, args: argparse.Namespace) -> int:
+    from ragcore.evaluation.faults import evaluate_faults
+
+    cache = args.cache_dir or engine.config.data_dir / "eval-cache"
+    folder = args.faults.resolve()
+    config = replace(engine.config, data_dir=cache / f"faults-{folder.name}")
+    result = evaluate_faults(folder, config, progress=None if args.json else _count_cases)
+    if args.json:
+        render.print_json(result)
+    else:
+        render.print_faults(result)
+    return 0
+
+
+def _count_cases(done: int, total: int) -> None:
+    end = "\n" if done == total or not sys.stderr.isatty() else "\r"
+    if done == total or sys.stderr.isatty() or done % 10 == 0:
+        print(f"faults: {done}/{total} cases", end=end, file=sys.stderr, flush=True)
 
 
 def _eval_golden(engine: Engine, args: argparse.Namespace) -> int:

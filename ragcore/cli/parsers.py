@@ -118,13 +118,16 @@ def build_parsers() -> Parsers:
     evaluate = commands.add_parser(
         "eval",
         parents=[common],
-        help="measure retrieval (BEIR) or answering (golden set) quality",
+        help="measure retrieval (BEIR), answering (golden set) or validation (fault set) quality",
         description="--beir: ingest a BEIR corpus into a cached data directory (keyed by its "
         "checksum) and print nDCG@10, Recall@100 and MRR@10 over the split's queries. "
         "--golden: ask every question of a golden file over the sample knowledge base "
         "(ingested into the cache directory) and print retrieval (hit rate, MRR), process "
         "(tasks, duplicate searches, rounds, converged share) and generation (citation "
-        "precision, supported statements, status accuracy) figures.",
+        "precision, supported statements, status accuracy) figures. "
+        "--faults: replay the prepared answers of a fault set folder (cases.jsonl and its "
+        "own kb/) through a local OpenAI-compatible server on loopback, and print the share "
+        "of planted faults the validator caught and of correct answers it rejected, per kind.",
     )
     source = evaluate.add_mutually_exclusive_group(required=True)
     source.add_argument("--beir", type=Path, help="BEIR folder or .tgz")
@@ -134,6 +137,11 @@ def build_parsers() -> Parsers:
         nargs="?",
         const=SAMPLE_GOLDEN,
         help="golden JSONL file (default: the bundled set for the sample knowledge base)",
+    )
+    source.add_argument(
+        "--faults",
+        type=Path,
+        help="fault set folder (cases.jsonl and kb/), e.g. benchmarks/faults/set-a",
     )
     evaluate.add_argument("--split", default="test", help="qrels split (default: test)")
     evaluate.add_argument("--mode", choices=SearchMode.values(), default="hybrid")

@@ -154,6 +154,21 @@ def print_golden(result: dict) -> None:
         print(f"  {row['id']}: expected {row['expected_status']}, got {row['status']}")
 
 
+def print_faults(result: dict) -> None:
+    print(
+        f"{result['cases']} cases: faults caught {result['faults_caught']:.1%} of "
+        f"{result['faults']}, correct answers rejected {result['false_rejections']:.1%} "
+        f"of {result['correct']}"
+    )
+    for kind, figures in result["by_kind"].items():
+        verb = "caught" if figures["label"] == "fault" else "accepted"
+        first = ", ".join(f"{k} {n}" for k, n in figures["first_issue"].items())
+        print(
+            f"  {figures['label']:7} {kind:24} {verb} {figures[verb]}/{figures['cases']}"
+            + (f"  ({first})" if first else "")
+        )
+
+
 def demo_dict(report: IngestReport, answers: list[Answer]) -> dict:
     return {
         "ingested": report.count(IngestStatus.ADDED) + report.count(IngestStatus.UPDATED),
