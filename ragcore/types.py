@@ -127,6 +127,8 @@ class IssueKind(_Vocabulary):
     OUTRANKED = "outranked"
     MISSING_SIDE = "missing_side"
     UNSUPPORTED_RELATION = "unsupported_relation"
+    OFF_QUESTION = "off_question"
+    """The answer addresses none of the attributes the question asks for."""
 
 
 class Stage(_Vocabulary):

@@ -72,6 +72,8 @@ class Draft:
     statements: tuple[Statement, ...]
     generator: str
     abstained: bool = False
+    reason: str = ""
+    """Why the generator abstained, when it knows more than "no relevant evidence"."""
 
     @property
     def citations(self) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import Draft, Evidence, Statement
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
@@ -37,8 +38,8 @@ class Issue:
 
     Kinds: ``uncited``, ``invalid_citation``, ``unsupported``, ``unsupported_number``
     (traceability); ``superseded``, ``outside_interval``, ``outranked`` (timeliness);
-    ``missing_side``, ``unsupported_relation`` (consistency); ``no_evidence`` (the
-    generator found nothing to answer from).
+    ``missing_side``, ``unsupported_relation``, ``off_question`` (consistency);
+    ``no_evidence`` (the generator found nothing to answer from).
     """
 
     check: Check
@@ -91,19 +92,20 @@ class Validator:
         support_threshold: float = DEFAULT_SUPPORT_THRESHOLD,
         documents: Callable[[Iterable[str]], Mapping[str, DocumentInfo]] | None = None,
         scorer: Reranker | None = None,
+        attributes: AttributeTable | None = None,
     ) -> None:
         self.support_threshold = support_threshold
         self._documents = documents
         self._scorer = scorer
+        self._attributes = attributes or load_attributes()
 
     def check(
         self, answer: Draft, evidence: Sequence[Evidence], perception: Perception
     ) -> ValidationReport:
         by_number = {e.number: e for e in evidence}
         if answer.abstained:
-            issue = Issue(
-                Check.TRACEABILITY, IssueKind.NO_EVIDENCE, "no retrieved evidence answers it"
-            )
+            why = answer.reason or "no retrieved evidence answers it"
+            issue = Issue(Check.TRACEABILITY, IssueKind.NO_EVIDENCE, why)
             return ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
         trace_issues, support = [], []
         for statement in answer.statements:
@@ -242,6 +244,11 @@ class Validator:
                         entity=side,
                     )
                 )
+        asked = self._attributes.asked_in(perception.question)
+        if not any(addresses(asked, s.text) for s in answer.statements):
+            names = " or ".join(a.name for a in asked)
+            message = f"the question asks for the {names}; the answer gives none"
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
         for s in answer.statements:
             problem = _relation_problem(s, by_number, perception)
             if problem:

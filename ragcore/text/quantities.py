@@ -31,6 +31,7 @@ _UNITS = (
     ("%", "%"),
     ("mm", "mm"),
     ("operating hours", "h"),
+    ("running hours", "h"),
     ("hours", "h"),
     ("hour", "h"),
     ("h", "h"),

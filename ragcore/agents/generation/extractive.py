@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
+from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement
 from ragcore.agents.perception.agent import Constraints, Perception
 from ragcore.text.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
@@ -71,9 +72,11 @@ class ExtractiveGenerator:
         *,
         max_statements: int = DEFAULT_MAX_STATEMENTS,
         min_relevance: float = DEFAULT_MIN_RELEVANCE,
+        attributes: AttributeTable | None = None,
     ) -> None:
         self.max_statements = max_statements
         self.min_relevance = min_relevance
+        self._attributes = attributes or load_attributes()
 
     def close(self) -> None:
         """Nothing to free: the generator holds no model."""
@@ -94,7 +97,14 @@ class ExtractiveGenerator:
             # A question about a model or code the evidence never mentions has no answer here.
             if not identifiers <= known:
                 sentences = []
-            statements = self._best([s for s in sentences if self._relevant(s, asked)])
+            relevant = [s for s in sentences if self._relevant(s, asked)]
+            # Answer only what was asked: "what does it weigh?" is not answered by its flow.
+            wanted_attributes = self._attributes.asked_in(question)
+            statements = self._best([s for s in relevant if addresses(wanted_attributes, s.text)])
+            if relevant and not statements:
+                names = " or ".join(a.name for a in wanted_attributes)
+                reason = f"the evidence is about the subject but gives no {names}"
+                return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
         if not statements:
             return Draft(NO_ANSWER, (), self.name, abstained=True)
         return Draft(" ".join(s.text for s in statements), tuple(statements), self.name)

@@ -36,6 +36,7 @@ UNSUPPORTED = frozenset(
         IssueKind.UNCITED,
         IssueKind.INVALID_CITATION,
         IssueKind.UNSUPPORTED,
+        IssueKind.OFF_QUESTION,
         IssueKind.UNSUPPORTED_NUMBER,
         IssueKind.UNSUPPORTED_RELATION,
     }

@@ -1,0 +1,84 @@
+"""What a question asks about, and whether a text addresses it: the attribute table.
+
+``rules/attributes.toml`` names each attribute's words and units. A question asks for
+an attribute when its content terms include one of the attribute's words; a text
+addresses the attribute when it uses one of them too, or gives a figure in one of its
+units. Generation answers only from sentences that address what was asked, and
+validation reports an answer that addresses none of it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ragcore.errors import ConfigError
+from ragcore.text.quantities import quantities
+from ragcore.text.terms import terms
+
+DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
+
+
+@dataclass(frozen=True)
+class Attribute:
+    name: str
+    words: tuple[frozenset[str], ...]
+    """Each word or phrase as its content terms; a phrase matches when all are present."""
+    units: frozenset[str]
+
+    def named_in(self, text_terms: Iterable[str]) -> bool:
+        present = set(text_terms)
+        return any(word <= present for word in self.words)
+
+    def addressed_by(self, text: str) -> bool:
+        """``text`` names the attribute or gives a figure in one of its units."""
+        return self.named_in(terms(text)) or any(q.unit in self.units for q in quantities(text))
+
+
+@dataclass(frozen=True)
+class AttributeTable:
+    attributes: tuple[Attribute, ...]
+
+    def asked_in(self, question: str) -> tuple[Attribute, ...]:
+        """The attributes ``question`` asks about (none: it asks for no particular one)."""
+        question_terms = terms(question)
+        return tuple(a for a in self.attributes if a.named_in(question_terms))
+
+
+def addresses(attributes: Iterable[Attribute], text: str) -> bool:
+    """Whether ``text`` addresses one of ``attributes`` (true when there are none)."""
+    asked = tuple(attributes)
+    return not asked or any(a.addressed_by(text) for a in asked)
+
+
+def load_attributes(path: Path | str | None = None) -> AttributeTable:
+    """The attribute table of ``path`` (None: the shipped ``rules/attributes.toml``)."""
+    path = DEFAULT_ATTRIBUTES if path is None else Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError("attributes_path", str(path), f"cannot read the file ({exc})") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError("attributes_path", str(path), f"not valid TOML: {exc}") from exc
+    attributes = []
+    for name, table in data.items():
+        if not isinstance(table, dict) or set(table) - {"words", "units"}:
+            fix = f"[{name}] must be a table with 'words' and optionally 'units' ({path})"
+            raise ConfigError("attributes_path", str(path), fix)
+        words = _strings(table.get("words"), f"[{name}].words", path)
+        units = _strings(table.get("units", []), f"[{name}].units", path)
+        stemmed = tuple(frozenset(terms(w)) for w in words if terms(w))
+        if not stemmed:
+            fix = f"[{name}].words has no content word; name the attribute's words ({path})"
+            raise ConfigError("attributes_path", str(path), fix)
+        attributes.append(Attribute(name, stemmed, frozenset(units)))
+    return AttributeTable(tuple(attributes))
+
+
+def _strings(value: object, where: str, path: Path) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        fix = f"{where} must be a list of non-empty strings ({path})"
+        raise ConfigError("attributes_path", str(path), fix)
+    return value
