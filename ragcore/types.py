@@ -83,6 +83,8 @@ class TaskFilter(_Vocabulary):
     TIME = "time"
     SOURCE = "source"
     CURRENT = "current"
+    SUPERSEDED = "superseded"
+    """Only earlier revisions (documents a newer one supersedes)."""
 
 
 class ForEach(_Vocabulary):
@@ -127,6 +129,10 @@ class IssueKind(_Vocabulary):
     OUTRANKED = "outranked"
     MISSING_SIDE = "missing_side"
     UNSUPPORTED_RELATION = "unsupported_relation"
+    WRONG_ENTITY = "wrong_entity"
+    """A figure the cited source gives for another entity than the statement's."""
+    UNIT_MISMATCH = "unit_mismatch"
+    """A cited number stated in a unit that is not the source's (nor a conversion)."""
     OFF_QUESTION = "off_question"
     """The answer addresses none of the attributes the question asks for."""
 

@@ -27,6 +27,8 @@ class Attribute:
     words: tuple[frozenset[str], ...]
     """Each word or phrase as its content terms; a phrase matches when all are present."""
     units: frozenset[str]
+    not_in: tuple[str, ...] = ()
+    """Phrases in which a word names something else ("pressure vessel")."""
 
     def named_in(self, text_terms: Iterable[str]) -> bool:
         present = set(text_terms)
@@ -43,8 +45,8 @@ class AttributeTable:
 
     def asked_in(self, question: str) -> tuple[Attribute, ...]:
         """The attributes ``question`` asks about (none: it asks for no particular one)."""
-        question_terms = terms(question)
-        return tuple(a for a in self.attributes if a.named_in(question_terms))
+        lowered = question.lower()
+        return tuple(a for a in self.attributes if a.named_in(terms(_without(lowered, a.not_in))))
 
 
 def addresses(attributes: Iterable[Attribute], text: str) -> bool:
@@ -64,16 +66,19 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         raise ConfigError("attributes_path", str(path), f"not valid TOML: {exc}") from exc
     attributes = []
     for name, table in data.items():
-        if not isinstance(table, dict) or set(table) - {"words", "units"}:
-            fix = f"[{name}] must be a table with 'words' and optionally 'units' ({path})"
+        if not isinstance(table, dict) or set(table) - {"words", "units", "not_in"}:
+            fix = f"[{name}] must be a table with 'words' and optionally 'units', 'not_in' ({path})"
             raise ConfigError("attributes_path", str(path), fix)
         words = _strings(table.get("words"), f"[{name}].words", path)
         units = _strings(table.get("units", []), f"[{name}].units", path)
+        not_in = _strings(table.get("not_in", []), f"[{name}].not_in", path)
         stemmed = tuple(frozenset(terms(w)) for w in words if terms(w))
         if not stemmed:
             fix = f"[{name}].words has no content word; name the attribute's words ({path})"
             raise ConfigError("attributes_path", str(path), fix)
-        attributes.append(Attribute(name, stemmed, frozenset(units)))
+        attributes.append(
+            Attribute(name, stemmed, frozenset(units), tuple(p.lower() for p in not_in))
+        )
     return AttributeTable(tuple(attributes))
 
 
@@ -82,3 +87,9 @@ def _strings(value: object, where: str, path: Path) -> list[str]:
         fix = f"{where} must be a list of non-empty strings ({path})"
         raise ConfigError("attributes_path", str(path), fix)
     return value
+
+
+def _without(text: str, phrases: tuple[str, ...]) -> str:
+    for phrase in phrases:
+        text = text.replace(phrase, " ")
+    return text

@@ -17,6 +17,7 @@ from ragcore.text.citations import citations_in
 # A sentence ends at . ! ? and the citations right after it, before whitespace and a
 # capital, digit or quote; blank lines and list items start new statements too.
 _SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*(?=\s+[\"'(A-Z0-9])")
+_ABBREVIATION = re.compile(r"(?:\b(?:i\.e|e\.g|approx|vs|no|fig|ca)\.)$", re.IGNORECASE)
 _BLOCK_END = re.compile(r"\n\s*\n|\n(?=\s*[-*]\s)")
 
 
@@ -89,7 +90,11 @@ def split_statements(text: str) -> tuple[Statement, ...]:
     statements = []
     for block in _BLOCK_END.split(text.strip()):
         start = 0
-        cuts = [m.end() for m in _SENTENCE_END.finditer(block)] + [len(block)]
+        cuts = [
+            m.end()
+            for m in _SENTENCE_END.finditer(block)
+            if not _ABBREVIATION.search(block, 0, m.start() + 1)  # "i.e. 1.6 MPa" goes on
+        ] + [len(block)]
         for end in cuts:
             piece = block[start:end].strip().lstrip("-* ").strip()
             start = end

@@ -15,11 +15,13 @@ Three checks, each a list of issues as data:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import Draft, Evidence, Statement
+from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
@@ -29,6 +31,11 @@ from ragcore.text.quantities import COMPARATIVES, attribute_units, comparative, 
 from ragcore.text.terms import coverage, model_terms, terms
 from ragcore.types import Check, IssueKind, Route
 
+_PAST = re.compile(
+    r"\b(?:was|were|had|used to|previously|originally|specified|required|earlier)\b",
+    re.IGNORECASE,
+)
+_CODE_TERM = re.compile(r"^e\d+$")  # an error code as a term: e03, e4027
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
 
 
@@ -108,10 +115,16 @@ class Validator:
             issue = Issue(Check.TRACEABILITY, IssueKind.NO_EVIDENCE, why)
             return ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
         trace_issues, support = [], []
+        # Numbers the question supplies ("before 2025") are context, not claims.
+        given = numbers(perception.question)
+        # What a statement without its own identifier is about: the previous statement's
+        # one identifier, else the question's ("it", "its", "the pump").
+        subject = _single({name for name, _, _ in identifiers(perception.question)})
         for statement in answer.statements:
-            found, score = self._traceability(statement, by_number)
+            found, score = self._traceability(statement, by_number, given, subject)
             trace_issues += found
             support.append(score)
+            subject = _single({n for n, _, _ in identifiers(statement.text)}) or subject
         cited = [by_number[n] for n in answer.citations if n in by_number]
         checks = (
             CheckResult(Check.TRACEABILITY, tuple(trace_issues), len(answer.statements)),
@@ -121,7 +134,9 @@ class Validator:
         return ValidationReport(checks, tuple(support))
 
     # -- traceability ----------------------------------------------------------------
-    def _traceability(self, s: Statement, by_number) -> tuple[list[Issue], float]:
+    def _traceability(
+        self, s: Statement, by_number, given: set[float], subject: str | None
+    ) -> tuple[list[Issue], float]:
         content = [t for t in terms(s.text) if t not in _COMPARATIVE_TERMS]
         key = len(content) >= 2 or numbers(s.text)
         if not s.citations:
@@ -148,7 +163,20 @@ class Validator:
         chunk_ids = tuple(e.chunk_id for e in cited)
         documents = tuple(dict.fromkeys(e.document.id for e in cited))
         source = " ".join(f"{e.document.title} {e.text}" for e in cited)
-        missing = sorted(numbers(s.text) - numbers(source))
+        problems, matched = check_figures(s.text, cited, subject)
+        for problem in problems:
+            involved = problem.evidence or tuple(cited)
+            issues.append(
+                Issue(
+                    Check.TRACEABILITY,
+                    problem.kind,
+                    problem.message,
+                    s.text,
+                    tuple(e.chunk_id for e in involved),
+                    tuple(dict.fromkeys(e.document.id for e in involved)),
+                )
+            )
+        missing = sorted(numbers(s.text) - numbers(source) - given - matched)
         if missing:
             listed = ", ".join(f"{n:g}" for n in missing)
             issues.append(
@@ -216,7 +244,7 @@ class Validator:
                 and interval.end is not None
                 and newer_date is not None
                 and newer_date > interval.end
-            )
+            ) or self._about_the_past(answer, doc, newer, docs, perception)
             if newer is not None and not historical:
                 issues.append(
                     Issue(
@@ -226,9 +254,20 @@ class Validator:
                         document_ids=(doc.id, newer),
                     )
                 )
-        if interval is None:
+        if interval is None and not perception.constraints.history:
             issues += _outranked(answer, {e.number: e for e in evidence})
         return CheckResult(Check.TIMELINESS, tuple(issues), len(docs))
+
+    @staticmethod
+    def _about_the_past(answer: Draft, doc, newer: str | None, docs, perception) -> bool:
+        """A question about a change or an earlier version may cite the superseded
+        document for the old figure: beside the newer one (the current figure), or in
+        statements that speak of the past ("Revision 1 specified ...")."""
+        if newer is None or not perception.constraints.history:
+            return False
+        if newer in docs:
+            return True
+        return all(_PAST.search(s.text) for s in answer.statements if s.citations)
 
     # -- consistency ----------------------------------------------------------------
     def _consistency(self, answer: Draft, by_number, perception: Perception) -> CheckResult:
@@ -249,6 +288,8 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
+        if other := _other_subject(answer, by_number, perception):
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))
         for s in answer.statements:
             problem = _relation_problem(s, by_number, perception)
             if problem:
@@ -273,7 +314,9 @@ def _mentions(side: str, e: Evidence) -> bool:
 def _has_data_for(side: str, s: Statement, by_number) -> bool:
     cited = [by_number[n] for n in s.citations if n in by_number]
     key = set(terms(side))
-    about = key <= set(terms(s.text)) or any(key <= _subjects(e) for e in cited)
+    # Named in the statement, or the statement names no side and a cited document is
+    # about this one (its title or metadata; a chunk that merely mentions it is not).
+    about = key <= set(terms(s.text)) or any(key <= _subjects(e, chunk=False) for e in cited)
     return about and bool(cited) and bool(numbers(s.text))
 
 
@@ -364,3 +407,30 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
                     )
                     break
     return issues
+
+
+def _single(names: set[str]) -> str | None:
+    return next(iter(names)) if len(names) == 1 else None
+
+
+def _other_subject(answer: Draft, by_number, perception: Perception) -> str | None:
+    """Why the answer is about another code or model than the question, or None.
+
+    Codes must match by name ("E03?" answered with E07); a model may also be named by
+    the cited documents' titles ("5W-40 oil" cited from the GX-500 manual is about it).
+    """
+    asked = set(model_terms(terms(" ".join(perception.identifiers))))
+    said = model_terms(terms(answer.text))
+    cited = [by_number[n] for n in answer.citations if n in by_number]
+    documents = set().union(*(_subjects(e, chunk=False) for e in cited))
+    for kind, named, also in (
+        ("code", lambda ids: {i for i in ids if _CODE_TERM.match(i)}, set()),
+        ("model", lambda ids: {i for i in ids if not _CODE_TERM.match(i)}, documents),
+    ):
+        wanted, given = named(asked), named(said)
+        if wanted and given and not wanted & (given | also):
+            return (
+                f"the question asks about the {kind} {', '.join(sorted(wanted)).upper()}; "
+                f"the answer names {', '.join(sorted(given)).upper()}"
+            )
+    return None

@@ -116,27 +116,27 @@ def _case(row: object, where: str) -> FaultCase:
 
 
 def cite_numbers(answer: str, prompt: str, titles: dict[str, str]) -> str:
-    """``answer`` with each ``{cite:DOC_ID}`` replaced by the ``[n]`` the prompt's
-    numbered context gave that document (by its title); one past the last passage when
-    the document is not in the context."""
-    numbers: dict[str, int] = {}
+    """``answer`` with each ``{cite:DOC_ID}`` replaced by the ``[n]`` of every passage the
+    prompt's numbered context gave from that document (by its title), as a model citing
+    the document would; one past the last passage when the document is not there."""
+    numbers: dict[str, list[int]] = {}
     for match in _PASSAGE.finditer(prompt):
-        numbers.setdefault(match.group(2), int(match.group(1)))
-    missing = max(numbers.values(), default=0) + 1
+        numbers.setdefault(match.group(2), []).append(int(match.group(1)))
+    missing = max((n for ns in numbers.values() for n in ns), default=0) + 1
 
     def number(match: re.Match[str]) -> str:
         title = titles.get(match.group(1), match.group(1))
-        return f"[{numbers.get(title, missing)}]"
+        return "".join(f"[{n}]" for n in numbers.get(title, [missing]))
 
     return _CITE.sub(number, answer)
 
 
 class ReplayServer:
-    """An OpenAI-compatible chat-completions server on 127.0.0.1 that answers each
-    question with its case's prepared answer (see the module docstring)."""
+    """An OpenAI-compatible chat-completions server on 127.0.0.1 that answers with the
+    prepared answer of the case being asked (``case``; see the module docstring). A
+    request for another question gets 404: several cases may share a question."""
 
-    def __init__(self, cases: Sequence[FaultCase], titles: dict[str, str]) -> None:
-        by_question = {" ".join(c.question.split()): c for c in cases}
+    def __init__(self, titles: dict[str, str]) -> None:
         replay = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -145,8 +145,9 @@ class ReplayServer:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 prompt = body["messages"][-1]["content"]
                 found = _QUESTION.search(prompt)
-                case = by_question.get(" ".join(found.group(1).split())) if found else None
-                if case is None:
+                case = replay.case
+                asked = " ".join(found.group(1).split()) if found else None
+                if case is None or asked != " ".join(case.question.split()):
                     self.send_error(404, "no prepared answer for this question")
                     return
                 replay.requests += 1
@@ -163,6 +164,7 @@ class ReplayServer:
                 pass
 
         self.requests = 0
+        self.case: FaultCase | None = None
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
 
@@ -224,12 +226,13 @@ def evaluate_faults(
     cases, kb = load_fault_set(folder)
     documents = [doc for base in _bases(kb) for doc in load_path(base, base.name)]
     titles = {doc.id: doc.title or doc.id for doc in documents}
-    with ReplayServer(cases, titles) as server:
+    with ReplayServer(titles) as server:
         settings = replace(config, llm_base_url=server.url, llm_model=REPLAY_MODEL)
         with Engine(settings, clock=clock) as engine:
             engine.ingest(documents)
             outcomes = []
             for n, case in enumerate(cases, start=1):
+                server.case = case
                 outcomes.append(FaultOutcome(case, engine.ask(case.question)))
                 if progress is not None:
                     progress(n, len(cases))

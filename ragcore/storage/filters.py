@@ -20,6 +20,8 @@ class SearchFilters:
     """Only documents updated on or before this date (undated documents are excluded)."""
     min_authority: int | None = None
     exclude_superseded: bool = False
+    only_superseded: bool = False
+    """Only documents a newer one supersedes (earlier revisions)."""
     sources: tuple[str, ...] = ()
     """Only documents whose source contains one of these (case-insensitive), e.g. "FAA"."""
     exclude_documents: tuple[str, ...] = ()
@@ -65,6 +67,8 @@ def where_clause(filters: SearchFilters) -> tuple[str, list[object]]:
     if filters.exclude_documents:
         clauses.append(f"d.id NOT IN ({','.join('?' * len(filters.exclude_documents))})")
         params += filters.exclude_documents
+    if filters.only_superseded:
+        clauses.append("EXISTS (SELECT 1 FROM documents n WHERE n.supersedes = d.id)")
     if filters.exclude_superseded:
         clauses.append("NOT EXISTS (SELECT 1 FROM documents n WHERE n.supersedes = d.id)")
     return " AND ".join(clauses), params

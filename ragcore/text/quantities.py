@@ -16,7 +16,12 @@ from ragcore.text.identifiers import ENTITY_PATTERNS
 _UNITS = (
     ("m³/min", "m³/min"),
     ("m3/min", "m³/min"),
+    ("m³/h", "m³/h"),
+    ("m3/h", "m³/h"),
     ("l/min", "L/min"),
+    ("l/s", "L/s"),
+    ("gal/min", "gal/min"),
+    ("gpm", "gal/min"),
     ("dB(A)", "dB(A)"),
     ("dba", "dB(A)"),
     ("db", "dB(A)"),
@@ -27,8 +32,19 @@ _UNITS = (
     ("kw", "kW"),
     ("bar", "bar"),
     ("psi", "psi"),
+    ("kpa", "kPa"),
+    ("mpa", "MPa"),
+    ("lbf·ft", "lbf·ft"),
+    ("lbf ft", "lbf·ft"),
+    ("lbf-ft", "lbf·ft"),
+    ("lb·ft", "lbf·ft"),
+    ("lb-ft", "lbf·ft"),
+    ("ft·lb", "lbf·ft"),
+    ("ft-lb", "lbf·ft"),
     ("°c", "°C"),
+    ("°f", "°F"),
     ("%", "%"),
+    ("mm/s", "mm/s"),
     ("mm", "mm"),
     ("operating hours", "h"),
     ("running hours", "h"),
@@ -37,6 +53,10 @@ _UNITS = (
     ("h", "h"),
     ("flight cycles", "cycles"),
     ("cycles", "cycles"),
+    ("minutes", "min"),
+    ("minute", "min"),
+    ("seconds", "s"),
+    ("second", "s"),
     ("months", "months"),
     ("month", "months"),
     ("years", "years"),
@@ -44,18 +64,31 @@ _UNITS = (
     ("days", "days"),
     ("litres", "L"),
     ("liters", "L"),
+    ("gallons", "gal"),
+    ("gallon", "gal"),
+    ("gal", "gal"),
     ("l", "L"),
     ("kg", "kg"),
+    ("pounds", "lb"),
+    ("lbs", "lb"),
+    ("lb", "lb"),
     ("grams", "g"),
     ("gram", "g"),
     ("g", "g"),
     ("rpm", "rpm"),
+    ("hp", "hp"),
+    ("ft", "ft"),
+    ("feet", "ft"),
+    ("min", "min"),
+    ("m", "m"),
+    ("s", "s"),
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
 _QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})\s*({_UNIT})(?![\w/])", re.IGNORECASE)
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
+_SPACED = frozenset({"s", "m"})
 
 
 # Comparative words and the direction of the relation they state ("A is louder than B":
@@ -140,6 +173,8 @@ def quantities(text: str) -> list[Quantity]:
     return [
         Quantity(_value(m.group(1)), _CANONICAL[m.group(2).lower()], m.start(), m.end())
         for m in _QUANTITY.finditer(mask_identifiers(text))
+        # A one-letter unit needs its space: "1990s" is a decade, "5 s" a duration.
+        if m.group(2).lower() not in _SPACED or m.group(0)[len(m.group(1))].isspace()
     ]
 
 

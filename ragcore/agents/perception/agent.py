@@ -48,6 +48,8 @@ class Constraints:
     quantitative: bool = False
     units: tuple[str, ...] = ()
     latest: bool = False
+    history: bool = False
+    """An earlier version, or how something changed, is asked about."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ class PerceptionAgent:
             quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),
             latest=bool(rules.match["latest"].search(bare)),
+            history=bool(rules.match["history"].search(bare)),
         )
         action = next((a for a, m in rules.actions if m.search(text)), rules.default_action)
         tokens = _tokens(text, found)

@@ -21,7 +21,14 @@ DEFAULT_RULES = Path(__file__).resolve().parents[2] / "rules" / "perception.toml
 _NEVER = re.compile(r"(?!)")
 
 
-_MATCHED = ("quantitative", "direct", "multi_hop", "latest", "not_dates")  # phrases/patterns
+_MATCHED = (
+    "quantitative",
+    "direct",
+    "multi_hop",
+    "latest",
+    "history",
+    "not_dates",
+)  # phrases/patterns
 
 
 # The type and allowed keys of each top-level key of a rules file (None: any key).

@@ -37,6 +37,8 @@ UNSUPPORTED = frozenset(
         IssueKind.INVALID_CITATION,
         IssueKind.UNSUPPORTED,
         IssueKind.OFF_QUESTION,
+        IssueKind.WRONG_ENTITY,
+        IssueKind.UNIT_MISMATCH,
         IssueKind.UNSUPPORTED_NUMBER,
         IssueKind.UNSUPPORTED_RELATION,
     }
@@ -173,6 +175,7 @@ def _task(template: TaskTemplate, reason: str, item: str, p: Perception, k: int)
         updated_before=before,
         min_authority=template.min_authority,
         exclude_superseded=TaskFilter.CURRENT in template.filters,
+        only_superseded=TaskFilter.SUPERSEDED in template.filters,
         sources=(p.constraints.source,)
         if TaskFilter.SOURCE in template.filters and p.constraints.source
         else (),
@@ -197,6 +200,7 @@ def _matches(rule: Rule, p: Perception) -> bool:
         "source": lambda v: (p.constraints.source is not None) == v,
         "quantitative": lambda v: p.constraints.quantitative == v,
         "latest": lambda v: p.constraints.latest == v,
+        "history": lambda v: p.constraints.history == v,
         "min_entities": lambda v: len(_subjects(p)) >= v,
         "keywords": lambda v: bool({w.lower() for w in v} & set(p.keywords)),
         "labels": lambda v: bool(set(v) & {e.label for e in p.entities}),

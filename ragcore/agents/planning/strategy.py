@@ -29,6 +29,7 @@ _CONDITIONS = {
     "source": (bool,),
     "quantitative": (bool,),
     "latest": (bool,),
+    "history": (bool,),
     "min_entities": (int,),
     "keywords": (list,),
     "labels": (list,),

@@ -1,0 +1,157 @@
+"""Figures of an answer checked against the cited sources: value, unit and entity.
+
+A stated quantity ("450 L/min") is supported when a cited chunk gives the same
+quantity, possibly in another unit of the same dimension ("27 m³/h"). It is bound to an
+entity on both sides: in the statement and in the source sentence, the identifier
+nearest to the figure (one that follows it counts when attached by "of/for/on the":
+"450 L/min of the PX-20"); a source sentence without one falls back to its document's
+single identifier (title, metadata). A figure that the sources give only for another
+entity is a ``wrong_entity``; a matching number in a unit that does not convert is a
+``unit_mismatch``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ragcore.agents.evidence import Evidence
+from ragcore.text.identifiers import ENTITY_PATTERNS
+from ragcore.text.quantities import Quantity, quantities
+from ragcore.text.sentences import split_sentences
+from ragcore.text.terms import model_terms, terms
+from ragcore.text.units import agrees
+from ragcore.types import IssueKind
+
+# Text between a figure and a following identifier that attaches it: "… of the PX-20".
+_CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
+_ATTACHED = re.compile(r"^[\s,]*(?:of|for|on|in|from)\s+(?:the\s+|an?\s+)?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class FigureProblem:
+    kind: IssueKind
+    message: str
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True)
+class Binding:
+    """The entity a figure is about, how sure that is, and what else its sentence names."""
+
+    entity: str | None
+    attached: bool = False
+    """Attached by "of/for/on the …": sure even when the sentence names others."""
+    named: frozenset[str] = frozenset()
+
+    def contradicts(self, claimed: str) -> bool:
+        """The figure belongs to another entity than ``claimed``. Nearest-before binding
+        in a sentence that also names ``claimed`` ("… than the SC-40 (68 dB(A))") is too
+        weak to say so."""
+        if self.entity is None or self.entity == claimed:
+            return False
+        return self.attached or claimed not in self.named
+
+
+@dataclass(frozen=True)
+class _SourceFigure:
+    quantity: Quantity
+    evidence: Evidence
+    binding: Binding
+
+
+def identifiers(text: str) -> list[tuple[str, int, int]]:
+    """Things a figure can belong to in ``text``, with their spans ("PX-20" → "px20"):
+    models and documents, not error codes (a code's figure is still the model's)."""
+    found: dict[int, tuple[str, int, int]] = {}
+    for pattern in ENTITY_PATTERNS:
+        for m in pattern.finditer(text):
+            names = model_terms(terms(m.group(0)))
+            if names and m.start() not in found and not _CODE.match(m.group(0)):
+                found[m.start()] = (min(names), m.start(), m.end())
+    return sorted(found.values(), key=lambda f: f[1])
+
+
+def binding(text: str, start: int, end: int) -> Binding:
+    """What the figure at ``text[start:end]`` is about, within its sentence."""
+    sentence = next(((a, b) for a, b in split_sentences(text) if a <= start < b), (0, len(text)))
+    found = [
+        (n, a + sentence[0], b + sentence[0]) for n, a, b in identifiers(text[slice(*sentence)])
+    ]
+    best: tuple[int, str] | None = None
+    attached = False
+    for name, a, b in found:
+        if b <= start:
+            distance = start - b
+        elif a >= end and _ATTACHED.match(text[end:a]):
+            distance, attached = -1, True  # "450 L/min of the PX-20"
+        else:
+            continue
+        if best is None or distance < best[0]:
+            best = (distance, name)
+    named = frozenset(n for n, _, _ in found)
+    return Binding(best[1] if best else None, attached and best is not None and best[0] < 0, named)
+
+
+def _document_entity(e: Evidence) -> str | None:
+    names = model_terms(terms(" ".join([e.document.title, *e.document.metadata.values()])))
+    return next(iter(names)) if len(names) == 1 else None
+
+
+def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
+    out = []
+    for e in cited:
+        for q in quantities(e.text):
+            bound = binding(e.text, q.start, q.end)
+            if bound.entity is None and not bound.named:  # a sentence about the document
+                bound = Binding(_document_entity(e))
+            out.append(_SourceFigure(q, e, bound))
+    return out
+
+
+def check_figures(
+    statement: str, cited: Sequence[Evidence], subject: str | None
+) -> tuple[list[FigureProblem], set[float]]:
+    """Problems with the statement's quantities, and the values found (converted or not)
+    in the sources. ``subject`` is the entity a figure is about when the statement names
+    none near it (the previous statement's, or the question's)."""
+    problems: list[FigureProblem] = []
+    found: set[float] = set()
+    sources = source_figures(cited)
+    for q in quantities(statement):
+        matches = [f for f in sources if agrees(q.value, q.unit, f.quantity.value, f.quantity.unit)]
+        stated = f"{q.value:g} {q.unit}"
+        if not matches:
+            other = next((f for f in sources if f.quantity.value == q.value), None)
+            if other is not None:
+                found.add(q.value)
+                given = f"{other.quantity.value:g} {other.quantity.unit}"
+                problems.append(
+                    FigureProblem(
+                        IssueKind.UNIT_MISMATCH,
+                        f"{stated}: the cited source gives {given}",
+                        (other.evidence,),
+                    )
+                )
+            continue
+        found.add(q.value)
+        said = binding(statement, q.start, q.end)
+        # In a statement naming several entities ("A is louder than B (72 vs 69 dB(A))")
+        # only an attached figure is bound; one naming none is about the subject.
+        if said.attached or len(said.named) == 1:
+            entity = said.entity
+        else:
+            entity = subject if not said.named else None
+        bound = [f for f in matches if f.binding.entity is not None]  # unbound ones tell nothing
+        others = [f for f in bound if f.binding.contradicts(entity)] if entity else []
+        if entity and others and len(others) == len(bound):
+            owner = others[0].binding.entity or "?"
+            problems.append(
+                FigureProblem(
+                    IssueKind.WRONG_ENTITY,
+                    f"{stated} is the source's figure for {owner.upper()}, not {entity.upper()}",
+                    tuple({f.evidence.number: f.evidence for f in matches}.values()),
+                )
+            )
+    return problems, found

@@ -1,0 +1,76 @@
+"""Which units measure the same thing, and converting a value between them.
+
+Canonical unit spellings are those of ``ragcore.text.quantities``. Two quantities
+agree when they are equal after conversion, up to the precision the stated one is
+written with ("145 psi" states 10 bar: 145.04 rounds to 145).
+"""
+
+from __future__ import annotations
+
+# unit -> (dimension, factor to the dimension's base unit)
+_LINEAR: dict[str, tuple[str, float]] = {
+    "bar": ("pressure", 1e5),
+    "psi": ("pressure", 6894.757293),
+    "kPa": ("pressure", 1e3),
+    "MPa": ("pressure", 1e6),
+    "L/min": ("flow", 1 / 60_000),
+    "m³/min": ("flow", 1 / 60),
+    "m³/h": ("flow", 1 / 3600),
+    "L/s": ("flow", 1e-3),
+    "gal/min": ("flow", 3.785411784e-3 / 60),
+    "L": ("volume", 1e-3),
+    "gal": ("volume", 3.785411784e-3),
+    "N·m": ("torque", 1.0),
+    "lbf·ft": ("torque", 1.3558179483),
+    "kg": ("mass", 1.0),
+    "g": ("mass", 1e-3),
+    "lb": ("mass", 0.45359237),
+    "kW": ("power", 1000.0),
+    "hp": ("power", 745.699872),
+    "s": ("duration", 1 / 3600),
+    "min": ("duration", 1 / 60),
+    "h": ("duration", 1.0),
+    "days": ("duration", 24.0),
+    "months": ("duration", 730.5),
+    "years": ("duration", 8766.0),
+    "mm": ("length", 1e-3),
+    "m": ("length", 1.0),
+    "ft": ("length", 0.3048),
+}
+_TEMPERATURE = {"°C": (1.0, 0.0), "°F": (5 / 9, -32 * 5 / 9)}  # to °C: value * a + b
+
+
+def dimension(unit: str) -> str:
+    """What ``unit`` measures; a unit with no known relatives is its own dimension."""
+    if unit in _TEMPERATURE:
+        return "temperature"
+    return _LINEAR[unit][0] if unit in _LINEAR else unit
+
+
+def convert(value: float, unit: str, to: str) -> float | None:
+    """``value`` in ``unit`` expressed in ``to``; None when they measure different things."""
+    if unit == to:
+        return value
+    if unit in _TEMPERATURE and to in _TEMPERATURE:
+        a, b = _TEMPERATURE[unit]
+        celsius = value * a + b
+        a, b = _TEMPERATURE[to]
+        return (celsius - b) / a
+    if unit in _LINEAR and to in _LINEAR and _LINEAR[unit][0] == _LINEAR[to][0]:
+        return value * _LINEAR[unit][1] / _LINEAR[to][1]
+    return None
+
+
+def agrees(stated: float, stated_unit: str, source: float, source_unit: str) -> bool:
+    """Whether the stated quantity is the source quantity, converted and rounded as written."""
+    converted = convert(source, source_unit, stated_unit)
+    if converted is None:
+        return False
+    if stated_unit == source_unit:
+        return converted == stated
+    decimals = len(repr(stated).split(".")[1].rstrip("0")) if "." in repr(stated) else 0
+    step = 10.0**-decimals
+    # Rounded as written, or within 2 % (a conversion rounded to a round figure).
+    return abs(converted - stated) <= step / 2 + 1e-9 or abs(converted - stated) <= 0.02 * abs(
+        stated
+    )
