@@ -23,6 +23,9 @@ DEFAULT_CANDIDATES = 100
 DEFAULT_RERANK_CANDIDATES = 30
 DEFAULT_MAX_ROUNDS = 3
 DEFAULT_SUPPORT_THRESHOLD = 0.6
+# A claim this close in meaning (cosine, MiniLM) to a cited sentence is supported even
+# when its words differ; calibrated on benchmarks/faults/set-a (benchmarks/README.md).
+DEFAULT_SEMANTIC_THRESHOLD = 0.57
 DEFAULT_LLM_TIMEOUT = 30.0
 LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
 
@@ -60,7 +63,9 @@ class Config:
 
     Answering (``Engine.ask``): ``strategy_path`` and ``perception_rules_path`` replace
     the shipped rule files; ``max_rounds`` caps the retry loop; ``support_threshold`` is
-    the share of a statement's terms its cited chunks must contain. With
+    the share of a statement's terms its cited chunks must contain, and
+    ``semantic_threshold`` the cosine to a cited sentence that supports a claim whose
+    words differ (a paraphrase). With
     ``llm_base_url`` (an OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8080/v1``)
     and ``llm_model`` answers are written by that LLM instead of the extractive
     generator; its key is read from ``$RAGCORE_LLM_API_KEY``, never from the config.
@@ -91,6 +96,7 @@ class Config:
     perception_rules_path: Path | None = None
     max_rounds: int = DEFAULT_MAX_ROUNDS
     support_threshold: float = DEFAULT_SUPPORT_THRESHOLD
+    semantic_threshold: float = DEFAULT_SEMANTIC_THRESHOLD
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_timeout: float = DEFAULT_LLM_TIMEOUT
@@ -144,10 +150,9 @@ class Config:
                 self.reranker_sha256,
                 "pin the reranker: give the sha256 of the file at reranker_path",
             )
-        if not 0.0 <= self.support_threshold <= 1.0:
-            raise ConfigError(
-                "support_threshold", self.support_threshold, "use a number from 0 to 1"
-            )
+        for name in ("support_threshold", "semantic_threshold"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(name, getattr(self, name), "use a number from 0 to 1")
         if isinstance(self.llm_timeout, bool) or not (
             isinstance(self.llm_timeout, int | float) and self.llm_timeout > 0
         ):

@@ -20,6 +20,7 @@ from ragcore.agents.generation.extractive import ExtractiveGenerator, Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.planning.orchestrator import Orchestrator
+from ragcore.agents.support import SemanticSupport
 from ragcore.agents.validation import Validator
 from ragcore.answering import Answer, Answerer, EventListener
 from ragcore.config import LLM_API_KEY_ENV, Config
@@ -273,6 +274,8 @@ class Engine:
                 support_threshold=config.support_threshold,
                 documents=self.store.documents,
                 scorer=self.reranker,
+                semantic=SemanticSupport(self.embedder),
+                semantic_threshold=config.semantic_threshold,
             ),
             max_rounds=config.max_rounds,
         )

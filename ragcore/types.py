@@ -129,6 +129,8 @@ class IssueKind(_Vocabulary):
     OUTRANKED = "outranked"
     MISSING_SIDE = "missing_side"
     UNSUPPORTED_RELATION = "unsupported_relation"
+    UNSUPPORTED_CLAIM = "unsupported_claim"
+    """One clause of a statement ("…, and it can only be cleared by …") is unsupported."""
     WRONG_ENTITY = "wrong_entity"
     """A figure the cited source gives for another entity than the statement's."""
     UNIT_MISMATCH = "unit_mismatch"

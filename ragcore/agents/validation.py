@@ -24,10 +24,19 @@ from ragcore.agents.evidence import Draft, Evidence, Statement
 from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
-from ragcore.config import DEFAULT_SUPPORT_THRESHOLD
+from ragcore.agents.support import SemanticSupport
+from ragcore.config import DEFAULT_SEMANTIC_THRESHOLD, DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
 from ragcore.inference.reranker import Reranker
-from ragcore.text.quantities import COMPARATIVES, attribute_units, comparative, numbers, quantities
+from ragcore.text.citations import strip_citations
+from ragcore.text.quantities import (
+    COMPARATIVES,
+    attribute_units,
+    comparative,
+    mask_identifiers,
+    numbers,
+    quantities,
+)
 from ragcore.text.terms import coverage, model_terms, terms
 from ragcore.types import Check, IssueKind, Route
 
@@ -36,6 +45,20 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _CODE_TERM = re.compile(r"^e\d+$")  # an error code as a term: e03, e4027
+# What puts two things side by side in one statement: "louder than", "68 against 72".
+_COMPARED = re.compile(
+    r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
+    re.IGNORECASE,
+)
+_FREQUENCY = re.compile(r"\b(more|less)\s+(?:often|frequently)\b", re.IGNORECASE)
+_PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
+# A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
+_RISE = re.compile(r"\b(?:rais|increas|extend|lengthen|up from)\w*|\bup\s+from\b", re.IGNORECASE)
+_FALL = re.compile(
+    r"\b(?:lower(?:s|ed)?|reduc|decreas|shorten|cut)\w*|\bdown\s+from\b", re.IGNORECASE
+)
+# Where one claim of a statement ends and another begins.
+_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+which\s+|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)")
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
 
 
@@ -100,11 +123,15 @@ class Validator:
         documents: Callable[[Iterable[str]], Mapping[str, DocumentInfo]] | None = None,
         scorer: Reranker | None = None,
         attributes: AttributeTable | None = None,
+        semantic: SemanticSupport | None = None,
+        semantic_threshold: float = DEFAULT_SEMANTIC_THRESHOLD,
     ) -> None:
         self.support_threshold = support_threshold
         self._documents = documents
         self._scorer = scorer
         self._attributes = attributes or load_attributes()
+        self._semantic = semantic
+        self.semantic_threshold = semantic_threshold
 
     def check(
         self, answer: Draft, evidence: Sequence[Evidence], perception: Perception
@@ -190,18 +217,58 @@ class Validator:
                 )
             )
         score = self._support(s.text, content, source, cited)
-        if score < self.support_threshold:
+        supported = score >= self.support_threshold
+        if not supported and (meaning := self._meaning(s.text, cited)):
+            supported, score = True, max(score, meaning)
+        clause = self._weakest_clause(s.text, source, cited) if supported else None
+        if clause:
+            issues.append(
+                Issue(
+                    Check.TRACEABILITY,
+                    IssueKind.UNSUPPORTED_CLAIM,
+                    f"{clause[0]!r} is not supported (support {clause[1]:.2f})",
+                    s.text,
+                    chunk_ids,
+                    documents,
+                )
+            )
+        if not supported:
             issues.append(
                 Issue(
                     Check.TRACEABILITY,
                     IssueKind.UNSUPPORTED,
-                    f"support {score:.2f} is below {self.support_threshold:.2f}",
+                    f"support {score:.2f} is below {self.support_threshold:.2f}"
+                    + (" (nor close enough in meaning)" if self._semantic else ""),
                     s.text,
                     chunk_ids,
                     documents,
                 )
             )
         return issues, score
+
+    def _meaning(self, text: str, cited) -> float:
+        """Semantic support, counted only at or above its own threshold (0 without it)."""
+        if self._semantic is None:
+            return 0.0
+        score = self._semantic.score(text, cited)
+        return score if score >= self.semantic_threshold else 0.0
+
+    def _weakest_clause(self, text: str, source: str, cited) -> tuple[str, float] | None:
+        """A clause of a several-claim statement that the sources do not cover, or None:
+        "85 dB(A) [1]" supported does not carry ", and … may not work more than 4 hours"."""
+        clauses = [c for c in _CLAUSE.split(strip_citations(text)) if c.strip()]
+        if len(clauses) < 2:
+            return None
+        have = set(terms(source))
+        for clause in clauses[1:]:  # the first is the statement's own subject and verb
+            content = [t for t in terms(clause) if t not in _COMPARATIVE_TERMS]
+            if (
+                len(content) >= 3
+                and (share := coverage(content, have)) < self.support_threshold
+                and not self._meaning(clause, cited)
+            ):
+                return clause.strip(), share
+        return None
 
     def _support(self, text: str, content: list[str], source: str, cited) -> float:
         lexical = coverage(content, set(terms(source)))
@@ -291,7 +358,7 @@ class Validator:
         if other := _other_subject(answer, by_number, perception):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))
         for s in answer.statements:
-            problem = _relation_problem(s, by_number, perception)
+            problem = _relation_problem(s, by_number, perception) or _change_problem(s)
             if problem:
                 issues.append(
                     Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_RELATION, problem, s.text)
@@ -323,9 +390,12 @@ def _has_data_for(side: str, s: Statement, by_number) -> bool:
 def _relation_problem(s: Statement, by_number, perception: Perception) -> str | None:
     """Why "A is <comparative> than B" is not backed by the cited figures, or None."""
     found = comparative(s.text)
-    if found is None or " than " not in f" {s.text.lower()} ":
+    if found is None or not _COMPARED.search(s.text):
         return None
     word, direction = found
+    if frequency := _FREQUENCY.search(s.text):  # "more often" is the shorter interval
+        word = frequency.group(0)
+        direction = "lower" if frequency.group(1).lower() == "more" else "higher"
     lowered = set(terms(s.text))
     mentioned = sorted(
         (side for side in perception.sides if set(terms(side)) <= lowered),
@@ -339,6 +409,15 @@ def _relation_problem(s: Statement, by_number, perception: Perception) -> str | 
     # question's ("... more flow ...").
     units = tuple(q.unit for q in quantities(s.text)) + attribute_units(s.text)
     units = units or perception.constraints.units + attribute_units(perception.question)
+    if not units:  # "A keeps more events: 50, while B keeps 200": the figures in order
+        stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(mask_identifiers(s.text))]
+        if len(stated_numbers) != 2:
+            return None
+        first, second = stated_numbers
+        holds = first > second if direction == "higher" else first < second
+        if holds:
+            return None
+        return f"'{a} {word} than {b}' contradicts the stated figures ({first:g} vs {second:g})"
     # Each side's cited figures per unit; compare in the first unit both sides have.
     figures: dict[str, dict[str, list[float]]] = {}
     for side in (a, b):
@@ -434,3 +513,26 @@ def _other_subject(answer: Draft, by_number, perception: Perception) -> str | No
                 f"the answer names {', '.join(sorted(given)).upper()}"
             )
     return None
+
+
+def _change_problem(s: Statement) -> str | None:
+    """Why "raises X to A, up from B" (or "extends X from B to A") has the wrong direction."""
+    rise, fall = _RISE.search(s.text), _FALL.search(s.text)
+    if bool(rise) == bool(fall):  # no change stated, or both ways: nothing to check
+        return None
+    stated = quantities(s.text)
+    pairs = [(p, q) for p, q in zip(stated, stated[1:]) if p.unit == q.unit]
+    if not pairs:
+        return None
+    first, second = pairs[0]
+    between = s.text[first.end : second.start].lower()
+    if re.search(r"\bfrom\b", between):  # "to A, up from B": A is the new figure
+        new, old = first.value, second.value
+    elif re.search(r"\bto\b", between) and re.search(r"\bfrom\s*$", s.text[: first.start].lower()):
+        old, new = first.value, second.value  # "from B to A"
+    else:
+        return None
+    said = "raises" if rise else "lowers"
+    if (new > old) == bool(rise) or new == old:
+        return None
+    return f"'{said}' contradicts the figures: {old:g} {first.unit} before, {new:g} after"
