@@ -18,6 +18,7 @@ from ragcore.errors import ConfigError
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
 
+_KEYS = frozenset({"words", "units", "not_in", "units_not_with"})
 DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
 
 
@@ -29,14 +30,22 @@ class Attribute:
     units: frozenset[str]
     not_in: tuple[str, ...] = ()
     """Phrases in which a word names something else ("pressure vessel")."""
+    units_not_with: frozenset[str] = frozenset()
+    """Terms that make a figure in the unit another quantity ("payload" for kg)."""
 
     def named_in(self, text_terms: Iterable[str]) -> bool:
         present = set(text_terms)
         return any(word <= present for word in self.words)
 
     def addressed_by(self, text: str) -> bool:
-        """``text`` names the attribute or gives a figure in one of its units."""
-        return self.named_in(terms(text)) or any(q.unit in self.units for q in quantities(text))
+        """``text`` names the attribute or gives a figure in one of its units (one that
+        is not, by the text's own words, another quantity)."""
+        text_terms = set(terms(text))
+        if self.named_in(text_terms):
+            return True
+        if text_terms & self.units_not_with:
+            return False
+        return any(q.unit in self.units for q in quantities(text))
 
 
 @dataclass(frozen=True)
@@ -66,18 +75,25 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         raise ConfigError("attributes_path", str(path), f"not valid TOML: {exc}") from exc
     attributes = []
     for name, table in data.items():
-        if not isinstance(table, dict) or set(table) - {"words", "units", "not_in"}:
-            fix = f"[{name}] must be a table with 'words' and optionally 'units', 'not_in' ({path})"
+        if not isinstance(table, dict) or set(table) - _KEYS:
+            fix = f"[{name}] must be a table with 'words' and optionally {sorted(_KEYS)} ({path})"
             raise ConfigError("attributes_path", str(path), fix)
         words = _strings(table.get("words"), f"[{name}].words", path)
         units = _strings(table.get("units", []), f"[{name}].units", path)
         not_in = _strings(table.get("not_in", []), f"[{name}].not_in", path)
+        unlike = _strings(table.get("units_not_with", []), f"[{name}].units_not_with", path)
         stemmed = tuple(frozenset(terms(w)) for w in words if terms(w))
         if not stemmed:
             fix = f"[{name}].words has no content word; name the attribute's words ({path})"
             raise ConfigError("attributes_path", str(path), fix)
         attributes.append(
-            Attribute(name, stemmed, frozenset(units), tuple(p.lower() for p in not_in))
+            Attribute(
+                name,
+                stemmed,
+                frozenset(units),
+                tuple(p.lower() for p in not_in),
+                frozenset(t for w in unlike for t in terms(w)),
+            )
         )
     return AttributeTable(tuple(attributes))
 

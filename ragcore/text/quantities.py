@@ -77,6 +77,8 @@ _UNITS = (
     ("g", "g"),
     ("rpm", "rpm"),
     ("hp", "hp"),
+    ("m/s", "m/s"),
+    ("km/h", "km/h"),
     ("ft", "ft"),
     ("feet", "ft"),
     ("min", "min"),
