@@ -124,6 +124,8 @@ class IssueKind(_Vocabulary):
     UNSUPPORTED = "unsupported"
     UNSUPPORTED_NUMBER = "unsupported_number"
     NO_EVIDENCE = "no_evidence"
+    ATTRIBUTE_NOT_FOUND = "attribute_not_found"
+    """The evidence is about the subject but gives none of what was asked (its weight …)."""
     SUPERSEDED = "superseded"
     OUTSIDE_INTERVAL = "outside_interval"
     OUTRANKED = "outranked"

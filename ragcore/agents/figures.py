@@ -12,6 +12,7 @@ entity is a ``wrong_entity``; a matching number in a unit that does not convert 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,14 +101,23 @@ def _document_entity(e: Evidence) -> str | None:
 
 
 def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
+    return [
+        _SourceFigure(q, e, bound)
+        for e in cited
+        for q, bound in _chunk_figures(e.text, _document_entity(e))
+    ]
+
+
+# The same chunks are cited question after question: read each one's figures once.
+@functools.lru_cache(maxsize=4096)
+def _chunk_figures(text: str, document: str | None) -> tuple[tuple[Quantity, Binding], ...]:
     out = []
-    for e in cited:
-        for q in quantities(e.text):
-            bound = binding(e.text, q.start, q.end)
-            if bound.entity is None and not bound.named:  # a sentence about the document
-                bound = Binding(_document_entity(e))
-            out.append(_SourceFigure(q, e, bound))
-    return out
+    for q in quantities(text):
+        bound = binding(text, q.start, q.end)
+        if bound.entity is None and not bound.named:  # a sentence about the document
+            bound = Binding(document)
+        out.append((q, bound))
+    return tuple(out)
 
 
 def check_figures(

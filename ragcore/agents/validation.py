@@ -68,8 +68,10 @@ class Issue:
 
     Kinds: ``uncited``, ``invalid_citation``, ``unsupported``, ``unsupported_number``
     (traceability); ``superseded``, ``outside_interval``, ``outranked`` (timeliness);
-    ``missing_side``, ``unsupported_relation``, ``off_question`` (consistency);
-    ``no_evidence`` (the generator found nothing to answer from).
+    ``unsupported_claim``, ``wrong_entity``, ``unit_mismatch`` (traceability, per
+    claim); ``missing_side``, ``unsupported_relation``, ``off_question`` (consistency);
+    ``no_evidence`` (the generator found nothing to answer from) and
+    ``attribute_not_found`` (nothing about what was asked).
     """
 
     check: Check
@@ -138,8 +140,11 @@ class Validator:
     ) -> ValidationReport:
         by_number = {e.number: e for e in evidence}
         if answer.abstained:
-            why = answer.reason or "no retrieved evidence answers it"
-            issue = Issue(Check.TRACEABILITY, IssueKind.NO_EVIDENCE, why)
+            if answer.reason:  # the generator knows what is missing
+                issue = Issue(Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, answer.reason)
+            else:
+                why = "no retrieved evidence answers it"
+                issue = Issue(Check.TRACEABILITY, IssueKind.NO_EVIDENCE, why)
             return ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
         trace_issues, support = [], []
         # Numbers the question supplies ("before 2025") are context, not claims.

@@ -144,7 +144,11 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
             if fresh is not None:
                 tasks.append(fresh)
                 reasons.append(f"missing side: a task for {entity}")
-    if kinds & UNSUPPORTED or IssueKind.NO_EVIDENCE in kinds:
+    # Evidence about the subject without the asked attribute: one wider search may find
+    # it in another chunk; after that, the documents do not give it.
+    if kinds == {IssueKind.ATTRIBUTE_NOT_FOUND} and plan.round >= 2:
+        return None
+    if kinds & UNSUPPORTED or kinds & {IssueKind.NO_EVIDENCE, IssueKind.ATTRIBUTE_NOT_FOUND}:
         widened = [_fresh(_widen(t), plan) or t for t in tasks]
         if widened != tasks:
             tasks = widened
