@@ -45,14 +45,17 @@ class Binding:
     attached: bool = False
     """Attached by "of/for/on the …": sure even when the sentence names others."""
     named: frozenset[str] = frozenset()
+    """Everything the sentence names."""
+    named_before: frozenset[str] = frozenset()
+    """What the sentence names before the figure."""
 
     def contradicts(self, claimed: str) -> bool:
-        """The figure belongs to another entity than ``claimed``. Nearest-before binding
-        in a sentence that also names ``claimed`` ("… than the SC-40 (68 dB(A))") is too
-        weak to say so."""
+        """The figure belongs to another entity than ``claimed``. Bound to the nearest
+        name before it, it may still be ``claimed``'s when ``claimed`` is named before it
+        too ("Compared with the SC-40, the SC-55 is louder (72 against 68 dB(A))")."""
         if self.entity is None or self.entity == claimed:
             return False
-        return self.attached or claimed not in self.named
+        return self.attached or claimed not in self.named_before
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,9 @@ def binding(text: str, start: int, end: int) -> Binding:
         if best is None or distance < best[0]:
             best = (distance, name)
     named = frozenset(n for n, _, _ in found)
-    return Binding(best[1] if best else None, attached and best is not None and best[0] < 0, named)
+    before = frozenset(n for n, _, b in found if b <= start)
+    sure = attached and best is not None and best[0] < 0
+    return Binding(best[1] if best else None, sure, named, before)
 
 
 def _document_entity(e: Evidence) -> str | None:
@@ -153,9 +158,9 @@ def check_figures(
             entity = said.entity
         else:
             entity = subject if not said.named else None
-        bound = [f for f in matches if f.binding.entity is not None]  # unbound ones tell nothing
-        others = [f for f in bound if f.binding.contradicts(entity)] if entity else []
-        if entity and others and len(others) == len(bound):
+        # Wrong when some source binds the figure to another entity and none to this one.
+        others = [f for f in matches if entity and f.binding.contradicts(entity)]
+        if entity and others and not any(f.binding.entity == entity for f in matches):
             owner = others[0].binding.entity or "?"
             problems.append(
                 FigureProblem(
