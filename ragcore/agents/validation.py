@@ -363,7 +363,11 @@ class Validator:
         if other := _other_subject(answer, by_number, perception):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))
         for s in answer.statements:
-            problem = _relation_problem(s, by_number, perception) or _change_problem(s)
+            problem = (
+                _relation_problem(s, by_number, perception)
+                or _change_problem(s)
+                or _frequency_problem(s, perception)
+            )
             if problem:
                 issues.append(
                     Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_RELATION, problem, s.text)
@@ -541,3 +545,24 @@ def _change_problem(s: Statement) -> str | None:
     if (new > old) == bool(rise) or new == old:
         return None
     return f"'{said}' contradicts the figures: {old:g} {first.unit} before, {new:g} after"
+
+
+def _frequency_problem(s: Statement, perception: Perception) -> str | None:
+    """Why "X is done more often, every 3000 h, compared with every 2000 h" is wrong:
+    more often is the shorter interval (first figure: the subject's). Comparisons of
+    the question's sides are checked by ``_relation_problem`` instead."""
+    frequency = _FREQUENCY.search(s.text)
+    if frequency is None or not _COMPARED.search(s.text) or perception.route == Route.COMPARISON:
+        return None
+    stated = quantities(s.text)
+    pairs = [(p, q) for p, q in zip(stated, stated[1:]) if p.unit == q.unit]
+    if not pairs or pairs[0][0].value == pairs[0][1].value:
+        return None
+    first, second = pairs[0]
+    more = frequency.group(1).lower() == "more"
+    if (first.value < second.value) == more:
+        return None
+    return (
+        f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
+        f"against every {second.value:g} {second.unit}"
+    )

@@ -18,6 +18,7 @@ from typing import Protocol
 from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement
 from ragcore.agents.perception.agent import Constraints, Perception
+from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -31,6 +32,9 @@ CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
 COMPARISON_WORDS = frozenset(
     terms(" ".join(COMPARATIVES)) + terms("versus compare comparison much powerful max maximum")
 )
+# A sentence that starts by pointing back at a subject named earlier in its document.
+_LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
+_DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
 
 
@@ -220,12 +224,35 @@ def _has_sibling(identifier: str, named: set[str]) -> bool:
 
 def _cite(s: _Sentence, label: str = "") -> Statement:
     """The sentence with its citation; ``label`` names its subject if the sentence doesn't."""
-    body = s.text.rstrip()
+    body = _standalone(s.text.rstrip(), s.evidence)
     if label and not set(terms(label)) <= set(terms(body)):
         body = f"{label}: {body}"
     end = body[-1] if body[-1] in ".!?" else "."
     body = body.rstrip(".!?")
     return Statement(f"{body} [{s.evidence.number}]{end}", (s.evidence.number,))
+
+
+def _standalone(sentence: str, e: Evidence) -> str:
+    """``sentence`` naming its subject when it leans on its context: "Its noise level is
+    69 dB(A)" from the AC-75 manual becomes "The AC-75's noise level is 69 dB(A)"."""
+    m = _LEANING.match(sentence)
+    subject = _document_subject(e)
+    if m is None or subject is None:
+        return sentence
+    rest = sentence[m.end() :]
+    named = subject if e.document.doc_type == "regulation" else f"The {subject}"
+    return f"{named}'s {rest}" if m.group(1) == "Its" else f"{named} {rest}"
+
+
+def _document_subject(e: Evidence) -> str | None:
+    """What a document is about, as its title writes it: a rule's designation
+    ("AD 2025-03-11"), else the one identifier of the title ("AC-75")."""
+    title = e.document.title
+    if e.document.doc_type == "regulation":  # "It" is the rule itself, not what it covers
+        designation = _DESIGNATION.search(title)
+        return designation.group(0) if designation else None
+    names = {m.group(0) for p in ENTITY_PATTERNS for m in p.finditer(title)}
+    return next(iter(names)) if len(names) == 1 else None
 
 
 def _has_unit(text: str, units: tuple[str, ...]) -> bool:
