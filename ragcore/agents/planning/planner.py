@@ -36,14 +36,15 @@ UNSUPPORTED = frozenset(
         IssueKind.UNCITED,
         IssueKind.INVALID_CITATION,
         IssueKind.UNSUPPORTED,
-        IssueKind.OFF_QUESTION,
-        IssueKind.WRONG_ENTITY,
+        IssueKind.UNSUPPORTED_CLAIM,
         IssueKind.UNIT_MISMATCH,
         IssueKind.UNSUPPORTED_NUMBER,
         IssueKind.UNSUPPORTED_RELATION,
     }
 )
 """Issue kinds answered by wider searches by another method."""
+OFF_TARGET = frozenset({IssueKind.WRONG_ENTITY, IssueKind.OFF_QUESTION})
+"""Issue kinds answered by a search focused on what the question names and asks."""
 _NOT_SUBJECTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 
 
@@ -144,6 +145,16 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
             if fresh is not None:
                 tasks.append(fresh)
                 reasons.append(f"missing side: a task for {entity}")
+    if kinds & OFF_TARGET:
+        subjects = " ".join(perception.identifiers)
+        query = f"{subjects} {_keywords(perception, subjects)}".strip()
+        focused = RetrievalTask(
+            "", query, SearchMode.KEYWORD, DEFAULT_K, SearchFilters(), 1.2, 2, "focused"
+        )
+        fresh = _fresh(focused, plan)
+        if fresh is not None:
+            tasks.append(fresh)
+            reasons.append("answer about another entity or attribute: a focused search")
     # Evidence about the subject without the asked attribute: one wider search may find
     # it in another chunk; after that, the documents do not give it.
     if kinds == {IssueKind.ATTRIBUTE_NOT_FOUND} and plan.round >= 2:

@@ -13,6 +13,7 @@ from ragcore.agents.planning import Orchestrator, SearchCache
 from ragcore.agents.planning.strategy import DEFAULT_STRATEGY, load_strategy
 from ragcore.agents.validation import Issue
 from ragcore.errors import ConfigError
+from ragcore.types import Check, IssueKind
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 
@@ -260,3 +261,16 @@ def _rewrite(path, text: str) -> None:
     before = path.stat().st_mtime_ns
     path.write_text(text, "utf-8")
     os.utime(path, ns=(before + 1_000_000_000, before + 1_000_000_000))
+
+
+def test_an_answer_about_another_entity_gets_a_search_focused_on_the_asked_one(
+    sample_orchestrator,
+):
+    perception = perceive("What is the maximum pressure of the CP-200?")
+    plan = sample_orchestrator.plan(perception)
+    issue = Issue(Check.TRACEABILITY, IssueKind.WRONG_ENTITY, "8 bar is the CP-350's")
+    adjusted = sample_orchestrator.adjust(plan, perception, [issue])
+    assert adjusted is not None
+    focused = [t for t in adjusted.tasks if t.reason == "focused"]
+    assert len(focused) == 1 and focused[0].mode == "keyword"
+    assert focused[0].query.startswith("CP-200 ")
