@@ -1,15 +1,19 @@
 """Validation: the fact checker. It never rewrites an answer; it judges and reports.
 
-Three checks, each a list of issues as data:
+Three checks, each a list of issues as data, claim by claim:
 
 - **traceability**: every key statement cites evidence, every citation points at a
-  retrieved chunk, the cited chunks support the statement (its numbers appear there; its
-  content terms are covered above ``support_threshold``);
+  retrieved chunk, and the cited chunks support the statement: its figures appear there
+  with their units (or converted) and for the same entity (``figures``), numbers the
+  question supplies aside; its content terms are covered above ``support_threshold``,
+  or its meaning is close to a cited sentence (``support``); so is every clause;
 - **timeliness**: the cited documents fall inside the question's time interval, none is
-  superseded by a newer version in the store, and none is contradicted by a newer,
-  at least as authoritative document among the evidence (a figure it no longer has);
-- **consistency**: a comparison cites data for every side, and "A is louder than B"
-  agrees with the figures cited for A and B.
+  superseded by a newer version in the store (unless the question asks about a change
+  or an earlier version), and none is contradicted by a newer, at least as
+  authoritative document among the evidence (a figure it no longer has);
+- **consistency**: a comparison cites data for every side; "A is louder than B", "more
+  often", "raises … up from" agree with the figures; the answer gives what the question
+  asks for (``attributes``) about the code or model it names.
 """
 
 from __future__ import annotations
