@@ -1,0 +1,154 @@
+"""Answerability: evidence about the subject but not about what was asked is no answer,
+the validator says so, and the planner tries one wider search for it, not two."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+
+import pytest
+from conftest import TODAY
+
+from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
+from ragcore.agents.generation import ExtractiveGenerator
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.planning.planner import adjust, initial_plan
+from ragcore.agents.planning.strategy import load_strategy
+from ragcore.agents.validation import Issue, Validator
+from ragcore.documents import DocumentInfo
+from ragcore.retrieval.search import Hit
+from ragcore.types import Check, IssueKind
+
+perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
+generator = ExtractiveGenerator()
+validator = Validator()
+
+CP200 = DocumentInfo(
+    id="manual-cp200",
+    knowledge_base="default",
+    title="CP-200 centrifugal pump manual",
+    source="",
+    doc_type="manual",
+    authority=4,
+    updated_at=date(2024, 5, 2),
+    version=2,
+    supersedes=None,
+    metadata={},
+    checksum="0" * 64,
+    ingested_at="2026-01-01T00:00:00Z",
+)
+
+
+def evidence(number: int, text: str) -> Evidence:
+    hit = Hit(
+        chunk_id=200 + number,
+        document_id=CP200.id,
+        text=text,
+        start=0,
+        end=len(text),
+        position=0,
+        entities=(),
+        numeric_density=0.0,
+        score=1.0,
+        scores={},
+        document=CP200,
+    )
+    return Evidence(number, hit, 1.0, 0.5)
+
+
+EVIDENCE = [
+    evidence(1, "The CP-200 centrifugal pump delivers a rated flow of 120 L/min at 6 bar."),
+    evidence(2, "The maximum operating pressure of the CP-200 is 10 bar."),
+]
+
+
+def generate(question: str) -> Draft:
+    return generator.generate(question, EVIDENCE, perceive(question))
+
+
+@pytest.mark.xfail(
+    reason="a question whose only content word is the attribute ('weigh') finds no relevant "
+    "sentence, so the generator abstains without a reason (no_evidence, not attribute_not_found)",
+    strict=True,
+)
+def test_the_generator_abstains_naming_the_weight_it_cannot_find():
+    question = "What does the CP-200 weigh?"
+    draft = generate(question)
+    assert draft.abstained
+    assert "weight" in draft.reason
+    [issue] = validator.check(draft, EVIDENCE, perceive(question)).issues
+    assert issue.kind == "attribute_not_found"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the CP-200 weigh?",
+        "What does the CP-200 pump weigh?",
+        "How heavy is the CP-200 pump?",
+        "What is the weight of the CP-200 pump?",
+    ],
+)
+def test_the_generator_never_offers_flow_or_pressure_for_a_weight(question):
+    draft = generate(question)
+    assert draft.abstained
+    assert (draft.text, draft.statements) == (NO_ANSWER, ())
+
+
+@pytest.mark.parametrize(
+    "question", ["What does the CP-200 pump weigh?", "How heavy is the CP-200 pump?"]
+)
+def test_the_generator_names_the_missing_weight_when_its_evidence_is_about_the_pump(question):
+    draft = generate(question)
+    assert draft.abstained
+    assert "weight" in draft.reason
+
+
+def test_the_generator_answers_the_flow_it_has():
+    draft = generate("What flow does the CP-200 deliver?")
+    assert not draft.abstained and draft.reason == ""
+    assert "120 L/min" in draft.text
+    assert draft.citations == (1,)
+
+
+def test_the_validator_turns_a_reasoned_abstention_into_attribute_not_found():
+    question = "What does the CP-200 pump weigh?"
+    draft = generate(question)
+    report = validator.check(draft, EVIDENCE, perceive(question))
+    [issue] = report.issues
+    assert (issue.check, issue.kind) == ("traceability", "attribute_not_found")
+    assert "weight" in issue.message
+    assert not report.passed
+
+
+def test_the_validator_reports_an_abstention_without_a_reason_as_no_evidence():
+    draft = Draft(NO_ANSWER, (), "test", abstained=True)
+    [issue] = validator.check(draft, EVIDENCE, perceive("What does the CP-200 weigh?")).issues
+    assert issue.kind == "no_evidence"
+
+
+def _plan_and_perception():
+    perception = perceive("What does the CP-200 weigh?")
+    return initial_plan(perception, load_strategy(None)), perception
+
+
+NOT_FOUND = Issue(Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, "no weight")
+
+
+def test_the_planner_widens_the_search_once_for_a_missing_attribute():
+    plan, perception = _plan_and_perception()
+    assert plan.round == 1
+    widened = adjust(plan, perception, [NOT_FOUND])
+    assert widened is not None and widened.round == 2
+
+
+def test_the_planner_gives_up_in_round_two_when_only_the_attribute_is_missing():
+    plan, perception = _plan_and_perception()
+    assert adjust(dataclasses.replace(plan, round=2), perception, [NOT_FOUND]) is None
+
+
+def test_the_planner_still_retries_in_round_two_when_something_else_failed_too():
+    plan, perception = _plan_and_perception()
+    unsupported = Issue(Check.TRACEABILITY, IssueKind.UNSUPPORTED, "support 0.20")
+    again = adjust(dataclasses.replace(plan, round=2), perception, [NOT_FOUND, unsupported])
+    assert again is not None and again.round == 3
