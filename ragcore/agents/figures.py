@@ -47,7 +47,7 @@ class Binding:
     named: frozenset[str] = frozenset()
     """Everything the sentence names."""
     named_before: frozenset[str] = frozenset()
-    """What the sentence names before the figure."""
+    """Names before the bound one that no figure of their own closes."""
 
     def contradicts(self, claimed: str) -> bool:
         """The figure belongs to another entity than ``claimed``. Bound to the nearest
@@ -83,7 +83,7 @@ def binding(text: str, start: int, end: int) -> Binding:
     found = [
         (n, a + sentence[0], b + sentence[0]) for n, a, b in identifiers(text[slice(*sentence)])
     ]
-    best: tuple[int, str] | None = None
+    best: tuple[int, str, int] | None = None  # distance, name, where the name starts
     attached = False
     for name, a, b in found:
         if b <= start:
@@ -93,11 +93,20 @@ def binding(text: str, start: int, end: int) -> Binding:
         else:
             continue
         if best is None or distance < best[0]:
-            best = (distance, name)
+            best = (distance, name, a)
     named = frozenset(n for n, _, _ in found)
-    before = frozenset(n for n, _, b in found if b <= start)
-    sure = attached and best is not None and best[0] < 0
-    return Binding(best[1] if best else None, sure, named, before)
+    if best is None:
+        return Binding(None, False, named)
+    # A name before the bound one still open for this figure: no figure of its own
+    # comes between them ("Compared with the SC-40, the SC-55 … 68 dB(A)"), unlike
+    # "The PX-20 delivers 450 L/min, while the PX-35 delivers 780 L/min".
+    figures = [q.start for q in quantities(text[slice(*sentence)])]
+    open_before = frozenset(
+        n
+        for n, _, b in found
+        if b <= best[2] and not any(b <= f + sentence[0] < best[2] for f in figures)
+    )
+    return Binding(best[1], attached and best[0] < 0, named, open_before)
 
 
 def _document_entity(e: Evidence) -> str | None:

@@ -173,7 +173,7 @@ class Validator:
     def _traceability(
         self, s: Statement, by_number, given: set[float], subject: str | None
     ) -> tuple[list[Issue], float]:
-        content = [t for t in terms(s.text) if t not in _COMPARATIVE_TERMS]
+        content = _content_terms(s.text)
         key = len(content) >= 2 or numbers(s.text)
         if not s.citations:
             if not key:
@@ -570,3 +570,14 @@ def _frequency_problem(s: Statement, perception: Perception) -> str | None:
         f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
         f"against every {second.value:g} {second.unit}"
     )
+
+
+def _content_terms(text: str) -> list[str]:
+    """The words a statement's support is measured on: not its figures and units, which
+    are checked as quantities (a correct "17.4 psi" for "1.2 bar" shares no words with
+    its source), nor the comparison words."""
+    masked = list(text)
+    for q in quantities(text):
+        masked[q.start : q.end] = " " * (q.end - q.start)
+    words = terms("".join(masked))
+    return [t for t in words if t not in _COMPARATIVE_TERMS and not t.isdigit()]

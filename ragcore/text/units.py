@@ -33,6 +33,8 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "days": ("duration", 24.0),
     "months": ("duration", 730.5),
     "years": ("duration", 8766.0),
+    "m/s": ("speed", 1.0),
+    "km/h": ("speed", 1 / 3.6),
     "mm": ("length", 1e-3),
     "m": ("length", 1.0),
     "ft": ("length", 0.3048),

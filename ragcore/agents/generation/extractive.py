@@ -105,7 +105,12 @@ class ExtractiveGenerator:
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
             wanted_attributes = self._attributes.asked_in(question)
             statements = self._best([s for s in relevant if addresses(wanted_attributes, s.text)])
-            if relevant and not statements:
+            # Sentences about the subject (its model or code), relevant by words or not.
+            about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
+            unaddressed = wanted_attributes and not any(
+                addresses(wanted_attributes, s.text) for s in about
+            )
+            if (relevant or unaddressed and about) and not statements:
                 names = " or ".join(a.name for a in wanted_attributes)
                 reason = f"the evidence is about the subject but gives no {names}"
                 return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)

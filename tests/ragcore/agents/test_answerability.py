@@ -66,11 +66,6 @@ def generate(question: str) -> Draft:
     return generator.generate(question, EVIDENCE, perceive(question))
 
 
-@pytest.mark.xfail(
-    reason="a question whose only content word is the attribute ('weigh') finds no relevant "
-    "sentence, so the generator abstains without a reason (no_evidence, not attribute_not_found)",
-    strict=True,
-)
 def test_the_generator_abstains_naming_the_weight_it_cannot_find():
     question = "What does the CP-200 weigh?"
     draft = generate(question)

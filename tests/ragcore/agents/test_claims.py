@@ -115,11 +115,6 @@ def test_a_statement_without_a_model_is_about_the_questions_model():
     assert "wrong_entity" not in kinds(check(FLOW, "It delivers 450 L/min [1].", BROCHURE))
 
 
-@pytest.mark.xfail(
-    reason="figures.Binding.contradicts: a figure bound to the nearest model is not "
-    "contradicted when the claimed model is named earlier in the sentence",
-    strict=True,
-)
 def test_the_second_models_figure_in_a_while_sentence_is_not_the_first_models():
     cited = [
         evidence(
@@ -177,11 +172,6 @@ def test_a_figure_given_in_both_units_passes():
     assert report.passed, report.issues
 
 
-@pytest.mark.xfail(
-    reason="lexical support counts a converted figure's digits and unit as uncovered terms, "
-    "so the statement is 'unsupported' (support 0.57 < 0.60)",
-    strict=True,
-)
 def test_a_statement_differing_from_its_source_only_by_a_converted_unit_is_supported():
     cited = [
         evidence(

@@ -160,10 +160,6 @@ def test_a_stated_quantity_that_is_not_the_source_does_not_agree(
     assert not agrees(stated, stated_unit, source, source_unit)
 
 
-@pytest.mark.xfail(
-    reason="units.py has no speed dimension: m/s and km/h (read by quantities()) never convert",
-    strict=True,
-)
 def test_speeds_in_metres_per_second_and_kilometres_per_hour_convert():
     assert dimension("m/s") == dimension("km/h") == "speed"
     assert agrees(36, "km/h", 10, "m/s")
