@@ -51,6 +51,18 @@ class Attribute:
 @dataclass(frozen=True)
 class AttributeTable:
     attributes: tuple[Attribute, ...]
+    contrasts: tuple[frozenset[str], ...] = ()
+    """Sets of words of which a question names one ("low" | "high"), as terms."""
+
+    def contrast(self, question: str, text: str) -> tuple[str, str] | None:
+        """(asked, said) when ``text`` names another word of a contrast set than the one
+        ``question`` names, and not that one; None when they agree."""
+        asked_terms, said_terms = set(terms(question)), set(terms(text))
+        for words in self.contrasts:
+            asked, said = words & asked_terms, words & said_terms
+            if asked and said and not asked & said:
+                return min(asked), min(said)
+        return None
 
     def asked_in(self, question: str) -> tuple[Attribute, ...]:
         """The attributes ``question`` asks about (none: it asks for no particular one)."""
@@ -73,6 +85,14 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         raise ConfigError("attributes_path", str(path), f"cannot read the file ({exc})") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError("attributes_path", str(path), f"not valid TOML: {exc}") from exc
+    contrasts = data.pop("contrasts", [])
+    if not isinstance(contrasts, list) or not all(isinstance(c, list) for c in contrasts):
+        fix = f"contrasts must be a list of lists of words ({path})"
+        raise ConfigError("attributes_path", str(path), fix)
+    sets = tuple(
+        frozenset(t for w in _strings(c, f"contrasts[{i}]", path) for t in terms(w))
+        for i, c in enumerate(contrasts)
+    )
     attributes = []
     for name, table in data.items():
         if not isinstance(table, dict) or set(table) - _KEYS:
@@ -95,7 +115,7 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
                 frozenset(t for w in unlike for t in terms(w)),
             )
         )
-    return AttributeTable(tuple(attributes))
+    return AttributeTable(tuple(attributes), sets)
 
 
 def _strings(value: object, where: str, path: Path) -> list[str]:

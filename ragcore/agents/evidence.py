@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
 from ragcore.text.citations import citations_in
+from ragcore.text.sentences import ends_with_abbreviation
 
 # A sentence ends at . ! ? and the citations right after it, before whitespace and a
 # capital, digit or quote; blank lines and list items start new statements too.
 _SENTENCE_END = re.compile(r"[.!?](?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])*(?=\s+[\"'(A-Z0-9])")
-_ABBREVIATION = re.compile(r"(?:\b(?:i\.e|e\.g|approx|vs|no|fig|ca)\.)$", re.IGNORECASE)
 _BLOCK_END = re.compile(r"\n\s*\n|\n(?=\s*[-*]\s)")
 
 
@@ -93,7 +93,7 @@ def split_statements(text: str) -> tuple[Statement, ...]:
         cuts = [
             m.end()
             for m in _SENTENCE_END.finditer(block)
-            if not _ABBREVIATION.search(block, 0, m.start() + 1)  # "i.e. 1.6 MPa" goes on
+            if not ends_with_abbreviation(block[: m.start() + 1])  # "Rev. 2", "i.e. 1.6 MPa"
         ] + [len(block)]
         for end in cuts:
             piece = block[start:end].strip().lstrip("-* ").strip()

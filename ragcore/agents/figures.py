@@ -27,7 +27,10 @@ from ragcore.types import IssueKind
 
 # Text between a figure and a following identifier that attaches it: "… of the PX-20".
 _CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
-_ATTACHED = re.compile(r"^[\s,]*(?:of|for|on|in|from)\s+(?:the\s+|an?\s+)?$", re.IGNORECASE)
+_ATTACHED = re.compile(
+    r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for|on|in|from)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,15 @@ class _SourceFigure:
     quantity: Quantity
     evidence: Evidence
     binding: Binding
+    document: str | None
+    """The one entity the figure's document is about (title, metadata), if any."""
+
+    def supports(self, claimed: str) -> bool:
+        """Bound to ``claimed``, or in a document about it and not attached elsewhere (a
+        manual's "the controller shuts the engine down below 1.4 bar")."""
+        if self.binding.entity == claimed:
+            return True
+        return self.document == claimed and not self.binding.attached
 
 
 def identifiers(text: str) -> list[tuple[str, int, int]]:
@@ -115,11 +127,11 @@ def _document_entity(e: Evidence) -> str | None:
 
 
 def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
-    return [
-        _SourceFigure(q, e, bound)
-        for e in cited
-        for q, bound in _chunk_figures(e.text, _document_entity(e))
-    ]
+    out = []
+    for e in cited:
+        document = _document_entity(e)
+        out += [_SourceFigure(q, e, b, document) for q, b in _chunk_figures(e.text, document)]
+    return out
 
 
 # The same chunks are cited question after question: read each one's figures once.
@@ -169,7 +181,7 @@ def check_figures(
             entity = subject if not said.named else None
         # Wrong when some source binds the figure to another entity and none to this one.
         others = [f for f in matches if entity and f.binding.contradicts(entity)]
-        if entity and others and not any(f.binding.entity == entity for f in matches):
+        if entity and others and not any(f.supports(entity) for f in matches):
             owner = others[0].binding.entity or "?"
             problems.append(
                 FigureProblem(

@@ -63,6 +63,9 @@ _FALL = re.compile(
 )
 # Where one claim of a statement ends and another begins.
 _CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+which\s+|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)")
+# A proper name of two or more capitalised words, not at the start of the statement:
+# "manufactured by Gridline Controls". A name the sources never use is invented.
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
 
 
@@ -212,6 +215,18 @@ class Validator:
                     tuple(dict.fromkeys(e.document.id for e in involved)),
                 )
             )
+        for name in _NAME.findall(strip_citations(s.text)):
+            if name.lower() not in source.lower():
+                issues.append(
+                    Issue(
+                        Check.TRACEABILITY,
+                        IssueKind.UNSUPPORTED_CLAIM,
+                        f"{name!r} appears in no cited source",
+                        s.text,
+                        chunk_ids,
+                        documents,
+                    )
+                )
         missing = sorted(numbers(s.text) - numbers(source) - given - matched)
         if missing:
             listed = ", ".join(f"{n:g}" for n in missing)
@@ -270,7 +285,7 @@ class Validator:
             return None
         have = set(terms(source))
         for clause in clauses[1:]:  # the first is the statement's own subject and verb
-            content = [t for t in terms(clause) if t not in _COMPARATIVE_TERMS]
+            content = _content_terms(clause)
             if (
                 len(content) >= 3
                 and (share := coverage(content, have)) < self.support_threshold
@@ -363,6 +378,11 @@ class Validator:
         if not any(addresses(asked, s.text) for s in answer.statements):
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
+        if contrast := self._attributes.contrast(perception.question, answer.text):
+            message = (
+                f"the question asks about the {contrast[0]} one; the answer is about {contrast[1]}"
+            )
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
         if other := _other_subject(answer, by_number, perception):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))

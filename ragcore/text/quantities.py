@@ -23,6 +23,7 @@ _UNITS = (
     ("gal/min", "gal/min"),
     ("gpm", "gal/min"),
     ("dB(A)", "dB(A)"),
+    ("decibels", "dB(A)"),
     ("dba", "dB(A)"),
     ("db", "dB(A)"),
     ("n·m", "N·m"),

@@ -29,8 +29,18 @@ _ABBREVIATIONS = frozenset(
         "max",
         "ca",
         "cf",
+        "rev",
     ]
 )
+
+
+def ends_with_abbreviation(text: str) -> bool:
+    """Whether ``text`` ends with an abbreviation's full stop ("… per Rev.", "i.e.")."""
+    stripped = text.rstrip()
+    if not stripped.endswith("."):
+        return False
+    words = stripped[:-1].rsplit(None, 1)
+    return bool(words) and words[-1].lstrip("(\"'").lower() in _ABBREVIATIONS
 
 
 # A sentence ends at . ! ? (optionally closed by quotes/brackets) before whitespace and

@@ -104,7 +104,14 @@ class ExtractiveGenerator:
             relevant = [s for s in sentences if self._relevant(s, asked)]
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
             wanted_attributes = self._attributes.asked_in(question)
-            statements = self._best([s for s in relevant if addresses(wanted_attributes, s.text)])
+            table = self._attributes
+            statements = self._best(
+                [
+                    s
+                    for s in relevant
+                    if addresses(wanted_attributes, s.text) and not table.contrast(question, s.text)
+                ]
+            )
             # Sentences about the subject (its model or code), relevant by words or not.
             about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
             unaddressed = wanted_attributes and not any(
