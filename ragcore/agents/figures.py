@@ -70,11 +70,21 @@ class _SourceFigure:
     """The one entity the figure's document is about (title, metadata), if any."""
 
     def supports(self, claimed: str) -> bool:
-        """Bound to ``claimed``, or in a document about it and not attached elsewhere (a
-        manual's "the controller shuts the engine down below 1.4 bar")."""
-        if self.binding.entity == claimed:
+        """Bound to ``claimed``, or in a document about it and bound to none of its
+        siblings: the KG-150 manual's "the GC-400 controller shuts the engine down below
+        1.4 bar" is the KG-150's figure, its "the KG-400's 42 L" is not."""
+        bound = self.binding.entity
+        if bound == claimed:
             return True
-        return self.document == claimed and not self.binding.attached
+        if self.document != claimed or self.binding.attached:
+            return False
+        return bound is None or _family(bound) != _family(claimed)
+
+
+def _family(name: str) -> str:
+    """The letters a model name starts with: siblings share them (kg150, kg400)."""
+    letters = re.match(r"[a-z]*", name)
+    return letters.group(0) if letters and letters.group(0) else name
 
 
 def identifiers(text: str) -> list[tuple[str, int, int]]:

@@ -66,7 +66,16 @@ _CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+which\s+|\s+and\s+(?=(?:it|they|this|
 # A proper name of two or more capitalised words, not at the start of the statement:
 # "manufactured by Gridline Controls". A name the sources never use is invented.
 _NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
+# Words that relate claims rather than state them ("raised", "still", "whereas"):
+# a source states the figures, not how an answer links them.
+_LINKING_TERMS = frozenset(
+    terms(
+        "raised raises increased extended extends lowered lowers reduced reduces decreased "
+        "shortened changed unchanged still now whereas while respectively instead"
+    )
+)
 _COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
+_RELATION_TERMS = _COMPARATIVE_TERMS | _LINKING_TERMS
 
 
 @dataclass(frozen=True)
@@ -600,4 +609,4 @@ def _content_terms(text: str) -> list[str]:
     for q in quantities(text):
         masked[q.start : q.end] = " " * (q.end - q.start)
     words = terms("".join(masked))
-    return [t for t in words if t not in _COMPARATIVE_TERMS and not t.isdigit()]
+    return [t for t in words if t not in _RELATION_TERMS and not t.isdigit()]
