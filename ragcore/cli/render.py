@@ -158,7 +158,8 @@ def print_faults(result: dict) -> None:
     print(
         f"{result['cases']} cases: faults caught {result['faults_caught']:.1%} of "
         f"{result['faults']}, correct answers rejected {result['false_rejections']:.1%} "
-        f"of {result['correct']}"
+        f"of {result['correct']} ({result['false_rejections_with_sources_retrieved']:.1%} of the "
+        f"{result['correct_with_sources_retrieved']} whose cited documents were retrieved)"
     )
     for kind, figures in result["by_kind"].items():
         verb = "caught" if figures["label"] == "fault" else "accepted"

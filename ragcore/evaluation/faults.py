@@ -189,6 +189,13 @@ class FaultOutcome:
     answer: Answer
 
     @property
+    def cited_not_retrieved(self) -> list[str]:
+        """Documents the prepared answer cites that retrieval did not bring: a model could
+        not have cited them, so rejecting the answer is retrieval's miss, not validation's."""
+        retrieved = {e.document.id for e in self.answer.evidence}
+        return sorted(set(_CITE.findall(self.case.answer)) - retrieved)
+
+    @property
     def passed(self) -> bool:
         """A fault caught (not ``ok``), or a correct answer accepted (its expected status)."""
         if self.case.label == "fault":
@@ -197,8 +204,6 @@ class FaultOutcome:
 
     def row(self) -> dict:
         a = self.answer
-        cited = set(_CITE.findall(self.case.answer))
-        retrieved = {e.document.id for e in a.evidence}
         return {
             "id": self.case.id,
             "label": self.case.label,
@@ -207,7 +212,7 @@ class FaultOutcome:
             "passed": self.passed,
             "rounds": a.rounds,
             "issues": [f"{i.check}/{i.kind}: {i.message}" for i in a.issues],
-            "cited_not_retrieved": sorted(cited - retrieved),
+            "cited_not_retrieved": self.cited_not_retrieved,
         }
 
 
@@ -243,6 +248,8 @@ def score(outcomes: Sequence[FaultOutcome]) -> dict:
     """Faults caught and correct answers rejected, overall and per kind."""
     faults = [o for o in outcomes if o.case.label == "fault"]
     correct = [o for o in outcomes if o.case.label == "correct"]
+    # Correct answers whose every cited document was retrieved: validation's own share.
+    reachable = [o for o in correct if not o.cited_not_retrieved]
     by_kind: dict[str, dict] = {}
     for kind, label in dict.fromkeys((o.case.kind, o.case.label) for o in outcomes):
         group = [o for o in outcomes if o.case.kind == kind and o.case.label == label]
@@ -262,6 +269,10 @@ def score(outcomes: Sequence[FaultOutcome]) -> dict:
         "correct": len(correct),
         "faults_caught": _share(sum(o.passed for o in faults), len(faults)),
         "false_rejections": _share(sum(not o.passed for o in correct), len(correct)),
+        "correct_with_sources_retrieved": len(reachable),
+        "false_rejections_with_sources_retrieved": _share(
+            sum(not o.passed for o in reachable), len(reachable)
+        ),
         "by_kind": by_kind,
         "rows": [o.row() for o in outcomes],
     }

@@ -106,6 +106,8 @@ def test_a_replayed_set_scores_caught_faults_and_accepted_answers(tmp_path):
     assert any("invalid_citation" in i for i in rows["invented"]["issues"])
     assert any("unsupported_number" in i for i in rows["number"]["issues"])
     assert (result["faults_caught"], result["false_rejections"]) == (1.0, 0.0)
+    assert result["correct_with_sources_retrieved"] == 1
+    assert result["false_rejections_with_sources_retrieved"] == 0.0
     assert result["by_kind"]["plain"] == {
         "label": "correct",
         "cases": 1,
