@@ -34,6 +34,7 @@ from ragcore.answering import Answer
 from ragcore.config import Config
 from ragcore.engine import Engine
 from ragcore.errors import InvalidInputError
+from ragcore.evaluation.jsonl import read_rows
 from ragcore.ingest.loaders import load_path
 from ragcore.types import AnswerStatus
 
@@ -70,27 +71,7 @@ def load_fault_set(folder: Path | str) -> tuple[list[FaultCase], Path]:
     path, kb = folder / CASES_FILE, folder / KB_FOLDER
     if not kb.is_dir():
         raise InvalidInputError(f"{folder} has no {KB_FOLDER}/ folder: a fault set needs one")
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read fault cases {path}: {exc.strerror}") from exc
-    cases, seen = [], set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"{where}: not JSON ({exc.msg})") from exc
-        case = _case(row, where)
-        if case.id in seen:
-            raise InvalidInputError(f"{where}: id {case.id!r} is used twice")
-        seen.add(case.id)
-        cases.append(case)
-    if not cases:
-        raise InvalidInputError(f"{path} holds no cases")
-    return cases, kb
+    return read_rows(path, "fault cases", "cases", _case), kb
 
 
 def _case(row: object, where: str) -> FaultCase:

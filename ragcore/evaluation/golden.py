@@ -14,7 +14,6 @@ bundled ``sample_golden.jsonl`` covers the bundled sample knowledge base.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from ragcore.answering import Answer
 from ragcore.errors import InvalidInputError
+from ragcore.evaluation.jsonl import read_rows
 from ragcore.types import AnswerStatus, GoldenKind
 
 SAMPLE_GOLDEN = Path(__file__).resolve().parent / "sample_golden.jsonl"
@@ -41,28 +41,7 @@ class GoldenQuestion:
 
 def load_golden(path: Path | str = SAMPLE_GOLDEN) -> list[GoldenQuestion]:
     """Read and check a golden file; a bad line is an error naming the line and field."""
-    path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read golden file {path}: {exc.strerror}") from exc
-    questions, seen = [], set()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"{where}: not JSON ({exc.msg})") from exc
-        question = _question(row, where)
-        if question.id in seen:
-            raise InvalidInputError(f"{where}: id {question.id!r} is used twice")
-        seen.add(question.id)
-        questions.append(question)
-    if not questions:
-        raise InvalidInputError(f"{path} holds no questions")
-    return questions
+    return read_rows(Path(path), "golden file", "questions", _question)
 
 
 def _question(row: object, where: str) -> GoldenQuestion:
