@@ -5,9 +5,10 @@ quantity, possibly in another unit of the same dimension ("27 m³/h"). It is bou
 entity on both sides: in the statement and in the source sentence, the identifier
 nearest to the figure (one that follows it counts when attached by "of/for/on the":
 "450 L/min of the PX-20"); a source sentence without one falls back to its document's
-single identifier (title, metadata). A figure that the sources give only for another
-entity is a ``wrong_entity``; a matching number in a unit that does not convert is a
-``unit_mismatch``.
+single identifier (title, metadata), which also vouches for figures bound to names of
+another family in it (its controller). A figure that the sources bind to another
+entity and none to the claimed one is a ``wrong_entity``; a matching number in a unit
+that does not convert is a ``unit_mismatch``.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import agrees
 from ragcore.types import IssueKind
 
-# Text between a figure and a following identifier that attaches it: "… of the PX-20".
 _CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
+# Text between a figure and a following identifier that attaches it: "… of the PX-20",
+# "… sump of the smaller KG-250".
 _ATTACHED = re.compile(
     r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for|on|in|from)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
