@@ -3,7 +3,7 @@
 A stated quantity ("450 L/min") is supported when a cited chunk gives the same
 quantity, possibly in another unit of the same dimension ("27 m³/h"). It is bound to an
 entity on both sides: in the statement and in the source sentence, the identifier
-nearest to the figure (one that follows it counts when attached by "of/for/on the":
+nearest to the figure (one that follows it counts when attached by "of/for the":
 "450 L/min of the PX-20"); a source sentence without one falls back to its document's
 single identifier (title, metadata), which also vouches for figures bound to names of
 another family in it (its controller). A figure that the sources bind to another
@@ -28,9 +28,9 @@ from ragcore.types import IssueKind
 
 _CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
 # Text between a figure and a following identifier that attaches it: "… of the PX-20",
-# "… sump of the smaller KG-250".
+# "… sump of the smaller KG-250" ("9 h on the CH-80" is where, not whose).
 _ATTACHED = re.compile(
-    r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for|on|in|from)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
+    r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )
 

@@ -41,6 +41,7 @@ from ragcore.text.quantities import (
     numbers,
     quantities,
 )
+from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
 from ragcore.types import Check, IssueKind, Route
 
@@ -57,9 +58,10 @@ _COMPARED = re.compile(
 _FREQUENCY = re.compile(r"\b(more|less)\s+(?:often|frequently)\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 # A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
-_RISE = re.compile(r"\b(?:rais|increas|extend|lengthen|up from)\w*|\bup\s+from\b", re.IGNORECASE)
+_RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IGNORECASE)
 _FALL = re.compile(
-    r"\b(?:lower(?:s|ed)?|reduc|decreas|shorten|cut)\w*|\bdown\s+from\b", re.IGNORECASE
+    r"\b(?:lower(?:s|ed)?|reduc\w*|decreas\w*|shorten\w*|cuts?)\b|\bdown\s+from\b",
+    re.IGNORECASE,
 )
 # Where one claim of a statement ends and another begins.
 _CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+which\s+|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)")
@@ -328,7 +330,8 @@ class Validator:
                 and (after is None or doc.updated_at >= after)
                 and (before is None or doc.updated_at <= before)
             )
-            if not in_interval:
+            # A question about a change names the versions' periods, not one interval.
+            if not in_interval and not perception.constraints.history:
                 when = doc.updated_at.isoformat() if doc.updated_at else "undated"
                 issues.append(
                     Issue(
@@ -490,12 +493,16 @@ def _relation_problem(s: Statement, by_number, perception: Perception) -> str | 
 
 
 def _outranked(answer: Draft, by_number) -> list[Issue]:
-    """Cited figures that a newer, at least as authoritative document no longer states."""
+    """Cited figures that a newer, at least as authoritative document no longer states:
+    it gives other figures in the same unit, in sentences about the same thing (two
+    content words in common; the hydraulic oil's interval does not outrank the
+    service interval)."""
     issues = []
     for s in answer.statements:
         stated = quantities(s.text)
         if not stated:
             continue
+        about = set(_content_terms(s.text)) - model_terms(terms(s.text))
         values = {(q.value, q.unit) for q in stated}
         units = {q.unit for q in stated}
         for n in s.citations:
@@ -513,7 +520,13 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
                     or not (_subjects(other, chunk=False) & _subjects(old, chunk=False))
                 ):
                     continue
-                theirs = {(q.value, q.unit) for q in quantities(other.text) if q.unit in units}
+                theirs = {
+                    (q.value, q.unit)
+                    for sentence in _sentences_of(other.text)
+                    if len(about & set(_content_terms(sentence))) >= 2
+                    for q in quantities(sentence)
+                    if q.unit in units
+                }
                 if theirs and not theirs & values:
                     issues.append(
                         Issue(
@@ -568,8 +581,9 @@ def _change_problem(s: Statement) -> str | None:
         return None
     first, second = pairs[0]
     between = s.text[first.end : second.start].lower()
-    if re.search(r"\bfrom\b", between):  # "to A, up from B": A is the new figure
-        new, old = first.value, second.value
+    now = re.search(r"\bnow\b", s.text[: first.start], re.IGNORECASE)
+    if re.search(r"\bfrom\b", between) or (now and _COMPARED.search(between)):
+        new, old = first.value, second.value  # "to A, up from B", "now A, versus B"
     elif re.search(r"\bto\b", between) and re.search(r"\bfrom\s*$", s.text[: first.start].lower()):
         old, new = first.value, second.value  # "from B to A"
     else:
@@ -610,3 +624,7 @@ def _content_terms(text: str) -> list[str]:
         masked[q.start : q.end] = " " * (q.end - q.start)
     words = terms("".join(masked))
     return [t for t in words if t not in _RELATION_TERMS and not t.isdigit()]
+
+
+def _sentences_of(text: str) -> list[str]:
+    return [text[a:b] for a, b in split_sentences(text)]

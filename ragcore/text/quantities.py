@@ -78,6 +78,9 @@ _UNITS = (
     ("g", "g"),
     ("rpm", "rpm"),
     ("hp", "hp"),
+    ("volts", "V"),
+    ("cm", "cm"),
+    ("ms", "ms"),
     ("m/s", "m/s"),
     ("km/h", "km/h"),
     ("ft", "ft"),
@@ -85,13 +88,14 @@ _UNITS = (
     ("min", "min"),
     ("m", "m"),
     ("s", "s"),
+    ("v", "V"),
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
 _QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})\s*({_UNIT})(?![\w/])", re.IGNORECASE)
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
-_SPACED = frozenset({"s", "m"})
+_SPACED = frozenset({"s", "m", "v"})
 
 
 # Comparative words and the direction of the relation they state ("A is louder than B":

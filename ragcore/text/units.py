@@ -27,6 +27,7 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "lb": ("mass", 0.45359237),
     "kW": ("power", 1000.0),
     "hp": ("power", 745.699872),
+    "ms": ("duration", 1 / 3_600_000),
     "s": ("duration", 1 / 3600),
     "min": ("duration", 1 / 60),
     "h": ("duration", 1.0),
@@ -36,6 +37,7 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "m/s": ("speed", 1.0),
     "km/h": ("speed", 1 / 3.6),
     "mm": ("length", 1e-3),
+    "cm": ("length", 1e-2),
     "m": ("length", 1.0),
     "ft": ("length", 0.3048),
 }
