@@ -418,3 +418,78 @@ def test_a_plain_question_answered_from_the_superseded_revision_only_is_supersed
 
 def test_a_change_question_answered_in_the_present_from_the_old_revision_only_is_superseded():
     assert "superseded" in kinds(check(HOW_CHANGED, OLD_ONLY, REVISIONS[:1]))
+
+
+def test_a_newer_document_outranks_a_figure_only_in_a_sentence_about_the_same_thing():
+    old = document("faq-ef50", "Forklift FAQ (EF-50)", updated_at=date(2021, 1, 10))
+    new = document("guide-ef50", "EF-50 hydraulics guide", updated_at=date(2023, 10, 18))
+    answer = "The EF-50 needs a periodic service every 250 hours [1]."
+    about_oil = evidence(2, "Change the EF-50 hydraulic oil every 2000 h.", new)
+    cited = [evidence(1, "The EF-50 needs a periodic service every 250 h.", old), about_oil]
+    assert "outranked" not in kinds(check("How often is the EF-50 serviced?", answer, cited))
+    about_service = evidence(2, "The EF-50 periodic service is now due every 500 h.", new)
+    cited = [cited[0], about_service]
+    assert "outranked" in kinds(check("How often is the EF-50 serviced?", answer, cited))
+
+
+def test_a_change_question_naming_years_may_cite_both_versions():
+    old = document(
+        "reg-2020", "Charging rule 2020", updated_at=date(2020, 3, 1), superseded_by="reg-2025"
+    )
+    new = document(
+        "reg-2025", "Charging rule 2025", updated_at=date(2025, 1, 1), supersedes="reg-2020"
+    )
+    question = "What changed in the ventilation requirement between the 2020 and 2025 rules?"
+    answer = "The minimum was raised from 6 air changes per hour [1] to 8 air changes per hour [2]."
+    cited = [
+        evidence(1, "Charging rooms need 6 air changes per hour.", old),
+        evidence(2, "Charging rooms need 8 air changes per hour.", new),
+    ]
+    report = check(question, answer, cited)
+    assert not {"outside_interval", "superseded"} & set(kinds(report))
+
+
+def test_now_a_versus_b_is_read_as_a_change():
+    doc = document("manual-ef25", "EF-25 manual")
+    cited = [evidence(1, "The relief valve is set to 190 bar (175 bar before Rev. 2).", doc)]
+    wrong = "Rev. 2 lowered the relief setting; it is now 190 bar, versus 175 bar before [1]."
+    assert "unsupported_relation" in kinds(
+        check("How did the relief setting change?", wrong, cited)
+    )
+    right = "Rev. 2 raised the relief setting; it is now 190 bar, versus 175 bar before [1]."
+    assert "unsupported_relation" not in kinds(
+        check("How did the relief setting change?", right, cited)
+    )
+
+
+def test_one_version_then_the_other_with_while_is_read_in_order():
+    old = document("rcr-2018", "RCR-2018")
+    new = document("rcr-2023", "RCR-2023")
+    cited = [
+        evidence(1, "Repair a leak within 30 days.", old),
+        evidence(2, "Repair a leak within 14 days.", new),
+    ]
+    answer = (
+        "RCR-2018 allowed 30 days to repair a leak [1], while RCR-2023 shortened it to 14 days [2]."
+    )
+    assert "unsupported_relation" not in kinds(
+        check("How did the repair time change?", answer, cited)
+    )
+
+
+def test_a_charging_time_on_a_charger_is_not_the_chargers_figure():
+    doc = document("manual-ef50", "EF-50 manual")
+    cited = [evidence(1, "A full charge of the EF-50 battery takes 9 h on the CH-80.", doc)]
+    answer = "Charging the EF-50 battery takes 9 h on the CH-80 [1]."
+    assert "wrong_entity" not in kinds(
+        check("How long does the EF-50 take to charge?", answer, cited)
+    )
+
+
+def test_volts_are_a_unit_of_the_voltage_a_question_asks_for():
+    doc = document("manual-ch80", "CH-80 charger manual")
+    cited = [evidence(1, "The CH-80 delivers 80 V nominal at up to 150 A.", doc)]
+    answer = "The CH-80 delivers 80 V nominal [1]."
+    assert "off_question" not in kinds(
+        check("What output voltage does the CH-80 give?", answer, cited)
+    )
