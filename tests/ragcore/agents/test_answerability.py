@@ -8,6 +8,8 @@ from datetime import date
 
 import pytest
 from conftest import TODAY
+from handmade import document
+from handmade import evidence as chunk
 
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
 from ragcore.agents.generation import ExtractiveGenerator
@@ -15,45 +17,19 @@ from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.planning.planner import adjust, initial_plan
 from ragcore.agents.planning.strategy import load_strategy
 from ragcore.agents.validation import Issue, Validator
-from ragcore.documents import DocumentInfo
-from ragcore.retrieval.search import Hit
 from ragcore.types import Check, IssueKind
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 generator = ExtractiveGenerator()
 validator = Validator()
 
-CP200 = DocumentInfo(
-    id="manual-cp200",
-    knowledge_base="default",
-    title="CP-200 centrifugal pump manual",
-    source="",
-    doc_type="manual",
-    authority=4,
-    updated_at=date(2024, 5, 2),
-    version=2,
-    supersedes=None,
-    metadata={},
-    checksum="0" * 64,
-    ingested_at="2026-01-01T00:00:00Z",
+CP200 = document(
+    "manual-cp200", "CP-200 centrifugal pump manual", updated_at=date(2024, 5, 2), version=2
 )
 
 
 def evidence(number: int, text: str) -> Evidence:
-    hit = Hit(
-        chunk_id=200 + number,
-        document_id=CP200.id,
-        text=text,
-        start=0,
-        end=len(text),
-        position=0,
-        entities=(),
-        numeric_density=0.0,
-        score=1.0,
-        scores={},
-        document=CP200,
-    )
-    return Evidence(number, hit, 1.0, 0.5)
+    return chunk(number, text, CP200)
 
 
 EVIDENCE = [

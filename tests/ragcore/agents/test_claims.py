@@ -7,59 +7,15 @@ from datetime import date
 
 import pytest
 from conftest import TODAY
+from handmade import document, evidence
 
 from ragcore.agents.evidence import Draft, Evidence, split_statements
 from ragcore.agents.figures import binding, identifiers
 from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.validation import ValidationReport, Validator
-from ragcore.documents import DocumentInfo
-from ragcore.retrieval.search import Hit
 
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 validator = Validator()
-
-
-def document(
-    doc_id: str,
-    title: str,
-    *,
-    updated_at: date = date(2024, 1, 15),
-    version: int = 1,
-    supersedes: str | None = None,
-    superseded_by: str | None = None,
-) -> DocumentInfo:
-    return DocumentInfo(
-        id=doc_id,
-        knowledge_base="default",
-        title=title,
-        source="",
-        doc_type="manual",
-        authority=3,
-        updated_at=updated_at,
-        version=version,
-        supersedes=supersedes,
-        metadata={},
-        checksum="0" * 64,
-        ingested_at="2026-01-01T00:00:00Z",
-        superseded_by=superseded_by,
-    )
-
-
-def evidence(number: int, text: str, doc: DocumentInfo) -> Evidence:
-    hit = Hit(
-        chunk_id=100 + number,
-        document_id=doc.id,
-        text=text,
-        start=0,
-        end=len(text),
-        position=0,
-        entities=(),
-        numeric_density=0.0,
-        score=1.0,
-        scores={},
-        document=doc,
-    )
-    return Evidence(number, hit, 1.0, 0.5)
 
 
 def check(question: str, answer: str, cited: list[Evidence]) -> ValidationReport:
