@@ -34,6 +34,13 @@ about 2 minutes on 2 cores.
 Goals on 2 cores: gRPC overhead p50 <= 3 ms; throughput with 4 clients >= 1.5x one
 client; with 16 clients no errors (RESOURCE_EXHAUSTED only beyond the configured
 limit) and p99 <= 5x p50 (both at 16 clients); server RSS (peak) <= 400 MB.
+
+``--compare-metrics`` measures what Prometheus metrics cost: two servers on copies of the
+same data, one with ``--metrics-port 0`` (scraped every 5 s meanwhile, as Prometheus
+would), one without; each round runs every phase against both, one after the other,
+alternating which goes first. It reports both sides' medians and, per phase, the median
+over rounds of metrics / none (p50, p99, throughput, server CPU per answer), and checks
+that the server counted every answer it gave.
 """
 
 from __future__ import annotations
@@ -53,12 +60,14 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import grpc
 from _common import median, percentile
+from prometheus_client.parser import text_string_to_metric_families
 
 from edge_server.client import Client
 from edge_server.convert import STATUS
@@ -70,6 +79,8 @@ from ragcore.types import GoldenKind
 REPO = Path(__file__).resolve().parents[1]
 LISTENING = re.compile(rb"listening on [^\s]+:(\d+)")
 SERVING = re.compile(rb"serving \d+ documents")
+METRICS_URL = re.compile(rb"metrics on (http://\S+/metrics)")
+SCRAPE_SECONDS = 5.0  # --compare-metrics: Prometheus' default is 60 s, 15 s is common
 BACKOFF_SECONDS = 0.020  # after RESOURCE_EXHAUSTED, before the client's next request
 PAUSE_SECONDS = 0.1  # between alternating blocks: lets the other side's threads go idle
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
@@ -84,9 +95,14 @@ GOAL_RSS_MB = 400.0
 class ServerProcess:
     """``python -m edge_server`` on ``data_dir``, its stderr in ``log_path``."""
 
-    def __init__(self, data_dir: Path, log_path: Path, workers, max_in_flight, threads) -> None:
+    def __init__(
+        self, data_dir: Path, log_path: Path, workers, max_in_flight, threads, metrics=False
+    ) -> None:
         command = [sys.executable, "-m", "edge_server", "--data-dir", str(data_dir)]
         command += ["--port", "0", "--sample-kb"]
+        if metrics:
+            command += ["--metrics-port", "0"]
+        self.metrics_url: str | None = None
         if workers is not None:
             command += ["--workers", str(workers)]
         command += ["--threads", str(threads)]
@@ -116,6 +132,8 @@ class ServerProcess:
             found = LISTENING.search(text)
             if found and SERVING.search(text):
                 self.port = int(found.group(1))
+                metrics = METRICS_URL.search(text)
+                self.metrics_url = metrics.group(1).decode() if metrics else None
                 target = f"127.0.0.1:{self.port}"
                 with Client(target) as client:
                     client.wait_until_serving(max(1.0, deadline - time.monotonic()))
@@ -623,6 +641,185 @@ def flat_summary(result: dict) -> dict:
     return out
 
 
+# -- --compare-metrics ------------------------------------------------------------------
+class Scraper:
+    """Scrapes a metrics URL every SCRAPE_SECONDS in a thread, as Prometheus would."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ms: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="scraper", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(SCRAPE_SECONDS):
+            self.scrape()
+
+    def scrape(self) -> str:
+        started = time.perf_counter()
+        with urllib.request.urlopen(self.url, timeout=10) as reply:
+            text = reply.read().decode()
+        self.ms.append((time.perf_counter() - started) * 1000)
+        return text
+
+    def __enter__(self) -> Scraper:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def answers_counted(text: str) -> int:
+    """Ask and AskStream calls answered OK, as the server's own metrics count them."""
+    return round(
+        sum(
+            s.value
+            for family in text_string_to_metric_families(text)
+            for s in family.samples
+            if s.name == "ragcore_rpcs_total"
+            and s.labels.get("method") in ("Ask", "AskStream")
+            and s.labels.get("code") == "OK"
+        )
+    )
+
+
+RATIO_FIELDS = ("p50_ms", "p99_ms", "throughput_rps", "server_cpu_ms_per_answer")
+
+
+def compare_metrics(args, sequence, questions, clients, threads, log) -> dict:
+    """Every phase against a server with metrics and one without, in the same rounds."""
+    sides = ("none", "metrics")
+    with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch_dir:
+        scratch = Path(scratch_dir)
+        local = scratch / "local"
+        with Engine(Config(data_dir=local)) as builder:
+            builder.ingest(sample_documents())
+        servers = {}
+        for side in sides:
+            shutil.copytree(local, scratch / side)
+            servers[side] = ServerProcess(
+                scratch / side,
+                scratch / f"{side}.log",
+                args.workers,
+                args.max_in_flight,
+                threads,
+                metrics=side == "metrics",
+            )
+        rounds: dict[str, list[dict]] = {side: [] for side in sides}
+        try:
+            with Engine(Config(data_dir=local, threads=threads)) as engine:
+                engine.warm_up()
+                targets = {side: servers[side].wait_until_serving() for side in sides}
+                url = servers["metrics"].metrics_url
+                assert url, "the metrics server logged no metrics URL"
+                log(f"servers: none {targets['none']}, metrics {targets['metrics']} ({url})")
+                with Scraper(url) as scraper:
+                    for i in range(args.rounds):
+                        for side in sides if i % 2 == 0 else reversed(sides):
+                            rounds[side].append(
+                                one_round(
+                                    engine,
+                                    targets[side],
+                                    servers[side],
+                                    sequence,
+                                    len(questions),
+                                    clients,
+                                    args,
+                                )
+                            )
+                        log(f"round {i + 1}/{args.rounds} done")
+                    counted = answers_counted(scraper.scrape())
+                memory = {side: servers[side].memory_mb() for side in sides}
+        finally:
+            for server in servers.values():
+                server.stop()
+    # Every answer the clients got: the phases', and the warm-ups (each round's, and
+    # one per client in each concurrent phase).
+    warm_ups = args.warmup + sum(n for n in clients if n != 1)
+    given = sum(
+        r["phases"][name]["ok"]
+        for r in rounds["metrics"]
+        for name in r["phases"]
+        if name != "in_process"
+    ) + warm_ups * len(rounds["metrics"])
+    ratios: dict[str, dict[str, float]] = {}
+    for name in rounds["none"][0]["phases"]:
+        if name == "in_process":
+            continue
+        ratios[name] = {}
+        for field in RATIO_FIELDS:
+            per_round = [
+                m["phases"][name][field] / n["phases"][name][field]
+                for n, m in zip(rounds["none"], rounds["metrics"], strict=True)
+                if n["phases"][name].get(field) and m["phases"][name].get(field) is not None
+            ]
+            if per_round:
+                ratios[name][field] = round(median(per_round), 3)
+    return {
+        "benchmark": "grpc_load --compare-metrics",
+        "settings": {
+            "questions": len(questions),
+            "requests": args.requests,
+            "seconds": args.seconds,
+            "clients": clients,
+            "rounds_run": args.rounds,
+            "scrape_every_seconds": SCRAPE_SECONDS,
+            "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        },
+        "median": {side: medians(rounds[side]) for side in sides},
+        "ratio_metrics_over_none": ratios,
+        "scrape_ms": {
+            "count": len(scraper.ms),
+            "p50": round(percentile(scraper.ms, 50), 2),
+            "max": round(max(scraper.ms), 2),
+        },
+        "answers_given_vs_counted": [given, counted],
+        "server_peak_rss_mb": {side: round(memory[side]["peak_rss_mb"]) for side in sides},
+    }
+
+
+def print_comparison(result: dict) -> None:
+    s = result["settings"]
+    print(
+        f"gRPC edge load, metrics on vs off: {s['questions']} golden questions cycled, "
+        f"{s['requests']} requests per phase, {s['rounds_run']} rounds (sides alternating "
+        f"first), metrics scraped every {s['scrape_every_seconds']:.0f} s"
+    )
+    none, metrics = (result["median"][side]["phases"] for side in ("none", "metrics"))
+    print(
+        f"{'phase':10s} {'p50 none':>9s} {'metrics':>8s} {'ratio':>6s}  {'p99 none':>9s} "
+        f"{'metrics':>8s} {'ratio':>6s}  {'req/s none':>10s} {'metrics':>8s} {'ratio':>6s}  "
+        f"{'srv cpu none':>12s} {'metrics':>8s} {'ratio':>6s}"
+    )
+    for name, ratio in result["ratio_metrics_over_none"].items():
+        cells = []
+        for field, width in zip(RATIO_FIELDS, (9, 9, 10, 12), strict=True):
+            a, b = none[name].get(field), metrics[name].get(field)
+            r = ratio.get(field)
+            cells.append(
+                f"{a if a is not None else '-':>{width}} {b if b is not None else '-':>8} "
+                f"{r if r is not None else '-':>6}"
+            )
+        print(f"{name:10s} " + "  ".join(cells))
+    print(
+        "ratio: median over rounds of metrics / none (each round runs both sides back to "
+        "back); p50/p99 ms as the client sees them, srv cpu: server CPU ms per answer"
+    )
+    for side in ("none", "metrics"):
+        o = result["median"][side].get("grpc_overhead_p50_ms")
+        print(f"gRPC overhead p50 over in-process, {side}: {o} ms")
+    scrape = result["scrape_ms"]
+    given, counted = result["answers_given_vs_counted"]
+    print(
+        f"scrapes: {scrape['count']}, p50 {scrape['p50']} ms, max {scrape['max']} ms; answers "
+        f"given {given}, counted by the server's metrics {counted}"
+        + ("" if given == counted else "  MISMATCH")
+    )
+    print(f"server peak RSS MB: {result['server_peak_rss_mb']}")
+
+
 # -- main -------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -649,6 +846,11 @@ def main() -> None:
     parser.add_argument("--max-in-flight", type=int, default=None, help="server --max-in-flight")
     parser.add_argument("--server-log", type=Path, default=None, help="keep the server's log")
     parser.add_argument("--json", action="store_true", help="print only the JSON result")
+    parser.add_argument(
+        "--compare-metrics",
+        action="store_true",
+        help="every phase against a server with --metrics-port and one without (see above)",
+    )
     args = parser.parse_args()
 
     from edge_server import config as defaults
@@ -661,6 +863,13 @@ def main() -> None:
     questions = [q.question for q in load_golden(args.golden) if q.kind not in skip]
     sequence = [questions[i % len(questions)] for i in range(args.requests)]
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
+    if args.compare_metrics:
+        compared = compare_metrics(args, sequence, questions, clients, threads, log)
+        if args.json:
+            print(json.dumps(compared))
+        else:
+            print_comparison(compared)
+        return
 
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch_dir:

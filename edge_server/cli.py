@@ -1,7 +1,8 @@
-"""The ``ragcore`` command: the library's commands plus ``serve`` and ``ask --server``.
+"""The ``ragcore`` command: the library's commands plus ``serve``, ``ask --server`` and
+``search --server``.
 
 The console script lives here, not in ``ragcore.cli``, so that the library never
-imports the service: this module takes ragcore's parsers and adds the two.
+imports the service: this module takes ragcore's parsers and adds these.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import grpc
 from google.protobuf import json_format
 
 from edge_server import config as defaults
-from edge_server.client import Client
+from edge_server.client import Client, error_details
 from edge_server.config import ServerConfig
 from edge_server.server import serve
 from edge_server.v1 import ragcore_pb2 as pb
@@ -37,6 +38,7 @@ def build_parser():
     parsers = ragcore_cli.build_parsers()
     _add_serve(parsers)
     _add_remote_ask(parsers.commands.choices["ask"])
+    _add_remote(parsers.commands.choices["search"], "search")
     return parsers.root
 
 
@@ -49,7 +51,8 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "health checking and reflection. Health is NOT_SERVING until the models and the "
         "index are loaded. SIGTERM or Ctrl-C drains: new requests are refused, in-flight "
         "ones get --grace seconds. Tokens: --tokens-file and $RAGCORE_READER_TOKENS / "
-        "$RAGCORE_ADMIN_TOKENS; without any, every caller may do everything.",
+        "$RAGCORE_ADMIN_TOKENS (comma-separated; TOKEN@kb1+kb2 limits one to those knowledge "
+        "bases); without any, every caller may do everything.",
     )
     serve_.add_argument(
         "--host",
@@ -99,7 +102,12 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         default=defaults.DEFAULT_GRACE_SECONDS,
         help="seconds in-flight requests get at shutdown (default 10)",
     )
-    serve_.add_argument("--tokens-file", type=Path, help="lines of 'reader TOKEN' / 'admin TOKEN'")
+    serve_.add_argument(
+        "--tokens-file",
+        type=Path,
+        help="lines of 'reader TOKEN' / 'admin TOKEN', optionally followed by the knowledge "
+        "bases the token is limited to: 'reader TOKEN manuals,faq'",
+    )
     serve_.add_argument("--tls-cert", type=Path, help="server certificate chain (PEM)")
     serve_.add_argument("--tls-key", type=Path, help="server private key (PEM)")
     serve_.add_argument(
@@ -114,14 +122,34 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         type=Path,
         help="CA that client certificates must be signed by (mutual TLS)",
     )
+    serve_.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus metrics at http://HOST:PORT/metrics on --host (HTTPS with "
+        "--tls-cert; 0 picks a free port, logged; default: none)",
+    )
 
 
 def _add_remote_ask(ask) -> None:
-    remote = ask.add_argument_group("asking a server (--server)")
+    remote = _add_remote(ask, "ask")
+    remote.add_argument(
+        "--stream", action="store_true", help="print each stage as the server completes it"
+    )
+
+
+def _add_remote(command, verb: str):
+    """The options of a command run on a server instead of the local data directory; the
+    command's own filter options (--kb, --after, ...) apply there as well."""
+    remote = command.add_argument_group(
+        f"{'asking' if verb == 'ask' else 'searching'} a server (--server)",
+        "The knowledge base and filter options apply on the server too (within the "
+        "token's knowledge bases).",
+    )
     remote.add_argument(
         "--server",
         metavar="HOST:PORT",
-        help="ask a running edge service instead of the local data directory",
+        help=f"{verb} a running edge service instead of the local data directory",
     )
     remote.add_argument("--token", default=None, help=f"bearer token (default ${TOKEN_ENV})")
     remote.add_argument("--tls-ca", type=Path, help="CA of the server's certificate (TLS)")
@@ -130,9 +158,7 @@ def _add_remote_ask(ask) -> None:
     remote.add_argument(
         "--timeout", type=float, default=30.0, help="seconds before giving up (default 30)"
     )
-    remote.add_argument(
-        "--stream", action="store_true", help="print each stage as the server completes it"
-    )
+    return remote
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         return _serve(args)
     if args.command == "ask" and args.server:
         return _remote_ask(args)
+    if args.command == "search" and args.server:
+        return _remote_search(args)
     return ragcore_cli.run(args)
 
 
@@ -165,6 +193,7 @@ def _serve(args) -> int:
             tls_cert=args.tls_cert,
             tls_key=args.tls_key,
             tls_client_ca=args.tls_client_ca,
+            metrics_port=args.metrics_port,
         )
         engine = Engine(config.engine)
         with engine:
@@ -193,35 +222,64 @@ def _log_to_stderr(verbose: bool) -> None:
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[plain, access])
 
 
-# -- ask --server -------------------------------------------------------------------------
+# -- ask --server, search --server ---------------------------------------------------------
+def _client(args) -> Client:
+    return Client(
+        args.server,
+        token=args.token or os.environ.get(TOKEN_ENV) or None,
+        tls_ca=args.tls_ca,
+        client_cert=args.tls_cert,
+        client_key=args.tls_key,
+        timeout=args.timeout,
+    )
+
+
+def _remote_filters(args) -> dict:
+    """The filter options ``ask`` and ``search`` share, as SearchFilters fields."""
+    return {
+        "knowledge_bases": args.kb,
+        "doc_types": args.doc_type,
+        "updated_after": args.after.isoformat() if args.after else "",
+        "updated_before": args.before.isoformat() if args.before else "",
+        "min_authority": args.min_authority or 0,
+        "exclude_superseded": args.current,
+    }
+
+
+def _failed(command: str, error: grpc.RpcError) -> int:
+    """Print why a call failed (and which field, when the server says) and return 2."""
+    print(f"ragcore {command}: {error.code().name}: {error.details()}", file=sys.stderr)
+    bad = error_details(error).get("BadRequest")
+    for violation in getattr(bad, "field_violations", ()):
+        if violation.field:
+            print(f"  field: {violation.field}", file=sys.stderr)
+    return 2
+
+
 def _remote_ask(args) -> int:
-    token = args.token or os.environ.get(TOKEN_ENV) or None
+    filters = _remote_filters(args)
+    rounds = args.max_rounds or 0
     try:
-        with Client(
-            args.server,
-            token=token,
-            tls_ca=args.tls_ca,
-            client_cert=args.tls_cert,
-            client_key=args.tls_key,
-            timeout=args.timeout,
-        ) as client:
+        with _client(args) as client:
             if args.stream:
                 answer = None
-                for event in client.ask_stream(args.question, trace=args.trace):
-                    if event.HasField("final"):
-                        answer = event.final
+                events = client.ask_stream(
+                    args.question, trace=args.trace, max_rounds=rounds, **filters
+                )
+                for event in events:
+                    if event.HasField("result"):
+                        answer = event.result
                     elif not args.json:
                         print(_describe_event(event), file=sys.stderr)
             else:
-                answer = client.ask(args.question, trace=args.trace)
+                answer = client.ask(args.question, trace=args.trace, max_rounds=rounds, **filters)
     except grpc.RpcError as error:
-        print(f"ragcore ask: {error.code().name}: {error.details()}", file=sys.stderr)
-        return 2
+        return _failed("ask", error)
     except OSError as error:  # an unreadable certificate file
         print(f"ragcore ask: error: {error}", file=sys.stderr)
         return 2
-    if answer is None:  # the stream ended without its final answer
-        print("ragcore ask: the server sent no final answer", file=sys.stderr)
+    if answer is None:  # the stream ended without its result
+        print("ragcore ask: the server sent no answer", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(_to_dict(answer), indent=2, ensure_ascii=False))
@@ -229,6 +287,31 @@ def _remote_ask(args) -> int:
     _print_answer(answer)
     if args.trace:
         print("\n" + _trace(answer.trace).render())
+    return 0
+
+
+def _remote_search(args) -> int:
+    if args.rerank:
+        print(
+            "ragcore search: error: --rerank is the server's choice; leave it out with --server",
+            file=sys.stderr,
+        )
+        return 2
+    mode = pb.SearchMode.Value(f"SEARCH_MODE_{args.mode.upper()}")
+    try:
+        with _client(args) as client:
+            reply = client.search(args.query, mode=mode, k=args.top_k, **_remote_filters(args))
+    except grpc.RpcError as error:
+        return _failed("search", error)
+    except OSError as error:
+        print(f"ragcore search: error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([_to_dict(h) for h in reply.hits], indent=2, ensure_ascii=False))
+        return 0
+    for rank, h in enumerate(reply.hits, 1):
+        print(f"{rank:2d}. {h.score:.3f}  {h.title or h.document_id}  ({h.knowledge_base})")
+        print(f"    {' '.join(h.text.split())[:200]}")
     return 0
 
 
@@ -249,7 +332,8 @@ def _print_answer(answer: pb.Answer) -> None:
         print("  open issues:")
         for check in answer.report.checks:
             for issue in check.issues:
-                print(f"  - {issue.check}/{issue.kind}: {issue.message}")
+                where = f"{_name(pb.Check, issue.check)}/{_name(pb.IssueKind, issue.kind)}"
+                print(f"  - {where}: {issue.message}")
 
 
 def _describe_event(event: pb.AskEvent) -> str:
@@ -257,14 +341,22 @@ def _describe_event(event: pb.AskEvent) -> str:
     data = getattr(event, kind)
     where = f"round {event.round} " if event.round else ""
     summary = {
-        "perception": lambda: f"action={data.action} route={data.route}",
+        "perception": lambda: (
+            f"action={_name(pb.Action, data.action)} route={_name(pb.Route, data.route)}"
+        ),
         "plan": lambda: f"{len(data.tasks)} tasks",
         "retrieval": lambda: f"{data.evidence} evidence, {data.searches} searches",
-        "answer": lambda: "abstained" if data.abstained else data.text[:80],
+        "draft": lambda: "abstained" if data.abstained else data.text[:80],
         "validation": lambda: "passed" if data.passed else "failed",
-        "retry": lambda: ", ".join(i.kind for i in data.issues),
+        "retry": lambda: ", ".join(_name(pb.IssueKind, i.kind) for i in data.issues),
     }[kind]()
     return f"{event.elapsed_ms:7.1f} ms  {where}{kind}: {summary}"
+
+
+def _name(enum, number: int) -> str:
+    """An enum value as ragcore writes it: ``ISSUE_KIND_NO_EVIDENCE`` → ``no_evidence``."""
+    prefix = "".join(f"_{c}" if c.isupper() else c for c in enum.DESCRIPTOR.name)
+    return enum.Name(number).removeprefix(prefix.upper().lstrip("_") + "_").lower()
 
 
 def _trace(node: pb.TraceNode) -> TraceNode:

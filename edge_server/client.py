@@ -7,7 +7,8 @@
         print(answer.status, answer.text)
 
 Replies are the generated protobuf messages (``edge_server.v1.ragcore_pb2``). A failed
-rpc raises ``grpc.RpcError``; ``error.code()`` and ``error.details()`` say why.
+rpc raises ``grpc.RpcError``; ``error.code()`` and ``error.details()`` say why, and
+``error_details(error)`` gives its rich details (the reason, the bad field, when to retry).
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
 
 from edge_server.names import SERVICE
 from edge_server.v1 import ragcore_pb2 as pb
@@ -88,19 +92,43 @@ class Client:
                 raise TimeoutError(f"the server was not SERVING within {timeout:.0f} s")
             time.sleep(0.1)
 
-    def ask(self, question: str, *, trace: bool = False, timeout: float | None = None):
-        request = pb.AskRequest(question=question, include_trace=trace)
+    def ask(
+        self,
+        question: str,
+        *,
+        trace: bool = False,
+        max_rounds: int = 0,
+        timeout: float | None = None,
+        **filters,
+    ) -> pb.Answer:
+        """``filters`` are SearchFilters' fields: knowledge_bases, doc_types, ..."""
+        request = _ask_request(question, trace, max_rounds, filters)
         return self.stub.Ask(request, **self._call(timeout))
 
     def ask_stream(
-        self, question: str, *, trace: bool = False, timeout: float | None = None
+        self,
+        question: str,
+        *,
+        trace: bool = False,
+        max_rounds: int = 0,
+        timeout: float | None = None,
+        **filters,
     ) -> Iterator[pb.AskEvent]:
-        request = pb.AskRequest(question=question, include_trace=trace)
+        request = _ask_request(question, trace, max_rounds, filters)
         return self.stub.AskStream(request, **self._call(timeout))
 
-    def search(self, query: str, *, timeout: float | None = None, **fields) -> pb.SearchResponse:
-        """``fields`` are SearchRequest's: mode, k, knowledge_bases, updated_after, ..."""
-        return self.stub.Search(pb.SearchRequest(query=query, **fields), **self._call(timeout))
+    def search(
+        self,
+        query: str,
+        *,
+        mode: Any = pb.SEARCH_MODE_UNSPECIFIED,
+        k: int = 0,
+        timeout: float | None = None,
+        **filters,
+    ) -> pb.SearchResponse:
+        """``filters`` are SearchFilters' fields: knowledge_bases, updated_after, ..."""
+        request = pb.SearchRequest(query=query, mode=mode, k=k, filters=pb.SearchFilters(**filters))
+        return self.stub.Search(request, **self._call(timeout))
 
     def ingest(
         self, documents: Iterable[pb.Document], *, timeout: float | None = None
@@ -112,12 +140,53 @@ class Client:
         request = pb.DeleteDocumentRequest(document_id=document_id)
         return self.stub.DeleteDocument(request, **self._call(timeout))
 
+    def document(self, document_id: str, *, timeout: float | None = None) -> pb.StoredDocument:
+        request = pb.GetDocumentRequest(document_id=document_id)
+        return self.stub.GetDocument(request, **self._call(timeout))
+
+    def list_documents(
+        self,
+        *,
+        knowledge_base: str = "",
+        updated_since: str = "",
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+    ) -> pb.ListDocumentsResponse:
+        """One page; ``documents()`` walks them all."""
+        request = pb.ListDocumentsRequest(
+            knowledge_base=knowledge_base,
+            updated_since=updated_since,
+            page_size=page_size,
+            page_token=page_token,
+        )
+        return self.stub.ListDocuments(request, **self._call(timeout))
+
+    def documents(self, **request) -> Iterator[pb.StoredDocument]:
+        """Every document (``list_documents``' filters apply), page after page."""
+        token = ""
+        while True:
+            page = self.list_documents(page_token=token, **request)
+            yield from page.documents
+            token = page.next_page_token
+            if not token:
+                return
+
     def knowledge_bases(self, *, timeout: float | None = None):
         reply = self.stub.ListKnowledgeBases(pb.ListKnowledgeBasesRequest(), **self._call(timeout))
         return list(reply.knowledge_bases)
 
+    def delete_knowledge_base(
+        self, name: str, *, timeout: float | None = None
+    ) -> pb.DeleteKnowledgeBaseResponse:
+        request = pb.DeleteKnowledgeBaseRequest(name=name)
+        return self.stub.DeleteKnowledgeBase(request, **self._call(timeout))
+
     def stats(self, *, timeout: float | None = None) -> pb.Stats:
         return self.stub.GetStats(pb.GetStatsRequest(), **self._call(timeout))
+
+    def server_info(self, *, timeout: float | None = None) -> pb.ServerInfo:
+        return self.stub.GetServerInfo(pb.GetServerInfoRequest(), **self._call(timeout))
 
     def close(self) -> None:
         self.channel.close()
@@ -127,3 +196,30 @@ class Client:
 
     def __exit__(self, *_exc) -> None:
         self.close()
+
+
+def _ask_request(question: str, trace: bool, max_rounds: int, filters: dict) -> pb.AskRequest:
+    return pb.AskRequest(
+        question=question,
+        include_trace=trace,
+        max_rounds=max_rounds,
+        filters=pb.SearchFilters(**filters),
+    )
+
+
+def error_details(error: grpc.RpcError) -> dict[str, object]:
+    """The rich details of a failed call (the .proto's "Errors"), by kind: ``ErrorInfo``,
+    ``BadRequest`` and ``RetryInfo`` (google.rpc messages); those not sent are missing."""
+    status = rpc_status.from_call(error)
+    found: dict[str, object] = {}
+    for detail in status.details if status else ():
+        for kind in (
+            error_details_pb2.ErrorInfo,
+            error_details_pb2.BadRequest,
+            error_details_pb2.RetryInfo,
+        ):
+            if detail.Is(kind.DESCRIPTOR):
+                message = kind()
+                detail.Unpack(message)
+                found[kind.DESCRIPTOR.name] = message
+    return found

@@ -29,10 +29,14 @@ class ServerConfig:
 
     ``max_in_flight`` requests are admitted at once (running or waiting for one of the
     ``workers``); more are refused with RESOURCE_EXHAUSTED. ``port`` 0 picks a free
-    port. Tokens come from ``tokens_file`` (lines ``reader TOKEN`` / ``admin TOKEN``)
-    and the environment (``$RAGCORE_READER_TOKENS``, ``$RAGCORE_ADMIN_TOKENS``,
-    comma-separated); with none, every caller is an admin. ``tls_cert`` and ``tls_key``
+    port. Tokens come from ``tokens_file`` (lines ``reader TOKEN`` / ``admin TOKEN``, a
+    third column limiting the token to knowledge bases: ``reader TOKEN manuals,faq``) and
+    the environment (``$RAGCORE_READER_TOKENS``, ``$RAGCORE_ADMIN_TOKENS``, comma-separated,
+    ``TOKEN@manuals+faq`` for a scoped one; see ``edge_server.auth``); with none, every
+    caller is an admin. ``tls_cert`` and ``tls_key``
     turn on TLS; ``tls_client_ca`` also requires client certificates signed by it.
+    ``metrics_port`` serves Prometheus metrics over HTTP on ``host`` (HTTPS with the same
+    certificates under TLS; 0 picks a free port; None, the default, serves none).
     """
 
     engine: Config = field(default_factory=lambda: Config(threads=DEFAULT_ENGINE_THREADS))
@@ -48,6 +52,7 @@ class ServerConfig:
     tls_cert: Path | None = None
     tls_key: Path | None = None
     tls_client_ca: Path | None = None
+    metrics_port: int | None = None
 
     def __post_init__(self) -> None:
         for name in ("tokens_file", "tls_cert", "tls_key", "tls_client_ca"):
@@ -63,6 +68,16 @@ class ServerConfig:
             or not (0 <= self.port <= 65535)
         ):
             raise ConfigError("port", self.port, "use 0 (any free port) to 65535")
+        if self.metrics_port is not None and (
+            isinstance(self.metrics_port, bool)
+            or not isinstance(self.metrics_port, int)
+            or not (0 <= self.metrics_port <= 65535)
+        ):
+            raise ConfigError(
+                "metrics_port",
+                self.metrics_port,
+                "use None (no metrics) or 0 (any free port) to 65535",
+            )
         for name in ("max_in_flight", "workers", "max_message_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -1,54 +1,118 @@
-"""The one table from errors to gRPC status codes, and the edge's own errors.
+"""The one table from errors to gRPC statuses, and the edge's own errors.
 
-Every rpc ends in exactly one of these codes; a ragcore error keeps its message (which
-says what was wrong and what to do). Anything unexpected becomes INTERNAL with the
-request id and no traceback: the traceback goes to the server log only.
+Every rpc ends in exactly one status; a ragcore error keeps its message (which says what
+was wrong and what to do). Each status also carries a ``google.rpc.Status`` in the
+``grpc-status-details-bin`` trailer, as the .proto's "Errors" section promises: an
+``ErrorInfo`` with a stable reason, a ``BadRequest`` naming the field for bad input, and a
+``RetryInfo`` where waiting helps. Anything unexpected becomes INTERNAL with the request
+id and no traceback: the traceback goes to the server log only.
 
-    InvalidInputError (bad question, document, filter)  INVALID_ARGUMENT
-    MalformedRequest (bytes that are no such message)    INVALID_ARGUMENT
-    NotFoundError (document, knowledge base)             NOT_FOUND
-    ModelError, ConfigError, StoreError                  FAILED_PRECONDITION
-    GenerationError (the LLM endpoint failed)            UNAVAILABLE
-    Unauthenticated (no or unknown token)                UNAUTHENTICATED
-    PermissionDenied (reader token on an admin rpc)      PERMISSION_DENIED
-    Busy (more requests in flight than allowed)          RESOURCE_EXHAUSTED
-    DeadlinePassed (the client's deadline passed)        DEADLINE_EXCEEDED
-    NotReady (still loading) / ShuttingDown (draining)   UNAVAILABLE
+    error                                              code                reason
+    InvalidDocumentError (a document of an Ingest)     INVALID_ARGUMENT    INVALID_DOCUMENT
+    MalformedRequest (bytes that are no such message)  INVALID_ARGUMENT    MALFORMED_REQUEST
+    InvalidInputError (a request field)                INVALID_ARGUMENT    INVALID_FIELD
+    DocumentNotFoundError                              NOT_FOUND           DOCUMENT_NOT_FOUND
+    KnowledgeBaseNotFoundError                         NOT_FOUND           KNOWLEDGE_BASE_NOT_FOUND
+    ModelError                                         FAILED_PRECONDITION MODEL_UNAVAILABLE
+    ConfigError                                        FAILED_PRECONDITION CONFIG_INVALID
+    StoreError (damaged, locked, newer schema)         FAILED_PRECONDITION STORE_UNUSABLE
+    GenerationError (the LLM endpoint failed)          UNAVAILABLE         GENERATOR_UNAVAILABLE
+    TokenMissing                                       UNAUTHENTICATED     TOKEN_MISSING
+    TokenUnknown                                       UNAUTHENTICATED     TOKEN_UNKNOWN
+    AdminRequired (reader token on an admin rpc)       PERMISSION_DENIED   ADMIN_REQUIRED
+    ScopeError (a knowledge base outside the scope)    PERMISSION_DENIED   OUTSIDE_SCOPE
+    Busy (more requests in flight than allowed)        RESOURCE_EXHAUSTED  SERVER_BUSY
+    MessageTooLarge (over max_message_bytes)           RESOURCE_EXHAUSTED  MESSAGE_TOO_LARGE
+    DeadlinePassed (the client's deadline passed)      DEADLINE_EXCEEDED   DEADLINE_PASSED
+    NotReady (still loading)                           UNAVAILABLE         SERVER_LOADING
+    ShuttingDown (draining)                            UNAVAILABLE         SERVER_SHUTTING_DOWN
+    anything else                                      INTERNAL            INTERNAL
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import NoReturn
 
 import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
 from ragcore.errors import (
     ConfigError,
+    DocumentNotFoundError,
     GenerationError,
+    InvalidDocumentError,
     InvalidInputError,
+    KnowledgeBaseNotFoundError,
     ModelError,
     NotFoundError,
     RagcoreError,
+    ScopeError,
     StoreError,
 )
 
 log = logging.getLogger(__name__)
+
+DOMAIN = "ragcore.v1"  # ErrorInfo.domain: the contract the reasons belong to
 
 
 class EdgeError(RagcoreError):
     """An error of the service itself (not of the library)."""
 
 
+class InvalidField(EdgeError, InvalidInputError):
+    """One field of a request is unusable; ``field`` is its path ("filters.k")."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class InvalidIngestDocument(EdgeError, InvalidDocumentError):
+    """A document of an Ingest stream is unusable: the library's error, with where in
+    the stream it was (``index``, 0-based) and its id."""
+
+    def __init__(self, error: InvalidDocumentError, index: int, document_id: str) -> None:
+        self.index = index
+        self.document_id = document_id
+        super().__init__(error.source, error.field, error.problem)
+
+
 class MalformedRequest(EdgeError):
     """The request's bytes do not decode as the rpc's request message."""
+
+
+class MessageTooLarge(EdgeError):
+    """A request message is larger than max_message_bytes."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            f"the request message is {size:,} bytes, over this server's limit of {limit:,} "
+            "(max_message_bytes): send documents one per message and split larger ones"
+        )
 
 
 class Unauthenticated(EdgeError):
     pass
 
 
+class TokenMissing(Unauthenticated):
+    pass
+
+
+class TokenUnknown(Unauthenticated):
+    pass
+
+
 class PermissionDenied(EdgeError):
+    pass
+
+
+class AdminRequired(PermissionDenied):
     pass
 
 
@@ -68,42 +132,122 @@ class ShuttingDown(EdgeError):
     pass
 
 
-# Checked in order: the first class the error is an instance of decides the code.
-STATUS_TABLE: tuple[tuple[type[Exception], grpc.StatusCode], ...] = (
-    (InvalidInputError, grpc.StatusCode.INVALID_ARGUMENT),
-    (MalformedRequest, grpc.StatusCode.INVALID_ARGUMENT),
-    (NotFoundError, grpc.StatusCode.NOT_FOUND),
-    (ModelError, grpc.StatusCode.FAILED_PRECONDITION),
-    (ConfigError, grpc.StatusCode.FAILED_PRECONDITION),
-    (StoreError, grpc.StatusCode.FAILED_PRECONDITION),
-    (GenerationError, grpc.StatusCode.UNAVAILABLE),
-    (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
-    (PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
-    (Busy, grpc.StatusCode.RESOURCE_EXHAUSTED),
-    (DeadlinePassed, grpc.StatusCode.DEADLINE_EXCEEDED),
-    (NotReady, grpc.StatusCode.UNAVAILABLE),
-    (ShuttingDown, grpc.StatusCode.UNAVAILABLE),
+@dataclass(frozen=True)
+class Outcome:
+    """How an error ends an rpc: its code, its stable reason, and when to retry (seconds;
+    None when retrying the same request cannot help)."""
+
+    code: grpc.StatusCode
+    reason: str
+    retry_after: float | None = None
+
+
+# Checked in order: the first class the error is an instance of decides. Retry delays are
+# hints of how long the condition usually lasts: a worker frees up within a request's
+# time, a server loads its models in seconds, a failing LLM endpoint takes longer.
+STATUS_TABLE: tuple[tuple[type[BaseException], Outcome], ...] = (
+    (InvalidDocumentError, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_DOCUMENT")),
+    (MalformedRequest, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")),
+    (InvalidInputError, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_FIELD")),
+    (DocumentNotFoundError, Outcome(grpc.StatusCode.NOT_FOUND, "DOCUMENT_NOT_FOUND")),
+    (KnowledgeBaseNotFoundError, Outcome(grpc.StatusCode.NOT_FOUND, "KNOWLEDGE_BASE_NOT_FOUND")),
+    (NotFoundError, Outcome(grpc.StatusCode.NOT_FOUND, "NOT_FOUND")),
+    (ModelError, Outcome(grpc.StatusCode.FAILED_PRECONDITION, "MODEL_UNAVAILABLE")),
+    (ConfigError, Outcome(grpc.StatusCode.FAILED_PRECONDITION, "CONFIG_INVALID")),
+    (StoreError, Outcome(grpc.StatusCode.FAILED_PRECONDITION, "STORE_UNUSABLE")),
+    (GenerationError, Outcome(grpc.StatusCode.UNAVAILABLE, "GENERATOR_UNAVAILABLE", 5.0)),
+    (TokenMissing, Outcome(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")),
+    (TokenUnknown, Outcome(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_UNKNOWN")),
+    (AdminRequired, Outcome(grpc.StatusCode.PERMISSION_DENIED, "ADMIN_REQUIRED")),
+    (ScopeError, Outcome(grpc.StatusCode.PERMISSION_DENIED, "OUTSIDE_SCOPE")),
+    (Busy, Outcome(grpc.StatusCode.RESOURCE_EXHAUSTED, "SERVER_BUSY", 0.2)),
+    (MessageTooLarge, Outcome(grpc.StatusCode.RESOURCE_EXHAUSTED, "MESSAGE_TOO_LARGE")),
+    (DeadlinePassed, Outcome(grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_PASSED")),
+    (NotReady, Outcome(grpc.StatusCode.UNAVAILABLE, "SERVER_LOADING", 2.0)),
+    (ShuttingDown, Outcome(grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN", 1.0)),
 )
+INTERNAL = Outcome(grpc.StatusCode.INTERNAL, "INTERNAL")
+
+
+def outcome_for(error: BaseException) -> Outcome:
+    """The outcome for ``error``; INTERNAL for anything not in the table."""
+    for kind, outcome in STATUS_TABLE:
+        if isinstance(error, kind):
+            return outcome
+    return INTERNAL
 
 
 def status_for(error: BaseException) -> grpc.StatusCode:
     """The status code for ``error``; INTERNAL for anything not in the table."""
-    for kind, code in STATUS_TABLE:
-        if isinstance(error, kind):
-            return code
-    return grpc.StatusCode.INTERNAL
+    return outcome_for(error).code
 
 
-def abort(context: grpc.ServicerContext, error: BaseException, request_id: str = "") -> NoReturn:
-    """End the rpc with the status for ``error`` (raises, as ``context.abort`` does)."""
-    code = status_for(error)
-    if code is grpc.StatusCode.INTERNAL:
-        log.error("internal error (request %s)", request_id or "?", exc_info=error)
+def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
+    """The status to end an rpc with for ``error``: code, message and the details."""
+    outcome = outcome_for(error)
+    if outcome is INTERNAL:
         message = (
             f"internal error{f' (request {request_id})' if request_id else ''}; "
             "the server log has the details"
         )
     else:
         message = str(error)
-    context.abort(code, message)
-    raise AssertionError("context.abort returned")  # it always raises; for the type checker
+    metadata = {"request_id": request_id} if request_id else {}
+    details: list = []
+    violation = _field_violation(error, message)
+    if violation is not None:
+        metadata.update(violation[1])
+        details.append(error_details_pb2.BadRequest(field_violations=[violation[0]]))
+    if isinstance(error, MessageTooLarge):
+        metadata["limit_bytes"] = str(error.limit)
+    if outcome.retry_after is not None:
+        delay = error_details_pb2.RetryInfo()
+        delay.retry_delay.FromMilliseconds(int(outcome.retry_after * 1000))
+        details.append(delay)
+    info = error_details_pb2.ErrorInfo(reason=outcome.reason, domain=DOMAIN, metadata=metadata)
+    status = status_pb2.Status(
+        code=getattr(code_pb2, outcome.code.name),
+        message=message,
+        details=[_packed(d) for d in (info, *details)],
+    )
+    return rpc_status.to_status(status)
+
+
+def _field_violation(
+    error: BaseException, message: str
+) -> tuple[error_details_pb2.BadRequest.FieldViolation, dict[str, str]] | None:
+    """The FieldViolation for bad input (and ErrorInfo metadata for it), else None."""
+    if isinstance(error, InvalidIngestDocument):
+        field = f"requests[{error.index}].document" + (f".{error.field}" if error.field else "")
+        metadata = {
+            "document_index": str(error.index),
+            "document_id": error.document_id,
+            "field": error.field or "",
+        }
+    elif isinstance(error, InvalidField):
+        field, metadata = error.field, {"field": error.field}
+    elif isinstance(error, InvalidDocumentError):  # from a path the servicer did not wrap
+        field, metadata = error.field or "", {"field": error.field or ""}
+    elif isinstance(error, InvalidInputError | MalformedRequest):
+        field, metadata = "", {}  # the request as a whole
+    else:
+        return None
+    reason = outcome_for(error).reason
+    violation = error_details_pb2.BadRequest.FieldViolation(
+        field=field, description=message, reason=reason
+    )
+    return violation, metadata
+
+
+def _packed(message) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)
+    return packed
+
+
+def abort(context: grpc.ServicerContext, error: BaseException, request_id: str = "") -> NoReturn:
+    """End the rpc with the rich status for ``error`` (raises, as ``context.abort`` does)."""
+    if outcome_for(error) is INTERNAL:
+        log.error("internal error (request %s)", request_id or "?", exc_info=error)
+    context.abort_with_status(rich_status(error, request_id))
+    raise AssertionError("context.abort_with_status returned")  # it always raises

@@ -2,12 +2,15 @@
 
 A guard is a context manager entered around an rpc's handler (for a streaming reply,
 around the whole stream). It refuses a call by raising one of ``edge_server.errors``'
-errors. Whatever the handler or a guard raises ends the rpc here, with the code from
-the status table: the servicer has no error handling of its own. Health checks and
-reflection pass through authentication and admission untouched.
+errors. Whatever the handler or a guard raises ends the rpc here, with the status (and
+its rich details) from the status table: the servicer has no error handling of its own.
+Health checks and reflection pass through authentication and admission untouched.
 
-Request bytes that do not decode are refused the same way (INVALID_ARGUMENT), once the
-guards have run: an unauthenticated caller learns only that it needs a token.
+Request bytes that do not decode are refused the same way (INVALID_ARGUMENT), and so are
+messages over max_message_bytes (RESOURCE_EXHAUSTED), once the guards have run: an
+unauthenticated caller learns only that it needs a token, and every refusal is logged.
+The servicer gets a ``CallContext``: gRPC's context plus what the guards learned (the
+caller's ``Access``).
 """
 
 from __future__ import annotations
@@ -28,25 +31,37 @@ from typing import Protocol
 import grpc
 from google.protobuf.message import DecodeError
 
-from edge_server.auth import ADMIN, READER, Tokens, bearer_token
+from edge_server.auth import FULL_ACCESS, Access, Tokens, bearer_token
 from edge_server.errors import (
+    AdminRequired,
     Busy,
     DeadlinePassed,
     MalformedRequest,
+    MessageTooLarge,
     NotReady,
-    PermissionDenied,
     ShuttingDown,
-    Unauthenticated,
+    TokenMissing,
+    TokenUnknown,
     abort,
     status_for,
 )
 from edge_server.names import SERVICE, method
 from ragcore.errors import RagcoreError
 
-ADMIN_METHODS = frozenset({method("Ingest"), method("DeleteDocument")})
+ADMIN_METHODS = frozenset(
+    {method("Ingest"), method("DeleteDocument"), method("DeleteKnowledgeBase")}
+)
 # Cheap reads: neither counted against max_in_flight nor queued for a worker, so a busy
-# server can still be watched.
-LIGHT_METHODS = frozenset({method("GetStats"), method("ListKnowledgeBases")})
+# server can still be watched (and its limits read).
+LIGHT_METHODS = frozenset(
+    {
+        method("GetStats"),
+        method("ListKnowledgeBases"),
+        method("GetServerInfo"),
+        method("GetDocument"),
+    }
+)
+ANONYMOUS = "anonymous"  # the access log's role for a caller without a known token
 REQUEST_ID_HEADER = "x-request-id"
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -60,11 +75,29 @@ class Call:
     method: str
     metadata: dict[str, str]
     request_id: str = ""
-    role: str = ""
+    access: Access | None = None  # known once Authentication has run
 
     @property
     def ragcore_method(self) -> bool:
         return self.method.startswith(f"/{SERVICE}/")
+
+
+class CallContext:
+    """The rpc's ``grpc.ServicerContext`` (every attribute is its), plus ``call``: what
+    the guards learned about the rpc. The servicer's methods get one of these."""
+
+    def __init__(self, context: grpc.ServicerContext, call: Call) -> None:
+        self._context = context
+        self.call = call
+
+    @property
+    def access(self) -> Access:
+        """The caller's role and scope (Authentication has run before any handler)."""
+        assert self.call.access is not None, "the Authentication guard did not run"
+        return self.call.access
+
+    def __getattr__(self, name: str):
+        return getattr(self._context, name)
 
 
 class Guard(Protocol):
@@ -74,18 +107,23 @@ class Guard(Protocol):
 class Guards(grpc.ServerInterceptor):
     """Enters each guard, in order, around every rpc; maps whatever is raised to a status."""
 
-    def __init__(self, guards: Sequence[Guard]) -> None:
+    def __init__(self, guards: Sequence[Guard], max_message_bytes: int) -> None:
         self.guards = tuple(guards)
+        self.max_message_bytes = max_message_bytes
 
     def intercept_service(self, continuation, details):
         handler = continuation(details)
         if handler is None:
             return None
         metadata = {k: v for k, v in details.invocation_metadata if isinstance(v, str)}
-        return _guarded(handler, lambda: Call(details.method, metadata), self.guards)
+        return _guarded(
+            handler, lambda: Call(details.method, metadata), self.guards, self.max_message_bytes
+        )
 
 
-def _guarded(handler: grpc.RpcMethodHandler, new_call, guards) -> grpc.RpcMethodHandler:
+def _guarded(
+    handler: grpc.RpcMethodHandler, new_call, guards, max_message_bytes: int
+) -> grpc.RpcMethodHandler:
     """The same handler with the guards around its behaviour."""
     kind = (
         ("stream" if handler.request_streaming else "unary")
@@ -95,17 +133,23 @@ def _guarded(handler: grpc.RpcMethodHandler, new_call, guards) -> grpc.RpcMethod
     behaviour = getattr(handler, kind)
 
     @contextlib.contextmanager
-    def guarded(context) -> Iterator[None]:
+    def guarded(context) -> Iterator[Call]:
         call = new_call()
         try:
             with ExitStack() as stack:
                 for guard in guards:
                     stack.enter_context(guard(call, context))
-                yield
+                yield call
         except Exception as error:
-            if context.code() is not None:  # the rpc was already ended with a status
+            # Already ended with a status, or gone: a request stream raises RpcError once
+            # gRPC has cancelled the call (the client left, or gRPC itself refused a
+            # message), and gRPC expects that very error back.
+            if context.code() is not None or isinstance(error, grpc.RpcError):
                 raise
             abort(context, error, call.request_id)  # a bug is INTERNAL, with the request id
+
+    def servicer_context(context, call: Call):
+        return CallContext(context, call) if call.ragcore_method else context
 
     # The request (or each of a stream's) as decoded, or its MalformedRequest raised: the
     # guards have run by then, the token check first.
@@ -121,33 +165,38 @@ def _guarded(handler: grpc.RpcMethodHandler, new_call, guards) -> grpc.RpcMethod
 
         @functools.wraps(behaviour)
         def run(request, context, *more):
-            with guarded(context):
-                yield from behaviour(requests(request), context, *more)
+            with guarded(context) as call:
+                yield from behaviour(requests(request), servicer_context(context, call), *more)
     else:
 
         @functools.wraps(behaviour)
         def run(request, context, *more):
-            with guarded(context):
-                return behaviour(requests(request), context, *more)
+            with guarded(context) as call:
+                return behaviour(requests(request), servicer_context(context, call), *more)
 
     return getattr(grpc, f"{kind}_rpc_method_handler")(
         run,
-        request_deserializer=_decoding(handler.request_deserializer),
+        request_deserializer=_decoding(handler.request_deserializer, max_message_bytes),
         response_serializer=handler.response_serializer,
     )
 
 
-def _decoding(deserialize):
-    """``deserialize``, but bytes it cannot decode give a MalformedRequest, not an error.
+def _decoding(deserialize, max_message_bytes: int):
+    """``deserialize``, but bytes it cannot decode give a MalformedRequest, and more
+    than ``max_message_bytes`` a MessageTooLarge, instead of an error.
 
     A deserializer that raises makes gRPC log a traceback and answer INTERNAL before any
-    guard runs, so any caller could fill the log; the request handed on instead is raised
-    by ``_decoded`` once the guards have let the call in.
+    guard runs, so any caller could fill the log; and a message gRPC itself refuses for
+    its size never reaches a handler, so it would not be logged at all. The request
+    handed on instead is raised by ``_decoded`` once the guards have let the call in.
+    (gRPC's own limit is set above max_message_bytes for this: see server.py.)
     """
     if deserialize is None:
         return None
 
     def decode(data: bytes):
+        if len(data) > max_message_bytes:
+            return MessageTooLarge(len(data), max_message_bytes)
         try:
             return deserialize(data)
         except DecodeError as error:
@@ -160,14 +209,16 @@ def _decoding(deserialize):
 
 
 def _decoded(request):
-    if isinstance(request, MalformedRequest):
+    if isinstance(request, MalformedRequest | MessageTooLarge):
         raise request
     return request
 
 
 @contextlib.contextmanager
 def access_log_guard(call: Call, context) -> Iterator[None]:
-    """One JSON line per request: method, status, duration, request id, peer, role.
+    """One JSON line per request, refused ones included: method, status, duration,
+    request id, peer, role ("anonymous" without a known token) and, for a scoped token,
+    its scope.
 
     Never the question, the document text or a token. The request id is the client's
     ``x-request-id`` when it sends a usable one, else a new one; it is sent back in the
@@ -190,9 +241,10 @@ def access_log_guard(call: Call, context) -> Iterator[None]:
             "ms": round((time.perf_counter() - started) * 1000, 3),
             "request_id": call.request_id,
             "peer": context.peer(),
+            "role": call.access.role if call.access else ANONYMOUS,
         }
-        if call.role:
-            line["role"] = call.role
+        if call.access and call.access.knowledge_bases is not None:
+            line["scope"] = call.access.scope_names
         # Health probes come every few seconds: keep them out of the default log level.
         access_log.log(logging.INFO if call.ragcore_method else logging.DEBUG, json.dumps(line))
 
@@ -203,13 +255,14 @@ def _final_status(context, error: BaseException | None) -> grpc.StatusCode:
         return context.code()
     if error is None:
         return grpc.StatusCode.OK
-    if isinstance(error, GeneratorExit):  # the client went away mid-stream
+    if isinstance(error, GeneratorExit | grpc.RpcError):  # the client (or gRPC) ended it
         return grpc.StatusCode.CANCELLED
     return status_for(error)
 
 
 class Authentication:
-    """Bearer tokens: any known token may read; only admin tokens may write."""
+    """Bearer tokens: any known token may read; only admin tokens may write. The
+    caller's ``Access`` (role and scope) is left on the call for the servicer."""
 
     def __init__(self, tokens: Tokens) -> None:
         self.tokens = tokens
@@ -217,24 +270,24 @@ class Authentication:
     @contextlib.contextmanager
     def __call__(self, call: Call, context) -> Iterator[None]:
         if call.ragcore_method:
-            call.role = self._role(call)
+            self._authenticate(call)
         yield
 
-    def _role(self, call: Call) -> str:
+    def _authenticate(self, call: Call) -> None:
         if not self.tokens.enabled:
-            return ADMIN
+            call.access = FULL_ACCESS
+            return
         token = bearer_token(call.metadata)
         if token is None:
-            raise Unauthenticated(
+            raise TokenMissing(
                 "this server needs a token: send the metadata 'authorization: Bearer <token>'"
             )
-        role = self.tokens.role_of(token)
-        if role is None:
-            raise Unauthenticated("the bearer token is not one this server knows")
-        if call.method in ADMIN_METHODS and role == READER:
+        call.access = self.tokens.access_of(token)
+        if call.access is None:
+            raise TokenUnknown("the bearer token is not one this server knows")
+        if call.method in ADMIN_METHODS and not call.access.admin:
             name = call.method.rsplit("/", 1)[-1]
-            raise PermissionDenied(f"{name} needs an admin token; this one is a reader's")
-        return role
+            raise AdminRequired(f"{name} needs an admin token; this one is a reader's")
 
 
 class Admission:

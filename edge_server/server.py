@@ -22,6 +22,8 @@ from grpc_reflection.v1alpha import reflection
 from edge_server.auth import Tokens
 from edge_server.config import ServerConfig
 from edge_server.interceptors import Admission, Authentication, Guards, access_log_guard
+from edge_server.limits import Limits, grpc_receive_limit
+from edge_server.metrics import Metrics
 from edge_server.names import SERVICE
 from edge_server.servicer import RagcoreServicer
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
@@ -69,9 +71,20 @@ class EdgeServer:
         tokens = Tokens.load(config.tokens_file)
         self.admission = Admission(config.max_in_flight, config.workers)
         threads = config.max_in_flight + SPARE_THREADS
+        # Outermost, so that refused calls are counted too; None: no metrics, no cost.
+        self.metrics = None if config.metrics_port is None else Metrics(self.engine, self.admission)
+        self.metrics_port: int | None = None  # the one listening, once started
+        guards = Guards(
+            [access_log_guard, Authentication(tokens), self.admission], config.max_message_bytes
+        )
+        self.limits = Limits.of(
+            self.engine.config,
+            max_message_bytes=config.max_message_bytes,
+            max_in_flight=config.max_in_flight,
+        )
         self._grpc = grpc.server(
             ThreadPoolExecutor(max_workers=threads, thread_name_prefix="edge"),
-            interceptors=[Guards([access_log_guard, Authentication(tokens), self.admission])],
+            interceptors=[guards] if self.metrics is None else [self.metrics.interceptor, guards],
             options=_channel_options(config),
             # Only a flood backstop: the Admission guard does the refusing, with its own
             # message and a log line, and never refuses health checks. Calls past the
@@ -79,7 +92,7 @@ class EdgeServer:
             maximum_concurrent_rpcs=FLOOD_FACTOR * threads,
         )
         pb_grpc.add_RagcoreServicer_to_server(
-            RagcoreServicer(self.engine, self.admission), self._grpc
+            RagcoreServicer(self.engine, self.admission, self.limits), self._grpc
         )
         self.health = HealthServicer(HEALTH_SERVICES)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
@@ -121,6 +134,8 @@ class EdgeServer:
     # -- life ------------------------------------------------------------------------
     def start(self) -> EdgeServer:
         """Listen now; load the models and the index in the background."""
+        if self.metrics is not None:
+            self.metrics_port = self.metrics.serve_http(self.config)
         self._grpc.start()
         threading.Thread(target=self._load, name="edge-load", daemon=True).start()
         return self
@@ -175,6 +190,8 @@ class EdgeServer:
         if not self.admission.wait_idle(grace):
             log.warning("grace period over with %d requests in flight", self.admission.in_flight)
         self._grpc.stop(max(0.0, deadline - time.monotonic())).wait()
+        if self.metrics is not None:  # scraped until here: the drain shows on a dashboard
+            self.metrics.stop_http()
         if self._owns_engine:
             self.engine.close()
         self._stopped.set()
@@ -211,7 +228,9 @@ def serve(config: ServerConfig, engine: Engine | None = None) -> int:
 
 def _channel_options(c: ServerConfig) -> list[tuple[str, int]]:
     return [
-        ("grpc.max_receive_message_length", c.max_message_bytes),
+        # Above the limit, so that the service sees (and refuses, with details, and logs)
+        # messages up to twice the limit; see interceptors._decoding.
+        ("grpc.max_receive_message_length", grpc_receive_limit(c.max_message_bytes)),
         ("grpc.max_send_message_length", c.max_message_bytes),
         ("grpc.keepalive_time_ms", int(c.keepalive_seconds * 1000)),
         ("grpc.keepalive_timeout_ms", int(c.keepalive_timeout_seconds * 1000)),

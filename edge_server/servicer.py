@@ -1,8 +1,10 @@
 """The Ragcore servicer: protobuf in, the Engine, protobuf out.
 
 No error handling here: ragcore's errors propagate to ``interceptors.Guards``, which
-ends the rpc with the code from ``edge_server.errors``. The one thing the servicer adds
-is stopping work whose client has gone or whose deadline has passed.
+ends the rpc with the status from ``edge_server.errors``. What the servicer adds: the
+caller's scope, passed to every Engine call (a scoped token's rpcs run as if the other
+knowledge bases did not exist), and stopping work whose client has gone or whose
+deadline has passed.
 """
 
 from __future__ import annotations
@@ -10,19 +12,27 @@ from __future__ import annotations
 import queue
 import threading
 import time
-
-import grpc
+from collections.abc import Callable
 
 from edge_server import convert
-from edge_server.errors import DeadlinePassed
-from edge_server.interceptors import Admission
+from edge_server.auth import Access
+from edge_server.errors import DeadlinePassed, InvalidField, InvalidIngestDocument
+from edge_server.interceptors import Admission, CallContext
+from edge_server.limits import Limits
 from edge_server.v1 import ragcore_pb2 as pb
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
-from ragcore import Engine, IngestProgress, StageEvent, __version__
-from ragcore.errors import InvalidDocumentError, InvalidInputError
+from ragcore import Engine, IngestProgress, Scope, SearchFilters, StageEvent, __version__
+from ragcore.errors import (
+    DocumentNotFoundError,
+    InvalidDocumentError,
+    InvalidQueryError,
+    KnowledgeBaseNotFoundError,
+)
+
+ROLES = {"reader": pb.ROLE_READER, "admin": pb.ROLE_ADMIN}
 
 
-def check_alive(context: grpc.ServicerContext, stage: str) -> None:
+def check_alive(context, stage: str) -> None:
     """Raise DeadlinePassed if the client has gone or its deadline has passed."""
     remaining = context.time_remaining()
     if not context.is_active() or (remaining is not None and remaining <= 0):
@@ -32,19 +42,39 @@ def check_alive(context: grpc.ServicerContext, stage: str) -> None:
         )
 
 
+def scope_of(access: Access) -> Scope:
+    """The library's Scope for a caller's access."""
+    if access.knowledge_bases is None:
+        return Scope.ALL
+    return Scope(knowledge_bases=access.knowledge_bases)
+
+
 class RagcoreServicer(pb_grpc.RagcoreServicer):
-    def __init__(self, engine: Engine, admission: Admission) -> None:
+    def __init__(self, engine: Engine, admission: Admission, limits: Limits) -> None:
         self.engine = engine
         self.admission = admission
+        self.limits = limits
         self.started = time.monotonic()
 
-    def Ask(self, request: pb.AskRequest, context) -> pb.Answer:
+    def Ask(self, request: pb.AskRequest, context: CallContext) -> pb.Answer:
+        args = convert.ask_request(request, self.limits)
+        scope = scope_of(context.access)
+        self._check_knowledge_bases(args.filters, scope)
         check_alive(context, "admission")
-        answer = self.engine.ask(request.question, on_event=lambda e: check_alive(context, e.stage))
-        return convert.answer(answer, request.include_trace)
+        answer = self.engine.ask(
+            args.question,
+            filters=args.filters,
+            max_rounds=args.max_rounds,
+            scope=scope,
+            on_event=lambda e: check_alive(context, e.stage),
+        )
+        return convert.answer(answer, args.include_trace)
 
-    def AskStream(self, request: pb.AskRequest, context):
+    def AskStream(self, request: pb.AskRequest, context: CallContext):
         """Runs the ask in a thread of its own and relays its events as they come."""
+        args = convert.ask_request(request, self.limits)
+        scope = scope_of(context.access)
+        self._check_knowledge_bases(args.filters, scope)
         check_alive(context, "admission")
         events: queue.Queue = queue.Queue()
 
@@ -54,9 +84,14 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
 
         def run() -> None:
             try:
-                answer = self.engine.ask(request.question, on_event=relay)
-                final = convert.answer(answer, request.include_trace)
-                events.put(pb.AskEvent(elapsed_ms=answer.timings["total"], final=final))
+                answer = self.engine.ask(
+                    args.question,
+                    filters=args.filters,
+                    max_rounds=args.max_rounds,
+                    scope=scope,
+                    on_event=relay,
+                )
+                events.put(convert.result_event(answer, args.include_trace))
             except BaseException as error:  # handed to the rpc's thread, which raises it
                 events.put(error)
 
@@ -66,26 +101,43 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             if isinstance(item, BaseException):
                 raise item
             yield item
-            if item.HasField("final"):
+            if item.HasField("result"):
                 return
 
-    def Search(self, request: pb.SearchRequest, context) -> pb.SearchResponse:
-        query, mode, k, filters = convert.search_request(request)
+    def Search(self, request: pb.SearchRequest, context: CallContext) -> pb.SearchResponse:
+        args = convert.search_request(request, self.limits)
         started = time.perf_counter()
-        hits = self.engine.search(query, mode=mode, k=k, filters=filters)
+        hits = self.engine.search(
+            args.query,
+            mode=args.mode,
+            k=args.k,
+            filters=args.filters,
+            scope=scope_of(context.access),
+        )
         took = (time.perf_counter() - started) * 1000
-        return pb.SearchResponse(hits=[convert.hit(h) for h in hits], took_ms=took)
+        visible = self._visible(context.access)
+        return pb.SearchResponse(
+            hits=[convert.hit(h, superseded_by=visible(h.document.superseded_by)) for h in hits],
+            took_ms=took,
+        )
 
-    def Ingest(self, request_iterator, context) -> pb.IngestSummary:
-        documents = []
-        for number, message in enumerate(request_iterator, start=1):
+    def Ingest(self, request_iterator, context: CallContext) -> pb.IngestSummary:
+        documents, positions = [], {}
+        for index, message in enumerate(request_iterator):
             if not message.HasField("document"):
-                raise InvalidDocumentError(
-                    f"message #{number}", "document", "the message carries no document"
+                raise InvalidField(
+                    f"requests[{index}].document",
+                    f"message #{index + 1} of the stream carries no document",
                 )
-            documents.append(convert.document(message.document, number))
+            positions[convert.origin(index, message.document.id)] = index
+            try:
+                documents.append(convert.document(message.document, index))
+            except InvalidDocumentError as error:
+                raise InvalidIngestDocument(error, index, message.document.id) from None
         if not documents:
-            raise InvalidInputError("the stream had no documents: send one per IngestRequest")
+            raise InvalidField(
+                "requests", "the stream had no documents: send one per IngestRequest"
+            )
         check_alive(context, "receiving the documents")
 
         def written(p: IngestProgress) -> None:  # called after each committed group
@@ -96,25 +148,106 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
                     "are kept; sending them again skips them)",
                 )
 
-        return convert.ingest_summary(self.engine.ingest(documents, written))
+        try:
+            report = self.engine.ingest(documents, written, scope=scope_of(context.access))
+        except InvalidDocumentError as error:  # a check across documents (supersedes, ...)
+            position = positions.get(error.source)
+            if position is None:
+                raise
+            raise InvalidIngestDocument(error, position, documents[position].id) from None
+        return convert.ingest_summary(report)
 
-    def DeleteDocument(self, request: pb.DeleteDocumentRequest, context):
-        if not request.document_id:
-            raise InvalidInputError("document_id is empty: give the id of the document")
-        removed = self.engine.delete(request.document_id)
-        return pb.DeleteDocumentResponse(document_id=request.document_id, chunks_removed=removed)
+    def DeleteDocument(self, request: pb.DeleteDocumentRequest, context: CallContext):
+        document_id = convert.required(request.document_id, "document_id", "id of the document")
+        removed = self.engine.delete(document_id, scope=scope_of(context.access))
+        return pb.DeleteDocumentResponse(document_id=document_id, chunks_removed=removed)
 
-    def ListKnowledgeBases(self, request, context) -> pb.ListKnowledgeBasesResponse:
-        kbs = self.engine.knowledge_bases()
+    def GetDocument(self, request: pb.GetDocumentRequest, context: CallContext):
+        document_id = convert.required(request.document_id, "document_id", "id of the document")
+        record = self.engine.document(document_id, scope=scope_of(context.access))
+        return convert.stored_document(record, self._visible(context.access)(record.supersedes))
+
+    def ListDocuments(self, request: pb.ListDocumentsRequest, context: CallContext):
+        arguments = convert.list_documents_request(request, self.limits)
+        try:
+            page = self.engine.list_documents(**arguments, scope=scope_of(context.access))
+        except InvalidQueryError as error:
+            # The other fields were checked above: what is left to refuse is the token.
+            raise InvalidField("page_token", str(error)) from None
+        visible = self._visible(context.access)
+        return pb.ListDocumentsResponse(
+            documents=[convert.stored_document(d, visible(d.supersedes)) for d in page.documents],
+            next_page_token=page.next_page_token or "",
+        )
+
+    def ListKnowledgeBases(self, request, context: CallContext) -> pb.ListKnowledgeBasesResponse:
+        kbs = self.engine.knowledge_bases(scope=scope_of(context.access))
         return pb.ListKnowledgeBasesResponse(
             knowledge_bases=[convert.knowledge_base(kb) for kb in kbs]
         )
 
-    def GetStats(self, request, context) -> pb.Stats:
+    def DeleteKnowledgeBase(self, request: pb.DeleteKnowledgeBaseRequest, context: CallContext):
+        name = convert.required(request.name, "name", "name of the knowledge base")
+        removed = self.engine.delete_knowledge_base(name, scope=scope_of(context.access))
+        return pb.DeleteKnowledgeBaseResponse(name=name, documents_removed=removed)
+
+    def GetStats(self, request, context: CallContext) -> pb.Stats:
+        access = context.access
         return convert.stats(
-            self.engine.stats(),
+            self.engine.stats(scope=scope_of(access)),
+            scoped=access.knowledge_bases is not None,
             version=__version__,
             uptime_seconds=time.monotonic() - self.started,
             in_flight=self.admission.in_flight,
             max_in_flight=self.admission.max_in_flight,
+        )
+
+    def _check_knowledge_bases(self, filters: SearchFilters, scope: Scope) -> None:
+        """An Ask's knowledge bases, checked as Search checks its own: one outside the
+        scope is a ScopeError (whether or not it exists), an unknown one NOT_FOUND rather
+        than a silent "no answer"."""
+        if not filters.knowledge_bases:
+            return
+        for name in filters.knowledge_bases:
+            scope.check(name)
+        known = {kb.name for kb in self.engine.knowledge_bases(scope=scope)} | set(scope.names)
+        missing = sorted(set(filters.knowledge_bases) - known)
+        if missing:
+            raise KnowledgeBaseNotFoundError(
+                f"unknown knowledge base {', '.join(map(repr, missing))}; "
+                f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}"
+            )
+
+    def _visible(self, access: Access) -> Callable[[str | None], str]:
+        """For one reply: a document id as the caller may see it, "" if the document is
+        outside its scope (a link across the scope's border names nothing beyond it)."""
+        if access.knowledge_bases is None:
+            return lambda document_id: document_id or ""
+        scope, seen = scope_of(access), dict[str, str]()
+
+        def visible(document_id: str | None) -> str:
+            if not document_id:
+                return ""
+            if document_id not in seen:
+                try:
+                    self.engine.document(document_id, scope=scope)
+                    seen[document_id] = document_id
+                except DocumentNotFoundError:
+                    seen[document_id] = ""
+            return seen[document_id]
+
+        return visible
+
+    def GetServerInfo(self, request, context: CallContext) -> pb.ServerInfo:
+        config = self.engine.config
+        access = context.access
+        return pb.ServerInfo(
+            version=__version__,
+            limits=convert.limits(self.limits),
+            embedder=config.embedder,
+            reranker=config.reranker_path.name if config.reranker_path else "",
+            generator=self.engine.answerer.generator.name,
+            store=convert.STORE_KIND,
+            role=ROLES[access.role],
+            scope=access.scope_names,
         )

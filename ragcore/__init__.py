@@ -16,6 +16,12 @@ Every type that appears in a public signature or result is exported here; the cl
 vocabularies (routes, statuses, issue kinds, ...) are in ``ragcore.types`` and the
 errors in ``ragcore.errors`` (all derive from ``RagcoreError``).
 
+A caller limited to some knowledge bases passes a ``Scope`` to every call::
+
+    scope = Scope(frozenset({"manuals"}))
+    engine.ask("What does E4027 mean?", filters=SearchFilters(min_authority=3), scope=scope)
+    engine.list_documents(scope=scope)  # pages of DocumentRecord; none from outside it
+
 The layers, bottom to top. A module imports only from its own layer and the layers
 below it (``tests/ragcore/test_layers.py`` enforces this)::
 
@@ -25,7 +31,8 @@ below it (``tests/ragcore/test_layers.py`` enforces this)::
     5  answering                  the loop: perceive → plan → retrieve → generate → validate
     4  agents/                    perception/, planning/, generation/, validation, evidence
     3  ingest/, retrieval/        files → chunks → store; keyword, vector and hybrid search
-    2  inference/, storage/       ONNX models and their manifest; SQLite and the vector index
+    2  inference/, storage/,      ONNX models and their manifest; SQLite and the vector index;
+       scope                      the knowledge bases a caller may use
     1  config, documents          the one Config; Document and its metadata
     0  types, errors, trace, text/   vocabularies, the error tree, trace trees, text helpers
 """
@@ -42,16 +49,21 @@ from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
 from ragcore.errors import RagcoreError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
-from ragcore.ingest.loaders import load_path
+from ragcore.ingest.loaders import SkippedFile, load_path
 from ragcore.ingest.pipeline import DocumentOutcome, IngestProgress, IngestReport
 from ragcore.retrieval.search import Hit
+from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
+from ragcore.storage.integrity import CheckFinding, CheckReport
+from ragcore.storage.records import DocumentPage, DocumentRecord
 from ragcore.trace import TraceNode
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Answer",
+    "CheckFinding",
+    "CheckReport",
     "CheckResult",
     "Citation",
     "Config",
@@ -59,6 +71,8 @@ __all__ = [
     "Document",
     "DocumentInfo",
     "DocumentOutcome",
+    "DocumentPage",
+    "DocumentRecord",
     "Draft",
     "Embedder",
     "Engine",
@@ -78,7 +92,9 @@ __all__ = [
     "Reranker",
     "Retrieval",
     "RetrievalTask",
+    "Scope",
     "SearchFilters",
+    "SkippedFile",
     "StageEvent",
     "Statement",
     "Stats",

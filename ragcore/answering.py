@@ -6,6 +6,11 @@ is reached. The answer is ``ok`` when it passed, ``no_answer`` when no round fou
 evidence to answer from, and ``uncertain`` otherwise, with the open issues listed.
 What the rounds of one question share (perception, trace, listener, search cache) is
 one ``_Question``.
+
+A caller may bound the question: filters and a scope that every task of every round
+stays within (the plan carries them; see ``agents.planning.planner``), and a lower
+round cap. Each draft's citations are renumbered 1..n in order of first use in its
+text before it is validated (``agents.generation.numbering``).
 """
 
 from __future__ import annotations
@@ -16,17 +21,21 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
-from ragcore.agents.evidence import Draft, Evidence
+from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
+from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
 from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
-from ragcore.agents.validation import Issue, ValidationReport, Validator
+from ragcore.agents.validation import CheckResult, Issue, ValidationReport, Validator
 from ragcore.config import DEFAULT_MAX_ROUNDS
-from ragcore.errors import ConfigError
+from ragcore.errors import ConfigError, InvalidQueryError
+from ragcore.scope import Scope
+from ragcore.storage.filters import SearchFilters
 from ragcore.trace import TraceNode, Tracer
-from ragcore.types import AnswerStatus, EventKind, Stage
+from ragcore.types import AnswerStatus, Check, EventKind, IssueKind, Route, Stage
 
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
+OUTSIDE_FILTERS = "no retrieval task fits the given filters, so nothing was searched"
 
 
 @dataclass(frozen=True)
@@ -34,9 +43,10 @@ class StageEvent:
     """One stage of an ``ask`` has completed (see ``Answerer.ask``'s ``on_event``).
 
     ``stage`` says which (an ``EventKind``) and ``data`` what it produced: the
-    ``Perception``, the ``Plan``, the ``Retrieval``, the draft answer (a ``Draft``), the
-    ``ValidationReport``, or for ``retry`` the issues that caused it. ``round`` is 0 for
-    perception; ``elapsed_ms`` counts from the start of the run.
+    ``Perception``, the ``Plan``, the ``Retrieval``, the draft answer (a ``Draft``, its
+    citations already renumbered by first use, so they need not match the retrieval's
+    evidence numbers), the ``ValidationReport``, or for ``retry`` the issues that caused
+    it. ``round`` is 0 for perception; ``elapsed_ms`` counts from the start of the run.
     """
 
     stage: EventKind
@@ -50,7 +60,8 @@ EventListener = Callable[[StageEvent], None]
 
 @dataclass(frozen=True)
 class Citation:
-    """A cited chunk and the document it is from."""
+    """A cited chunk and the document it is from; ``number`` is its ``[n]`` in the text
+    (1..n in order of first use)."""
 
     number: int
     chunk_id: int
@@ -76,7 +87,9 @@ class Answer:
     text: str
     citations: tuple[Citation, ...]
     evidence: tuple[Evidence, ...]
-    """What the answer was written from, best first (``[n]`` is ``evidence[n - 1]``)."""
+    """What the answer was written from, best first. ``[n]`` in the text cites the evidence
+    whose ``number`` is n: the cited ones are numbered 1..n in order of first use, the
+    others after them, so the numbers need not follow this order."""
     report: ValidationReport
     perception: Perception
     rounds: int
@@ -146,12 +159,24 @@ class Answerer:
         self.validator = validator
         self.max_rounds = max_rounds
 
-    def ask(self, question: str, on_event: EventListener | None = None) -> Answer:
+    def ask(
+        self,
+        question: str,
+        on_event: EventListener | None = None,
+        *,
+        bounds: SearchFilters = SearchFilters(),
+        scope: Scope = Scope.ALL,
+        max_rounds: int | None = None,
+    ) -> Answer:
         """Answer ``question``; ``on_event`` is called as each stage completes.
 
+        Every task of every round stays within ``bounds`` (the caller's filters, already
+        inside ``scope``) and searches only inside ``scope``. ``max_rounds`` lowers the
+        round cap for this question (1 to ``self.max_rounds``, else InvalidQueryError).
         An exception raised by ``on_event`` stops the run and propagates (a server
         uses this to stop work whose client has gone or whose deadline has passed).
         """
+        cap = self._round_cap(max_rounds)
         started = time.perf_counter()
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
         with tracer.span(Stage.PERCEPTION) as span:
@@ -162,16 +187,20 @@ class Answerer:
         attempts: list[_Attempt] = []
         plan: Plan | None = None
         planned = 0
-        for round_ in range(1, self.max_rounds + 1):
+        for round_ in range(1, cap + 1):
             with tracer.span(f"round {round_}") as round_span:
                 with tracer.span(Stage.PLAN) as span:
                     if plan is None:
-                        plan = self.orchestrator.plan(perception)
+                        plan = self.orchestrator.plan(perception, bounds, scope)
                     else:
                         plan = self.orchestrator.adjust(
                             plan, perception, attempts[-1].report.issues
                         )
-                    span.note(_describe_plan(plan) if plan else "nothing new to try: stop")
+                    span.note(
+                        _describe_plan(plan) + _describe_bounds(bounds, scope)
+                        if plan
+                        else "nothing new to try: stop"
+                    )
                 if plan is None or not plan.tasks:
                     round_span.note("stop")
                     break
@@ -182,6 +211,14 @@ class Answerer:
                 attempts.append(self._round(q, plan))
             if attempts[-1].report.passed:
                 break
+        if not attempts and perception.route != Route.DIRECT:
+            # Every task fell outside the caller's filters: no evidence can answer.
+            draft = Draft(
+                NO_ANSWER, (), self.generator.name, abstained=True, reason=OUTSIDE_FILTERS
+            )
+            issue = Issue(Check.TRACEABILITY, IssueKind.NO_EVIDENCE, OUTSIDE_FILTERS)
+            report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
+            return self._answer(q, _Attempt(draft, (), report), 0, 0)
         if not attempts:  # nothing to retrieve (a greeting, thanks, ...)
             draft = Draft(NOTHING_TO_LOOK_UP, (), self.generator.name, abstained=True)
             chosen = _Attempt(draft, (), ValidationReport((), ()))
@@ -197,15 +234,19 @@ class Answerer:
         q.emit(EventKind.RETRIEVAL, plan.round, retrieval)
         with tracer.span(Stage.GENERATION, self.generator.name) as span:
             draft = self.generator.generate(perception.question, retrieval.evidence, perception)
-            span.note(f"{len(draft.statements)} statements" if not draft.abstained else "abstained")
+            draft, evidence, mapping = numbering.renumber(draft, retrieval.evidence)
+            note = f"{len(draft.statements)} statements" if not draft.abstained else "abstained"
+            if renumbered := numbering.describe(mapping, len(draft.citations)):
+                note += f"; citations renumbered by first use: {renumbered}"
+            span.note(note)
         q.emit(EventKind.ANSWER, plan.round, draft)
         with tracer.span(Stage.VALIDATION) as span:
-            report = self.validator.check(draft, retrieval.evidence, perception)
+            report = self.validator.check(draft, evidence, perception)
             span.note(_describe_report(report))
             for issue in report.issues:
                 span.add(f"{issue.check}: {issue.kind}", issue.message)
         q.emit(EventKind.VALIDATION, plan.round, report)
-        return _Attempt(draft, retrieval.evidence, report)
+        return _Attempt(draft, evidence, report)
 
     def _answer(self, q: _Question, chosen: _Attempt, rounds: int, planned: int) -> Answer:
         tracer, perception = q.tracer, q.perception
@@ -254,6 +295,17 @@ class Answerer:
             timings=MappingProxyType(timings),
         )
 
+    def _round_cap(self, max_rounds: int | None) -> int:
+        if max_rounds is None:
+            return self.max_rounds
+        if isinstance(max_rounds, bool) or not isinstance(max_rounds, int):
+            raise InvalidQueryError(f"max_rounds={max_rounds!r}: give a whole number of rounds")
+        if not 1 <= max_rounds <= self.max_rounds:
+            raise InvalidQueryError(
+                f"max_rounds={max_rounds}: use 1 to {self.max_rounds} (the configured cap)"
+            )
+        return max_rounds
+
 
 def _best(attempts: list[_Attempt]) -> _Attempt:
     """The passing attempt, else the answer with the fewest open issues (latest on ties)."""
@@ -281,6 +333,26 @@ def _describe_plan(plan: Plan) -> str:
     path = "fast path: " if plan.fast_path else ""
     reasons = f" ({'; '.join(plan.reasons)})" if plan.reasons else ""
     return f"{path}{len(plan.tasks)} task{'s' if len(plan.tasks) != 1 else ''}{reasons}"
+
+
+def _describe_bounds(bounds: SearchFilters, scope: Scope) -> str:
+    """`` | filters: kb=manuals after=2024-01-01 | scope: faq, manuals`` ("" when neither)."""
+    parts = []
+    for name, value in (
+        ("kb", ",".join(bounds.knowledge_bases)),
+        ("doc_type", ",".join(bounds.doc_types)),
+        ("after", bounds.updated_after),
+        ("before", bounds.updated_before),
+        ("min_authority", bounds.min_authority),
+        ("source", ",".join(bounds.sources)),
+        ("without", ",".join(bounds.exclude_documents)),
+    ):
+        if value:
+            parts.append(f"{name}={value}")
+    parts += ["current only"] if bounds.exclude_superseded else []
+    parts += ["superseded only"] if bounds.only_superseded else []
+    text = f" | filters: {' '.join(parts)}" if parts else ""
+    return text + ("" if scope.unrestricted else f" | scope: {scope.describe()}")
 
 
 def _trace_retrieval(span, retrieval: Retrieval) -> None:

@@ -19,6 +19,10 @@ DEFAULT_FUSION = Fusion.WEIGHTED
 DEFAULT_VECTOR_WEIGHT = 0.5
 DEFAULT_RRF_K = 60
 DEFAULT_TITLE_WEIGHT = 1.0
+# Document-level signals in hybrid fusion (benchmarks/README.md, "Fusion ablation").
+DEFAULT_DOCUMENT_KEYWORD_WEIGHT = 0.0
+DEFAULT_DOCUMENT_VECTOR_WEIGHT = 0.0
+DEFAULT_SIBLING_WEIGHT = 0.0
 DEFAULT_CANDIDATES = 100
 DEFAULT_RERANK_CANDIDATES = 30
 DEFAULT_MAX_ROUNDS = 3
@@ -27,7 +31,20 @@ DEFAULT_SUPPORT_THRESHOLD = 0.6
 # when its words differ; calibrated on benchmarks/faults/set-a (benchmarks/README.md).
 DEFAULT_SEMANTIC_THRESHOLD = 0.57
 DEFAULT_LLM_TIMEOUT = 30.0
+# Conversations (Engine.ask(..., session=...)) and caches.
+DEFAULT_SESSION_MAX_TURNS = 20  # the oldest turns beyond this are dropped
+DEFAULT_SESSION_IDLE_SECONDS = 1800.0
+DEFAULT_ANSWER_CACHE_SIZE = 256
+DEFAULT_RETRIEVAL_CACHE_SIZE = 256
+# Two questions with the same perception this close (cosine, MiniLM) share a retrieval.
+DEFAULT_RETRIEVAL_REUSE_COSINE = 0.9
 LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
+EMBEDDER_ENV = "RAGCORE_EMBEDDER"
+
+
+def default_embedder() -> str:
+    """``$RAGCORE_EMBEDDER`` (a name from models/manifest.toml), else ``DEFAULT_EMBEDDER``."""
+    return os.environ.get(EMBEDDER_ENV) or DEFAULT_EMBEDDER
 
 
 def default_data_dir() -> Path:
@@ -69,10 +86,17 @@ class Config:
     ``llm_base_url`` (an OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8080/v1``)
     and ``llm_model`` answers are written by that LLM instead of the extractive
     generator; its key is read from ``$RAGCORE_LLM_API_KEY``, never from the config.
+
+    Conversations: a session keeps its last ``session_max_turns`` turns and is deleted
+    after ``session_idle_seconds`` without a question. Repeats: ``answer_cache_size``
+    answers and ``retrieval_cache_size`` retrievals are kept in memory (LRU); a question
+    whose perception matches a cached one and whose embedding is at least
+    ``retrieval_reuse_cosine`` close reuses its retrieval, never its answer.
     """
 
     data_dir: Path = field(default_factory=default_data_dir)
-    embedder: str = DEFAULT_EMBEDDER
+    embedder: str = field(default_factory=default_embedder)
+    """A name from models/manifest.toml; a data directory keeps the one it was built with."""
     embedder_path: Path | None = None
     reranker_path: Path | None = None
     reranker_sha256: str | None = None
@@ -90,6 +114,9 @@ class Config:
     vector_weight: float = DEFAULT_VECTOR_WEIGHT
     rrf_k: int = DEFAULT_RRF_K
     title_weight: float = DEFAULT_TITLE_WEIGHT
+    document_keyword_weight: float = DEFAULT_DOCUMENT_KEYWORD_WEIGHT
+    document_vector_weight: float = DEFAULT_DOCUMENT_VECTOR_WEIGHT
+    sibling_weight: float = DEFAULT_SIBLING_WEIGHT
     candidates: int = DEFAULT_CANDIDATES
     rerank_candidates: int = DEFAULT_RERANK_CANDIDATES
     strategy_path: Path | None = None
@@ -100,6 +127,13 @@ class Config:
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_timeout: float = DEFAULT_LLM_TIMEOUT
+    session_max_turns: int = DEFAULT_SESSION_MAX_TURNS
+    session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS
+    answer_cache_size: int = DEFAULT_ANSWER_CACHE_SIZE
+    """Answers kept for repeats (0: no answer cache)."""
+    retrieval_cache_size: int = DEFAULT_RETRIEVAL_CACHE_SIZE
+    """Retrievals kept for near-duplicate questions (0: none)."""
+    retrieval_reuse_cosine: float = DEFAULT_RETRIEVAL_REUSE_COSINE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
@@ -140,8 +174,15 @@ class Config:
         if Fusion.parse(self.fusion) is None:
             raise ConfigError("fusion", self.fusion, f"use one of {', '.join(Fusion.values())}")
         object.__setattr__(self, "fusion", Fusion(self.fusion))
-        if not 0.0 <= self.vector_weight <= 1.0:
-            raise ConfigError("vector_weight", self.vector_weight, "use a number from 0 to 1")
+        for name in (
+            "vector_weight",
+            "document_keyword_weight",
+            "document_vector_weight",
+            "sibling_weight",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+                raise ConfigError(name, value, "use a number from 0 to 1")
         if self.title_weight < 0:
             raise ConfigError("title_weight", self.title_weight, "use 0 or more")
         if self.reranker_path is not None and not self.reranker_sha256:
@@ -157,6 +198,23 @@ class Config:
             isinstance(self.llm_timeout, int | float) and self.llm_timeout > 0
         ):
             raise ConfigError("llm_timeout", self.llm_timeout, "use a number of seconds > 0")
+        if isinstance(self.session_idle_seconds, bool) or not (
+            isinstance(self.session_idle_seconds, int | float) and self.session_idle_seconds > 0
+        ):
+            raise ConfigError(
+                "session_idle_seconds", self.session_idle_seconds, "use a number of seconds > 0"
+            )
+        for name in ("session_max_turns", "answer_cache_size", "retrieval_cache_size"):
+            value = getattr(self, name)
+            least = 1 if name == "session_max_turns" else 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ConfigError(name, value, f"use a whole number of {least} or more")
+        if not 0.0 < self.retrieval_reuse_cosine <= 1.0:
+            raise ConfigError(
+                "retrieval_reuse_cosine",
+                self.retrieval_reuse_cosine,
+                "use a number above 0, up to 1",
+            )
         if (self.llm_base_url is None) != (self.llm_model is None):
             raise ConfigError(
                 "llm_model" if self.llm_base_url else "llm_base_url",

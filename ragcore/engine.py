@@ -3,15 +3,24 @@
 Constructing an Engine is cheap; the database, the index and the models are opened on
 first use. An Engine is safe to share between threads: searches run concurrently,
 writes (ingest, delete) are serialised so the vector index always follows SQLite.
+
+Every call that reads or writes documents takes an optional ``scope`` (``Scope``): the
+knowledge bases the caller may use. A scoped call sees the store as if the others did
+not exist — no chunk, id, title or count from outside reaches it — and may write only
+inside its scope (``ScopeError`` before anything is written).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import numpy as np
@@ -25,16 +34,24 @@ from ragcore.agents.validation import Validator
 from ragcore.answering import Answer, Answerer, EventListener
 from ragcore.config import LLM_API_KEY_ENV, Config
 from ragcore.documents import Document, DocumentInfo
-from ragcore.errors import StoreError
+from ragcore.errors import InvalidInputError, InvalidQueryError, ScopeError, StoreError
 from ragcore.inference.embedder import Embedder, OnnxEmbedder
 from ragcore.inference.models import embedder_spec, models_dir
 from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
-from ragcore.ingest.loaders import load_path
+from ragcore.ingest.loaders import load_files
 from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
 from ragcore.retrieval.search import Hit, Searcher
-from ragcore.storage.store import SearchFilters, Store, WriteResult
-from ragcore.storage.vector_index import PersistentIndex
+from ragcore.scope import Scope
+from ragcore.storage.integrity import CheckReport, check_store
+from ragcore.storage.records import DEFAULT_PAGE_SIZE, DocumentPage, DocumentRecord, Listing
+from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResult
+from ragcore.storage.vector_index import HnswIndex, PersistentIndex
 from ragcore.types import IngestStatus, SearchMode
+
+# The scope of the ask running on this thread, for the validator's document look-ups:
+# the validator is shared by every question and reads documents through one callable.
+_ASK_SCOPE: ContextVar[Scope] = ContextVar("ragcore_ask_scope", default=Scope.ALL)
+_INDEX_KEYS = ("index_file", "index_sha256", "index_data_version", "index_count")
 
 
 @dataclass(frozen=True)
@@ -46,6 +63,11 @@ class KnowledgeBaseInfo:
 
 @dataclass(frozen=True)
 class Stats:
+    """What the data directory holds. For a scoped caller the counts are its knowledge
+    bases' (``vectors`` is then its chunk count: the index holds one vector per chunk,
+    which ``Engine.check`` verifies) and the file sizes, which cover every knowledge
+    base, are 0."""
+
     data_dir: Path
     knowledge_bases: int
     documents: int
@@ -137,20 +159,20 @@ class Engine:
         return self._index
 
     def _check_embedder_matches(self) -> None:
-        """Vectors from two embedders are not comparable: refuse to mix them."""
-        name = (
-            self.config.embedder
-            if isinstance(self.embedder, OnnxEmbedder)
-            else type(self.embedder).__name__
-        )
+        """Vectors from two embedders (or two graphs of one model, whose vectors differ
+        slightly) are not comparable: refuse to mix them."""
+        name = getattr(self.embedder, "name", type(self.embedder).__name__)
         current = f"{name}/{self.embedder.dimension}"
         recorded = self.store.meta("embedder")
         if recorded is None:
             self.store.set_meta({"embedder": current})
         elif recorded != current:
+            was = recorded.rpartition("/")[0] or recorded
             raise StoreError(
                 f"{self.config.data_dir} was built with embedder {recorded}, not "
-                f"{current}: configure that embedder or use another data directory"
+                f"{current}: configure embedder {was!r} (Config.embedder or "
+                f"$RAGCORE_EMBEDDER) to use it, or re-embed by ingesting the documents "
+                f"into a new data directory with {name!r}"
             )
 
     def warm_up(self) -> None:
@@ -179,33 +201,84 @@ class Engine:
 
     # -- writes --------------------------------------------------------------------
     def ingest(
-        self, documents: Iterable[Document], progress: ProgressCallback | None = None
+        self,
+        documents: Iterable[Document],
+        progress: ProgressCallback | None = None,
+        *,
+        scope: Scope | None = None,
     ) -> IngestReport:
-        """Add or update documents; all are validated before anything is written."""
-        with self._lock:
+        """Add or update documents; all are validated before anything is written.
+
+        A scoped caller may write only into its knowledge bases, and may not reuse the id
+        of a document outside them: either is a ``ScopeError`` before anything is written.
+        """
+        scope = _scope(scope)
+        with self._lock, self._translated("ingesting"):
+            if not scope.unrestricted:
+                documents = self._inside(list(documents), scope)
             vectors = self._vectors
             report = self._ingestor(vectors).ingest(documents, progress)
             if report.chunks or report.count(IngestStatus.UPDATED):
                 vectors.save()
             return report
 
+    def _inside(self, documents: list[Document], scope: Scope) -> list[Document]:
+        """``documents``, checked to lie inside ``scope`` (valid ones: a bad document is
+        still reported as bad first)."""
+        for doc in documents:
+            if isinstance(doc, Document):
+                doc.validated(self.config.max_document_chars)
+                scope.check(doc.knowledge_base)
+        ids = [doc.id for doc in documents if isinstance(doc, Document)]
+        taken = self.store.within(scope).taken_outside(ids)
+        if taken:
+            # Ids are one namespace for the whole store; say no more than that it is taken.
+            raise ScopeError(
+                f"document id {taken[0]!r} is not available to this caller: choose another id"
+            )
+        return documents
+
     def ingest_path(
         self,
         path: Path | str,
         knowledge_base: str | None = None,
         progress: ProgressCallback | None = None,
+        *,
+        scope: Scope | None = None,
     ) -> IngestReport:
-        """Ingest a file, or every supported file under a directory."""
-        return self.ingest(load_path(path, knowledge_base), progress)
+        """Ingest a file, or every supported file under a directory; the report lists
+        the files a directory walk skipped, with the reason."""
+        loaded = load_files(path, knowledge_base)
+        report = self.ingest(loaded.documents, progress, scope=scope)
+        return replace(report, skipped=loaded.skipped)
 
-    def delete(self, document_id: str) -> int:
-        """Delete a document from SQLite, FTS5 and the vector index; return its chunk count."""
-        with self._lock:
+    def delete(self, document_id: str, *, scope: Scope | None = None) -> int:
+        """Delete a document from SQLite, FTS5 and the vector index; return its chunk count.
+
+        ``DocumentNotFoundError`` if there is none, or none inside ``scope``.
+        """
+        with self._lock, self._translated("deleting a document"):
             vectors = self._vectors
-            result = self.store.delete(document_id)
+            result = self.store.within(_scope(scope)).delete(document_id)
             vectors.index.remove(result.removed_chunk_ids)
             vectors.save()
             return len(result.removed_chunk_ids)
+
+    def delete_knowledge_base(self, name: str, *, scope: Scope | None = None) -> int:
+        """Delete every document of knowledge base ``name`` from SQLite, FTS5 and the
+        vector index, and the knowledge base itself; return how many documents went.
+
+        ``ScopeError`` if ``name`` is outside ``scope`` (whether it exists or not),
+        ``KnowledgeBaseNotFoundError`` if it holds no document.
+        """
+        with self._lock, self._translated("deleting a knowledge base"):
+            store = self.store.within(_scope(scope))
+            store.scope.check(name)
+            vectors = self._vectors
+            count, result = store.delete_knowledge_base(name)
+            vectors.index.remove(result.removed_chunk_ids)
+            vectors.save()
+            return count
 
     def _ingestor(self, vectors: PersistentIndex) -> Ingestor:
         def follow(result: WriteResult, added: dict[int, np.ndarray]) -> None:
@@ -231,21 +304,54 @@ class Engine:
         k: int = 10,
         filters: SearchFilters | None = None,
         rerank: bool | None = None,
+        scope: Scope | None = None,
     ) -> list[Hit]:
-        """The best ``k`` chunks for ``query`` by ``vector``, ``keyword`` or ``hybrid`` search."""
-        return self.searcher().search(
-            query, mode=mode, k=k, filters=filters or SearchFilters(), rerank=rerank
-        )
+        """The best ``k`` chunks for ``query`` by ``vector``, ``keyword`` or ``hybrid`` search.
 
-    def ask(self, question: str, on_event: EventListener | None = None) -> Answer:
+        With a ``scope``, only its knowledge bases are searched (``filters`` naming one
+        outside it is a ``ScopeError``); a knowledge base of the scope that holds nothing
+        yet is searched as empty rather than refused.
+        """
+        scope = _scope(scope)
+        filters = scope.restrict(_filters(filters))
+        with self._translated("searching"):
+            return self.searcher(scope=scope).search(
+                query, mode=mode, k=k, filters=filters, rerank=rerank
+            )
+
+    def ask(
+        self,
+        question: str,
+        *,
+        filters: SearchFilters | None = None,
+        max_rounds: int | None = None,
+        scope: Scope | None = None,
+        on_event: EventListener | None = None,
+    ) -> Answer:
         """Answer ``question`` from the documents: perceive, plan, retrieve, generate, validate.
 
-        Retries with an adjusted plan when validation fails, up to ``config.max_rounds``.
-        Raises ``InvalidQueryError`` for a question that is not text, empty or too long.
-        ``on_event`` is called with a ``StageEvent`` as each stage completes; an exception
-        it raises stops the run.
+        Retries with an adjusted plan when validation fails, up to ``max_rounds`` (1 to
+        ``config.max_rounds``, the default). ``filters`` bound every retrieval task of
+        every round (what the question adds, such as a date range, only narrows them)
+        and ``scope`` limits the knowledge bases read, as in ``search``; the trace's plan
+        nodes show both. Raises ``InvalidQueryError`` for a question that is not text,
+        empty or too long, or a bad ``max_rounds``; ``ScopeError`` for filters naming a
+        knowledge base outside the scope. ``on_event`` is called with a ``StageEvent`` as
+        each stage completes; an exception it raises stops the run.
         """
-        return self.answerer.ask(question, on_event)
+        scope = _scope(scope)
+        filters = _filters(filters)
+        bounds = scope.restrict(filters)
+        if filters.knowledge_bases:
+            self.store.within(scope).check_knowledge_bases(filters.knowledge_bases)
+        token = _ASK_SCOPE.set(scope)
+        try:
+            with self._translated("answering"):
+                return self.answerer.ask(
+                    question, on_event, bounds=bounds, scope=scope, max_rounds=max_rounds
+                )
+        finally:
+            _ASK_SCOPE.reset(token)
 
     @property
     def answerer(self) -> Answerer:
@@ -272,7 +378,7 @@ class Engine:
             self._generator or self._configured_generator(),
             Validator(
                 support_threshold=config.support_threshold,
-                documents=self.store.documents,
+                documents=self._documents_in_ask_scope,
                 scorer=self.reranker,
                 semantic=SemanticSupport(self.embedder),
                 semantic_threshold=config.semantic_threshold,
@@ -291,32 +397,152 @@ class Engine:
             timeout=self.config.llm_timeout,
         )
 
-    def document(self, document_id: str) -> DocumentInfo:
-        return self.store.document(document_id)
+    def _documents_in_ask_scope(self, ids: Iterable[str]) -> dict[str, DocumentInfo]:
+        return self.store.within(_ASK_SCOPE.get()).documents(ids)
 
-    def knowledge_bases(self) -> list[KnowledgeBaseInfo]:
-        return [KnowledgeBaseInfo(*row) for row in self.store.knowledge_bases()]
+    def document(self, document_id: str, *, scope: Scope | None = None) -> DocumentRecord:
+        """Everything stored about a document but its text; ``DocumentNotFoundError``
+        (the same text) whether it does not exist or is outside ``scope``."""
+        with self._translated("reading a document"):
+            return self.store.within(_scope(scope)).record(document_id)
 
-    def stats(self) -> Stats:
-        counts = self.store.counts()
-        index_file = self.store.meta("index_file")
-        index_path = self.config.data_dir / index_file if index_file else None
-        return Stats(
-            data_dir=self.config.data_dir,
-            knowledge_bases=counts["knowledge_bases"],
-            documents=counts["documents"],
-            chunks=counts["chunks"],
-            vectors=len(self._vectors.index),
-            database_bytes=_size(self.store.path),
-            index_bytes=_size(index_path) if index_path else 0,
-            embedder=self.config.embedder,
-            reranker=self.config.reranker_path is not None,
-        )
+    def list_documents(
+        self,
+        *,
+        knowledge_base: str | None = None,
+        updated_since: datetime | None = None,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        page_token: str | None = None,
+        scope: Scope | None = None,
+    ) -> DocumentPage:
+        """One page of the stored documents, oldest ``ingested_at`` first.
 
-    def searcher(self, **changes) -> Searcher:
-        """A Searcher on this engine, with search settings (e.g. fusion) overridden."""
+        ``updated_since`` (an aware datetime) keeps documents added or changed since then
+        (inclusive, to the second): what a client syncing its copy asks for. Pass the
+        ``next_page_token`` of a page to get the next one, with the same other
+        arguments; paging neither repeats nor skips a document while others are
+        ingested. A bad argument or a malformed token is ``InvalidQueryError``; a
+        knowledge base outside ``scope`` is ``ScopeError``.
+        """
+        scope = _scope(scope)
+        listing = Listing.of(knowledge_base, updated_since, page_size)
+        if knowledge_base is not None:
+            scope.check(knowledge_base)
+        with self._translated("listing documents"):
+            return self.store.within(scope).list_documents(listing, page_token)
+
+    def knowledge_bases(self, *, scope: Scope | None = None) -> list[KnowledgeBaseInfo]:
+        """The knowledge bases that hold documents (inside ``scope``), by name."""
+        with self._translated("listing knowledge bases"):
+            rows = self.store.within(_scope(scope)).knowledge_bases()
+        return [KnowledgeBaseInfo(*row) for row in rows]
+
+    def stats(self, *, scope: Scope | None = None) -> Stats:
+        scope = _scope(scope)
+        with self._translated("counting"):
+            counts = self.store.within(scope).counts()
+            scoped = not scope.unrestricted
+            index_file = self.store.meta("index_file")
+            index_path = self.config.data_dir / index_file if index_file else None
+            return Stats(
+                data_dir=self.config.data_dir,
+                knowledge_bases=counts["knowledge_bases"],
+                documents=counts["documents"],
+                chunks=counts["chunks"],
+                vectors=counts["chunks"] if scoped else len(self._vectors.index),
+                database_bytes=0 if scoped else _size(self.store.path),
+                index_bytes=_size(index_path) if index_path and not scoped else 0,
+                embedder=self.config.embedder,
+                reranker=self.config.reranker_path is not None,
+            )
+
+    def searcher(self, *, scope: Scope | None = None, **changes) -> Searcher:
+        """A Searcher on this engine (reading only inside ``scope``), with search
+        settings (e.g. fusion) overridden."""
         config = replace(self.config, **changes) if changes else self.config
-        return Searcher(self.store, self._vectors.index, self.embedder, config, self.reranker)
+        store = self.store.within(_scope(scope))
+        return Searcher(store, self._vectors.index, self.embedder, config, self.reranker)
+
+    # -- operations ----------------------------------------------------------------
+    def backup(self, dest: Path | str) -> Path:
+        """Copy the data directory into ``dest`` (a new or empty directory), consistent
+        while searches and asks go on: the database through SQLite's online backup API,
+        then the vector index file it records. Writes by this engine wait meanwhile.
+        Returns ``dest``; ``Engine.open(dest)`` opens the copy.
+        """
+        dest = Path(dest).expanduser()
+        if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+            raise InvalidInputError(
+                f"backup destination {dest} exists and is not an empty directory: "
+                "give a new or empty directory"
+            )
+        if dest.resolve() == self.config.data_dir.resolve():
+            raise InvalidInputError(f"{dest} is the data directory itself: back up elsewhere")
+        with self._lock, self._translated("making a backup"):
+            dest.mkdir(parents=True, exist_ok=True)
+            self.store.backup_to(dest / DATABASE_NAME)
+            copy = Store(dest)
+            try:
+                index_file = copy.meta("index_file")
+            finally:
+                copy.close()
+            source = self.config.data_dir / (index_file or "")
+            if index_file and source.is_file():
+                shutil.copyfile(source, dest / index_file)
+                with open(dest / index_file, "rb+") as handle:
+                    os.fsync(handle.fileno())
+            # Without its index file the copy rebuilds the index from SQLite when opened.
+        return dest
+
+    def check(self) -> CheckReport:
+        """Check SQLite (integrity_check), the FTS5 keyword indexes (integrity-check) and
+        the vector index file against the database (recorded file and SHA-256, data
+        version stamp, count, a random sample of vectors). Repairs nothing; each failed
+        finding says what to do."""
+        with self._lock:
+            return check_store(self.store, self.config.hnsw, self.config.threads)
+
+    def rebuild_index(self) -> int:
+        """Rebuild the vector index from the embeddings in SQLite; return its vectors."""
+        with self._lock, self._translated("rebuilding the vector index"):
+            if self._index is None:
+                # Forget the recorded file: opening then rebuilds it, once.
+                self.store.forget_meta(_INDEX_KEYS)
+                return len(self._vectors.index)
+            vectors = self._vectors
+            fresh = HnswIndex(self.embedder.dimension, self.config.hnsw, self.config.threads)
+            for ids, embeddings in self.store.embeddings():
+                fresh.add(ids, embeddings)
+            vectors.save(fresh)
+            vectors.index = fresh
+            return len(fresh)
+
+    @contextlib.contextmanager
+    def _translated(self, doing: str) -> Iterator[None]:
+        """No raw sqlite3 error leaves the engine (the store translates its own; this
+        catches any from code that reads it directly)."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self.store.translate(exc, doing) from exc
+
+
+def _scope(scope: Scope | None) -> Scope:
+    if scope is None:
+        return Scope.ALL
+    if not isinstance(scope, Scope):
+        raise InvalidInputError(f"scope must be a ragcore.Scope, got {type(scope).__name__}")
+    return scope
+
+
+def _filters(filters: SearchFilters | None) -> SearchFilters:
+    if filters is None:
+        return SearchFilters()
+    if not isinstance(filters, SearchFilters):
+        raise InvalidQueryError(
+            f"filters must be a ragcore.SearchFilters, got {type(filters).__name__}"
+        )
+    return filters
 
 
 def _size(path: Path) -> int:

@@ -12,9 +12,10 @@ into ragcore, with ``raise ... from exc``, so callers only ever need these::
     │   ├── InvalidDocumentError   a document (or file) is unusable (names file and field)
     │   └── InvalidQueryError      a search query or filter is unusable
     ├── NotFoundError              something asked for by name does not exist
-    │   ├── DocumentNotFoundError
+    │   ├── DocumentNotFoundError  (also: a document outside the caller's scope)
     │   └── KnowledgeBaseNotFoundError
-    ├── StoreError                 the data directory is unusable (locked, corrupt, newer schema)
+    ├── ScopeError                 a knowledge base outside the caller's scope was named
+    ├── StoreError                 the data directory is unusable (locked, damaged, newer schema)
     └── GenerationError            the answer generator failed (LLM endpoint down, slow, malformed)
 
 Messages say what was wrong and what to do about it.
@@ -83,8 +84,18 @@ class KnowledgeBaseNotFoundError(NotFoundError):
     """No knowledge base has the given name."""
 
 
+class ScopeError(RagcoreError):
+    """A caller limited to some knowledge bases reached outside them.
+
+    The message reads the same whether or not the knowledge base it names exists, so a
+    scoped caller learns nothing about the others. A *document* outside the scope is a
+    ``DocumentNotFoundError`` with the text of a missing one, for the same reason.
+    """
+
+
 class StoreError(RagcoreError):
-    """The data directory cannot be used as it is."""
+    """The data directory cannot be used as it is (locked, damaged, written by a newer
+    ragcore); the message says what and what to do (``ragcore check``, restore a backup)."""
 
 
 class GenerationError(RagcoreError):

@@ -67,7 +67,11 @@ class Fusion(_Vocabulary):
     """How hybrid search fuses its keyword and vector results (``Config.fusion``)."""
 
     WEIGHTED = "weighted"
+    """Weighted sum of each signal min-max normalised over the candidates."""
+    ZSCORE = "zscore"
+    """Weighted sum of each signal z-scored (mean 0, deviation 1) over the candidates."""
     RRF = "rrf"
+    """Weighted reciprocal rank fusion: only the ranks count, not the scores."""
 
 
 class TaskFusion(_Vocabulary):
@@ -92,6 +96,30 @@ class ForEach(_Vocabulary):
 
     SIDE = "side"
     ENTITY = "entity"
+
+
+class SkipReason(_Vocabulary):
+    """Why ingesting a directory skipped a file (``IngestReport.skipped``)."""
+
+    UNSUPPORTED_TYPE = "unsupported_type"
+    """Not a type ragcore reads (.txt, .md, .html, .jsonl)."""
+    UNREADABLE = "unreadable"
+    """The file could not be read (permissions, I/O error)."""
+    NOT_UTF8 = "not_utf8"
+    """Not UTF-8 text (a binary file, or another encoding)."""
+    README = "readme"
+    """A README is documentation of the folder, not a document."""
+
+
+class StoreCheck(_Vocabulary):
+    """The checks of ``Engine.check`` (``ragcore check``)."""
+
+    SQLITE = "sqlite"
+    KEYWORD_INDEX = "keyword_index"
+    INDEX_FILE = "index_file"
+    INDEX_STAMP = "index_stamp"
+    INDEX_COUNT = "index_count"
+    VECTORS = "vectors"
 
 
 class IngestStatus(_Vocabulary):
@@ -186,7 +214,9 @@ __all__ = [
     "IssueKind",
     "Route",
     "SearchMode",
+    "SkipReason",
     "Stage",
+    "StoreCheck",
     "TaskFilter",
     "TaskFusion",
 ]

@@ -7,6 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Role(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROLE_UNSPECIFIED: _ClassVar[Role]
+    ROLE_READER: _ClassVar[Role]
+    ROLE_ADMIN: _ClassVar[Role]
+
 class AnswerStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ANSWER_STATUS_UNSPECIFIED: _ClassVar[AnswerStatus]
@@ -14,28 +20,182 @@ class AnswerStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ANSWER_STATUS_UNCERTAIN: _ClassVar[AnswerStatus]
     ANSWER_STATUS_NO_ANSWER: _ClassVar[AnswerStatus]
 
+class Check(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CHECK_UNSPECIFIED: _ClassVar[Check]
+    CHECK_TRACEABILITY: _ClassVar[Check]
+    CHECK_TIMELINESS: _ClassVar[Check]
+    CHECK_CONSISTENCY: _ClassVar[Check]
+
+class IssueKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ISSUE_KIND_UNSPECIFIED: _ClassVar[IssueKind]
+    ISSUE_KIND_UNCITED: _ClassVar[IssueKind]
+    ISSUE_KIND_INVALID_CITATION: _ClassVar[IssueKind]
+    ISSUE_KIND_UNSUPPORTED: _ClassVar[IssueKind]
+    ISSUE_KIND_UNSUPPORTED_NUMBER: _ClassVar[IssueKind]
+    ISSUE_KIND_NO_EVIDENCE: _ClassVar[IssueKind]
+    ISSUE_KIND_ATTRIBUTE_NOT_FOUND: _ClassVar[IssueKind]
+    ISSUE_KIND_SUPERSEDED: _ClassVar[IssueKind]
+    ISSUE_KIND_OUTSIDE_INTERVAL: _ClassVar[IssueKind]
+    ISSUE_KIND_OUTRANKED: _ClassVar[IssueKind]
+    ISSUE_KIND_MISSING_SIDE: _ClassVar[IssueKind]
+    ISSUE_KIND_UNSUPPORTED_RELATION: _ClassVar[IssueKind]
+    ISSUE_KIND_UNSUPPORTED_CLAIM: _ClassVar[IssueKind]
+    ISSUE_KIND_WRONG_ENTITY: _ClassVar[IssueKind]
+    ISSUE_KIND_UNIT_MISMATCH: _ClassVar[IssueKind]
+    ISSUE_KIND_OFF_QUESTION: _ClassVar[IssueKind]
+
+class Action(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACTION_UNSPECIFIED: _ClassVar[Action]
+    ACTION_COMPARE: _ClassVar[Action]
+    ACTION_EXPLAIN: _ClassVar[Action]
+    ACTION_HOW_TO: _ClassVar[Action]
+    ACTION_LIST: _ClassVar[Action]
+    ACTION_SUMMARIZE: _ClassVar[Action]
+    ACTION_LOOKUP: _ClassVar[Action]
+
+class Route(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROUTE_UNSPECIFIED: _ClassVar[Route]
+    ROUTE_DIRECT: _ClassVar[Route]
+    ROUTE_SIMPLE: _ClassVar[Route]
+    ROUTE_COMPARISON: _ClassVar[Route]
+    ROUTE_MULTI_HOP: _ClassVar[Route]
+
 class SearchMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SEARCH_MODE_UNSPECIFIED: _ClassVar[SearchMode]
     SEARCH_MODE_VECTOR: _ClassVar[SearchMode]
     SEARCH_MODE_KEYWORD: _ClassVar[SearchMode]
     SEARCH_MODE_HYBRID: _ClassVar[SearchMode]
+
+class IngestStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    INGEST_STATUS_UNSPECIFIED: _ClassVar[IngestStatus]
+    INGEST_STATUS_ADDED: _ClassVar[IngestStatus]
+    INGEST_STATUS_UPDATED: _ClassVar[IngestStatus]
+    INGEST_STATUS_UNCHANGED: _ClassVar[IngestStatus]
+ROLE_UNSPECIFIED: Role
+ROLE_READER: Role
+ROLE_ADMIN: Role
 ANSWER_STATUS_UNSPECIFIED: AnswerStatus
 ANSWER_STATUS_OK: AnswerStatus
 ANSWER_STATUS_UNCERTAIN: AnswerStatus
 ANSWER_STATUS_NO_ANSWER: AnswerStatus
+CHECK_UNSPECIFIED: Check
+CHECK_TRACEABILITY: Check
+CHECK_TIMELINESS: Check
+CHECK_CONSISTENCY: Check
+ISSUE_KIND_UNSPECIFIED: IssueKind
+ISSUE_KIND_UNCITED: IssueKind
+ISSUE_KIND_INVALID_CITATION: IssueKind
+ISSUE_KIND_UNSUPPORTED: IssueKind
+ISSUE_KIND_UNSUPPORTED_NUMBER: IssueKind
+ISSUE_KIND_NO_EVIDENCE: IssueKind
+ISSUE_KIND_ATTRIBUTE_NOT_FOUND: IssueKind
+ISSUE_KIND_SUPERSEDED: IssueKind
+ISSUE_KIND_OUTSIDE_INTERVAL: IssueKind
+ISSUE_KIND_OUTRANKED: IssueKind
+ISSUE_KIND_MISSING_SIDE: IssueKind
+ISSUE_KIND_UNSUPPORTED_RELATION: IssueKind
+ISSUE_KIND_UNSUPPORTED_CLAIM: IssueKind
+ISSUE_KIND_WRONG_ENTITY: IssueKind
+ISSUE_KIND_UNIT_MISMATCH: IssueKind
+ISSUE_KIND_OFF_QUESTION: IssueKind
+ACTION_UNSPECIFIED: Action
+ACTION_COMPARE: Action
+ACTION_EXPLAIN: Action
+ACTION_HOW_TO: Action
+ACTION_LIST: Action
+ACTION_SUMMARIZE: Action
+ACTION_LOOKUP: Action
+ROUTE_UNSPECIFIED: Route
+ROUTE_DIRECT: Route
+ROUTE_SIMPLE: Route
+ROUTE_COMPARISON: Route
+ROUTE_MULTI_HOP: Route
 SEARCH_MODE_UNSPECIFIED: SearchMode
 SEARCH_MODE_VECTOR: SearchMode
 SEARCH_MODE_KEYWORD: SearchMode
 SEARCH_MODE_HYBRID: SearchMode
+INGEST_STATUS_UNSPECIFIED: IngestStatus
+INGEST_STATUS_ADDED: IngestStatus
+INGEST_STATUS_UPDATED: IngestStatus
+INGEST_STATUS_UNCHANGED: IngestStatus
+
+class GetServerInfoRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ServerInfo(_message.Message):
+    __slots__ = ("version", "limits", "embedder", "reranker", "generator", "store", "role", "scope")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    LIMITS_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDER_FIELD_NUMBER: _ClassVar[int]
+    RERANKER_FIELD_NUMBER: _ClassVar[int]
+    GENERATOR_FIELD_NUMBER: _ClassVar[int]
+    STORE_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    version: str
+    limits: Limits
+    embedder: str
+    reranker: str
+    generator: str
+    store: str
+    role: Role
+    scope: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., embedder: _Optional[str] = ..., reranker: _Optional[str] = ..., generator: _Optional[str] = ..., store: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., scope: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Limits(_message.Message):
+    __slots__ = ("max_question_chars", "max_query_chars", "max_document_chars", "max_message_bytes", "max_rounds", "max_k", "max_page_size", "max_in_flight")
+    MAX_QUESTION_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_QUERY_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_DOCUMENT_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    MAX_K_FIELD_NUMBER: _ClassVar[int]
+    MAX_PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    MAX_IN_FLIGHT_FIELD_NUMBER: _ClassVar[int]
+    max_question_chars: int
+    max_query_chars: int
+    max_document_chars: int
+    max_message_bytes: int
+    max_rounds: int
+    max_k: int
+    max_page_size: int
+    max_in_flight: int
+    def __init__(self, max_question_chars: _Optional[int] = ..., max_query_chars: _Optional[int] = ..., max_document_chars: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., max_rounds: _Optional[int] = ..., max_k: _Optional[int] = ..., max_page_size: _Optional[int] = ..., max_in_flight: _Optional[int] = ...) -> None: ...
+
+class SearchFilters(_message.Message):
+    __slots__ = ("knowledge_bases", "doc_types", "updated_after", "updated_before", "min_authority", "exclude_superseded")
+    KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
+    DOC_TYPES_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AFTER_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    MIN_AUTHORITY_FIELD_NUMBER: _ClassVar[int]
+    EXCLUDE_SUPERSEDED_FIELD_NUMBER: _ClassVar[int]
+    knowledge_bases: _containers.RepeatedScalarFieldContainer[str]
+    doc_types: _containers.RepeatedScalarFieldContainer[str]
+    updated_after: str
+    updated_before: str
+    min_authority: int
+    exclude_superseded: bool
+    def __init__(self, knowledge_bases: _Optional[_Iterable[str]] = ..., doc_types: _Optional[_Iterable[str]] = ..., updated_after: _Optional[str] = ..., updated_before: _Optional[str] = ..., min_authority: _Optional[int] = ..., exclude_superseded: _Optional[bool] = ...) -> None: ...
 
 class AskRequest(_message.Message):
-    __slots__ = ("question", "include_trace")
+    __slots__ = ("question", "include_trace", "filters", "max_rounds")
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_TRACE_FIELD_NUMBER: _ClassVar[int]
+    FILTERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
     question: str
     include_trace: bool
-    def __init__(self, question: _Optional[str] = ..., include_trace: _Optional[bool] = ...) -> None: ...
+    filters: SearchFilters
+    max_rounds: int
+    def __init__(self, question: _Optional[str] = ..., include_trace: _Optional[bool] = ..., filters: _Optional[_Union[SearchFilters, _Mapping]] = ..., max_rounds: _Optional[int] = ...) -> None: ...
 
 class Answer(_message.Message):
     __slots__ = ("question", "status", "text", "citations", "report", "perception", "rounds", "tasks", "searches", "generator", "timings", "trace")
@@ -94,16 +254,16 @@ class ValidationReport(_message.Message):
     def __init__(self, passed: _Optional[bool] = ..., checks: _Optional[_Iterable[_Union[CheckResult, _Mapping]]] = ..., support: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class CheckResult(_message.Message):
-    __slots__ = ("name", "passed", "checked", "issues")
-    NAME_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ("check", "passed", "checked", "issues")
+    CHECK_FIELD_NUMBER: _ClassVar[int]
     PASSED_FIELD_NUMBER: _ClassVar[int]
     CHECKED_FIELD_NUMBER: _ClassVar[int]
     ISSUES_FIELD_NUMBER: _ClassVar[int]
-    name: str
+    check: Check
     passed: bool
     checked: int
     issues: _containers.RepeatedCompositeFieldContainer[Issue]
-    def __init__(self, name: _Optional[str] = ..., passed: _Optional[bool] = ..., checked: _Optional[int] = ..., issues: _Optional[_Iterable[_Union[Issue, _Mapping]]] = ...) -> None: ...
+    def __init__(self, check: _Optional[_Union[Check, str]] = ..., passed: _Optional[bool] = ..., checked: _Optional[int] = ..., issues: _Optional[_Iterable[_Union[Issue, _Mapping]]] = ...) -> None: ...
 
 class Issue(_message.Message):
     __slots__ = ("check", "kind", "message", "statement", "chunk_ids", "document_ids", "entity")
@@ -114,14 +274,14 @@ class Issue(_message.Message):
     CHUNK_IDS_FIELD_NUMBER: _ClassVar[int]
     DOCUMENT_IDS_FIELD_NUMBER: _ClassVar[int]
     ENTITY_FIELD_NUMBER: _ClassVar[int]
-    check: str
-    kind: str
+    check: Check
+    kind: IssueKind
     message: str
     statement: str
     chunk_ids: _containers.RepeatedScalarFieldContainer[int]
     document_ids: _containers.RepeatedScalarFieldContainer[str]
     entity: str
-    def __init__(self, check: _Optional[str] = ..., kind: _Optional[str] = ..., message: _Optional[str] = ..., statement: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[int]] = ..., document_ids: _Optional[_Iterable[str]] = ..., entity: _Optional[str] = ...) -> None: ...
+    def __init__(self, check: _Optional[_Union[Check, str]] = ..., kind: _Optional[_Union[IssueKind, str]] = ..., message: _Optional[str] = ..., statement: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[int]] = ..., document_ids: _Optional[_Iterable[str]] = ..., entity: _Optional[str] = ...) -> None: ...
 
 class Perception(_message.Message):
     __slots__ = ("action", "route", "entities", "sides", "time_start", "time_end", "source", "quantitative", "warnings")
@@ -134,8 +294,8 @@ class Perception(_message.Message):
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     QUANTITATIVE_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
-    action: str
-    route: str
+    action: Action
+    route: Route
     entities: _containers.RepeatedCompositeFieldContainer[Entity]
     sides: _containers.RepeatedScalarFieldContainer[str]
     time_start: str
@@ -143,7 +303,7 @@ class Perception(_message.Message):
     source: str
     quantitative: bool
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, action: _Optional[str] = ..., route: _Optional[str] = ..., entities: _Optional[_Iterable[_Union[Entity, _Mapping]]] = ..., sides: _Optional[_Iterable[str]] = ..., time_start: _Optional[str] = ..., time_end: _Optional[str] = ..., source: _Optional[str] = ..., quantitative: _Optional[bool] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, action: _Optional[_Union[Action, str]] = ..., route: _Optional[_Union[Route, str]] = ..., entities: _Optional[_Iterable[_Union[Entity, _Mapping]]] = ..., sides: _Optional[_Iterable[str]] = ..., time_start: _Optional[str] = ..., time_end: _Optional[str] = ..., source: _Optional[str] = ..., quantitative: _Optional[bool] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Entity(_message.Message):
     __slots__ = ("text", "label")
@@ -182,26 +342,26 @@ class TraceNode(_message.Message):
     def __init__(self, name: _Optional[str] = ..., ms: _Optional[float] = ..., detail: _Optional[str] = ..., children: _Optional[_Iterable[_Union[TraceNode, _Mapping]]] = ...) -> None: ...
 
 class AskEvent(_message.Message):
-    __slots__ = ("round", "elapsed_ms", "perception", "plan", "retrieval", "answer", "validation", "retry", "final")
+    __slots__ = ("round", "elapsed_ms", "perception", "plan", "retrieval", "draft", "validation", "retry", "result")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
     PERCEPTION_FIELD_NUMBER: _ClassVar[int]
     PLAN_FIELD_NUMBER: _ClassVar[int]
     RETRIEVAL_FIELD_NUMBER: _ClassVar[int]
-    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    DRAFT_FIELD_NUMBER: _ClassVar[int]
     VALIDATION_FIELD_NUMBER: _ClassVar[int]
     RETRY_FIELD_NUMBER: _ClassVar[int]
-    FINAL_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
     round: int
     elapsed_ms: float
     perception: Perception
     plan: PlanEvent
     retrieval: RetrievalEvent
-    answer: DraftEvent
+    draft: DraftEvent
     validation: ValidationReport
     retry: RetryEvent
-    final: Answer
-    def __init__(self, round: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., plan: _Optional[_Union[PlanEvent, _Mapping]] = ..., retrieval: _Optional[_Union[RetrievalEvent, _Mapping]] = ..., answer: _Optional[_Union[DraftEvent, _Mapping]] = ..., validation: _Optional[_Union[ValidationReport, _Mapping]] = ..., retry: _Optional[_Union[RetryEvent, _Mapping]] = ..., final: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+    result: Answer
+    def __init__(self, round: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., plan: _Optional[_Union[PlanEvent, _Mapping]] = ..., retrieval: _Optional[_Union[RetrievalEvent, _Mapping]] = ..., draft: _Optional[_Union[DraftEvent, _Mapping]] = ..., validation: _Optional[_Union[ValidationReport, _Mapping]] = ..., retry: _Optional[_Union[RetryEvent, _Mapping]] = ..., result: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
 
 class PlanEvent(_message.Message):
     __slots__ = ("tasks", "reasons")
@@ -222,12 +382,12 @@ class Task(_message.Message):
     KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
     id: str
     query: str
-    mode: str
+    mode: SearchMode
     k: int
     weight: float
     reason: str
     knowledge_bases: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[str] = ..., query: _Optional[str] = ..., mode: _Optional[str] = ..., k: _Optional[int] = ..., weight: _Optional[float] = ..., reason: _Optional[str] = ..., knowledge_bases: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., query: _Optional[str] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., k: _Optional[int] = ..., weight: _Optional[float] = ..., reason: _Optional[str] = ..., knowledge_bases: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RetrievalEvent(_message.Message):
     __slots__ = ("evidence", "document_ids", "searches")
@@ -254,26 +414,16 @@ class RetryEvent(_message.Message):
     def __init__(self, issues: _Optional[_Iterable[_Union[Issue, _Mapping]]] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "mode", "k", "knowledge_bases", "doc_types", "updated_after", "updated_before", "min_authority", "exclude_superseded")
+    __slots__ = ("query", "mode", "k", "filters")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     K_FIELD_NUMBER: _ClassVar[int]
-    KNOWLEDGE_BASES_FIELD_NUMBER: _ClassVar[int]
-    DOC_TYPES_FIELD_NUMBER: _ClassVar[int]
-    UPDATED_AFTER_FIELD_NUMBER: _ClassVar[int]
-    UPDATED_BEFORE_FIELD_NUMBER: _ClassVar[int]
-    MIN_AUTHORITY_FIELD_NUMBER: _ClassVar[int]
-    EXCLUDE_SUPERSEDED_FIELD_NUMBER: _ClassVar[int]
+    FILTERS_FIELD_NUMBER: _ClassVar[int]
     query: str
     mode: SearchMode
     k: int
-    knowledge_bases: _containers.RepeatedScalarFieldContainer[str]
-    doc_types: _containers.RepeatedScalarFieldContainer[str]
-    updated_after: str
-    updated_before: str
-    min_authority: int
-    exclude_superseded: bool
-    def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., k: _Optional[int] = ..., knowledge_bases: _Optional[_Iterable[str]] = ..., doc_types: _Optional[_Iterable[str]] = ..., updated_after: _Optional[str] = ..., updated_before: _Optional[str] = ..., min_authority: _Optional[int] = ..., exclude_superseded: _Optional[bool] = ...) -> None: ...
+    filters: SearchFilters
+    def __init__(self, query: _Optional[str] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., k: _Optional[int] = ..., filters: _Optional[_Union[SearchFilters, _Mapping]] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
     __slots__ = ("hits", "took_ms")
@@ -377,9 +527,9 @@ class DocumentOutcome(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CHUNKS_FIELD_NUMBER: _ClassVar[int]
     document_id: str
-    status: str
+    status: IngestStatus
     chunks: int
-    def __init__(self, document_id: _Optional[str] = ..., status: _Optional[str] = ..., chunks: _Optional[int] = ...) -> None: ...
+    def __init__(self, document_id: _Optional[str] = ..., status: _Optional[_Union[IngestStatus, str]] = ..., chunks: _Optional[int] = ...) -> None: ...
 
 class DeleteDocumentRequest(_message.Message):
     __slots__ = ("document_id",)
@@ -394,6 +544,71 @@ class DeleteDocumentResponse(_message.Message):
     document_id: str
     chunks_removed: int
     def __init__(self, document_id: _Optional[str] = ..., chunks_removed: _Optional[int] = ...) -> None: ...
+
+class GetDocumentRequest(_message.Message):
+    __slots__ = ("document_id",)
+    DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    document_id: str
+    def __init__(self, document_id: _Optional[str] = ...) -> None: ...
+
+class StoredDocument(_message.Message):
+    __slots__ = ("id", "knowledge_base", "title", "source", "doc_type", "authority", "updated_at", "version", "metadata", "supersedes", "superseded_by", "chunk_count", "checksum", "ingested_at")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    DOC_TYPE_FIELD_NUMBER: _ClassVar[int]
+    AUTHORITY_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDES_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    CHUNK_COUNT_FIELD_NUMBER: _ClassVar[int]
+    CHECKSUM_FIELD_NUMBER: _ClassVar[int]
+    INGESTED_AT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    knowledge_base: str
+    title: str
+    source: str
+    doc_type: str
+    authority: int
+    updated_at: str
+    version: int
+    metadata: _containers.ScalarMap[str, str]
+    supersedes: str
+    superseded_by: _containers.RepeatedScalarFieldContainer[str]
+    chunk_count: int
+    checksum: str
+    ingested_at: str
+    def __init__(self, id: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., title: _Optional[str] = ..., source: _Optional[str] = ..., doc_type: _Optional[str] = ..., authority: _Optional[int] = ..., updated_at: _Optional[str] = ..., version: _Optional[int] = ..., metadata: _Optional[_Mapping[str, str]] = ..., supersedes: _Optional[str] = ..., superseded_by: _Optional[_Iterable[str]] = ..., chunk_count: _Optional[int] = ..., checksum: _Optional[str] = ..., ingested_at: _Optional[str] = ...) -> None: ...
+
+class ListDocumentsRequest(_message.Message):
+    __slots__ = ("page_size", "page_token", "knowledge_base", "updated_since")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_SINCE_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    knowledge_base: str
+    updated_since: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., updated_since: _Optional[str] = ...) -> None: ...
+
+class ListDocumentsResponse(_message.Message):
+    __slots__ = ("documents", "next_page_token")
+    DOCUMENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    documents: _containers.RepeatedCompositeFieldContainer[StoredDocument]
+    next_page_token: str
+    def __init__(self, documents: _Optional[_Iterable[_Union[StoredDocument, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ListKnowledgeBasesRequest(_message.Message):
     __slots__ = ()
@@ -414,6 +629,20 @@ class KnowledgeBase(_message.Message):
     documents: int
     chunks: int
     def __init__(self, name: _Optional[str] = ..., documents: _Optional[int] = ..., chunks: _Optional[int] = ...) -> None: ...
+
+class DeleteKnowledgeBaseRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class DeleteKnowledgeBaseResponse(_message.Message):
+    __slots__ = ("name", "documents_removed")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DOCUMENTS_REMOVED_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    documents_removed: int
+    def __init__(self, name: _Optional[str] = ..., documents_removed: _Optional[int] = ...) -> None: ...
 
 class GetStatsRequest(_message.Message):
     __slots__ = ()

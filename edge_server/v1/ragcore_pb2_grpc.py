@@ -59,15 +59,35 @@ class RagcoreStub:
                 request_serializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteDocumentRequest.SerializeToString,
                 response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteDocumentResponse.FromString,
                 _registered_method=True)
+        self.GetDocument = channel.unary_unary(
+                '/ragcore.v1.Ragcore/GetDocument',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.GetDocumentRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.StoredDocument.FromString,
+                _registered_method=True)
+        self.ListDocuments = channel.unary_unary(
+                '/ragcore.v1.Ragcore/ListDocuments',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.ListDocumentsRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ListDocumentsResponse.FromString,
+                _registered_method=True)
         self.ListKnowledgeBases = channel.unary_unary(
                 '/ragcore.v1.Ragcore/ListKnowledgeBases',
                 request_serializer=edge__server_dot_v1_dot_ragcore__pb2.ListKnowledgeBasesRequest.SerializeToString,
                 response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ListKnowledgeBasesResponse.FromString,
                 _registered_method=True)
+        self.DeleteKnowledgeBase = channel.unary_unary(
+                '/ragcore.v1.Ragcore/DeleteKnowledgeBase',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteKnowledgeBaseRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteKnowledgeBaseResponse.FromString,
+                _registered_method=True)
         self.GetStats = channel.unary_unary(
                 '/ragcore.v1.Ragcore/GetStats',
                 request_serializer=edge__server_dot_v1_dot_ragcore__pb2.GetStatsRequest.SerializeToString,
                 response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.Stats.FromString,
+                _registered_method=True)
+        self.GetServerInfo = channel.unary_unary(
+                '/ragcore.v1.Ragcore/GetServerInfo',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.FromString,
                 _registered_method=True)
 
 
@@ -84,7 +104,7 @@ class RagcoreServicer:
 
     def AskStream(self, request, context):
         """The same as Ask, with an event sent as each stage completes; the last event
-        carries the final answer.
+        carries the answer (AskEvent.result).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -98,9 +118,15 @@ class RagcoreServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Ingest(self, request_iterator, context):
-        """Add or update documents, streamed one per message. Every document is checked
-        before anything is written: one invalid document fails the whole call with
-        INVALID_ARGUMENT naming it, and nothing is stored. Admin only.
+        """Add or update documents, streamed one per message. Every document is checked before
+        anything is written: one invalid document fails the whole call with INVALID_ARGUMENT
+        naming it, and nothing is stored. Documents are then written in groups, each group
+        committed whole (its chunks, keyword entries and vectors together). A call that ends
+        early after that (deadline, cancellation, the server stopping or being killed) keeps
+        the groups already committed and nothing of the others; sending the same documents
+        again skips the stored ones (DocumentOutcome UNCHANGED). To learn what was stored,
+        read the summary, or after a failed call ListDocuments with updated_since set to a
+        time before the call. Admin only; a scoped token writes only into its knowledge bases.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -113,15 +139,45 @@ class RagcoreServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetDocument(self, request, context):
+        """One stored document's metadata (not its text), with its chunk count and checksum.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListDocuments(self, request, context):
+        """Stored documents, a page at a time, oldest stored first; to sync, or to see what an
+        interrupted Ingest stored.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListKnowledgeBases(self, request, context):
-        """Every knowledge base with its document and chunk counts.
+        """Every knowledge base that holds documents, with its document and chunk counts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteKnowledgeBase(self, request, context):
+        """Delete a knowledge base: all its documents, from every index. Admin only. A knowledge
+        base exists while it holds documents, so it is gone from ListKnowledgeBases after this.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetStats(self, request, context):
-        """Sizes and counts of the store, and the server's own figures.
+        """Sizes and counts of the store (within the token's scope), and the server's own figures.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetServerInfo(self, request, context):
+        """The server's version, limits and models, and the caller's role and scope.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -155,15 +211,35 @@ def add_RagcoreServicer_to_server(servicer, server):
                     request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteDocumentRequest.FromString,
                     response_serializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteDocumentResponse.SerializeToString,
             ),
+            'GetDocument': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDocument,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.GetDocumentRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.StoredDocument.SerializeToString,
+            ),
+            'ListDocuments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListDocuments,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ListDocumentsRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.ListDocumentsResponse.SerializeToString,
+            ),
             'ListKnowledgeBases': grpc.unary_unary_rpc_method_handler(
                     servicer.ListKnowledgeBases,
                     request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ListKnowledgeBasesRequest.FromString,
                     response_serializer=edge__server_dot_v1_dot_ragcore__pb2.ListKnowledgeBasesResponse.SerializeToString,
             ),
+            'DeleteKnowledgeBase': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteKnowledgeBase,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteKnowledgeBaseRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.DeleteKnowledgeBaseResponse.SerializeToString,
+            ),
             'GetStats': grpc.unary_unary_rpc_method_handler(
                     servicer.GetStats,
                     request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.GetStatsRequest.FromString,
                     response_serializer=edge__server_dot_v1_dot_ragcore__pb2.Stats.SerializeToString,
+            ),
+            'GetServerInfo': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetServerInfo,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -312,6 +388,60 @@ class Ragcore:
             _registered_method=True)
 
     @staticmethod
+    def GetDocument(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ragcore.v1.Ragcore/GetDocument',
+            edge__server_dot_v1_dot_ragcore__pb2.GetDocumentRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.StoredDocument.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListDocuments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ragcore.v1.Ragcore/ListDocuments',
+            edge__server_dot_v1_dot_ragcore__pb2.ListDocumentsRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.ListDocumentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def ListKnowledgeBases(request,
             target,
             options=(),
@@ -339,6 +469,33 @@ class Ragcore:
             _registered_method=True)
 
     @staticmethod
+    def DeleteKnowledgeBase(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ragcore.v1.Ragcore/DeleteKnowledgeBase',
+            edge__server_dot_v1_dot_ragcore__pb2.DeleteKnowledgeBaseRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.DeleteKnowledgeBaseResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def GetStats(request,
             target,
             options=(),
@@ -355,6 +512,33 @@ class Ragcore:
             '/ragcore.v1.Ragcore/GetStats',
             edge__server_dot_v1_dot_ragcore__pb2.GetStatsRequest.SerializeToString,
             edge__server_dot_v1_dot_ragcore__pb2.Stats.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetServerInfo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ragcore.v1.Ragcore/GetServerInfo',
+            edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,11 +1,20 @@
-"""The ``ragcore`` command line: ask, ingest, search, stats, delete, eval, demo.
+"""The ``ragcore`` command line: ask, ingest, search, stats, delete, eval, demo, and the
+operator commands backup, check and rebuild-index.
 
 ``build_parsers()`` is the extension point: ``edge_server.cli`` adds ``serve`` and
 ``ask --server`` to the parsers it returns, then hands the rest to ``run``.
 """
 
-from ragcore.cli.commands import main, run
+from ragcore.cli.commands import main, run, search_filters
 from ragcore.cli.parsers import Parsers, build_parser, build_parsers
 from ragcore.config import default_data_dir
 
-__all__ = ["Parsers", "build_parser", "build_parsers", "default_data_dir", "main", "run"]
+__all__ = [
+    "Parsers",
+    "build_parser",
+    "build_parsers",
+    "default_data_dir",
+    "main",
+    "run",
+    "search_filters",
+]

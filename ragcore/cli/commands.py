@@ -1,4 +1,7 @@
-"""The commands: ``main`` and ``run``, one ``_cmd_*`` per command, and ingest progress."""
+"""The commands: ``main`` and ``run``, one ``_cmd_*`` per command, and ingest progress.
+
+Exit statuses are listed in ``parsers`` (and ``ragcore --help``).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +18,16 @@ from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
 from ragcore.ingest.pipeline import IngestProgress
 from ragcore.storage.filters import SearchFilters
+from ragcore.storage.store import DATABASE_NAME
+
+EXIT_PROBLEMS = 1
+"""``check`` found problems."""
+EXIT_ERROR = 2
+EXIT_EMPTY = 3
+"""``ask`` or ``search`` on a data directory that holds no documents yet."""
+# Commands that maintain an existing data directory: a mistyped path must not become a
+# new, empty one that then "checks out".
+_NEEDS_DATABASE = frozenset({"backup", "check", "rebuild-index"})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,13 +56,21 @@ def run(args: argparse.Namespace) -> int:
         )
     except RagcoreError as exc:
         print(f"ragcore: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
+    database = config.data_dir / DATABASE_NAME
+    if args.command in _NEEDS_DATABASE and not database.is_file():
+        print(
+            f"ragcore: error: no ragcore database in {config.data_dir} (no {DATABASE_NAME}): "
+            "give the data directory with --data-dir or $RAGCORE_DATA_DIR",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
     try:
         with Engine(config) as engine:
             return _COMMANDS[args.command](engine, args)
     except RagcoreError as exc:
         print(f"ragcore: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print("ragcore: interrupted; committed documents are kept", file=sys.stderr)
         return 130
@@ -78,11 +99,45 @@ def _progress(enabled: bool):
     return show
 
 
-def _cmd_ingest(engine: Engine, args: argparse.Namespace) -> int:
-    from ragcore.ingest.loaders import load_path
+def search_filters(args: argparse.Namespace) -> SearchFilters:
+    """The SearchFilters of the filter options ``search`` and ``ask`` share."""
+    return SearchFilters(
+        knowledge_bases=tuple(args.kb),
+        doc_types=tuple(args.doc_type),
+        updated_after=args.after,
+        updated_before=args.before,
+        min_authority=args.min_authority,
+        exclude_superseded=args.current,
+    )
 
-    documents = [doc for path in args.paths for doc in load_path(path, args.kb)]
+
+def _empty(engine: Engine, text: str) -> bool:
+    """Whether the data directory holds no documents; if so, say how to fill it.
+
+    Blank text is left to the command, whose own message is the better one.
+    """
+    if not text.strip():
+        return False
+    data_dir = engine.config.data_dir
+    exists = (data_dir / DATABASE_NAME).is_file()  # don't create a database just to look
+    if exists and engine.store.counts()["documents"]:
+        return False
+    print(
+        f"ragcore: the data directory {data_dir} holds no documents yet: add some with "
+        f"`ragcore ingest PATH --data-dir {data_dir}` (or try `ragcore demo --data-dir "
+        f"{data_dir}` for the sample knowledge base)",
+        file=sys.stderr,
+    )
+    return True
+
+
+def _cmd_ingest(engine: Engine, args: argparse.Namespace) -> int:
+    from ragcore.ingest.loaders import load_files
+
+    loaded = [load_files(path, args.kb) for path in args.paths]
+    documents = [doc for found in loaded for doc in found.documents]
     report = engine.ingest(documents, _progress(not args.json))
+    report = replace(report, skipped=tuple(s for found in loaded for s in found.skipped))
     if args.json:
         render.print_json(render.ingest_dict(report))
     else:
@@ -91,19 +146,13 @@ def _cmd_ingest(engine: Engine, args: argparse.Namespace) -> int:
 
 
 def _cmd_search(engine: Engine, args: argparse.Namespace) -> int:
-    filters = SearchFilters(
-        tuple(args.kb),
-        tuple(args.doc_type),
-        args.after,
-        args.before,
-        args.min_authority,
-        args.current,
-    )
+    if _empty(engine, args.query):
+        return EXIT_EMPTY
     hits = engine.search(
         args.query,
         mode=args.mode,
         k=args.top_k,
-        filters=filters,
+        filters=search_filters(args),
         rerank=True if args.rerank else None,
     )
     if args.json:
@@ -133,7 +182,10 @@ def _cmd_delete(engine: Engine, args: argparse.Namespace) -> int:
 
 
 def _cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
-    answer = engine.ask(args.question)
+    _ = engine.answerer  # a bad setting (strategy file, ...) is the first thing to report
+    if _empty(engine, args.question):
+        return EXIT_EMPTY
+    answer = engine.ask(args.question, filters=search_filters(args), max_rounds=args.max_rounds)
     if args.json:
         render.print_json(render.answer_dict(answer, with_trace=args.trace))
         return 0
@@ -235,6 +287,33 @@ def _cmd_demo(engine: Engine, args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_backup(engine: Engine, args: argparse.Namespace) -> int:
+    dest = engine.backup(args.dest)
+    if args.json:
+        render.print_json({"data_dir": engine.config.data_dir, "backup": dest})
+    else:
+        print(f"backed up {engine.config.data_dir} to {dest}")
+    return 0
+
+
+def _cmd_check(engine: Engine, args: argparse.Namespace) -> int:
+    report = engine.check()
+    if args.json:
+        render.print_json(render.check_dict(report))
+    else:
+        render.print_check(report)
+    return 0 if report.ok else EXIT_PROBLEMS
+
+
+def _cmd_rebuild_index(engine: Engine, args: argparse.Namespace) -> int:
+    vectors = engine.rebuild_index()
+    if args.json:
+        render.print_json({"vectors": vectors})
+    else:
+        print(f"rebuilt the vector index of {engine.config.data_dir}: {vectors} vectors")
+    return 0
+
+
 _COMMANDS = {
     "ask": _cmd_ask,
     "ingest": _cmd_ingest,
@@ -243,4 +322,7 @@ _COMMANDS = {
     "delete": _cmd_delete,
     "eval": _cmd_eval,
     "demo": _cmd_demo,
+    "backup": _cmd_backup,
+    "check": _cmd_check,
+    "rebuild-index": _cmd_rebuild_index,
 }

@@ -1,4 +1,9 @@
-"""The command line's argparse parsers: ``Parsers``, ``build_parsers`` and argument types."""
+"""The command line's argparse parsers: ``Parsers``, ``build_parsers`` and argument types.
+
+Exit status of every command: 0 done; 1 ``check`` found problems; 2 an error (bad input,
+an unusable data directory; the message says what to do); 3 ``ask`` or ``search`` on a
+data directory that holds no documents yet; 130 interrupted.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +38,31 @@ def build_parser() -> argparse.ArgumentParser:
     return build_parsers().root
 
 
+EXIT_CODES = (
+    "exit status: 0 done; 1 check found problems; 2 error (the message says what to do); "
+    "3 ask/search on a data directory that holds no documents yet; 130 interrupted"
+)
+
+
+def _filter_options() -> argparse.ArgumentParser:
+    """The search filters, shared by ``search`` and ``ask`` (read by ``search_filters``)."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--kb", action="append", default=[], help="only this knowledge base (repeatable)"
+    )
+    options.add_argument(
+        "--doc-type", action="append", default=[], help="only this doc_type (repeatable)"
+    )
+    options.add_argument("--after", type=_date, help="only documents updated on/after YYYY-MM-DD")
+    options.add_argument("--before", type=_date, help="only documents updated on/before YYYY-MM-DD")
+    options.add_argument("--min-authority", type=int, help="only documents of authority >= N (1-5)")
+    options.add_argument("--current", action="store_true", help="skip superseded documents")
+    return options
+
+
 def build_parsers() -> Parsers:
     """Every command's parser."""
+    filters = _filter_options()
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--data-dir",
@@ -46,7 +74,9 @@ def build_parsers() -> Parsers:
     common.add_argument("-v", "--verbose", action="store_true", help="log more detail to stderr")
 
     parser = argparse.ArgumentParser(
-        prog="ragcore", description="Offline, CPU-only retrieval-augmented answering."
+        prog="ragcore",
+        description="Offline, CPU-only retrieval-augmented answering.",
+        epilog=EXIT_CODES,
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -56,7 +86,9 @@ def build_parsers() -> Parsers:
         help="add or update documents from files",
         description="Ingest .txt, .md (front matter), .html and .jsonl (incl. BEIR corpus) files "
         "or directories. Every file is checked first: if any is invalid, nothing is "
-        "written. Unchanged documents are skipped.",
+        "written. Unchanged documents are skipped. In a directory, files that cannot be "
+        "documents (another type, unreadable, not UTF-8, a README) are skipped and listed "
+        "with the reason.",
     )
     ingest.add_argument("paths", nargs="+", type=Path, help="files or directories")
     ingest.add_argument(
@@ -67,39 +99,35 @@ def build_parsers() -> Parsers:
 
     search = commands.add_parser(
         "search",
-        parents=[common],
+        parents=[common, filters],
         help="search the knowledge bases",
-        description="Search chunks by vector, keyword or hybrid search.",
+        description="Search chunks by vector, keyword or hybrid search. On a data directory "
+        "that holds no documents it says so and exits 3.",
     )
     search.add_argument("query")
     search.add_argument("--mode", choices=SearchMode.values(), default="hybrid")
     search.add_argument("-k", "--top-k", type=int, default=5, help="results to show (default 5)")
-    search.add_argument(
-        "--kb", action="append", default=[], help="only this knowledge base (repeatable)"
-    )
-    search.add_argument(
-        "--doc-type", action="append", default=[], help="only this doc_type (repeatable)"
-    )
-    search.add_argument("--after", type=_date, help="only documents updated on/after YYYY-MM-DD")
-    search.add_argument("--before", type=_date, help="only documents updated on/before YYYY-MM-DD")
-    search.add_argument("--min-authority", type=int, help="only documents of authority >= N (1-5)")
-    search.add_argument("--current", action="store_true", help="skip superseded documents")
     search.add_argument(
         "--rerank", action="store_true", help="rerank with the configured cross-encoder"
     )
 
     ask = commands.add_parser(
         "ask",
-        parents=[common],
+        parents=[common, filters],
         help="answer a question from the knowledge bases, with citations",
         description="Perceive the question, plan and run retrieval tasks, write an answer "
-        "that cites its sources, validate it, and retry with an adjusted plan when a check "
-        "fails. The status is ok, uncertain (open issues listed) or no_answer.",
+        "that cites its sources (numbered [1]..[n] in order of use), validate it, and retry "
+        "with an adjusted plan when a check fails. The status is ok, uncertain (open issues "
+        "listed) or no_answer. The filter options bound every retrieval task of every "
+        "round. On a data directory that holds no documents it says so and exits 3.",
     )
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--trace", action="store_true", help="print the decision tree with timings")
     ask.add_argument(
-        "--max-rounds", type=int, default=None, help="cap on retrieval rounds (default 3)"
+        "--max-rounds",
+        type=int,
+        default=None,
+        help="cap on retrieval rounds for this question (default 3)",
     )
     ask.add_argument("--strategy", type=Path, default=None, help="strategy TOML file to use")
     ask.add_argument(
@@ -114,6 +142,34 @@ def build_parsers() -> Parsers:
 
     delete = commands.add_parser("delete", parents=[common], help="delete a document by id")
     delete.add_argument("document_id")
+
+    backup = commands.add_parser(
+        "backup",
+        parents=[common],
+        help="copy the data directory, consistently, while it may be in use",
+        description="Copy the database with SQLite's online backup API (a consistent "
+        "snapshot, taken while searches and asks go on) and the vector index file into "
+        "DEST, a new or empty directory. Restore by pointing --data-dir at the copy (or "
+        "moving it into place).",
+    )
+    backup.add_argument("dest", type=Path, help="a new or empty directory")
+
+    commands.add_parser(
+        "check",
+        parents=[common],
+        help="check the database, the keyword indexes and the vector index",
+        description="SQLite integrity_check; FTS5 integrity-check of every keyword index; "
+        "the vector index file against the database (recorded SHA-256, data version "
+        "stamp, vector count, a random sample of vectors compared with SQLite's). Repairs "
+        "nothing: each problem says what to do. Exits 0 when all is sound, 1 otherwise.",
+    )
+    commands.add_parser(
+        "rebuild-index",
+        parents=[common],
+        help="rebuild the vector index from the embeddings in the database",
+        description="Rebuild the hnswlib vector index from the embeddings stored in SQLite "
+        "(no model is run) and record it. Use it when `ragcore check` reports the index.",
+    )
 
     evaluate = commands.add_parser(
         "eval",

@@ -9,7 +9,7 @@ from dataclasses import asdict, is_dataclass
 from datetime import date
 from pathlib import Path
 
-from ragcore import Answer, Hit, IngestReport, KnowledgeBaseInfo, Stats
+from ragcore import Answer, CheckReport, Hit, IngestReport, KnowledgeBaseInfo, Stats
 from ragcore.types import IngestStatus
 
 
@@ -40,6 +40,7 @@ def ingest_dict(report: IngestReport) -> dict:
         "chunks": report.chunks,
         "seconds": round(report.seconds, 3),
         "documents": [asdict(o) for o in report.outcomes],
+        "skipped": [asdict(s) for s in report.skipped],
     }
 
 
@@ -49,6 +50,10 @@ def print_ingest(report: IngestReport) -> None:
         f"{summary['added']} added, {summary['updated']} updated, {summary['unchanged']} "
         f"unchanged; {report.chunks} chunks in {report.seconds:.1f} s"
     )
+    if report.skipped:
+        print(f"skipped {len(report.skipped)} file{'s' if len(report.skipped) != 1 else ''}:")
+        for skipped in report.skipped:
+            print(f"  {skipped.path}: {skipped.reason} ({skipped.detail})")
 
 
 def hit_dict(hit: Hit) -> dict:
@@ -94,6 +99,25 @@ def print_stats(stats: Stats, kbs: list[KnowledgeBaseInfo]) -> None:
         f"database {stats.database_bytes / 1e6:.1f} MB, index {stats.index_bytes / 1e6:.1f} MB, "
         f"embedder {stats.embedder}, reranker {'on' if stats.reranker else 'off'}"
     )
+
+
+def check_dict(report: CheckReport) -> dict:
+    return {
+        "data_dir": report.data_dir,
+        "ok": report.ok,
+        "seconds": round(report.seconds, 3),
+        "findings": [asdict(f) for f in report.findings],
+    }
+
+
+def print_check(report: CheckReport) -> None:
+    width = max(len(f.check) for f in report.findings)
+    for f in report.findings:
+        print(f"{'ok' if f.ok else 'FAILED':6}  {f.check:{width}}  {f.detail}")
+        if f.fix:
+            print(f"{'':6}  {'':{width}}  → {f.fix}")
+    verdict = "sound" if report.ok else f"{len(report.problems)} problem(s)"
+    print(f"{report.data_dir}: {verdict} ({report.seconds:.1f} s)")
 
 
 def print_deleted(document_id: str, chunks: int) -> None:

@@ -9,39 +9,92 @@ object per line, either with the same keys plus ``text``, or in the BEIR corpus 
 (``_id``, ``title``, ``text``, optional ``metadata``).
 
 Every problem is an InvalidDocumentError naming the file (and line) and the field.
+A file given by name must be readable and supported; walking a directory, files that
+cannot be documents (another type, unreadable, not UTF-8 text, a README) are skipped
+and listed with the reason (``Loaded.skipped``), while a supported file with bad content
+is still an error, so nothing is written.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
 from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, FIELDS, Document, document_from_fields
 from ragcore.errors import InvalidDocumentError
+from ragcore.types import SkipReason
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".jsonl")
 _SKIPPED_NAMES = frozenset({"readme.md", "readme.txt"})
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file under an ingested directory that was not read, and why."""
+
+    path: str
+    reason: SkipReason
+    detail: str
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The documents found under a path, and the files skipped on the way."""
+
+    documents: tuple[Document, ...]
+    skipped: tuple[SkippedFile, ...] = ()
 
 
 def load_path(path: Path | str, knowledge_base: str | None = None) -> list[Document]:
     """Every document in a file, or in the supported files under a directory.
 
     A directory's README files are documentation, not documents, and are skipped.
-    ``knowledge_base`` applies to documents that do not name their own.
+    ``knowledge_base`` applies to documents that do not name their own. ``load_files``
+    also says which files were skipped and why.
     """
+    return list(load_files(path, knowledge_base).documents)
+
+
+def load_files(path: Path | str, knowledge_base: str | None = None) -> Loaded:
+    """``load_path``, with the files a directory walk skipped (see the module docstring)."""
     path = Path(path)
-    if path.is_dir():
-        files = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and p.suffix.lower() in SUPPORTED_SUFFIXES
-            and p.name.lower() not in _SKIPPED_NAMES
+    if not path.is_dir():
+        return Loaded(tuple(load_file(path, knowledge_base)))
+    documents: list[Document] = []
+    skipped: list[SkippedFile] = []
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        reason = _skip_reason(file)
+        if reason is not None:
+            skipped.append(SkippedFile(str(file), *reason))
+            continue
+        try:
+            documents += load_file(file, knowledge_base)
+        except _Unreadable as exc:
+            skipped.append(SkippedFile(str(file), exc.reason, exc.problem))
+    return Loaded(tuple(documents), tuple(skipped))
+
+
+def _skip_reason(file: Path) -> tuple[SkipReason, str] | None:
+    suffix = file.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        return (
+            SkipReason.UNSUPPORTED_TYPE,
+            f"{suffix or 'no extension'} is not a type ragcore reads",
         )
-        return [doc for file in files for doc in load_file(file, knowledge_base)]
-    return load_file(path, knowledge_base)
+    if file.name.lower() in _SKIPPED_NAMES:
+        return SkipReason.README, "a README documents the folder; it is not a document"
+    return None
+
+
+class _Unreadable(InvalidDocumentError):
+    """A file whose bytes cannot be read as text (skipped in a directory walk)."""
+
+    def __init__(self, source: str, reason: SkipReason, problem: str) -> None:
+        self.reason = reason
+        super().__init__(source, None, problem)
 
 
 def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
@@ -56,13 +109,15 @@ def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
     try:
         raw = path.read_text("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidDocumentError(
+        raise _Unreadable(
             str(path),
-            None,
+            SkipReason.NOT_UTF8,
             f"is not UTF-8 text ({exc.reason} at byte {exc.start}); convert it to UTF-8",
         ) from exc
     except OSError as exc:
-        raise InvalidDocumentError(str(path), None, f"cannot be read: {exc.strerror}") from exc
+        raise _Unreadable(
+            str(path), SkipReason.UNREADABLE, f"cannot be read: {exc.strerror}"
+        ) from exc
     kb = knowledge_base or DEFAULT_KNOWLEDGE_BASE
     if suffix == ".jsonl":
         return list(_jsonl_documents(raw, str(path), kb))

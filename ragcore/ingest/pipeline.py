@@ -2,27 +2,44 @@
 
 Every document of a call is validated before anything is written, so bad input leaves
 the store untouched. Unchanged documents (same id and checksum) are skipped; changed
-ones have their chunks replaced. Documents are written in groups, each group in one
-transaction, so a crash loses at most the group in flight and never half a document.
+ones have their chunks replaced.
+
+The model sets the pace, so the rest runs around it: the chunks of a run of documents
+(``SORT_WINDOW_CHUNKS``) are embedded in length order, in full batches (little
+padding, few ``session.run`` calls); the embedder tokenizes the next batch while the
+model runs, and a writer thread commits finished documents while the model goes on.
+A document is committed whole, once all its chunks have vectors, in groups of about
+``GROUP_CHUNKS`` chunks per transaction: a crash loses only documents not yet
+committed, never half a document, and a rerun skips the committed ones.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from ragcore.documents import Chunk, Document
 from ragcore.errors import InvalidDocumentError
-from ragcore.inference.embedder import Embedder
+from ragcore.inference.embedder import Embedder, StreamingEmbedder
 from ragcore.ingest.chunking import chunk_text
+from ragcore.ingest.loaders import SkippedFile
 from ragcore.storage.store import Store, WriteResult
 from ragcore.types import IngestStatus
 
 GROUP_CHUNKS = 256
-"""About this many chunks are embedded and committed together."""
+"""Documents are committed in groups of about this many chunks, one transaction each."""
+FIRST_WINDOW_CHUNKS = 512
+SORT_WINDOW_CHUNKS = 4096
+"""Chunks whose model batches are sorted by length together (a run of documents). Sorting
+wider pads no less; a window bounds what a crash can lose (a document is committed only
+once all its chunks have vectors, and the longest come last) and the memory held for
+chunk texts."""
 
 ProgressCallback = Callable[["IngestProgress"], None]
 
@@ -47,6 +64,8 @@ class DocumentOutcome:
 class IngestReport:
     outcomes: tuple[DocumentOutcome, ...]
     seconds: float
+    skipped: tuple[SkippedFile, ...] = ()
+    """Files under an ingested directory that were not read, with the reason."""
 
     def count(self, status: IngestStatus) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -86,33 +105,97 @@ class Ingestor:
         docs = self._validated(documents)
         known = self._store.checksums(d.id for d in docs)
         outcomes: dict[str, DocumentOutcome] = {}
-        pending: list[tuple[Document, list[Chunk]]] = []
-        pending_chunks = done = chunks_done = 0
+        todo = []
         for doc in docs:
             if known.get(doc.id) == doc.checksum:
                 outcomes[doc.id] = DocumentOutcome(doc.id, IngestStatus.UNCHANGED, 0)
-                done += 1
-                continue
-            chunks = self._chunk(doc)
-            pending.append((doc, chunks))
-            pending_chunks += len(chunks)
-            outcomes[doc.id] = DocumentOutcome(
-                doc.id, IngestStatus.UPDATED if doc.id in known else IngestStatus.ADDED, len(chunks)
-            )
-            if pending_chunks >= GROUP_CHUNKS:
-                self._write(pending)
-                done, chunks_done = done + len(pending), chunks_done + pending_chunks
-                pending, pending_chunks = [], 0
-                if progress:
-                    progress(
-                        IngestProgress(done, len(docs), chunks_done, time.perf_counter() - started)
-                    )
-        if pending:
-            self._write(pending)
-            done, chunks_done = done + len(pending), chunks_done + pending_chunks
-        if progress:
-            progress(IngestProgress(done, len(docs), chunks_done, time.perf_counter() - started))
+            else:
+                todo.append(doc)
+        tally = _Tally(progress, len(docs), len(docs) - len(todo), started)
+        with _Writer(self._commit, tally) as writer:
+            for window in self._windows(todo):
+                for doc, chunks, _ in window:
+                    status = IngestStatus.UPDATED if doc.id in known else IngestStatus.ADDED
+                    outcomes[doc.id] = DocumentOutcome(doc.id, status, len(chunks))
+                self._embed(window, writer)
+        tally.report()
         return IngestReport(tuple(outcomes[d.id] for d in docs), time.perf_counter() - started)
+
+    def _windows(self, docs: Sequence[Document]) -> Iterator[list[_Planned]]:
+        """The documents, chunked, in runs of about SORT_WINDOW_CHUNKS chunks (the first
+        shorter, so the model starts early). The next run is chunked on a helper thread
+        while the model embeds this one."""
+
+        def runs() -> Iterator[list[_Planned]]:
+            window: list[_Planned] = []
+            size, limit = 0, FIRST_WINDOW_CHUNKS
+            for doc in docs:
+                window.append(self._plan(doc))
+                size += len(window[-1][1])
+                if size >= limit:
+                    yield window
+                    window, size, limit = [], 0, SORT_WINDOW_CHUNKS
+            if window:
+                yield window
+
+        planned = runs()
+        with ThreadPoolExecutor(1, thread_name_prefix="ragcore-chunk") as helper:
+            upcoming = helper.submit(next, planned, None)
+            while (window := upcoming.result()) is not None:
+                upcoming = helper.submit(next, planned, None)
+                yield window
+
+    def _embed(self, window: list[_Planned], writer: _Writer) -> None:
+        """Embed the window's chunks in length order and hand each document to the writer
+        as soon as all its chunks have vectors (in groups of about GROUP_CHUNKS)."""
+        texts, lengths, owners = [], [], []
+        for slot, (doc, chunks, tokens) in enumerate(window):
+            texts += [self.embedding_text(doc, c) for c in chunks]
+            lengths += tokens
+            owners += [(slot, row) for row in range(len(chunks))]
+        vectors = [np.empty((len(c), self._embedder.dimension), np.float32) for _, c, _ in window]
+        missing = [len(c) for _, c, _ in window]
+        ready: list[tuple[Document, Sequence[Chunk], np.ndarray]] = []
+        ready_chunks = 0
+
+        def finished(slot: int) -> None:
+            nonlocal ready_chunks
+            doc, chunks, _ = window[slot]
+            ready.append((doc, chunks, vectors[slot]))
+            ready_chunks += len(chunks)
+
+        for slot, count in enumerate(missing):
+            if count == 0:
+                finished(slot)
+        order = sorted(range(len(texts)), key=lengths.__getitem__)
+        for members, batch_vectors in self._vectors_in_order(texts, lengths, order):
+            for member, vector in zip(members, batch_vectors):
+                slot, row = owners[member]
+                vectors[slot][row] = vector
+                missing[slot] -= 1
+                if missing[slot] == 0:
+                    finished(slot)
+            if ready_chunks >= GROUP_CHUNKS:
+                writer.submit(ready)
+                ready, ready_chunks = [], 0
+        if ready:
+            writer.submit(ready)
+
+    def _vectors_in_order(
+        self, texts: list[str], lengths: list[int], order: list[int]
+    ) -> Iterator[tuple[list[int], np.ndarray]]:
+        """(text indices, their vectors) batch by batch, in ``order``."""
+        embedder = self._embedder
+        if isinstance(embedder, StreamingEmbedder):
+            batches = [
+                [order[p] for p in b] for b in embedder.plan_batches([lengths[i] for i in order])
+            ]
+            stream = embedder.embed_stream([texts[i] for i in batch] for batch in batches)
+            yield from zip(batches, stream)
+        else:  # one call; the embedder batches as it likes
+            for lo in range(0, len(order), GROUP_CHUNKS):
+                members = order[lo : lo + GROUP_CHUNKS]
+                yield members, embedder.embed([texts[i] for i in members])
 
     def _validated(self, documents: Iterable[Document]) -> list[Document]:
         docs: list[Document] = []
@@ -133,32 +216,113 @@ class Ingestor:
             docs.append(doc)
         return docs
 
-    def _chunk(self, doc: Document) -> list[Chunk]:
+    def _plan(self, doc: Document) -> _Planned:
+        """The document's chunks and the tokens each will give the model (title included)."""
         budget = self._policy.max_tokens
+        title_tokens = 0
         if self._policy.embed_titles and doc.title:
             # The title is embedded with every chunk: leave room for it (and a separator).
-            budget = max(budget // 2, budget - len(self._embedder.token_spans(doc.title)) - 1)
-        return chunk_text(
+            title_tokens = len(self._embedder.token_spans(doc.title)) + 1
+            budget = max(budget // 2, budget - title_tokens)
+        spans = self._embedder.token_spans(doc.text)
+        chunks = chunk_text(
             doc.text,
-            self._embedder.token_spans(doc.text),
+            spans,
             max_tokens=budget,
             overlap_tokens=min(self._policy.overlap_tokens, budget // 2),
         )
+        starts = [start for start, _ in spans]
+        tokens = [
+            bisect.bisect_left(starts, c.end)
+            - bisect.bisect_left(starts, c.start)
+            + title_tokens
+            + 2
+            for c in chunks
+        ]
+        return doc, chunks, tokens
 
     def embedding_text(self, doc: Document, chunk: Chunk) -> str:
         return (
             f"{doc.title}\n{chunk.text}" if self._policy.embed_titles and doc.title else chunk.text
         )
 
-    def _write(self, pending: Sequence[tuple[Document, list[Chunk]]]) -> None:
-        texts = [self.embedding_text(doc, c) for doc, chunks in pending for c in chunks]
-        vectors = self._embedder.embed(texts)
-        items, offset = [], 0
-        for doc, chunks in pending:
-            items.append((doc, chunks, vectors[offset : offset + len(chunks)]))
-            offset += len(chunks)
+    def _commit(self, items: Sequence[tuple[Document, Sequence[Chunk], np.ndarray]]) -> None:
+        """Store whole documents with their vectors in one transaction, then the index."""
         result = self._store.write(items)
         by_chunk: dict[int, np.ndarray] = {}
         for doc, _, doc_vectors in items:
             by_chunk.update(zip(result.added[doc.id], doc_vectors))
         self._on_write(result, by_chunk)
+
+
+_Planned = tuple[Document, list[Chunk], list[int]]
+"""A document, its chunks, and each chunk's token count as the model will see it."""
+
+
+class _Tally:
+    """Counts committed documents and chunks and reports progress."""
+
+    def __init__(
+        self, progress: ProgressCallback | None, total: int, done: int, started: float
+    ) -> None:
+        self._progress = progress
+        self._total = total
+        self.documents = done
+        self.chunks = 0
+        self._started = started
+
+    def add(self, documents: int, chunks: int) -> None:
+        self.documents += documents
+        self.chunks += chunks
+        self.report()
+
+    def report(self) -> None:
+        if self._progress:
+            seconds = time.perf_counter() - self._started
+            self._progress(IngestProgress(self.documents, self._total, self.chunks, seconds))
+
+
+class _Writer:
+    """Commits groups of documents on one background thread, so SQLite and the vector
+    index are written while the model embeds the next batches.
+
+    At most one group is in flight: ``submit`` waits for the previous one (raising its
+    error), and leaving the ``with`` block waits for the last. Progress is reported on
+    the caller's thread after each commit.
+    """
+
+    def __init__(
+        self,
+        commit: Callable[[Sequence[tuple[Document, Sequence[Chunk], np.ndarray]]], None],
+        tally: _Tally,
+    ) -> None:
+        self._commit = commit
+        self._tally = tally
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="ragcore-ingest-write")
+        self._pending: Future | None = None
+        self._pending_size = (0, 0)
+
+    def submit(self, items: list[tuple[Document, Sequence[Chunk], np.ndarray]]) -> None:
+        self.wait()
+        self._pending = self._pool.submit(self._commit, items)
+        self._pending_size = (len(items), sum(len(chunks) for _, chunks, _ in items))
+
+    def wait(self) -> None:
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            pending.result()
+            self._tally.add(*self._pending_size)
+
+    def __enter__(self) -> _Writer:
+        return self
+
+    def __exit__(self, kind, *_exc) -> None:
+        try:
+            if kind is None:
+                self.wait()
+            elif self._pending is not None:
+                # Let the group in flight commit (it is whole documents) before unwinding.
+                with contextlib.suppress(Exception):
+                    self._pending.result()
+        finally:
+            self._pool.shutdown(wait=True)

@@ -48,6 +48,39 @@ def test_ask_a_server_with_a_token(start_edge, tmp_path):
     )
 
 
+def test_ask_and_search_a_server_with_the_local_filter_options(start_edge):
+    _, target = start_edge()
+    answer = json.loads(
+        ragcore(
+            "ask", QUESTION, "--server", target, "--kb", "faq", "--max-rounds", "1", "--json"
+        ).stdout
+    )
+    assert answer["rounds"] == 1
+    assert {c["knowledge_base"] for c in answer["citations"]} <= {"faq"}
+    hits = json.loads(
+        ragcore(
+            "search",
+            "seal replacement",
+            "--server",
+            target,
+            "--kb",
+            "manuals",
+            "--after",
+            "2024-01-01",
+            "-k",
+            "3",
+            "--mode",
+            "keyword",
+            "--json",
+        ).stdout
+    )
+    assert 1 <= len(hits) <= 3
+    assert all(h["knowledge_base"] == "manuals" and h["updated_at"] >= "2024" for h in hits)
+    refused = ragcore("search", "seal", "--server", target, "-k", "-1", check=False)
+    assert refused.returncode == 2 and "k must be between 1 and 100, got -1" in refused.stderr
+    assert "field: k" in refused.stderr
+
+
 def test_ask_an_unreachable_server_says_so():
     result = ragcore("ask", QUESTION, "--server", "127.0.0.1:1", "--timeout", "2", check=False)
     assert result.returncode == 2 and "UNAVAILABLE" in result.stderr

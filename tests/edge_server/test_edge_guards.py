@@ -30,7 +30,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 from edge_server import client as client_module
 from edge_server import interceptors, names
 from edge_server import server as server_module
-from edge_server.client import Client
+from edge_server.client import Client, error_details
 from edge_server.v1 import ragcore_pb2 as pb
 
 pytestmark = pytest.mark.integration
@@ -249,7 +249,77 @@ def test_garbage_without_a_token_is_unauthenticated_with_one(start_edge, tokens_
     assert_no_traceback(log, capfd)
 
 
-# -- 4. the service name: from the descriptor, in one module ------------------------------
+# -- 4. the log: every refused call once, with its role; size refusals as such ------------
+SMALL_LIMIT = 64 * 1024
+
+
+def test_oversized_messages_are_resource_exhausted_logged_once_with_the_role(
+    start_edge, tokens_file, log, capfd
+):
+    server, target = start_edge(tokens_file=tokens_file, max_message_bytes=SMALL_LIMIT)
+    before = counts(server)
+    big = pb.Document(id="big", text="word " * (SMALL_LIMIT // 4), knowledge_base="faq")
+    log.clear()
+    with Client(target, token=ADMIN_TOKEN) as admin, Client(target, token=READER_TOKEN) as reader:
+        unary = code_of(lambda: reader.ask("why " * (SMALL_LIMIT // 3)))  # an oversized Ask
+        stream = code_of(lambda: admin.ingest([big]))  # an oversized Ingest message
+        assert reader.stats().documents == before[0]  # the server goes on
+    for error in (unary, stream):
+        assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert f"{SMALL_LIMIT:,}" in error.details()
+        assert error_details(error)["ErrorInfo"].reason == "MESSAGE_TOO_LARGE"
+    lines = [(x["method"], x["status"], x["role"]) for x in log.access()]
+    assert lines == [
+        (names.method("Ask"), "RESOURCE_EXHAUSTED", "reader"),
+        (names.method("Ingest"), "RESOURCE_EXHAUSTED", "admin"),
+        (names.method("GetStats"), "OK", "reader"),
+    ]
+    assert counts(server) == before
+    assert_no_traceback(log, capfd)
+
+
+def test_a_message_beyond_what_the_service_reads_is_refused_by_grpc_without_a_traceback(
+    start_edge, log, capfd
+):
+    server, target = start_edge(max_message_bytes=SMALL_LIMIT)
+    before = counts(server)
+    huge = pb.Document(id="huge", text="word " * SMALL_LIMIT, knowledge_base="faq")  # 5x
+    with Client(target) as client:
+        error = code_of(lambda: client.ingest([huge]))
+        assert client.stats().documents == before[0]
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED  # gRPC's own refusal
+    assert counts(server) == before
+    assert_no_traceback(log, capfd)
+
+
+def test_every_refused_call_is_logged_once_with_its_role_or_anonymous(
+    start_edge, tokens_file, log, capfd
+):
+    _, target = start_edge(tokens_file=tokens_file)
+    log.clear()
+    with Client(target) as nobody, Client(target, token="x" * 32) as stranger:
+        code_of(lambda: nobody.ask(QUESTION))
+        code_of(lambda: stranger.search("seal"))
+    with Client(target, token=READER_TOKEN) as reader:
+        code_of(lambda: reader.delete("manual-cp200-v1"))
+        code_of(lambda: reader.search("seal", k=-1))
+    lines = [(x["method"].rsplit("/", 1)[1], x["status"], x["role"]) for x in log.access()]
+    assert lines == [
+        ("Ask", "UNAUTHENTICATED", "anonymous"),
+        ("Search", "UNAUTHENTICATED", "anonymous"),
+        ("DeleteDocument", "PERMISSION_DENIED", "reader"),
+        ("Search", "INVALID_ARGUMENT", "reader"),
+    ]
+    assert_no_traceback(log, capfd)
+
+
+def code_of(call) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    return caught.value
+
+
+# -- 5. the service name: from the descriptor, in one module ------------------------------
 def spelled_out(name: str) -> list[str]:
     """The edge_server modules (generated stubs aside) with ``name`` as a string literal."""
     package = Path(interceptors.__file__).parent

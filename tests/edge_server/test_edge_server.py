@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -20,7 +21,7 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 
 from edge_server import ServerConfig, create_server
-from edge_server.client import Client
+from edge_server.client import Client, error_details
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine
 from ragcore.agents.generation.extractive import ExtractiveGenerator
@@ -87,11 +88,14 @@ def test_ask_answers_with_citations_report_and_timings(start_edge):
     assert "2000" in answer.text or "hours" in answer.text
     assert answer.citations and all(c.document_id and c.text for c in answer.citations)
     assert f"[{answer.citations[0].number}]" in answer.text
-    assert answer.report.passed and [c.name for c in answer.report.checks] == [
-        "traceability",
-        "timeliness",
-        "consistency",
+    assert answer.report.passed and [c.check for c in answer.report.checks] == [
+        pb.CHECK_TRACEABILITY,
+        pb.CHECK_TIMELINESS,
+        pb.CHECK_CONSISTENCY,
     ]
+    numbers = [int(n) for n in re.findall(r"\[(\d+)\]", answer.text)]
+    assert list(dict.fromkeys(numbers)) == [c.number for c in answer.citations]  # 1..n, in
+    assert [c.number for c in answer.citations] == list(range(1, len(answer.citations) + 1))
     assert answer.perception.route and answer.rounds >= 1 and answer.searches >= 1
     assert answer.timings.total_ms >= answer.timings.retrieval_ms > 0
     assert not answer.HasField("trace")
@@ -103,13 +107,16 @@ def test_ask_stream_sends_each_stage_then_the_final_answer(start_edge):
     with Client(target) as client:
         events = list(client.ask_stream("Which compressor is louder, AC-75 or AC-110?"))
     kinds = [e.WhichOneof("event") for e in events]
-    assert kinds[0] == "perception" and kinds[-1] == "final" and kinds.count("final") == 1
-    for stage in ("plan", "retrieval", "answer", "validation"):
+    assert kinds[0] == "perception" and kinds[-1] == "result" and kinds.count("result") == 1
+    for stage in ("plan", "retrieval", "draft", "validation"):
         assert stage in kinds
-    assert kinds.index("plan") < kinds.index("retrieval") < kinds.index("answer")
+    assert kinds.index("plan") < kinds.index("retrieval") < kinds.index("draft")
     assert [e.elapsed_ms for e in events] == sorted(e.elapsed_ms for e in events)
-    assert events[0].perception.route == "comparison"
-    final = events[-1].final
+    assert events[0].perception.route == pb.ROUTE_COMPARISON
+    assert events[0].perception.action == pb.ACTION_COMPARE
+    plan = next(e.plan for e in events if e.WhichOneof("event") == "plan")
+    assert {t.mode for t in plan.tasks} <= {pb.SEARCH_MODE_HYBRID, pb.SEARCH_MODE_KEYWORD}
+    final = events[-1].result
     assert final.status == pb.ANSWER_STATUS_OK and "louder" in final.text
     rounds = {e.round for e in events if e.WhichOneof("event") == "validation"}
     assert len(rounds) == final.rounds
@@ -171,6 +178,65 @@ def test_list_knowledge_bases_and_stats(start_edge):
     assert names == ["faq", "manuals", "regulations"]
     assert stats.knowledge_bases == 3 and stats.documents > 20
     assert stats.embedder == "all-MiniLM-L6-v2" and stats.database_bytes > 0
+
+
+def test_get_document_and_list_documents_page_by_page(start_edge):
+    server, target = start_edge()
+    with Client(target) as client:
+        stored = client.document("manual-cp200-v1")
+        pages, token = [], ""
+        while True:
+            page = client.list_documents(page_size=10, page_token=token)
+            pages.append([d.id for d in page.documents])
+            token = page.next_page_token
+            if len(pages) == 1:  # a document stored while paging comes on a later page
+                client.ingest([doc("faq-late", "The GX-9 belt is checked weekly.")])
+            if not token:
+                break
+        late = client.list_documents(knowledge_base="faq", updated_since=stored.ingested_at)
+    assert stored.knowledge_base == "manuals" and stored.title and stored.chunk_count >= 1
+    assert list(stored.superseded_by) == ["manual-cp200-v2"]
+    assert re.fullmatch(r"[0-9a-f]{64}", stored.checksum)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stored.ingested_at)
+    listed = [i for page in pages for i in page]
+    assert len(listed) == len(set(listed)) == server.engine.stats().documents
+    assert all(len(page) == 10 for page in pages[:-1]) and listed[-1] == "faq-late"
+    assert "faq-late" in [d.id for d in late.documents]
+    assert all(d.knowledge_base == "faq" for d in late.documents)
+
+
+def test_delete_knowledge_base_removes_it_everywhere(start_edge):
+    server, target = start_edge()
+    before = counts(server)
+    faq = next(kb for kb in server.engine.knowledge_bases() if kb.name == "faq")
+    with Client(target) as client:
+        deleted = client.delete_knowledge_base("faq")
+        names = [kb.name for kb in client.knowledge_bases()]
+        hits = client.search("seal replacement interval", k=50).hits
+        again = code_of(lambda: client.delete_knowledge_base("faq"))
+    assert (deleted.name, deleted.documents_removed) == ("faq", faq.documents)
+    assert names == ["manuals", "regulations"]  # an empty knowledge base is not listed
+    assert hits and all(h.knowledge_base != "faq" for h in hits)
+    assert counts(server) == (
+        before[0] - faq.documents,
+        before[1] - faq.chunks,
+        before[2] - faq.chunks,
+    )
+    assert again.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_server_info_states_the_limits_the_server_enforces(start_edge):
+    _, target = start_edge(max_message_bytes=1 << 20, max_in_flight=8, workers=2)
+    with Client(target) as client:
+        info = client.server_info()
+    assert info.version and info.embedder == "all-MiniLM-L6-v2" and info.store
+    assert info.generator == "extractive" and info.reranker == ""
+    assert (info.role, list(info.scope)) == (pb.ROLE_ADMIN, [])
+    limits = info.limits
+    assert (limits.max_message_bytes, limits.max_in_flight) == (1 << 20, 8)
+    assert (limits.max_question_chars, limits.max_query_chars) == (2000, 4000)
+    assert (limits.max_rounds, limits.max_k, limits.max_page_size) == (3, 100, 1000)
+    assert limits.max_document_chars == 2_000_000
 
 
 def test_reflection_lists_the_services(start_edge):
@@ -296,54 +362,91 @@ def test_oversized_message_is_refused_and_the_server_goes_on(start_edge):
 
 
 # -- bad input: the code, the message, nothing changed -----------------------------------
-@pytest.mark.parametrize(
-    ("call", "code", "words"),
-    [
-        (lambda c: c.ask(""), "INVALID_ARGUMENT", "empty"),
-        (lambda c: c.ask("   "), "INVALID_ARGUMENT", "empty"),
-        (lambda c: c.ask("why? " * 500), "INVALID_ARGUMENT", "2000"),
-        (lambda c: c.search(""), "INVALID_ARGUMENT", "query"),
-        (lambda c: c.search("seal", knowledge_bases=["nope"]), "NOT_FOUND", "'nope'"),
-        (lambda c: c.search("seal", updated_after="2024-13-01"), "INVALID_ARGUMENT", "YYYY-MM-DD"),
-        (lambda c: c.search("seal", k=1000), "INVALID_ARGUMENT", "k=1000"),
-        (lambda c: c.search("seal", mode=9), "INVALID_ARGUMENT", "mode"),
-        (lambda c: c.search("seal", min_authority=9), "INVALID_ARGUMENT", "min_authority"),
-        (lambda c: c.delete("no-such-doc"), "NOT_FOUND", "no-such-doc"),
-        (lambda c: c.delete(""), "INVALID_ARGUMENT", "document_id"),
-        (lambda c: c.ingest([]), "INVALID_ARGUMENT", "no documents"),
-    ],
-)
-def test_bad_requests_get_precise_codes(start_edge, call, code, words):
+# (call, code, words in the message); each on the same server, nothing may change.
+BAD_REQUESTS = [
+    (lambda c: c.ask(""), "INVALID_ARGUMENT", "empty"),
+    (lambda c: c.ask("   "), "INVALID_ARGUMENT", "empty"),
+    (lambda c: c.ask("why? " * 500), "INVALID_ARGUMENT", "2000"),
+    (lambda c: c.search(""), "INVALID_ARGUMENT", "query"),
+    (lambda c: c.search("seal", knowledge_bases=["nope"]), "NOT_FOUND", "'nope'"),
+    (lambda c: c.search("seal", updated_after="2024-13-01"), "INVALID_ARGUMENT", "YYYY-MM-DD"),
+    (lambda c: c.search("seal", k=1000), "INVALID_ARGUMENT", "between 1 and 100, got 1000"),
+    (
+        lambda c: c.search("seal", k=-1),
+        "INVALID_ARGUMENT",
+        "k must be between 1 and 100, got -1",
+    ),
+    (lambda c: c.search("x" * 4001), "INVALID_ARGUMENT", "4000"),
+    (lambda c: c.ask(QUESTION, max_rounds=4), "INVALID_ARGUMENT", "between 1 and 3, got 4"),
+    (lambda c: c.ask(QUESTION, max_rounds=-1), "INVALID_ARGUMENT", "max_rounds"),
+    (lambda c: c.ask(QUESTION, knowledge_bases=["nope"]), "NOT_FOUND", "'nope'"),
+    (
+        lambda c: c.ask(QUESTION, updated_after="2025-01-01", updated_before="2024-01-01"),
+        "INVALID_ARGUMENT",
+        "swap",
+    ),
+    (lambda c: c.list_documents(page_size=-5), "INVALID_ARGUMENT", "got -5"),
+    (lambda c: c.list_documents(page_size=1001), "INVALID_ARGUMENT", "got 1001"),
+    (lambda c: c.list_documents(updated_since="yesterday"), "INVALID_ARGUMENT", "RFC 3339"),
+    (lambda c: c.list_documents(updated_since="2025-06-01"), "INVALID_ARGUMENT", "RFC 3339"),
+    (lambda c: c.list_documents(page_token="bm9wZQ"), "INVALID_ARGUMENT", "page_token"),
+    (lambda c: c.document(""), "INVALID_ARGUMENT", "document_id"),
+    (lambda c: c.document("no-such-doc"), "NOT_FOUND", "no-such-doc"),
+    (lambda c: c.delete_knowledge_base(""), "INVALID_ARGUMENT", "name"),
+    (lambda c: c.delete_knowledge_base("nope"), "NOT_FOUND", "nope"),
+    (lambda c: c.search("seal", mode=9), "INVALID_ARGUMENT", "mode"),
+    (lambda c: c.search("seal", min_authority=9), "INVALID_ARGUMENT", "min_authority"),
+    (lambda c: c.delete("no-such-doc"), "NOT_FOUND", "no-such-doc"),
+    (lambda c: c.delete(""), "INVALID_ARGUMENT", "document_id"),
+    (lambda c: c.ingest([]), "INVALID_ARGUMENT", "no documents"),
+]
+
+
+def test_bad_requests_get_precise_codes_rich_details_and_change_nothing(start_edge):
     server, target = start_edge()
     before = counts(server)
     with Client(target) as client:
-        error = code_of(lambda: call(client))
-    assert error.code().name == code
-    assert words in error.details()
-    assert "Traceback" not in error.details()
+        for call, code, words in BAD_REQUESTS:
+            error = code_of(lambda call=call: call(client))
+            assert (error.code().name, words in error.details()) == (code, True), (
+                words,
+                error.details(),
+            )
+            assert "Traceback" not in error.details()
+            details = error_details(error)
+            assert details["ErrorInfo"].domain == "ragcore.v1" and details["ErrorInfo"].reason
+            if code == "INVALID_ARGUMENT":
+                (violation,) = details["BadRequest"].field_violations
+                assert violation.field and violation.description == error.details(), words
     assert counts(server) == before
 
 
-@pytest.mark.parametrize(
-    ("bad", "field"),
-    [
-        ({"updated_at": "2024-02-30"}, "updated_at"),
-        ({"updated_at": "yesterday"}, "updated_at"),
-        ({"authority": 9}, "authority"),
-        ({"knowledge_base": "Bad KB!"}, "knowledge_base"),
-        ({"supersedes": "faq-new"}, "supersedes"),
-        ({"text": "   "}, "text"),
-    ],
-)
-def test_one_bad_document_fails_the_whole_ingest_and_stores_nothing(start_edge, bad, field):
+BAD_DOCUMENTS = [  # (fields of the second document, the field the error names)
+    ({"updated_at": "2024-02-30"}, "updated_at"),
+    ({"updated_at": "yesterday"}, "updated_at"),
+    ({"authority": 9}, "authority"),
+    ({"authority": -2}, "authority"),
+    ({"knowledge_base": "Bad KB!"}, "knowledge_base"),
+    ({"supersedes": "faq-new"}, "supersedes"),
+    ({"text": "   "}, "text"),
+]
+
+
+def test_one_bad_document_fails_the_whole_ingest_and_stores_nothing(start_edge):
     server, target = start_edge()
     before = counts(server)
     good = doc("faq-good", "The GX-9 belt tension is 40 N at mid-span.")
-    broken = doc("faq-new", bad.pop("text", "A valid text about the GX-9."), **bad)
     with Client(target) as client:
-        error = code_of(lambda: client.ingest([good, broken]))
-        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert "document #2 (id 'faq-new')" in error.details() and field in error.details()
+        for bad, field in BAD_DOCUMENTS:
+            bad = dict(bad)
+            broken = doc("faq-new", bad.pop("text", "A valid text about the GX-9."), **bad)
+            error = code_of(lambda broken=broken: client.ingest([good, broken]))
+            assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, field
+            assert "document #2 (id 'faq-new')" in error.details() and field in error.details()
+            (violation,) = error_details(error)["BadRequest"].field_violations
+            assert violation.field == f"requests[1].document.{field}", error.details()
+            metadata = error_details(error)["ErrorInfo"].metadata
+            assert (metadata["document_index"], metadata["document_id"]) == ("1", "faq-new")
         found = {h.document_id for h in client.search("GX-9 belt tension", k=5).hits}
         assert not found & {"faq-good", "faq-new"}
     assert counts(server) == before

@@ -1,18 +1,19 @@
-"""The contract from another language: a Node.js client (tests/node/client.js, with
-@grpc/grpc-js and @grpc/proto-loader) that has only the .proto files, against a live
-server with bearer tokens.
+"""The contract from another language: a Node.js client (node/client.js, with
+@grpc/grpc-js, @grpc/proto-loader and protobufjs) that has only the .proto files calls
+every rpc against a live server with four tokens (admin, reader, a reader scoped to
+manuals, an admin scoped to faq) and reads the rich error details.
 
-The Node packages are installed by ``make test`` (``npm ci --prefix tests/node``); when
-they are missing these tests fail rather than skip, so CI cannot pass without them.
+The Node packages are installed by ``make test`` (``npm ci --prefix tests/edge_server/node``);
+when they are missing these tests fail rather than skip, so CI cannot pass without them.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shutil
 import subprocess
-from datetime import date
 from pathlib import Path
 
 import pytest
@@ -23,67 +24,98 @@ pytestmark = pytest.mark.integration
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 CLIENT = NODE_DIR / "client.js"
-DOCUMENT_ID = "node-client-xv9-valve"  # the document client.js ingests
-TIMEOUT = 120  # seconds for the whole client run; it sets a deadline on every call
+DOCUMENT_ID = "node-client-xv9-valve"  # the document client.js ingests (and deletes)
+TIMEOUT = 180  # seconds for the whole client run; it sets a deadline on every call
+MAX_MESSAGE_BYTES = 256 * 1024  # small, so that client.js can send a message over it
 
 
-@pytest.fixture
-def tokens(tmp_path) -> dict[str, str]:
-    """A tokens file with one reader and one admin token; returns the tokens and its path."""
-    found = {"reader": secrets.token_urlsafe(24), "admin": secrets.token_urlsafe(24)}
-    path = tmp_path / "tokens"
-    path.write_text("".join(f"{role} {token}\n" for role, token in found.items()), "utf-8")
-    return {**found, "file": str(path)}
-
-
-def run_client(*args: str) -> dict:
-    """Run client.js with ``args``; assert it succeeded and return its JSON line."""
+def run_client(target: str, tokens: dict[str, str]) -> dict:
+    """Run client.js against ``target``; assert it succeeded and return its JSON line."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is not on PATH: install Node.js 18 or later to run the Node client test")
-    if not (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
+    if not (NODE_DIR / "node_modules" / "protobufjs").is_dir():
         pytest.fail(
-            "tests/node/node_modules is missing: run `make test` (which installs it) "
-            "or `npm ci --prefix tests/node`"
+            "tests/edge_server/node/node_modules is missing: run `make test` (which installs "
+            "it) or `npm ci --prefix tests/edge_server/node`"
         )
+    environment = {
+        **os.environ,
+        "RAGCORE_ADMIN_TOKEN": tokens["admin"],
+        "RAGCORE_READER_TOKEN": tokens["reader"],
+        "RAGCORE_SCOPED_READER_TOKEN": tokens["scoped_reader"],
+        "RAGCORE_SCOPED_ADMIN_TOKEN": tokens["scoped_admin"],
+    }
     done = subprocess.run(
-        [node, str(CLIENT), *args], capture_output=True, text=True, timeout=TIMEOUT, check=False
+        [node, str(CLIENT), target],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+        env=environment,
     )
     assert done.returncode == 0, f"client.js exited {done.returncode}:\n{done.stderr}{done.stdout}"
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_node_client_asks_and_ingests_with_an_admin_token(start_edge, tokens):
-    server, target = start_edge(tokens_file=tokens["file"])
+@pytest.mark.process
+def test_node_client_calls_every_rpc_with_scoped_tokens_and_reads_rich_errors(start_edge, tmp_path):
+    tokens = {name: secrets.token_urlsafe(24) for name in ("admin", "reader")}
+    tokens |= {name: secrets.token_urlsafe(24) for name in ("scoped_reader", "scoped_admin")}
+    path = tmp_path / "tokens"
+    path.write_text(
+        f"admin {tokens['admin']}\nreader {tokens['reader']}\n"
+        f"reader {tokens['scoped_reader']} manuals\nadmin {tokens['scoped_admin']} faq\n",
+        "utf-8",
+    )
+    server, target = start_edge(
+        tokens_file=path, max_in_flight=1, workers=1, max_message_bytes=MAX_MESSAGE_BYTES
+    )
+    before = server.engine.stats()
 
-    result = run_client(target, tokens["admin"])
+    result = run_client(target, tokens)
 
     assert result["health"] == "SERVING"
+    info = result["server_info"]
+    assert info["limits"]["max_message_bytes"] == str(MAX_MESSAGE_BYTES)
+    assert info["limits"]["max_in_flight"] == 1 and info["store"] == "sqlite-fts5+hnsw"
     assert result["ask"]["status"] == "ANSWER_STATUS_OK" and result["ask"]["citations"] >= 1
     assert any("cp200" in doc for doc in result["ask"]["cited"])
-    assert result["invalid_argument"]["code"] == 3 and result["invalid_argument"]["details"]
-    assert result["ingest"] == {"document_id": DOCUMENT_ID, "added": 1, "chunks": 1}
-    assert result["search"]["first"] == DOCUMENT_ID
-    # The document really is in the store, with the metadata the Node client sent.
-    info = server.engine.document(DOCUMENT_ID)
-    assert (info.knowledge_base, info.title, info.doc_type, info.updated_at) == (
-        "manuals",
-        "XV-9 quench valve",
-        "manual",
-        date(2025, 6, 1),
+    assert {"perception", "plan", "retrieval", "draft", "validation", "result"} <= set(
+        result["ask_stream"]["kinds"]
     )
-    assert info.metadata == {"written_by": "tests/node/client.js"}
-    hits = server.engine.search("graphite paste on the quench valve stem", mode="keyword", k=1)
-    assert [h.document_id for h in hits] == [DOCUMENT_ID]
-
-
-def test_node_client_with_a_reader_token_is_refused_ingest(start_edge, tokens):
-    server, target = start_edge(tokens_file=tokens["file"])
-
-    result = run_client(target, tokens["reader"], "--reader")
-
-    assert result["ask"]["status"] == "ANSWER_STATUS_OK"  # readers may ask
-    assert result["ingest"]["code"] == 7, result["ingest"]  # PERMISSION_DENIED
-    assert result["ingest"]["details"]
-    with pytest.raises(DocumentNotFoundError):
-        server.engine.document(DOCUMENT_ID)
+    assert result["ingest"]["document_id"] == DOCUMENT_ID and result["ingest"]["chunks"] >= 2
+    assert result["search"]["first"] == DOCUMENT_ID
+    assert result["search"]["start"] > 0
+    assert result["list_documents"]["all"] == before.documents + 1
+    assert "node-scratch" not in result["knowledge_bases"]
+    errors = result["errors"]
+    assert errors["negative_k"]["details"].startswith("k must be between 1 and 100, got -1")
+    assert errors["bad_date"]["field"] == "filters.updated_after"
+    assert errors["question_too_long"]["field"] == "question"
+    assert errors["bad_document"]["field"] == "requests[1].document.updated_at"
+    assert errors["bad_document"]["metadata"] | {"request_id": "x"} == {
+        "document_index": "1",
+        "document_id": "node-broken",
+        "field": "updated_at",
+        "request_id": "x",
+    }
+    assert errors["bad_page_token"]["field"] == "page_token"
+    assert errors["too_large"]["limit_bytes"] == str(MAX_MESSAGE_BYTES)
+    assert errors["busy"]["retry_delay_ms"] > 0
+    assert result["reader"]["ingest"] == 7  # PERMISSION_DENIED
+    scoped = result["scoped_reader"]
+    manuals = next(kb for kb in server.engine.knowledge_bases() if kb.name == "manuals")
+    assert scoped["documents"] == manuals.documents and scoped["ids_seen"] > 0
+    assert all(server.engine.document(d).knowledge_base == "manuals" for d in scoped["cited"])
+    assert result["scoped_admin"]["documents"] == before.documents
+    # What the Node client added it also removed; the rejected writes stored nothing.
+    after = server.engine.stats()
+    assert (after.documents, after.chunks, after.vectors) == (
+        before.documents,
+        before.chunks,
+        before.vectors,
+    )
+    for document_id in (DOCUMENT_ID, "node-good", "node-broken", "node-huge", "node-scoped-out"):
+        with pytest.raises(DocumentNotFoundError):
+            server.engine.document(document_id)

@@ -298,7 +298,9 @@ def test_stage_events_come_in_order_and_a_raising_listener_stops_the_run(sample_
     from ragcore.answering import StageEvent
 
     events: list[StageEvent] = []
-    answer = sample_engine.ask("How often should the CP-200 seal be replaced?", events.append)
+    answer = sample_engine.ask(
+        "How often should the CP-200 seal be replaced?", on_event=events.append
+    )
     stages = [e.stage for e in events]
     assert stages[0] == "perception" and events[0].round == 0
     assert stages[1:5] == ["plan", "retrieval", "answer", "validation"]
@@ -315,4 +317,6 @@ def test_stage_events_come_in_order_and_a_raising_listener_stops_the_run(sample_
             raise Stop
 
     with pytest.raises(Stop):
-        sample_engine.ask("How often should the CP-200 seal be replaced?", stop_after_retrieval)
+        sample_engine.ask(
+            "How often should the CP-200 seal be replaced?", on_event=stop_after_retrieval
+        )

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = (
     ("types", "errors", "trace", "text"),
     ("config", "documents"),
-    ("inference", "storage"),
+    ("inference", "storage", "scope"),
     ("ingest", "retrieval"),
     ("agents",),
     ("answering",),

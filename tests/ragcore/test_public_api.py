@@ -11,6 +11,8 @@ import ragcore
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
         "Answer",
+        "CheckFinding",
+        "CheckReport",
         "CheckResult",
         "Citation",
         "Config",
@@ -18,6 +20,8 @@ def test_public_names_are_pinned():
         "Document",
         "DocumentInfo",
         "DocumentOutcome",
+        "DocumentPage",
+        "DocumentRecord",
         "Draft",
         "Embedder",
         "Engine",
@@ -37,7 +41,9 @@ def test_public_names_are_pinned():
         "Reranker",
         "Retrieval",
         "RetrievalTask",
+        "Scope",
         "SearchFilters",
+        "SkippedFile",
         "StageEvent",
         "Statement",
         "Stats",

@@ -1,7 +1,9 @@
 """Generation: numbered evidence becomes a cited answer draft.
 
 ``ExtractiveGenerator`` (the default, no model) picks evidence sentences;
-``OpenAICompatibleGenerator`` asks a local OpenAI-compatible endpoint.
+``OpenAICompatibleGenerator`` asks a local OpenAI-compatible endpoint. Both cite the
+evidence by its retrieval number; ``numbering.renumber`` then numbers the citations of
+either 1..n in order of first use (the answering loop does it before validation).
 """
 
 from ragcore.agents.generation.extractive import ExtractiveGenerator, Generator

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.planning.planner import Plan, RetrievalTask, SearchKey
 from ragcore.retrieval.search import Hit
+from ragcore.scope import Scope
 
 SearchFunction = Callable[..., list[Hit]]
-"""``search(query, *, mode, k, filters) -> hits``, e.g. ``Engine.search``."""
+"""``search(query, *, mode, k, filters, scope) -> hits``, e.g. ``Engine.search``."""
 
 SearchCache = dict[SearchKey, tuple[Hit, ...]]
 """The hits of every search made for one question, by search key."""
@@ -68,10 +69,10 @@ class Executor:
         runnable = [t for t in pending if _runnable(t, known)]
         # A single search runs on the calling thread: no hand-off for the fast path.
         if len(runnable) > 1:
-            runs = self._pool.map(lambda t: self._run(t, known), runnable)
+            runs = self._pool.map(lambda t: self._run(t, known, plan.scope), runnable)
             done = dict(zip([t.key for t in runnable], runs))
         else:
-            done = {t.key: self._run(t, known) for t in runnable}
+            done = {t.key: self._run(t, known, plan.scope) for t in runnable}
         results = []
         for task in plan.tasks:
             if task.key in done:
@@ -85,13 +86,15 @@ class Executor:
                 results.append(TaskResult(task, (), False, 0.0, f"no knowledge base {missing}"))
         return tuple(results)
 
-    def _run(self, task: RetrievalTask, known: set[str]) -> tuple[tuple[Hit, ...], float]:
+    def _run(
+        self, task: RetrievalTask, known: set[str], scope: Scope
+    ) -> tuple[tuple[Hit, ...], float]:
         started = time.perf_counter()
         filters = task.filters
         if filters.knowledge_bases:  # search the named bases the store has
             kbs = tuple(kb for kb in filters.knowledge_bases if kb in known)
             filters = replace(filters, knowledge_bases=kbs)
-        hits = self._search(task.query, mode=task.mode, k=task.k, filters=filters)
+        hits = self._search(task.query, mode=task.mode, k=task.k, filters=filters, scope=scope)
         return tuple(hits), (time.perf_counter() - started) * 1000
 
 

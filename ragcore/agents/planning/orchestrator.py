@@ -24,6 +24,8 @@ from ragcore.agents.planning.planner import Plan, adjust, initial_plan
 from ragcore.agents.planning.reloading import ReloadingStrategy
 from ragcore.agents.planning.strategy import Strategy
 from ragcore.inference.reranker import Reranker
+from ragcore.scope import Scope
+from ragcore.storage.filters import SearchFilters
 
 if TYPE_CHECKING:  # validation is a sibling agent; only its Issue type is needed here
     from ragcore.agents.validation import Issue
@@ -32,9 +34,10 @@ if TYPE_CHECKING:  # validation is a sibling agent; only its Issue type is neede
 class Orchestrator:
     """Plans, runs and adjusts retrieval tasks under a strategy file.
 
-    ``search`` runs one search (``Engine.search``); ``knowledge_bases`` returns the names
-    in the store. The strategy file is re-read when it changes; a broken new version is
-    logged and the last good strategy stays in force (``strategy_error`` says why).
+    ``search`` runs one search (``Engine.search``, called with the plan's ``scope``);
+    ``knowledge_bases`` returns the names in the store. The strategy file is re-read when
+    it changes; a broken new version is logged and the last good strategy stays in force
+    (``strategy_error`` says why).
     """
 
     def __init__(
@@ -65,9 +68,15 @@ class Orchestrator:
     def close(self) -> None:
         self._executor.close()
 
-    def plan(self, perception: Perception) -> Plan:
-        """Round 1: the base task plus the tasks of every matching rule."""
-        return initial_plan(perception, self.strategy)
+    def plan(
+        self,
+        perception: Perception,
+        bounds: SearchFilters = SearchFilters(),
+        scope: Scope = Scope.ALL,
+    ) -> Plan:
+        """Round 1: the base task plus the tasks of every matching rule, each within
+        ``bounds`` (the caller's filters, inside ``scope``); later rounds keep both."""
+        return initial_plan(perception, self.strategy, bounds, scope)
 
     def adjust(self, plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan | None:
         """The next round's plan for what failed, or None when nothing new is left to try."""

@@ -4,6 +4,12 @@ Round 1 is the strategy's base task plus the tasks of every rule the perception 
 (``initial_plan``). After a failed validation, ``adjust`` changes the plan according to
 what failed. A plan remembers every search key of its rounds, so no round repeats a
 search. Nothing here searches; ``execution`` runs the tasks.
+
+A plan carries the caller's bounds (``Engine.ask(filters=..., scope=...)``) and every
+task of every round is narrowed to them in one place (``_plan``): what the question and
+the retries add (a dated range, a source, current documents only, a side's task) only
+narrows the caller's filters, never widens them; a task that cannot fit them is dropped
+and the plan's reasons say so.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate
+from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.types import ForEach, IssueKind, Route, SearchMode, TaskFilter
 
@@ -89,6 +96,10 @@ class Plan:
     searched: frozenset[SearchKey]
     reasons: tuple[str, ...]
     """The rules (round 1) or adjustments (later rounds) that shaped the plan."""
+    bounds: SearchFilters = SearchFilters()
+    """The caller's filters (inside its scope): every task's filters lie within them."""
+    scope: Scope = Scope.ALL
+    """The knowledge bases the caller may read; every search runs inside them."""
 
     @property
     def fast_path(self) -> bool:
@@ -96,10 +107,16 @@ class Plan:
         return self.round == 1 and len(self.tasks) == 1
 
 
-def initial_plan(perception: Perception, strategy: Strategy) -> Plan:
-    """Round 1: the base task plus the tasks of every matching rule."""
+def initial_plan(
+    perception: Perception,
+    strategy: Strategy,
+    bounds: SearchFilters = SearchFilters(),
+    scope: Scope = Scope.ALL,
+) -> Plan:
+    """Round 1: the base task plus the tasks of every matching rule, within ``bounds``
+    (the caller's filters, already inside ``scope``)."""
     if perception.route == Route.DIRECT:
-        return Plan(1, (), frozenset(), ("direct: nothing to retrieve",))
+        return Plan(1, (), frozenset(), ("direct: nothing to retrieve",), bounds, scope)
     templates = [(strategy.base, "base", "")]
     forced_mode: SearchMode | None = None
     fired = []
@@ -114,7 +131,7 @@ def initial_plan(perception: Perception, strategy: Strategy) -> Plan:
     tasks = [_task(t, reason, item, perception, k) for t, reason, item in templates]
     if forced_mode:
         tasks = [replace(t, mode=forced_mode) for t in tasks]
-    return _plan(1, tasks, frozenset(), tuple(fired))
+    return _plan(1, tasks, frozenset(), tuple(fired), bounds, scope)
 
 
 def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan | None:
@@ -141,7 +158,8 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
             side = RetrievalTask(
                 "", query, SearchMode.HYBRID, DEFAULT_K, SearchFilters(), 1.0, 2, ""
             )
-            fresh = _fresh(replace(side, reason=f"missing side {entity}"), plan)
+            bounded = _bound(replace(side, reason=f"missing side {entity}"), plan)
+            fresh = _fresh(bounded, plan) if bounded is not None else None
             if fresh is not None:
                 tasks.append(fresh)
                 reasons.append(f"missing side: a task for {entity}")
@@ -151,7 +169,8 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
         focused = RetrievalTask(
             "", query, SearchMode.KEYWORD, DEFAULT_K, SearchFilters(), 1.2, 2, "focused"
         )
-        fresh = _fresh(focused, plan)
+        bounded = _bound(focused, plan)
+        fresh = _fresh(bounded, plan) if bounded is not None else None
         if fresh is not None:
             tasks.append(fresh)
             reasons.append("answer about another entity or attribute: a focused search")
@@ -168,7 +187,7 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
     # searches is still a new plan; the same set again is not.
     if {t.key for t in tasks} == {t.key for t in plan.tasks}:
         return None
-    return _plan(plan.round + 1, tasks, plan.searched, tuple(reasons))
+    return _plan(plan.round + 1, tasks, plan.searched, tuple(reasons), plan.bounds, plan.scope)
 
 
 # -- round 1 -----------------------------------------------------------------------------
@@ -240,6 +259,13 @@ def _subjects(p: Perception) -> tuple[str, ...]:
 
 
 # -- later rounds ------------------------------------------------------------------------
+def _bound(task: RetrievalTask, plan: Plan) -> RetrievalTask | None:
+    """``task`` within the plan's bounds (so its search key is the one that will run),
+    or None when it cannot fit them."""
+    filters = task.filters.within(plan.bounds)
+    return None if filters is None else replace(task, filters=filters)
+
+
 def _current(task: RetrievalTask, kinds: set[IssueKind], p: Perception) -> RetrievalTask:
     """``task`` kept to documents in force: not superseded, dated for the interval."""
     filters = task.filters
@@ -291,12 +317,25 @@ def _plan(
     tasks: list[RetrievalTask],
     searched: frozenset[SearchKey],
     reasons: tuple[str, ...],
+    bounds: SearchFilters,
+    scope: Scope,
 ) -> Plan:
-    """Number the tasks, drop repeats of one search (keeping the heaviest), order by priority."""
-    unique: dict[SearchKey, RetrievalTask] = {}
+    """Keep every task within ``bounds`` (dropping those that cannot be), drop repeats of
+    one search (keeping the heaviest), number them and order them by priority."""
+    bounded, dropped = [], []
     for task in tasks:
+        filters = task.filters.within(bounds)
+        if filters is None:
+            dropped.append(task.reason or "base")
+        else:
+            bounded.append(replace(task, filters=filters))
+    if dropped:
+        names = ", ".join(dict.fromkeys(dropped))
+        reasons = (*reasons, f"outside the given filters, dropped: {names}")
+    unique: dict[SearchKey, RetrievalTask] = {}
+    for task in bounded:
         if task.key not in unique or task.weight > unique[task.key].weight:
             unique[task.key] = task
     ordered = sorted(unique.values(), key=lambda t: -t.priority)
     numbered = tuple(replace(t, id=f"r{round_}t{i}") for i, t in enumerate(ordered, start=1))
-    return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons)
+    return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons, bounds, scope)

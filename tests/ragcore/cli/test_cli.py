@@ -159,3 +159,60 @@ def test_eval_golden_prints_three_layers(tmp_path):
     assert out["process"]["duplicate_searches"] == 0
     assert out["generation"]["status_accuracy"] == 1.0
     assert [r["status"] for r in out["rows"]] == ["ok", "no_answer"]
+
+
+def test_ask_and_search_on_an_empty_data_directory_say_how_to_fill_it(tmp_path):
+    data = tmp_path / "data"
+    for args in (("ask", "What does E4027 mean?"), ("search", "E4027", "--json")):
+        result = ragcore(*args, data_dir=data, check=False)
+        assert result.returncode == 3, result.stderr
+        assert "holds no documents yet" in result.stderr and "ragcore ingest" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not (data / "ragcore.sqlite3").exists()  # looking did not create a store
+
+
+def test_operator_commands_ingest_check_backup_rebuild_and_damage(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ac75.md").write_text(
+        "---\nid: ac75\ntitle: AC-75 compressor\n---\nDrain the AC-75 receiver tank daily.",
+        "utf-8",
+    )
+    (docs / "README.md").write_text("# About these files", "utf-8")
+    (docs / "photo.png").write_bytes(b"\x89PNG")
+    data = tmp_path / "data"
+    text = ragcore("ingest", str(docs), "--kb", "manuals", data_dir=data).stdout
+    assert "skipped 2 files" in text and "photo.png: unsupported_type" in text
+    assert "README.md: readme" in text
+    out = json.loads(
+        ragcore("ingest", str(docs), "--kb", "manuals", "--json", data_dir=data).stdout
+    )
+    assert {s["reason"] for s in out["skipped"]} == {"readme", "unsupported_type"}
+
+    result = ragcore("ask", "How often to drain?", "--kb", "nope", data_dir=data, check=False)
+    assert result.returncode == 2 and "unknown knowledge base 'nope'" in result.stderr
+    answer = json.loads(
+        ragcore(
+            "ask", "How often should the AC-75 tank be drained?", "--kb", "manuals",
+            "--max-rounds", "1", "--json", "--trace", data_dir=data,
+        ).stdout
+    )  # fmt: skip
+    assert answer["rounds"] == 1
+    assert "filters: kb=manuals" in json.dumps(answer["trace"])
+
+    report = json.loads(ragcore("check", "--json", data_dir=data).stdout)
+    assert report["ok"] and {f["check"] for f in report["findings"]} >= {"sqlite", "vectors"}
+    backup = tmp_path / "backup"
+    ragcore("backup", str(backup), data_dir=data)
+    assert json.loads(ragcore("check", "--json", data_dir=backup).stdout)["ok"]
+    assert json.loads(ragcore("rebuild-index", "--json", data_dir=data).stdout)["vectors"] >= 1
+
+    database = data / "ragcore.sqlite3"
+    database.write_bytes(database.read_bytes()[:-8192] + b"\xff" * 8192)
+    result = ragcore("search", "tank", data_dir=data, check=False)
+    assert result.returncode == 2 and "damaged" in result.stderr
+    assert "Traceback" not in result.stderr
+    result = ragcore("check", data_dir=data, check=False)
+    assert result.returncode == 1 and "FAILED" in result.stdout
+    result = ragcore("check", data_dir=tmp_path / "typo", check=False)
+    assert result.returncode == 2 and "no ragcore database" in result.stderr

@@ -34,4 +34,4 @@ def test_sample_questions_find_their_documents(engine):
     for question, expected in cases.items():
         top = [h.document_id for h in engine.search(question, k=3, filters=current)]
         assert expected in top, (question, top)
-    assert engine.document("manual-cp200-v1").superseded_by == "manual-cp200-v2"
+    assert engine.document("manual-cp200-v1").superseded_by == ("manual-cp200-v2",)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from ragcore.errors import InvalidDocumentError
-from ragcore.ingest.loaders import load_file, load_path
+from ragcore.ingest.loaders import load_file, load_files, load_path
+from ragcore.types import SkipReason
 
 MD = """---
 id: manual-hp400-v2
@@ -113,6 +116,39 @@ def test_directory_skips_readme_and_unsupported(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.txt").write_text("Alpha text.", "utf-8")
     assert [d.id for d in load_path(tmp_path)] == ["a"]
+
+
+def test_a_directory_walk_lists_every_skipped_file_with_the_reason(tmp_path):
+    (tmp_path / "README.md").write_text("# not a document", "utf-8")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    (tmp_path / "Makefile").write_text("all:", "utf-8")
+    (tmp_path / "latin.txt").write_bytes("température".encode("latin-1"))
+    (tmp_path / "locked.md").write_text("Locked.", "utf-8")
+    (tmp_path / "locked.md").chmod(0)
+    (tmp_path / "a.txt").write_text("Alpha text.", "utf-8")
+    try:
+        loaded = load_files(tmp_path)
+    finally:
+        (tmp_path / "locked.md").chmod(0o644)
+    assert [d.id for d in loaded.documents] == ["a"] + (["locked"] if _root() else [])
+    reasons = {Path(s.path).name: s.reason for s in loaded.skipped}
+    expected = {
+        "Makefile": SkipReason.UNSUPPORTED_TYPE,
+        "README.md": SkipReason.README,
+        "image.png": SkipReason.UNSUPPORTED_TYPE,
+        "latin.txt": SkipReason.NOT_UTF8,
+    }
+    if not _root():  # root reads any file
+        expected["locked.md"] = SkipReason.UNREADABLE
+    assert reasons == expected
+    assert all(s.detail for s in loaded.skipped)
+    # a file named on its own is still an error, not a skip
+    with pytest.raises(InvalidDocumentError, match="not UTF-8"):
+        load_files(tmp_path / "latin.txt")
+
+
+def _root() -> bool:
+    return os.geteuid() == 0
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,7 @@ def test_filters(engine, docs):
     assert ids(updated_before=date(2022, 12, 31)) == {"press-hp400"}
     assert ids(min_authority=5) == {"rule-loto"}
     assert "pump-cp200" not in ids(exclude_superseded=True)
-    assert engine.document("pump-cp200").superseded_by == "pump-cp200-v3"
+    assert engine.document("pump-cp200").superseded_by == ("pump-cp200-v3",)
     with pytest.raises(KnowledgeBaseNotFoundError, match="known: manuals, regulations"):
         engine.search("x", filters=SearchFilters(knowledge_bases=("nope",)))
 

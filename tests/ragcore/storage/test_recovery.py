@@ -81,7 +81,7 @@ def test_other_embedder_is_refused(built):
 
 def test_not_a_database(tmp_path):
     (tmp_path / "ragcore.sqlite3").write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="file is not a database"):
+    with pytest.raises(StoreError, match="is not an SQLite database"):
         _engine(tmp_path).stats()
 
 
