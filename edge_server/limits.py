@@ -1,20 +1,18 @@
 """Every limit of the service in one place: what GetServerInfo reports and what the
 servicer enforces, so the two cannot differ (the .proto's ``Limits`` states them once).
 
-The question and query lengths are ragcore's own limits, checked here first so that a
-refusal names its field; ``tests/edge_server/test_edge_limits.py`` checks that these
-numbers are the library's, that the .proto states these defaults, and that a request at
-each limit is accepted and one beyond it refused.
+The question and query lengths are ragcore's own limits (a question counts after
+stripping surrounding blanks, a query as given), checked here first so that a refusal
+names its field. ``tests/edge_server/test_edge_limits.py`` checks that the .proto states
+these defaults, and that a request at each limit is accepted and one beyond it refused.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ragcore import Config
+from ragcore import MAX_QUERY_CHARS, MAX_QUESTION_CHARS, Config
 
-MAX_QUESTION_CHARS = 2000  # ragcore's (counted after stripping surrounding blanks)
-MAX_QUERY_CHARS = 4000  # ragcore's (counted as given)
 MAX_K = 100
 DEFAULT_K = 10
 MAX_PAGE_SIZE = 1000

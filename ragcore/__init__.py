@@ -39,7 +39,13 @@ below it (``tests/ragcore/test_layers.py`` enforces this)::
 
 from ragcore.agents.evidence import Draft, Evidence, Statement
 from ragcore.agents.generation import Generator
-from ragcore.agents.perception import Constraints, Entity, Perception, TimeConstraint
+from ragcore.agents.perception import (
+    MAX_QUESTION_CHARS,
+    Constraints,
+    Entity,
+    Perception,
+    TimeConstraint,
+)
 from ragcore.agents.planning import Plan, Retrieval, RetrievalTask, TaskResult
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport
 from ragcore.answering import Answer, Citation, EventListener, StageEvent
@@ -51,7 +57,7 @@ from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
 from ragcore.ingest.loaders import SkippedFile, load_path
 from ragcore.ingest.pipeline import DocumentOutcome, IngestProgress, IngestReport
-from ragcore.retrieval.search import Hit
+from ragcore.retrieval.search import MAX_QUERY_CHARS, Hit
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.integrity import CheckFinding, CheckReport
@@ -86,6 +92,8 @@ __all__ = [
     "IngestReport",
     "Issue",
     "KnowledgeBaseInfo",
+    "MAX_QUERY_CHARS",
+    "MAX_QUESTION_CHARS",
     "Perception",
     "Plan",
     "RagcoreError",

@@ -35,6 +35,8 @@ def test_public_names_are_pinned():
         "IngestReport",
         "Issue",
         "KnowledgeBaseInfo",
+        "MAX_QUERY_CHARS",
+        "MAX_QUESTION_CHARS",
         "Perception",
         "Plan",
         "RagcoreError",
