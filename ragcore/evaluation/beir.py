@@ -4,7 +4,8 @@ A BEIR dataset is a folder (or a ``.tgz`` of one) holding ``corpus.jsonl``,
 ``queries.jsonl`` and ``qrels/<split>.tsv``. The corpus is ingested once into a data
 directory under the cache, keyed by the corpus checksum and the settings that change
 what is stored; an interrupted ingest resumes where it stopped. Chunk hits are
-aggregated to documents by their best chunk.
+aggregated to documents by their best chunk (hybrid search's ``sibling_weight`` already
+adds a share of a document's other chunks to that best chunk's score).
 """
 
 from __future__ import annotations
@@ -169,7 +170,11 @@ def evaluate_beir(
                 "fusion": used.fusion,
                 "vector_weight": used.vector_weight,
                 "title_weight": used.title_weight,
+                "document_keyword_weight": used.document_keyword_weight,
+                "document_vector_weight": used.document_vector_weight,
+                "sibling_weight": used.sibling_weight,
                 "candidates": used.candidates,
+                "embedder": used.embedder,
             },
             "data_dir": str(data_dir),
         }

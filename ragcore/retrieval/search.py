@@ -2,15 +2,19 @@
 
 Keyword search is FTS5 BM25 over chunk text and document title. The user's text never
 reaches the FTS5 parser as syntax: it is cut into word tokens, each quoted, and joined
-with OR. Hybrid search gathers candidates from both methods, scores every candidate by
-both (exact cosine from the index, BM25 from FTS5), and fuses them by a normalised
-weighted sum or by reciprocal rank fusion; an optional cross-encoder reranks the top.
+with OR. Hybrid search gathers candidates from both methods (and, when its weight is
+set, the first chunks of the documents that document-level BM25 ranks first), scores
+every candidate by each (exact cosine from the index, BM25 from FTS5, and its
+document's signals), and fuses them as ``fusion`` describes; an optional cross-encoder
+reranks the top.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -21,14 +25,16 @@ from ragcore.documents import DocumentInfo
 from ragcore.errors import InvalidQueryError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
+from ragcore.retrieval.fusion import Signals, fuse
 from ragcore.storage.store import SearchFilters, Store
 from ragcore.storage.vector_index import VectorIndex
 from ragcore.text.terms import STOPWORDS
-from ragcore.types import Fusion, SearchMode
+from ragcore.types import SearchMode
 
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
+KEYWORD_THREADS = 4  # hybrid searches whose keyword passes can run at once
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
@@ -47,8 +53,25 @@ class Hit:
     score: float
     """The score this hit was ranked by (its mode's final score)."""
     scores: Mapping[str, float]
-    """Per-method scores: ``vector`` (cosine), ``keyword`` (BM25), ``hybrid``, ``rerank``."""
+    """Per-method scores: ``vector`` (cosine), ``keyword`` (BM25), ``hybrid`` (0 to 1 over
+    the candidates for min-max and z-score fusion), ``rerank``; with document signals also
+    ``document_vector`` (the cosine of the document's first chunk) and
+    ``document_keyword`` (BM25 of the document's title and whole text)."""
     document: DocumentInfo
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _keyword_pool() -> ThreadPoolExecutor:
+    """The threads that run hybrid search's keyword passes (started on first use)."""
+    global _POOL
+    if _POOL is None:
+        with _POOL_LOCK:
+            if _POOL is None:
+                _POOL = ThreadPoolExecutor(KEYWORD_THREADS, thread_name_prefix="ragcore-keyword")
+    return _POOL
 
 
 def fts_query(text: str) -> str:
@@ -119,38 +142,80 @@ class Searcher:
         return self._index.search(self._embedder.embed([query])[0], k, allowed)
 
     def _hybrid(self, query, match, depth, filters, allowed):
-        n = max(depth, self._config.candidates)
-        query_vector = self._embedder.embed([query])[0]
-        vector_hits = self._index.search(query_vector, n, allowed)
-        # One FTS5 pass scores far more chunks than are kept: it costs about as much as
-        # the top n alone, and gives the BM25 of (nearly) every vector candidate too.
-        bm25_ranked = self._keyword(match, max(n, KEYWORD_SCORING_DEPTH), filters)
-        keyword_hits = bm25_ranked[:n]
-        ids = list(dict.fromkeys([c for c, _ in vector_hits] + [c for c, _ in keyword_hits]))
+        config = self._config
+        n = max(depth, config.candidates)
+        # The keyword passes run in SQLite, which releases the GIL: they overlap the
+        # query embedding and the vector search instead of following them.
+        keyword = _keyword_pool().submit(self._keyword_passes, match, n, filters)
+        try:
+            query_vector = self._embedder.embed([query])[0]
+            vector_hits = self._index.search(query_vector, n, allowed)
+        finally:
+            wait([keyword])  # never leave a pass running after the search has failed
+        bm25_ranked, documents_ranked = keyword.result()
+        # The first chunk stands for a document found by its whole text.
+        ids = list(
+            dict.fromkeys(
+                [c for c, _ in vector_hits]
+                + [c for c, _ in bm25_ranked[:n]]
+                + [c for c, _ in documents_ranked[:n]]
+            )
+        )
         if not ids:
             return []
         cosine = dict(vector_hits)
-        missing = [c for c in ids if c not in cosine]
-        cosine.update(zip(missing, (self._index.vectors(missing) @ query_vector).tolist()))
+        cosine.update(self._cosines([c for c in ids if c not in cosine], query_vector))
         bm25 = dict(bm25_ranked)
         scores = {c: {"vector": cosine[c], "keyword": bm25.get(c, 0.0)} for c in ids}
-        fused = self._fuse(scores, vector_hits, keyword_hits)
-        for c, value in fused.items():
+        signals = self._signals(ids, scores, cosine, documents_ranked, query_vector, n)
+        for c, value in zip(ids, fuse(signals, config).tolist(), strict=True):
             scores[c]["hybrid"] = value
         return sorted(scores.items(), key=lambda item: -item[1]["hybrid"])
 
-    def _fuse(self, scores, vector_hits, keyword_hits) -> dict[int, float]:
-        w = self._config.vector_weight
-        if self._config.fusion == Fusion.RRF:
-            rrf_k = self._config.rrf_k
-            fused = dict.fromkeys(scores, 0.0)
-            for weight, hits in ((w, vector_hits), (1 - w, keyword_hits)):
-                for rank, (c, _) in enumerate(hits, start=1):
-                    fused[c] += weight / (rrf_k + rank)
-            return fused
-        vector = _min_max({c: s["vector"] for c, s in scores.items()})
-        keyword = _min_max({c: s["keyword"] for c, s in scores.items()})
-        return {c: float(w * vector[c] + (1 - w) * keyword[c]) for c in scores}
+    def _keyword_passes(self, match, n, filters):
+        """Chunk-level BM25, and document-level BM25 when its weight is set."""
+        # One FTS5 pass scores far more chunks than are kept: it costs about as much as
+        # the top n alone, and gives the BM25 of (nearly) every vector candidate too.
+        bm25_ranked = self._keyword(match, max(n, KEYWORD_SCORING_DEPTH), filters)
+        documents_ranked = (
+            self._store.document_keyword_search(
+                match, filters, max(n, KEYWORD_SCORING_DEPTH), self._config.title_weight
+            )
+            if match and self._config.document_keyword_weight > 0
+            else []
+        )
+        return bm25_ranked, documents_ranked
+
+    def _cosines(self, ids: list[int], query_vector: np.ndarray) -> dict[int, float]:
+        if not ids:
+            return {}
+        return dict(zip(ids, (self._index.vectors(ids) @ query_vector).tolist()))
+
+    def _signals(self, ids, scores, cosine, documents_ranked, query_vector, n) -> Signals:
+        """The candidates' scores by each method, chunk-level and (when used) document-level."""
+        config = self._config
+        vector = np.array([scores[c]["vector"] for c in ids])
+        keyword = np.array([scores[c]["keyword"] for c in ids])
+        if not (
+            config.document_keyword_weight or config.document_vector_weight or config.sibling_weight
+        ):
+            return Signals(n, vector, keyword)
+        first = self._store.first_chunk_ids(ids)
+        # A chunk deleted since it was found is its own document; _hits drops it later.
+        owners = [first.get(c, c) for c in ids]
+        document_keyword = document_vector = None
+        if config.document_keyword_weight:
+            document_bm25 = dict(documents_ranked)
+            document_keyword = np.array([document_bm25.get(o, 0.0) for o in owners])
+            for c, value in zip(ids, document_keyword.tolist(), strict=True):
+                scores[c]["document_keyword"] = value
+        if config.document_vector_weight:
+            missing = list(dict.fromkeys(o for o in owners if o not in cosine))
+            cosine = {**cosine, **self._cosines(missing, query_vector)}
+            document_vector = np.array([cosine[o] for o in owners])
+            for c, value in zip(ids, document_vector.tolist(), strict=True):
+                scores[c]["document_vector"] = value
+        return Signals(n, vector, keyword, np.array(owners), document_vector, document_keyword)
 
     def _rerank(self, query, scored):
         assert self._reranker is not None  # search() checked it
@@ -184,16 +249,6 @@ class Searcher:
                 )
             )
         return hits
-
-
-def _min_max(values: dict[int, float]) -> dict[int, float]:
-    if not values:
-        return {}
-    array = np.fromiter(values.values(), dtype=np.float64)
-    low, span = array.min(), array.max() - array.min()
-    if span <= 0:
-        return dict.fromkeys(values, 1.0 if array.max() > 0 else 0.0)
-    return {c: (v - low) / span for c, v in values.items()}
 
 
 def _check_query(query: object, mode: object, k: object) -> tuple[str, SearchMode]:

@@ -40,7 +40,7 @@ def test_hits_carry_text_offsets_scores_and_metadata(engine, docs):
     [hit] = engine.search("E4027 hydraulic oil pressure", k=1)
     doc = next(d for d in docs if d.id == hit.document_id)
     assert doc.text[hit.start : hit.end] == hit.text
-    assert set(hit.scores) == {"vector", "keyword", "hybrid"}
+    assert set(hit.scores) == {"vector", "keyword", "document_vector", "hybrid"}
     assert "E4027" in hit.entities and "HP-400" in hit.entities
     info = hit.document
     assert (info.knowledge_base, info.doc_type, info.authority, info.updated_at) == (
