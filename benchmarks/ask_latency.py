@@ -34,7 +34,13 @@ def main() -> None:
 
     questions = [q.question for q in load_golden(args.golden)]
     with tempfile.TemporaryDirectory() as scratch:
-        config = Config(data_dir=args.data_dir or Path(scratch) / "data")
+        # Every round asks the same questions: without the caches each runs the whole loop
+        # (benchmarks/cache_latency.py measures the caches).
+        config = Config(
+            data_dir=args.data_dir or Path(scratch) / "data",
+            answer_cache_size=0,
+            retrieval_cache_size=0,
+        )
         with Engine(config) as engine:
             engine.ingest(sample_documents())
             engine.warm_up()

@@ -99,7 +99,8 @@ class ServerProcess:
         self, data_dir: Path, log_path: Path, workers, max_in_flight, threads, metrics=False
     ) -> None:
         command = [sys.executable, "-m", "edge_server", "--data-dir", str(data_dir)]
-        command += ["--port", "0", "--sample-kb"]
+        # The questions repeat: without the caches every one runs the whole loop, as before.
+        command += ["--port", "0", "--sample-kb", "--answer-cache", "0", "--retrieval-cache", "0"]
         if metrics:
             command += ["--metrics-port", "0"]
         self.metrics_url: str | None = None

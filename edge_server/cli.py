@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import grpc
@@ -27,6 +28,8 @@ from ragcore.cli import default_data_dir
 from ragcore.errors import RagcoreError
 from ragcore.evaluation import sample_documents
 from ragcore.types import IngestStatus
+
+_LIBRARY_DEFAULTS = {f.name: f.default for f in fields(Config)}
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +121,22 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
     )
     serve_.add_argument("--llm-model", default=None, help="model name for --llm-url")
     serve_.add_argument(
+        "--answer-cache",
+        type=int,
+        default=_LIBRARY_DEFAULTS["answer_cache_size"],
+        metavar="N",
+        help="answers kept for repeated questions until the documents change (default "
+        f"{_LIBRARY_DEFAULTS['answer_cache_size']}; 0: every question runs the whole loop)",
+    )
+    serve_.add_argument(
+        "--retrieval-cache",
+        type=int,
+        default=_LIBRARY_DEFAULTS["retrieval_cache_size"],
+        metavar="N",
+        help="retrievals kept for near-duplicate questions (default "
+        f"{_LIBRARY_DEFAULTS['retrieval_cache_size']}; 0: none)",
+    )
+    serve_.add_argument(
         "--tls-client-ca",
         type=Path,
         help="CA that client certificates must be signed by (mutual TLS)",
@@ -182,6 +201,8 @@ def _serve(args) -> int:
                 threads=args.threads,
                 llm_base_url=args.llm_url,
                 llm_model=args.llm_model,
+                answer_cache_size=args.answer_cache,
+                retrieval_cache_size=args.retrieval_cache,
             ),
             host=args.host,
             port=args.port,
@@ -259,12 +280,17 @@ def _failed(command: str, error: grpc.RpcError) -> int:
 def _remote_ask(args) -> int:
     filters = _remote_filters(args)
     rounds = args.max_rounds or 0
+    session = args.session or ""  # a turn of that conversation, kept on the server
     try:
         with _client(args) as client:
             if args.stream:
                 answer = None
                 events = client.ask_stream(
-                    args.question, trace=args.trace, max_rounds=rounds, **filters
+                    args.question,
+                    trace=args.trace,
+                    max_rounds=rounds,
+                    session_id=session,
+                    **filters,
                 )
                 for event in events:
                     if event.HasField("result"):
@@ -272,7 +298,13 @@ def _remote_ask(args) -> int:
                     elif not args.json:
                         print(_describe_event(event), file=sys.stderr)
             else:
-                answer = client.ask(args.question, trace=args.trace, max_rounds=rounds, **filters)
+                answer = client.ask(
+                    args.question,
+                    trace=args.trace,
+                    max_rounds=rounds,
+                    session_id=session,
+                    **filters,
+                )
     except grpc.RpcError as error:
         return _failed("ask", error)
     except OSError as error:  # an unreadable certificate file
@@ -322,6 +354,8 @@ def _to_dict(message) -> dict:
 
 
 def _print_answer(answer: pb.Answer) -> None:
+    if answer.rewritten_question:
+        print(f"(searched as: {answer.rewritten_question})")
     print(f"{LABELS.get(answer.status, '')}{answer.text}")
     for c in answer.citations:
         print(

@@ -99,10 +99,14 @@ class Client:
         trace: bool = False,
         max_rounds: int = 0,
         timeout: float | None = None,
+        session_id: str = "",
+        new_session: bool = False,
         **filters,
     ) -> pb.Answer:
-        """``filters`` are SearchFilters' fields: knowledge_bases, doc_types, ..."""
+        """``filters`` are SearchFilters' fields: knowledge_bases, doc_types, ...;
+        ``session_id`` makes the question a turn of that conversation."""
         request = _ask_request(question, trace, max_rounds, filters)
+        request.session_id, request.new_session = session_id, new_session
         return self.stub.Ask(request, **self._call(timeout))
 
     def ask_stream(
@@ -112,10 +116,18 @@ class Client:
         trace: bool = False,
         max_rounds: int = 0,
         timeout: float | None = None,
+        session_id: str = "",
+        new_session: bool = False,
         **filters,
     ) -> Iterator[pb.AskEvent]:
         request = _ask_request(question, trace, max_rounds, filters)
+        request.session_id, request.new_session = session_id, new_session
         return self.stub.AskStream(request, **self._call(timeout))
+
+    def end_session(self, session_id: str, *, timeout: float | None = None) -> bool:
+        """End a conversation; False if there was none to end."""
+        request = pb.EndSessionRequest(session_id=session_id)
+        return self.stub.EndSession(request, **self._call(timeout)).ended
 
     def search(
         self,

@@ -28,6 +28,7 @@ from ragcore import (
     Document,
     DocumentRecord,
     Draft,
+    Engine,
     Hit,
     IngestReport,
     Issue,
@@ -117,6 +118,8 @@ class AskArgs:
     filters: SearchFilters
     max_rounds: int | None
     include_trace: bool
+    session: str | None = None
+    """The conversation the question is a turn of (None: a question on its own)."""
 
 
 def ask_request(request: pb.AskRequest, limits: Limits) -> AskArgs:
@@ -126,7 +129,24 @@ def ask_request(request: pb.AskRequest, limits: Limits) -> AskArgs:
         filters=filters(request.filters),
         max_rounds=rounds,
         include_trace=request.include_trace,
+        session=session(request),
     )
+
+
+def session(request: pb.AskRequest) -> str | None:
+    """The request's session id: its own, a new one (new_session), or None."""
+    if request.new_session:
+        if request.session_id:
+            raise InvalidField("session_id", "give either session_id or new_session, not both")
+        return Engine.new_session()
+    return session_id(request.session_id) if request.session_id else None
+
+
+def session_id(value: str, field: str = "session_id") -> str:
+    try:
+        return Engine.check_session_id(value)
+    except InvalidQueryError as error:
+        raise InvalidField(field, str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -262,6 +282,9 @@ def answer(a: Answer, include_trace: bool = False) -> pb.Answer:
             total_ms=t["total"],
         ),
         trace=trace(a.trace) if include_trace else None,
+        rewritten_question=a.rewritten_question or "",
+        cached=a.cached,
+        session_id=a.session_id or "",
     )
 
 
@@ -296,6 +319,7 @@ def issues(found: tuple[Issue, ...]) -> list[pb.Issue]:
 def perception(p: Perception) -> pb.Perception:
     c = p.constraints
     return pb.Perception(
+        question=p.question,
         action=ACTIONS[p.action],
         route=ROUTES[p.route],
         entities=[pb.Entity(text=e.text, label=e.label) for e in p.entities],

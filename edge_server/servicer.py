@@ -67,6 +67,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             max_rounds=args.max_rounds,
             scope=scope,
             on_event=lambda e: check_alive(context, e.stage),
+            session=args.session,
         )
         return convert.answer(answer, args.include_trace)
 
@@ -90,6 +91,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
                     max_rounds=args.max_rounds,
                     scope=scope,
                     on_event=relay,
+                    session=args.session,
                 )
                 events.put(convert.result_event(answer, args.include_trace))
             except BaseException as error:  # handed to the rpc's thread, which raises it
@@ -237,6 +239,11 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             return seen[document_id]
 
         return visible
+
+    def EndSession(self, request: pb.EndSessionRequest, context: CallContext):
+        session = convert.session_id(request.session_id)
+        ended = self.engine.end_session(session, scope=scope_of(context.access))
+        return pb.EndSessionResponse(ended=ended)
 
     def GetServerInfo(self, request, context: CallContext) -> pb.ServerInfo:
         config = self.engine.config

@@ -22,6 +22,13 @@ A caller limited to some knowledge bases passes a ``Scope`` to every call::
     engine.ask("What does E4027 mean?", filters=SearchFilters(min_authority=3), scope=scope)
     engine.list_documents(scope=scope)  # pages of DocumentRecord; none from outside it
 
+A conversation is a ``session``: a follow-up is rewritten from the previous turn::
+
+    session = engine.new_session()
+    engine.ask("What does E4027 mean on the HP-400?", session=session)
+    answer = engine.ask("And on the HP-500?", session=session)
+    answer.rewritten_question  # 'What does E4027 mean on the HP-500?'
+
 The layers, bottom to top. A module imports only from its own layer and the layers
 below it (``tests/ragcore/test_layers.py`` enforces this)::
 
@@ -62,6 +69,7 @@ from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.integrity import CheckFinding, CheckReport
 from ragcore.storage.records import DocumentPage, DocumentRecord
+from ragcore.storage.sessions import Session, Turn
 from ragcore.trace import TraceNode
 
 __version__ = "0.1.0"
@@ -102,6 +110,7 @@ __all__ = [
     "RetrievalTask",
     "Scope",
     "SearchFilters",
+    "Session",
     "SkippedFile",
     "StageEvent",
     "Statement",
@@ -109,6 +118,7 @@ __all__ = [
     "TaskResult",
     "TimeConstraint",
     "TraceNode",
+    "Turn",
     "ValidationReport",
     "__version__",
     "document_from_fields",

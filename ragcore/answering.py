@@ -7,6 +7,14 @@ evidence to answer from, and ``uncertain`` otherwise, with the open issues liste
 What the rounds of one question share (perception, trace, listener, search cache) is
 one ``_Question``.
 
+In a conversation the previous turn's (rewritten) question is passed in: a follow-up
+("How do I clear it?") is rewritten to stand alone before anything is searched
+(``agents.perception.followup``), and the trace's perception node says how and why. With
+``Caches``, a repeat of a question (same rewritten text, bounds, scope, round cap,
+configuration, data version and day) is answered from the answer cache without running
+the loop, and round 1 of a near-duplicate reuses a cached retrieval (``agents.caching``);
+both are marked in the trace.
+
 A caller may bound the question: filters and a scope that every task of every round
 stays within (the plan carries them; see ``agents.planning.planner``), and a lower
 round cap. Each draft's citations are renumbered 1..n in order of first use in its
@@ -17,14 +25,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from types import MappingProxyType
 
+from ragcore.agents.caching import AnswerKey, Caches
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
 from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
+from ragcore.agents.perception.followup import Rewrite
 from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport, Validator
 from ragcore.config import DEFAULT_MAX_ROUNDS
@@ -103,6 +113,14 @@ class Answer:
     trace: TraceNode
     timings: Mapping[str, float]
     """Keyed by the ``Stage`` values and ``total``."""
+    rewritten_question: str | None = None
+    """The question as searched when it was a follow-up rewritten to stand alone (the
+    trace's perception node says why); None when it was searched as asked."""
+    cached: bool = False
+    """Served from the answer cache: the answer to an earlier identical question, with
+    the same documents and settings (the trace says so; ``timings`` are this call's)."""
+    session_id: str | None = None
+    """The conversation this answer is a turn of (``Engine.ask(session=...)``)."""
 
     @property
     def issues(self) -> tuple[Issue, ...]:
@@ -128,6 +146,11 @@ class _Question:
     listener: EventListener | None
     started: float
     """``time.perf_counter()`` at the start of the run, for ``StageEvent.elapsed_ms``."""
+    asked: str = ""
+    """The question as asked (``perception`` reads the rewrite of a follow-up)."""
+    rewrite: Rewrite | None = None
+    bounds: SearchFilters = SearchFilters()
+    scope: Scope = Scope.ALL
     cache: SearchCache = field(default_factory=dict)
     """Hits by search key: a search made in one round is not made again in a later one."""
     searched: list[SearchKey] = field(default_factory=list)
@@ -150,6 +173,7 @@ class Answerer:
         validator: Validator,
         *,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
+        caches: Caches | None = None,
     ) -> None:
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
             raise ConfigError("max_rounds", max_rounds, "use a whole number of 1 or more")
@@ -158,6 +182,7 @@ class Answerer:
         self.generator = generator
         self.validator = validator
         self.max_rounds = max_rounds
+        self.caches = caches
 
     def ask(
         self,
@@ -167,8 +192,13 @@ class Answerer:
         bounds: SearchFilters = SearchFilters(),
         scope: Scope = Scope.ALL,
         max_rounds: int | None = None,
+        previous: str | None = None,
     ) -> Answer:
-        """Answer ``question``; ``on_event`` is called as each stage completes.
+        """Answer ``question``; ``on_event`` is called as each stage completes (for an
+        answer from the answer cache, only perception: no other stage runs).
+
+        ``previous`` is the previous turn's question as it was searched (its rewrite, if
+        it had one): a follow-up of it is rewritten to stand alone first.
 
         Every task of every round stays within ``bounds`` (the caller's filters, already
         inside ``scope``) and searches only inside ``scope``. ``max_rounds`` lowers the
@@ -178,12 +208,77 @@ class Answerer:
         """
         cap = self._round_cap(max_rounds)
         started = time.perf_counter()
+        caches, key = self.caches, None
+        if caches is not None and previous is None and isinstance(question, str):
+            # A repeat needs no perception: the sub-millisecond path.
+            key = caches.answer_key(question, bounds, scope, cap)
+            if hit := self._cached(key, question.strip(), None, None, on_event, started):
+                return hit
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
         with tracer.span(Stage.PERCEPTION) as span:
             perception = self.perception.run(question)
+            asked, rewrite = perception.question, None
+            if previous is not None:
+                rewrite = self.perception.follow_up(perception, self.perception.run(previous))
+            if rewrite is not None:
+                perception = self.perception.run(rewrite.question)
+                why = "; ".join(rewrite.reasons)
+                span.add("follow-up", f"rewritten as {rewrite.question!r}: {why}")
             span.note(_describe(perception))
-        q = _Question(perception, tracer, on_event, started)
+        if caches is not None and key is None:
+            key = caches.answer_key(perception.question, bounds, scope, cap)
+            if hit := self._cached(key, asked, rewrite, tracer, on_event, started):
+                return hit
+        q = _Question(perception, tracer, on_event, started, asked, rewrite, bounds, scope)
         q.emit(EventKind.PERCEPTION, 0, perception)
+        answer = self._loop(q, cap)
+        if caches is not None and key is not None:
+            caches.answers.put(key, answer)
+        return answer
+
+    def _cached(
+        self,
+        key: AnswerKey,
+        asked: str,
+        rewrite: Rewrite | None,
+        tracer: Tracer | None,
+        on_event: EventListener | None,
+        started: float,
+    ) -> Answer | None:
+        """The cached answer for ``key`` as this question's answer, or None. A listener
+        hears the perception event only: nothing else runs."""
+        assert self.caches is not None
+        stored = self.caches.answers.get(key)
+        if not isinstance(stored, Answer):
+            return None
+        tracer = tracer or Tracer("ask", repr(asked[:120]))
+        with tracer.span("cache") as span:
+            span.note(
+                f"answer cache hit: the answer of {stored.question!r} "
+                f"(data version {key.data_version}); nothing searched, generated or validated"
+            )
+        tracer.root.note(f"{tracer.root.detail} → {stored.status} (cached)".strip())
+        trace = tracer.finish()
+        timings = dict.fromkeys(Stage.values(), 0.0)
+        for node in trace.walk():
+            if node.name in timings:
+                timings[node.name] += node.ms
+        timings["total"] = trace.ms
+        if on_event is not None:
+            elapsed = (time.perf_counter() - started) * 1000
+            on_event(StageEvent(EventKind.PERCEPTION, 0, elapsed, stored.perception))
+        return replace(
+            stored,
+            question=asked,
+            rewritten_question=rewrite.question if rewrite else None,
+            cached=True,
+            trace=trace,
+            timings=MappingProxyType(timings),
+            session_id=None,
+        )
+
+    def _loop(self, q: _Question, cap: int) -> Answer:
+        perception, tracer, bounds, scope = q.perception, q.tracer, q.bounds, q.scope
         attempts: list[_Attempt] = []
         plan: Plan | None = None
         planned = 0
@@ -228,9 +323,23 @@ class Answerer:
     def _round(self, q: _Question, plan: Plan) -> _Attempt:
         perception, tracer = q.perception, q.tracer
         with tracer.span(Stage.RETRIEVAL) as span:
-            retrieval = self.orchestrator.execute(plan, perception, q.cache)
-            q.searched.extend(r.task.key for r in retrieval.results if r.searched)
-            _trace_retrieval(span, retrieval)
+            reuse, ticket = None, None
+            if self.caches is not None and plan.round == 1:
+                reuse, ticket = self.caches.near_duplicate(perception, q.bounds, q.scope)
+            if reuse is not None and isinstance(reuse.value, Retrieval):
+                retrieval = reuse.value
+                _trace_retrieval(span, retrieval)
+                span.add(
+                    "cache",
+                    f"retrieval reused from near-duplicate {reuse.question!r} "
+                    f"(cosine {reuse.cosine:.3f}); nothing searched",
+                )
+            else:
+                retrieval = self.orchestrator.execute(plan, perception, q.cache)
+                q.searched.extend(r.task.key for r in retrieval.results if r.searched)
+                _trace_retrieval(span, retrieval)
+                if self.caches is not None and plan.round == 1:
+                    self.caches.keep_retrieval(ticket, perception.question, retrieval)
         q.emit(EventKind.RETRIEVAL, plan.round, retrieval)
         with tracer.span(Stage.GENERATION, self.generator.name) as span:
             draft = self.generator.generate(perception.question, retrieval.evidence, perception)
@@ -276,9 +385,10 @@ class Answerer:
         for node in trace.walk():
             if node.name in timings:
                 timings[node.name] += node.ms
-        timings["total"] = trace.ms
+        # From the start of the run, cache look-up included, like every event's elapsed_ms.
+        timings["total"] = (time.perf_counter() - q.started) * 1000
         return Answer(
-            question=perception.question,
+            question=q.asked or perception.question,
             status=status,
             text=chosen.draft.text,
             citations=citations,
@@ -293,6 +403,7 @@ class Answerer:
             generator=chosen.draft.generator,
             trace=trace,
             timings=MappingProxyType(timings),
+            rewritten_question=q.rewrite.question if q.rewrite else None,
         )
 
     def _round_cap(self, max_rounds: int | None) -> int:
@@ -332,7 +443,8 @@ def _describe(p: Perception) -> str:
 def _describe_plan(plan: Plan) -> str:
     path = "fast path: " if plan.fast_path else ""
     reasons = f" ({'; '.join(plan.reasons)})" if plan.reasons else ""
-    return f"{path}{len(plan.tasks)} task{'s' if len(plan.tasks) != 1 else ''}{reasons}"
+    tasks = f"{len(plan.tasks)} task{'s' if len(plan.tasks) != 1 else ''}"
+    return f"{path}{tasks}, {plan.retrieval}{reasons}"
 
 
 def _describe_bounds(bounds: SearchFilters, scope: Scope) -> str:

@@ -8,6 +8,11 @@ Every call that reads or writes documents takes an optional ``scope`` (``Scope``
 knowledge bases the caller may use. A scoped call sees the store as if the others did
 not exist — no chunk, id, title or count from outside reaches it — and may write only
 inside its scope (``ScopeError`` before anything is written).
+
+``ask(..., session=id)`` makes the question a turn of a conversation kept in the data
+directory (``storage.sessions``): a follow-up is rewritten from the previous turn, and
+the turn is recorded. A session belongs to the scope it was started in. Repeated
+questions are answered from an in-memory answer cache until the documents change.
 """
 
 from __future__ import annotations
@@ -25,18 +30,20 @@ from pathlib import Path
 
 import numpy as np
 
+from ragcore.agents.caching import Caches, QueryEmbeddings
 from ragcore.agents.generation.extractive import ExtractiveGenerator, Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.perception.followup import summarise
 from ragcore.agents.planning.orchestrator import Orchestrator
 from ragcore.agents.support import SemanticSupport
 from ragcore.agents.validation import Validator
 from ragcore.answering import Answer, Answerer, EventListener
-from ragcore.config import LLM_API_KEY_ENV, Config
+from ragcore.config import LLM_API_KEY_ENV, Config, default_embedder
 from ragcore.documents import Document, DocumentInfo
 from ragcore.errors import InvalidInputError, InvalidQueryError, ScopeError, StoreError
 from ragcore.inference.embedder import Embedder, OnnxEmbedder
-from ragcore.inference.models import embedder_spec, models_dir
+from ragcore.inference.models import embedder_names, embedder_spec, models_dir
 from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
 from ragcore.ingest.loaders import load_files
 from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
@@ -44,6 +51,7 @@ from ragcore.retrieval.search import Hit, Searcher
 from ragcore.scope import Scope
 from ragcore.storage.integrity import CheckReport, check_store
 from ragcore.storage.records import DEFAULT_PAGE_SIZE, DocumentPage, DocumentRecord, Listing
+from ragcore.storage.sessions import Session, Sessions, check_id
 from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResult
 from ragcore.storage.vector_index import HnswIndex, PersistentIndex
 from ragcore.types import IngestStatus, SearchMode
@@ -100,6 +108,8 @@ class Engine:
         self._store: Store | None = None
         self._index: PersistentIndex | None = None
         self._answerer: Answerer | None = None
+        self._sessions: Sessions | None = None
+        self._queries: QueryEmbeddings | None = None
 
     @classmethod
     def open(cls, data_dir: Path | str, **settings) -> Engine:
@@ -113,13 +123,25 @@ class Engine:
             with self._lock:
                 if self._embedder is None:
                     self._embedder = OnnxEmbedder(
-                        embedder_spec(self.config.embedder),
+                        embedder_spec(self._embedder_name()),
                         model_path=self.config.embedder_path,
                         threads=self.config.threads,
                         batch_size=self.config.batch_size,
                         batch_tokens=self.config.batch_tokens,
                     )
         return self._embedder
+
+    def _embedder_name(self) -> str:
+        """The configured embedder; with the default configured, an existing data
+        directory keeps the manifest embedder it was built with (e.g. one made before
+        the default changed), and a new one gets the default."""
+        name = self.config.embedder
+        if name != default_embedder() or not (self.config.data_dir / DATABASE_NAME).is_file():
+            return name
+        recorded = (self.store.meta("embedder") or "").rpartition("/")[0]
+        if recorded and recorded != name and recorded in embedder_names():
+            return recorded
+        return name
 
     @property
     def reranker(self) -> Reranker | None:
@@ -192,6 +214,7 @@ class Engine:
                 if resource is not None:
                     resource.close()
             self._store = self._index = self._answerer = None
+            self._sessions = self._queries = None  # both hold what was just closed
 
     def __enter__(self) -> Engine:
         return self
@@ -327,6 +350,7 @@ class Engine:
         max_rounds: int | None = None,
         scope: Scope | None = None,
         on_event: EventListener | None = None,
+        session: str | None = None,
     ) -> Answer:
         """Answer ``question`` from the documents: perceive, plan, retrieve, generate, validate.
 
@@ -338,20 +362,86 @@ class Engine:
         empty or too long, or a bad ``max_rounds``; ``ScopeError`` for filters naming a
         knowledge base outside the scope. ``on_event`` is called with a ``StageEvent`` as
         each stage completes; an exception it raises stops the run.
+
+        ``session`` (an id from ``new_session`` or the caller's own) makes this a turn of
+        that conversation: a follow-up of the previous turn ("And on the HP-500?") is
+        rewritten to stand alone (``Answer.rewritten_question``; the trace says why) and
+        the turn is recorded once answered. An unknown or expired id starts the session.
+        A malformed id is an ``InvalidQueryError`` and a session of another scope a
+        ``ScopeError``, both before anything is recorded.
         """
         scope = _scope(scope)
         filters = _filters(filters)
         bounds = scope.restrict(filters)
         if filters.knowledge_bases:
             self.store.within(scope).check_knowledge_bases(filters.knowledge_bases)
+        previous = None
+        if session is not None:
+            with self._translated("reading a session"):
+                opened = self.sessions.get(session, scope)
+            previous = opened.turns[-1].rewritten if opened and opened.turns else None
         token = _ASK_SCOPE.set(scope)
         try:
             with self._translated("answering"):
-                return self.answerer.ask(
-                    question, on_event, bounds=bounds, scope=scope, max_rounds=max_rounds
+                answer = self.answerer.ask(
+                    question,
+                    on_event,
+                    bounds=bounds,
+                    scope=scope,
+                    max_rounds=max_rounds,
+                    previous=previous,
                 )
         finally:
             _ASK_SCOPE.reset(token)
+        if session is None:
+            return answer
+        self.sessions.add_turn(
+            session,
+            scope,
+            question=answer.question,
+            rewritten=answer.rewritten_question or answer.question,
+            perception=summarise(answer.perception),
+            documents=list(dict.fromkeys(c.document_id for c in answer.citations)),
+            status=answer.status,
+        )
+        return replace(answer, session_id=session)
+
+    @property
+    def sessions(self) -> Sessions:
+        """The conversations kept in this data directory (``ask(..., session=...)``)."""
+        if self._sessions is None:
+            with self._lock:
+                if self._sessions is None:
+                    self._sessions = Sessions(
+                        self.store,
+                        max_turns=self.config.session_max_turns,
+                        idle_seconds=self.config.session_idle_seconds,
+                    )
+        return self._sessions
+
+    @staticmethod
+    def check_session_id(session_id: object) -> str:
+        """``session_id`` if it is usable as a session id, else ``InvalidQueryError``
+        saying what a session id may be (for a caller that checks before asking)."""
+        return check_id(session_id)
+
+    @staticmethod
+    def new_session() -> str:
+        """A fresh session id for ``ask(..., session=...)`` (the session starts with its
+        first question)."""
+        return Sessions.new_id()
+
+    def session(self, session_id: str, *, scope: Scope | None = None) -> Session | None:
+        """The session's turns, oldest first, or None if it does not exist or expired.
+        ``InvalidQueryError`` for a malformed id, ``ScopeError`` for another scope's."""
+        with self._translated("reading a session"):
+            return self.sessions.get(session_id, _scope(scope))
+
+    def end_session(self, session_id: str, *, scope: Scope | None = None) -> bool:
+        """Forget the session and its turns; False if there was none to end.
+        ``InvalidQueryError`` for a malformed id, ``ScopeError`` for another scope's."""
+        with self._translated("ending a session"):
+            return self.sessions.end(session_id, _scope(scope))
 
     @property
     def answerer(self) -> Answerer:
@@ -372,10 +462,11 @@ class Engine:
             clock=self._clock,
             workers=config.threads,
         )
+        generator = self._generator or self._configured_generator()
         return Answerer(
             PerceptionAgent(config.perception_rules_path, clock=self._clock),
             orchestrator,
-            self._generator or self._configured_generator(),
+            generator,
             Validator(
                 support_threshold=config.support_threshold,
                 documents=self._documents_in_ask_scope,
@@ -384,6 +475,33 @@ class Engine:
                 semantic_threshold=config.semantic_threshold,
             ),
             max_rounds=config.max_rounds,
+            caches=self._caches(orchestrator, generator),
+        )
+
+    def _caches(self, orchestrator: Orchestrator, generator: Generator) -> Caches | None:
+        config = self.config
+        if config.answer_cache_size < 1 and config.retrieval_cache_size < 1:
+            return None
+        rules: tuple[str, ...] = ()
+        if config.perception_rules_path is not None:  # read once, as the agent does
+            with contextlib.suppress(OSError):
+                rules = (config.perception_rules_path.read_text(encoding="utf-8"),)
+
+        def strategy_stamp() -> str:
+            # The strategy file is re-read while running: an edit is a new configuration.
+            try:
+                stat = orchestrator.strategy.path.stat()
+            except OSError:
+                return ""
+            return f"{stat.st_mtime_ns}:{stat.st_size}"
+
+        return Caches(
+            config,
+            data_version=self.store.data_version,
+            embed=lambda text: self._query_embedder.embed([text])[0],
+            stamp=strategy_stamp,
+            today=self._clock,
+            rule_texts=(*rules, generator.name, type(self.embedder).__name__),
         )
 
     def _configured_generator(self) -> Generator:
@@ -461,7 +579,19 @@ class Engine:
         settings (e.g. fusion) overridden."""
         config = replace(self.config, **changes) if changes else self.config
         store = self.store.within(_scope(scope))
-        return Searcher(store, self._vectors.index, self.embedder, config, self.reranker)
+        return Searcher(store, self._vectors.index, self._query_embedder, config, self.reranker)
+
+    @property
+    def _query_embedder(self) -> Embedder:
+        """What embeds queries: with the retrieval cache, one that keeps the last few
+        (its look-up has just embedded the question the base search embeds again)."""
+        if self.config.retrieval_cache_size < 1:
+            return self.embedder
+        if self._queries is None:
+            with self._lock:
+                if self._queries is None:
+                    self._queries = QueryEmbeddings(self.embedder)
+        return self._queries
 
     # -- operations ----------------------------------------------------------------
     def backup(self, dest: Path | str) -> Path:

@@ -63,6 +63,16 @@ class SearchMode(_Vocabulary):
     HYBRID = "hybrid"
 
 
+class RetrievalMode(_Vocabulary):
+    """How widely a plan retrieves (the strategy's ``[modes]``, chosen per rule)."""
+
+    PRECISE = "precise"
+    """A lookup: small k, evidence below a relevance floor dropped."""
+    EXPLORE = "explore"
+    """Comparisons, lists, summaries: larger k, a lower floor, evidence spread over
+    documents. A retry for missing evidence widens a precise plan to explore."""
+
+
 class Fusion(_Vocabulary):
     """How hybrid search fuses its keyword and vector results (``Config.fusion``)."""
 
@@ -212,6 +222,7 @@ __all__ = [
     "GoldenKind",
     "IngestStatus",
     "IssueKind",
+    "RetrievalMode",
     "Route",
     "SearchMode",
     "SkipReason",

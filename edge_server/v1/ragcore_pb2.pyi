@@ -129,6 +129,18 @@ class GetServerInfoRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class EndSessionRequest(_message.Message):
+    __slots__ = ("session_id",)
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class EndSessionResponse(_message.Message):
+    __slots__ = ("ended",)
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    ended: bool
+    def __init__(self, ended: _Optional[bool] = ...) -> None: ...
+
 class ServerInfo(_message.Message):
     __slots__ = ("version", "limits", "embedder", "reranker", "generator", "store", "role", "scope")
     VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -186,19 +198,23 @@ class SearchFilters(_message.Message):
     def __init__(self, knowledge_bases: _Optional[_Iterable[str]] = ..., doc_types: _Optional[_Iterable[str]] = ..., updated_after: _Optional[str] = ..., updated_before: _Optional[str] = ..., min_authority: _Optional[int] = ..., exclude_superseded: _Optional[bool] = ...) -> None: ...
 
 class AskRequest(_message.Message):
-    __slots__ = ("question", "include_trace", "filters", "max_rounds")
+    __slots__ = ("question", "include_trace", "filters", "max_rounds", "session_id", "new_session")
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_TRACE_FIELD_NUMBER: _ClassVar[int]
     FILTERS_FIELD_NUMBER: _ClassVar[int]
     MAX_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    NEW_SESSION_FIELD_NUMBER: _ClassVar[int]
     question: str
     include_trace: bool
     filters: SearchFilters
     max_rounds: int
-    def __init__(self, question: _Optional[str] = ..., include_trace: _Optional[bool] = ..., filters: _Optional[_Union[SearchFilters, _Mapping]] = ..., max_rounds: _Optional[int] = ...) -> None: ...
+    session_id: str
+    new_session: bool
+    def __init__(self, question: _Optional[str] = ..., include_trace: _Optional[bool] = ..., filters: _Optional[_Union[SearchFilters, _Mapping]] = ..., max_rounds: _Optional[int] = ..., session_id: _Optional[str] = ..., new_session: _Optional[bool] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("question", "status", "text", "citations", "report", "perception", "rounds", "tasks", "searches", "generator", "timings", "trace")
+    __slots__ = ("question", "status", "text", "citations", "report", "perception", "rounds", "tasks", "searches", "generator", "timings", "trace", "rewritten_question", "cached", "session_id")
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
@@ -211,6 +227,9 @@ class Answer(_message.Message):
     GENERATOR_FIELD_NUMBER: _ClassVar[int]
     TIMINGS_FIELD_NUMBER: _ClassVar[int]
     TRACE_FIELD_NUMBER: _ClassVar[int]
+    REWRITTEN_QUESTION_FIELD_NUMBER: _ClassVar[int]
+    CACHED_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     question: str
     status: AnswerStatus
     text: str
@@ -223,7 +242,10 @@ class Answer(_message.Message):
     generator: str
     timings: Timings
     trace: TraceNode
-    def __init__(self, question: _Optional[str] = ..., status: _Optional[_Union[AnswerStatus, str]] = ..., text: _Optional[str] = ..., citations: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., report: _Optional[_Union[ValidationReport, _Mapping]] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., rounds: _Optional[int] = ..., tasks: _Optional[int] = ..., searches: _Optional[int] = ..., generator: _Optional[str] = ..., timings: _Optional[_Union[Timings, _Mapping]] = ..., trace: _Optional[_Union[TraceNode, _Mapping]] = ...) -> None: ...
+    rewritten_question: str
+    cached: bool
+    session_id: str
+    def __init__(self, question: _Optional[str] = ..., status: _Optional[_Union[AnswerStatus, str]] = ..., text: _Optional[str] = ..., citations: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., report: _Optional[_Union[ValidationReport, _Mapping]] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., rounds: _Optional[int] = ..., tasks: _Optional[int] = ..., searches: _Optional[int] = ..., generator: _Optional[str] = ..., timings: _Optional[_Union[Timings, _Mapping]] = ..., trace: _Optional[_Union[TraceNode, _Mapping]] = ..., rewritten_question: _Optional[str] = ..., cached: _Optional[bool] = ..., session_id: _Optional[str] = ...) -> None: ...
 
 class Citation(_message.Message):
     __slots__ = ("number", "chunk_id", "document_id", "title", "knowledge_base", "updated_at", "text")
@@ -284,7 +306,8 @@ class Issue(_message.Message):
     def __init__(self, check: _Optional[_Union[Check, str]] = ..., kind: _Optional[_Union[IssueKind, str]] = ..., message: _Optional[str] = ..., statement: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[int]] = ..., document_ids: _Optional[_Iterable[str]] = ..., entity: _Optional[str] = ...) -> None: ...
 
 class Perception(_message.Message):
-    __slots__ = ("action", "route", "entities", "sides", "time_start", "time_end", "source", "quantitative", "warnings")
+    __slots__ = ("question", "action", "route", "entities", "sides", "time_start", "time_end", "source", "quantitative", "warnings")
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     ROUTE_FIELD_NUMBER: _ClassVar[int]
     ENTITIES_FIELD_NUMBER: _ClassVar[int]
@@ -294,6 +317,7 @@ class Perception(_message.Message):
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     QUANTITATIVE_FIELD_NUMBER: _ClassVar[int]
     WARNINGS_FIELD_NUMBER: _ClassVar[int]
+    question: str
     action: Action
     route: Route
     entities: _containers.RepeatedCompositeFieldContainer[Entity]
@@ -303,7 +327,7 @@ class Perception(_message.Message):
     source: str
     quantitative: bool
     warnings: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, action: _Optional[_Union[Action, str]] = ..., route: _Optional[_Union[Route, str]] = ..., entities: _Optional[_Iterable[_Union[Entity, _Mapping]]] = ..., sides: _Optional[_Iterable[str]] = ..., time_start: _Optional[str] = ..., time_end: _Optional[str] = ..., source: _Optional[str] = ..., quantitative: _Optional[bool] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, question: _Optional[str] = ..., action: _Optional[_Union[Action, str]] = ..., route: _Optional[_Union[Route, str]] = ..., entities: _Optional[_Iterable[_Union[Entity, _Mapping]]] = ..., sides: _Optional[_Iterable[str]] = ..., time_start: _Optional[str] = ..., time_end: _Optional[str] = ..., source: _Optional[str] = ..., quantitative: _Optional[bool] = ..., warnings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Entity(_message.Message):
     __slots__ = ("text", "label")

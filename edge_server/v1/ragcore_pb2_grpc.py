@@ -89,6 +89,11 @@ class RagcoreStub:
                 request_serializer=edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.SerializeToString,
                 response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.FromString,
                 _registered_method=True)
+        self.EndSession = channel.unary_unary(
+                '/ragcore.v1.Ragcore/EndSession',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.EndSessionRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.EndSessionResponse.FromString,
+                _registered_method=True)
 
 
 class RagcoreServicer:
@@ -183,6 +188,15 @@ class RagcoreServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EndSession(self, request, context):
+        """End a conversation (AskRequest.session_id): its turns are deleted. Ending a session
+        that does not exist (or has expired) is not an error: ended is then false. A session
+        started with another token scope is PERMISSION_DENIED, as for Ask.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RagcoreServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -240,6 +254,11 @@ def add_RagcoreServicer_to_server(servicer, server):
                     servicer.GetServerInfo,
                     request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.FromString,
                     response_serializer=edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.SerializeToString,
+            ),
+            'EndSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.EndSession,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.EndSessionRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.EndSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -539,6 +558,33 @@ class Ragcore:
             '/ragcore.v1.Ragcore/GetServerInfo',
             edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.SerializeToString,
             edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EndSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ragcore.v1.Ragcore/EndSession',
+            edge__server_dot_v1_dot_ragcore__pb2.EndSessionRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.EndSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     settings = {}
+    if args.command == "chat":
+        settings = {"max_rounds": args.max_rounds}
     if args.command == "ask":
         settings = {
             "max_rounds": args.max_rounds,
@@ -185,7 +187,12 @@ def _cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     _ = engine.answerer  # a bad setting (strategy file, ...) is the first thing to report
     if _empty(engine, args.question):
         return EXIT_EMPTY
-    answer = engine.ask(args.question, filters=search_filters(args), max_rounds=args.max_rounds)
+    answer = engine.ask(
+        args.question,
+        filters=search_filters(args),
+        max_rounds=args.max_rounds,
+        session=args.session,
+    )
     if args.json:
         render.print_json(render.answer_dict(answer, with_trace=args.trace))
         return 0
@@ -193,6 +200,15 @@ def _cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     if args.trace:
         render.print_trace(answer)
     return 0
+
+
+def _cmd_chat(engine: Engine, args: argparse.Namespace) -> int:
+    from ragcore.cli.chat import chat
+
+    _ = engine.answerer  # a bad setting is the first thing to report
+    if _empty(engine, "chat"):
+        return EXIT_EMPTY
+    return chat(engine, args, search_filters(args))
 
 
 def _cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
@@ -245,10 +261,17 @@ def _count_cases(done: int, total: int) -> None:
 
 
 def _eval_golden(engine: Engine, args: argparse.Namespace) -> int:
-    from ragcore.evaluation.golden import evaluate_golden, load_golden
+    from ragcore.evaluation.conversations import (
+        SAMPLE_CONVERSATIONS,
+        evaluate_conversations,
+        load_conversations,
+    )
+    from ragcore.evaluation.golden import SAMPLE_GOLDEN, evaluate_golden, load_golden
     from ragcore.evaluation.sample import sample_documents
 
     questions = load_golden(args.golden)
+    path = args.conversations or (SAMPLE_CONVERSATIONS if args.golden == SAMPLE_GOLDEN else None)
+    conversations = load_conversations(path) if path is not None else []
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
     config = replace(engine.config, data_dir=cache / "sample-kb")
     with Engine(config) as sample:
@@ -259,6 +282,10 @@ def _eval_golden(engine: Engine, args: argparse.Namespace) -> int:
             max_rounds=config.max_rounds,
             support_threshold=config.support_threshold,
         )
+        if conversations:  # after the single-turn set: its figures are as without them
+            result["conversations"] = evaluate_conversations(
+                lambda question, session: sample.ask(question, session=session), conversations
+            )
     if args.json:
         render.print_json(result)
     else:
@@ -316,6 +343,7 @@ def _cmd_rebuild_index(engine: Engine, args: argparse.Namespace) -> int:
 
 _COMMANDS = {
     "ask": _cmd_ask,
+    "chat": _cmd_chat,
     "ingest": _cmd_ingest,
     "search": _cmd_search,
     "stats": _cmd_stats,

@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 
 from ragcore.config import default_data_dir
+from ragcore.evaluation.conversations import SAMPLE_CONVERSATIONS
 from ragcore.evaluation.golden import SAMPLE_GOLDEN
 from ragcore.types import Fusion, SearchMode
 
@@ -137,6 +138,31 @@ def build_parsers() -> Parsers:
         "key from $RAGCORE_LLM_API_KEY (default: extractive answers, no model)",
     )
     ask.add_argument("--llm-model", default=None, help="model name for --llm-url")
+    ask.add_argument(
+        "--session",
+        default=None,
+        help="ask as a turn of this conversation (an id of your choice, or one `ragcore chat` "
+        "printed): a follow-up such as 'And on the HP-500?' is rewritten from the previous turn",
+    )
+
+    chat = commands.add_parser(
+        "chat",
+        parents=[common, filters],
+        help="ask questions in a conversation, at an interactive prompt",
+        description="An interactive prompt (line editing and history where readline is "
+        "available) whose questions are turns of one session kept in the data directory: a "
+        "follow-up ('How do I clear it?', 'And on the HP-500?', 'Why?') is rewritten from "
+        "the previous turn into a standalone question, which is shown before the answer. "
+        "Type /history for the turns so far, /end to end the session, /quit or Ctrl-D to "
+        "leave (the session is kept and can be resumed with --session).",
+    )
+    chat.add_argument(
+        "--session", default=None, help="resume (or start) this session id (default: a new one)"
+    )
+    chat.add_argument("--trace", action="store_true", help="print the decision tree of each turn")
+    chat.add_argument(
+        "--max-rounds", type=int, default=None, help="cap on retrieval rounds per question"
+    )
 
     commands.add_parser("stats", parents=[common], help="show what the data directory holds")
 
@@ -180,7 +206,10 @@ def build_parsers() -> Parsers:
         "--golden: ask every question of a golden file over the sample knowledge base "
         "(ingested into the cache directory) and print retrieval (hit rate, MRR), process "
         "(tasks, duplicate searches, rounds, converged share) and generation (citation "
-        "precision, supported statements, status accuracy) figures. "
+        "precision, supported statements, status accuracy) figures, then ask every "
+        "conversation of a multi-turn file turn by turn in a session of its own and print "
+        "turn-level status accuracy, retrieval hit rate and how well follow-ups were told "
+        "apart (--conversations; by default the bundled set with the bundled golden set). "
         "--faults: replay the prepared answers of a fault set folder (cases.jsonl and its "
         "own kb/) through a local OpenAI-compatible server on loopback, and print the share "
         "of planted faults the validator caught and of correct answers it rejected, per kind.",
@@ -198,6 +227,13 @@ def build_parsers() -> Parsers:
         "--faults",
         type=Path,
         help="fault set folder (cases.jsonl and kb/), e.g. benchmarks/faults/set-a",
+    )
+    evaluate.add_argument(
+        "--conversations",
+        type=Path,
+        default=None,
+        help="multi-turn JSONL file for --golden (default: the bundled set "
+        f"{SAMPLE_CONVERSATIONS.name} with the bundled golden set, none with another)",
     )
     evaluate.add_argument("--split", default="test", help="qrels split (default: test)")
     evaluate.add_argument("--mode", choices=SearchMode.values(), default="hybrid")

@@ -13,8 +13,10 @@ from ragcore import Answer, CheckReport, Hit, IngestReport, KnowledgeBaseInfo, S
 from ragcore.types import IngestStatus
 
 
-def print_json(value) -> None:
-    print(json.dumps(value, default=_json_default, ensure_ascii=False, indent=2))
+def print_json(value, *, compact: bool = False) -> None:
+    """``value`` as JSON: indented, or on one line (``compact``, for JSON Lines)."""
+    indent = None if compact else 2
+    print(json.dumps(value, default=_json_default, ensure_ascii=False, indent=indent))
 
 
 def _json_default(value):
@@ -138,6 +140,9 @@ def answer_dict(answer: Answer, with_trace: bool) -> dict:
         "tasks": answer.tasks,
         "searches": answer.searches,
         "generator": answer.generator,
+        "rewritten_question": answer.rewritten_question,
+        "cached": answer.cached,
+        "session_id": answer.session_id,
         "timings_ms": {k: round(v, 3) for k, v in answer.timings.items()},
         **({"trace": answer.trace.to_dict()} if with_trace else {}),
     }
@@ -145,6 +150,8 @@ def answer_dict(answer: Answer, with_trace: bool) -> dict:
 
 def print_answer(answer: Answer, indent: str = "") -> None:
     label = {"ok": "", "uncertain": "UNCERTAIN: ", "no_answer": "NO ANSWER: "}[answer.status]
+    if answer.rewritten_question:
+        print(f"{indent}(searched as: {answer.rewritten_question})")
     print(f"{indent}{label}{answer.text}")
     for c in answer.citations:
         print(
@@ -176,6 +183,16 @@ def print_golden(result: dict) -> None:
     wrong = [r for r in result["rows"] if r["status"] != r["expected_status"]]
     for row in wrong:
         print(f"  {row['id']}: expected {row['expected_status']}, got {row['status']}")
+    if conversations := result.get("conversations"):
+        figures = ", ".join(f"{k} {v}" for k, v in conversations.items() if not isinstance(v, list))
+        print(f"conversations: {figures}")
+        for row in conversations["rows"]:
+            if row["status"] != row["expected_status"]:
+                print(
+                    f"  {row['conversation']} turn {row['turn']}: expected "
+                    f"{row['expected_status']}, got {row['status']}"
+                    + (f" (searched as {row['rewritten']!r})" if row["rewritten"] else "")
+                )
 
 
 def print_faults(result: dict) -> None:

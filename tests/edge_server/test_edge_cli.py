@@ -31,9 +31,14 @@ def test_ask_a_server_as_text_json_and_stream(start_edge):
     assert "[1]" in text and "manual" in text and "ask " in text and "perception" in text
     answer = json.loads(ragcore("ask", QUESTION, "--server", target, "--json").stdout)
     assert answer["status"] == "ANSWER_STATUS_OK" and answer["citations"]
-    streamed = ragcore("ask", QUESTION, "--server", target, "--stream")
+    # Another question: a repeat is answered from the cache, with a perception event only.
+    streamed = ragcore(
+        "ask", "Which compressor is louder, AC-75 or AC-110?", "--server", target, "--stream"
+    )
     assert "perception:" in streamed.stderr and "validation:" in streamed.stderr
     assert "[1]" in streamed.stdout
+    repeated = ragcore("ask", QUESTION, "--server", target, "--stream")
+    assert "perception:" in repeated.stderr and "validation:" not in repeated.stderr
 
 
 def test_ask_a_server_with_a_token(start_edge, tmp_path):

@@ -177,7 +177,7 @@ def test_list_knowledge_bases_and_stats(start_edge):
         stats = client.stats()
     assert names == ["faq", "manuals", "regulations"]
     assert stats.knowledge_bases == 3 and stats.documents > 20
-    assert stats.embedder == "all-MiniLM-L6-v2" and stats.database_bytes > 0
+    assert stats.embedder == Config().embedder and stats.database_bytes > 0
 
 
 def test_get_document_and_list_documents_page_by_page(start_edge):
@@ -229,7 +229,7 @@ def test_server_info_states_the_limits_the_server_enforces(start_edge):
     _, target = start_edge(max_message_bytes=1 << 20, max_in_flight=8, workers=2)
     with Client(target) as client:
         info = client.server_info()
-    assert info.version and info.embedder == "all-MiniLM-L6-v2" and info.store
+    assert info.version and info.embedder == Config().embedder and info.store
     assert info.generator == "extractive" and info.reranker == ""
     assert (info.role, list(info.scope)) == (pb.ROLE_ADMIN, [])
     limits = info.limits

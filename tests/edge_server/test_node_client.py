@@ -84,6 +84,12 @@ def test_node_client_calls_every_rpc_with_scoped_tokens_and_reads_rich_errors(st
     assert {"perception", "plan", "retrieval", "draft", "validation", "result"} <= set(
         result["ask_stream"]["kinds"]
     )
+    assert result["session"] == {
+        "rewritten": "What does E4031 mean on the HP-400?",
+        "streamed": "What does E4031 mean on the HP-500?",
+        "cached": True,
+        "ended": True,
+    }
     assert result["ingest"]["document_id"] == DOCUMENT_ID and result["ingest"]["chunks"] >= 2
     assert result["search"]["first"] == DOCUMENT_ID
     assert result["search"]["start"] > 0

@@ -316,7 +316,7 @@ def test_stage_events_come_in_order_and_a_raising_listener_stops_the_run(sample_
         if event.stage == "retrieval":
             raise Stop
 
-    with pytest.raises(Stop):
+    with pytest.raises(Stop):  # a question not asked before: a repeat is answered from cache
         sample_engine.ask(
-            "How often should the CP-200 seal be replaced?", on_event=stop_after_retrieval
+            "How often should the CP-350 seal be replaced?", on_event=stop_after_retrieval
         )

@@ -100,7 +100,12 @@ QUESTIONS = (
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory, real_embedder):
-    config = Config(data_dir=tmp_path_factory.mktemp("scoped") / "data")
+    # No caches: several tests ask the same question and look at the whole run.
+    config = Config(
+        data_dir=tmp_path_factory.mktemp("scoped") / "data",
+        answer_cache_size=0,
+        retrieval_cache_size=0,
+    )
     with Engine(config, embedder=real_embedder, clock=lambda: TODAY) as engine:
         engine.ingest(INSIDE + OUTSIDE)
         yield engine

@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ragcore.agents.perception.followup import Rewrite, rewrite
 from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
 from ragcore.agents.perception.time import TimeConstraint, find_time
@@ -168,6 +169,12 @@ class PerceptionAgent:
         return Perception(
             text, action, entities, constraints, route, keywords, sides, self._warnings
         )
+
+    def follow_up(self, perception: Perception, previous: Perception | None) -> Rewrite | None:
+        """``perception``'s question rewritten to stand alone when it leans on the previous
+        turn's (``previous``, read from that turn's rewritten question), else None: it is
+        then no follow-up and stays as asked. Run the rewrite through ``run`` to read it."""
+        return rewrite(perception, previous, self._rules.followup)
 
     def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:
         """spaCy's entities that overlap no pattern entity."""

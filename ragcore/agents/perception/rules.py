@@ -31,6 +31,9 @@ _MATCHED = (
 )  # phrases/patterns
 
 
+_FOLLOWUP_WORDS = ("openers", "pronouns", "plural", "demonstratives", "alone_before", "vague")
+
+
 # The type and allowed keys of each top-level key of a rules file (None: any key).
 _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
     "default_action": (str, None),
@@ -40,8 +43,31 @@ _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
     "source": (dict, frozenset({"phrases"})),
     "comparison": (dict, frozenset({"conjunctions", "stopwords"})),
     "keywords": (dict, frozenset({"stopwords"})),
+    "followup": (dict, frozenset(_FOLLOWUP_WORDS + ("not_references", "kinds", "bare"))),
     **{key: (dict, frozenset({"phrases", "patterns"})) for key in _MATCHED},
 }
+
+
+@dataclass(frozen=True)
+class FollowupRules:
+    """The ``[followup]`` table: when a question leans on the previous one (lowercase)."""
+
+    openers: tuple[tuple[str, ...], ...]
+    """Word sequences, longest first."""
+    pronouns: frozenset[str]
+    plural: frozenset[str]
+    demonstratives: frozenset[str]
+    alone_before: frozenset[str]
+    vague: frozenset[str]
+    not_references: re.Pattern[str]
+    kinds: dict[str, frozenset[str]]
+    """Identifier label -> nouns that name such an identifier."""
+    bare: dict[str, str]
+    """A whole question (its words, lowercase, space-joined) -> a template with {subject}."""
+
+
+_NONE: frozenset[str] = frozenset()
+NO_FOLLOWUP = FollowupRules((), _NONE, _NONE, _NONE, _NONE, _NONE, _NEVER, {}, {})
 
 
 @dataclass(frozen=True)
@@ -55,6 +81,7 @@ class Rules:
     conjunctions: tuple[tuple[str, ...], ...]
     side_stopwords: frozenset[str]
     stopwords: frozenset[str]
+    followup: FollowupRules = NO_FOLLOWUP
 
 
 def _phrases(phrases) -> str:
@@ -109,6 +136,38 @@ class _Reader:
             parts.insert(0, _phrases(phrases))
         return self.regex("|".join(f"(?:{p})" for p in parts), where) if parts else _NEVER
 
+    def followup(self, table: dict) -> FollowupRules:
+        words = {
+            k: tuple(w.lower() for w in self.strings(table, k, f"followup.{k}"))
+            for k in _FOLLOWUP_WORDS
+        }
+        kinds, bare = table.get("kinds", {}), table.get("bare", {})
+        if not isinstance(kinds, dict):
+            raise self.fail("followup.kinds", kinds, "expected a table: label = [nouns]")
+        if not isinstance(bare, dict) or not all(
+            isinstance(t, str) and "{subject}" in t for t in bare.values()
+        ):
+            why = "expected a table: question = template with {subject}"
+            raise self.fail("followup.bare", bare, why)
+        return FollowupRules(
+            openers=tuple(sorted({tuple(o.split()) for o in words["openers"]}, key=len)[::-1]),
+            pronouns=frozenset(words["pronouns"]),
+            plural=frozenset(words["plural"]),
+            demonstratives=frozenset(words["demonstratives"]),
+            alone_before=frozenset(words["alone_before"]),
+            vague=frozenset(words["vague"]),
+            not_references=self.matcher(
+                {"patterns": table.get("not_references", [])}, "followup.not_references"
+            ),
+            kinds={
+                label: frozenset(
+                    w.lower() for w in self.strings(kinds, label, f"followup.kinds.{label}")
+                )
+                for label in kinds
+            },
+            bare={" ".join(q.lower().split()): t for q, t in bare.items()},
+        )
+
     def words(self, table: dict, key: str) -> frozenset[str]:
         words = self.strings(table.get(key, {}), "stopwords", f"{key}.stopwords")
         return frozenset(w.lower() for w in words)
@@ -157,4 +216,5 @@ def load_rules(path: Path) -> Rules:
         conjunctions=tuple(tuple(c.lower().split()) for c in conjunctions),
         side_stopwords=r.words(data, "comparison"),
         stopwords=r.words(data, "keywords"),
+        followup=r.followup(data.get("followup", {})),
     )

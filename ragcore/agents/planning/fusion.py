@@ -4,6 +4,10 @@ Each hit's share is its score relative to its task's best, times the task weight
 over tasks (or weighted reciprocal rank fusion). That relevance (or the cross-encoder's,
 when reranking) is blended with a credibility score from document metadata: recency,
 authority, numeric density; a superseded document loses most of it.
+
+The plan's retrieval mode (``ModeSettings``) says how many chunks become evidence, below
+what share of the best relevance a chunk is left out (precise), and how many chunks of one
+document at most (explore spreads the evidence over documents).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from datetime import date
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.planning.execution import TaskResult
-from ragcore.agents.planning.strategy import Strategy
+from ragcore.agents.planning.strategy import ModeSettings, Strategy
 from ragcore.inference.reranker import Reranker
 from ragcore.retrieval.search import Hit
 from ragcore.types import TaskFusion
@@ -29,8 +33,11 @@ def fuse(
     strategy: Strategy,
     reranker: Reranker | None,
     today: date,
+    mode: ModeSettings | None = None,
 ) -> tuple[Evidence, ...]:
-    """The evidence of a round, best first and numbered from 1."""
+    """The evidence of a round, best first and numbered from 1 (``mode``: the plan's
+    retrieval mode; None: the strategy's evidence count, no floor, no spread)."""
+    mode = mode or ModeSettings(strategy.base.k or 8, strategy.evidence)
     fused: dict[int, float] = {}
     best: dict[int, Hit] = {}
     found_by: dict[int, list[str]] = {}
@@ -47,12 +54,15 @@ def fuse(
     if not fused:
         return ()
     candidates = sorted(fused, key=lambda c: -fused[c])
-    relevance = _relevance(candidates, fused, best, perception, strategy, reranker)
+    relevance = _relevance(candidates, fused, best, perception, strategy, reranker, mode)
     cred = {c: credibility(best[c], today, strategy) for c in relevance}
     share = strategy.credibility.share
     score = {c: (1 - share) * relevance[c] + share * cred[c] for c in relevance}
     ranked = sorted(score, key=lambda c: -score[c])
-    chosen = ranked[: strategy.evidence]
+    if mode.floor > 0:  # a lookup: what is far less relevant than the best only distracts
+        high = max(relevance.values())
+        ranked = [c for c in ranked if relevance[c] >= mode.floor * high]
+    chosen = _spread(ranked, best, mode)
     # Every task's best hit gets in, so each side of a comparison has evidence.
     for result in results:
         first = next((h.chunk_id for h in result.hits if h.chunk_id in score), None)
@@ -63,6 +73,22 @@ def fuse(
         Evidence(n, best[c], round(score[c], 4), round(cred[c], 4), tuple(found_by[c]))
         for n, c in enumerate(chosen, start=1)
     )
+
+
+def _spread(ranked: list[int], best: dict[int, Hit], mode: ModeSettings) -> list[int]:
+    """The first ``mode.evidence`` of ``ranked``, at most ``mode.per_document`` per document."""
+    if not mode.per_document:
+        return ranked[: mode.evidence]
+    chosen: list[int] = []
+    per: dict[str, int] = {}
+    for c in ranked:
+        document = best[c].document.id
+        if per.get(document, 0) < mode.per_document:
+            chosen.append(c)
+            per[document] = per.get(document, 0) + 1
+            if len(chosen) == mode.evidence:
+                break
+    return chosen
 
 
 def credibility(hit: Hit, today: date, strategy: Strategy) -> float:
@@ -92,12 +118,13 @@ def _relevance(
     perception: Perception,
     strategy: Strategy,
     reranker: Reranker | None,
+    mode: ModeSettings,
 ) -> dict[int, float]:
     """0–1 relevance: fused rank fusion, or the cross-encoder when reranking."""
     use = reranker is not None if strategy.rerank is None else strategy.rerank
     if use and reranker is not None:
-        top = candidates[: strategy.evidence * 3]
+        top = candidates[: mode.evidence * 3]
         logits = reranker.score(perception.question, [best[c].text for c in top])
         return {c: 1 / (1 + math.exp(-float(x))) for c, x in zip(top, logits)}
-    high = fused[candidates[0]]
+    high = fused[candidates[0]] or 1.0  # every hit scored 0 (e.g. k beyond the matches)
     return {c: fused[c] / high for c in candidates}

@@ -86,5 +86,7 @@ class Orchestrator:
         """Run the plan's tasks (in parallel), reusing ``cache`` hits by search key, and
         fuse their hits into evidence."""
         results = self._executor.run(plan, cache)
-        evidence = fuse(results, perception, self.strategy, self._reranker, self._clock())
+        strategy = self.strategy
+        mode = strategy.mode(plan.retrieval)
+        evidence = fuse(results, perception, strategy, self._reranker, self._clock(), mode)
         return Retrieval(results, evidence)

@@ -23,7 +23,7 @@ from ragcore.agents.perception.time import dated_range
 from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
-from ragcore.types import ForEach, IssueKind, Route, SearchMode, TaskFilter
+from ragcore.types import ForEach, IssueKind, RetrievalMode, Route, SearchMode, TaskFilter
 
 if TYPE_CHECKING:  # validation is a sibling agent; only its Issue type is needed here
     from ragcore.agents.validation import Issue
@@ -50,6 +50,8 @@ UNSUPPORTED = frozenset(
     }
 )
 """Issue kinds answered by wider searches by another method."""
+MISSING_EVIDENCE = frozenset({IssueKind.NO_EVIDENCE, IssueKind.ATTRIBUTE_NOT_FOUND})
+"""Issue kinds after which a precise plan widens to explore."""
 OFF_TARGET = frozenset({IssueKind.WRONG_ENTITY, IssueKind.OFF_QUESTION})
 """Issue kinds answered by a search focused on what the question names and asks."""
 _NOT_SUBJECTS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
@@ -100,6 +102,9 @@ class Plan:
     """The caller's filters (inside its scope): every task's filters lie within them."""
     scope: Scope = Scope.ALL
     """The knowledge bases the caller may read; every search runs inside them."""
+    retrieval: RetrievalMode = RetrievalMode.PRECISE
+    """Precise (a lookup) or explore (comparisons, lists, summaries; a retry for missing
+    evidence): how many hits per task and how the evidence is chosen from them."""
 
     @property
     def fast_path(self) -> bool:
@@ -119,19 +124,23 @@ def initial_plan(
         return Plan(1, (), frozenset(), ("direct: nothing to retrieve",), bounds, scope)
     templates = [(strategy.base, "base", "")]
     forced_mode: SearchMode | None = None
+    retrieval = strategy.retrieval
     fired = []
     for rule in strategy.rules:
         if not _matches(rule, perception):
             continue
         fired.append(rule.name)
         forced_mode = rule.mode or forced_mode
+        retrieval = rule.retrieval or retrieval
         for item in _items(rule, perception):
             templates += [(t, rule.name, item) for t in rule.tasks]
-    k = strategy.base.k or DEFAULT_K
+    k = strategy.mode(retrieval).k
     tasks = [_task(t, reason, item, perception, k) for t, reason, item in templates]
+    if retrieval == RetrievalMode.EXPLORE:  # explore searches deeper than any task's own k
+        tasks = [replace(t, k=max(t.k, k)) for t in tasks]
     if forced_mode:
         tasks = [replace(t, mode=forced_mode) for t in tasks]
-    return _plan(1, tasks, frozenset(), tuple(fired), bounds, scope)
+    return _plan(1, tasks, frozenset(), tuple(fired), bounds, scope, retrieval)
 
 
 def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan | None:
@@ -142,7 +151,7 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
     statements → wider searches by another method.
     """
     kinds = {issue.kind for issue in issues}
-    tasks, reasons = list(plan.tasks), []
+    tasks, reasons, retrieval = list(plan.tasks), [], plan.retrieval
     if kinds & OUTDATED:
         tasks = [_current(t, kinds, perception) for t in tasks]
         reasons.append("outdated evidence: current documents only")
@@ -183,11 +192,16 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
         if widened != tasks:
             tasks = widened
             reasons.append("unsupported statements: wider search by another method")
+            if kinds & MISSING_EVIDENCE and retrieval == RetrievalMode.PRECISE:
+                retrieval = RetrievalMode.EXPLORE
+                reasons.append("missing evidence: precise → explore")
     # Cached tasks are not searched again, so a smaller or re-filtered set of known
     # searches is still a new plan; the same set again is not.
     if {t.key for t in tasks} == {t.key for t in plan.tasks}:
         return None
-    return _plan(plan.round + 1, tasks, plan.searched, tuple(reasons), plan.bounds, plan.scope)
+    return _plan(
+        plan.round + 1, tasks, plan.searched, tuple(reasons), plan.bounds, plan.scope, retrieval
+    )
 
 
 # -- round 1 -----------------------------------------------------------------------------
@@ -319,6 +333,7 @@ def _plan(
     reasons: tuple[str, ...],
     bounds: SearchFilters,
     scope: Scope,
+    retrieval: RetrievalMode = RetrievalMode.PRECISE,
 ) -> Plan:
     """Keep every task within ``bounds`` (dropping those that cannot be), drop repeats of
     one search (keeping the heaviest), number them and order them by priority."""
@@ -338,4 +353,5 @@ def _plan(
             unique[task.key] = task
     ordered = sorted(unique.values(), key=lambda t: -t.priority)
     numbered = tuple(replace(t, id=f"r{round_}t{i}") for i, t in enumerate(ordered, start=1))
-    return Plan(round_, numbered, searched | {t.key for t in numbered}, reasons, bounds, scope)
+    searched = searched | {t.key for t in numbered}
+    return Plan(round_, numbered, searched, reasons, bounds, scope, retrieval)

@@ -18,7 +18,7 @@ from typing import NoReturn
 
 from ragcore.errors import ConfigError
 from ragcore.retrieval.search import MAX_TOP_K
-from ragcore.types import ForEach, Route, SearchMode, TaskFilter, TaskFusion
+from ragcore.types import ForEach, RetrievalMode, Route, SearchMode, TaskFilter, TaskFusion
 
 DEFAULT_STRATEGY = Path(__file__).resolve().parents[2] / "rules" / "strategy.toml"
 PLACEHOLDERS = frozenset({"question", "keywords", "side", "entity", "source"})
@@ -58,6 +58,22 @@ class Rule:
     tasks: tuple[TaskTemplate, ...] = ()
     for_each: ForEach | None = None
     mode: SearchMode | None = None
+    retrieval: RetrievalMode | None = None
+    """The retrieval mode of a plan this rule fires in (the last such rule wins)."""
+
+
+@dataclass(frozen=True)
+class ModeSettings:
+    """What a retrieval mode (``[modes.precise]``, ``[modes.explore]``) sets."""
+
+    k: int
+    """Hits per task (a task's own larger k is kept)."""
+    evidence: int
+    """Fused chunks handed to the generator."""
+    floor: float = 0.0
+    """Evidence whose relevance is below this share of the best's is dropped (0: none)."""
+    per_document: int = 0
+    """At most this many chunks of one document in the evidence (0: no limit)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +100,18 @@ class Strategy:
     credibility: Credibility
     rules: tuple[Rule, ...]
     path: Path
+    retrieval: RetrievalMode = RetrievalMode.PRECISE
+    """The retrieval mode of a plan no rule gives one."""
+    modes: Mapping[RetrievalMode, ModeSettings] | None = None
+    """Settings per retrieval mode (None: precise is ``base.k``/``evidence``, unfloored)."""
+
+    def mode(self, retrieval: RetrievalMode) -> ModeSettings:
+        if self.modes is not None and retrieval in self.modes:
+            return self.modes[retrieval]
+        k = self.base.k or 8
+        if retrieval == RetrievalMode.EXPLORE:
+            return ModeSettings(k * 2, self.evidence + 2, 0.0, 2)
+        return ModeSettings(k, self.evidence)
 
 
 def load_strategy(path: Path | str | None = None) -> Strategy:
@@ -126,10 +154,15 @@ class _Parser:
         return first + 1 if rule is not None else None
 
     def strategy(self, data: dict) -> Strategy:
-        unknown = set(data) - {"defaults", "credibility", "rule"}
+        unknown = set(data) - {"defaults", "credibility", "rule", "modes"}
         if unknown:
-            self.fail(f"table [{sorted(unknown)[0]}]", "unknown; use defaults, credibility, rule")
+            self.fail(
+                f"table [{sorted(unknown)[0]}]", "unknown; use defaults, credibility, modes, rule"
+            )
         defaults = dict(data.get("defaults", {}))
+        default_retrieval = self.retrieval(
+            defaults.pop("retrieval", RetrievalMode.PRECISE.value), "defaults", None
+        )
         rerank = defaults.pop("rerank", "auto")
         if rerank not in ("auto", True, False):
             self.fail("defaults.rerank", f'{rerank!r}: use "auto", true or false', key="rerank")
@@ -156,7 +189,49 @@ class _Parser:
             credibility=self.credibility(data.get("credibility", {})),
             rules=tuple(self.rule(r, i) for i, r in enumerate(rules)),
             path=self.path,
+            retrieval=default_retrieval or RetrievalMode.PRECISE,
+            modes=self.modes(data.get("modes", {})) if "modes" in data else None,
         )
+
+    def modes(self, table: object) -> dict[RetrievalMode, ModeSettings]:
+        if not isinstance(table, dict):
+            self.fail("modes", "write each mode as a [modes.<name>] table")
+        found = {}
+        for name, settings in table.items():
+            mode = RetrievalMode.parse(name)
+            if mode is None:
+                self.fail(f"modes.{name}", f"unknown mode; use {', '.join(RetrievalMode.values())}")
+            if not isinstance(settings, dict) or set(settings) - set(
+                ModeSettings.__dataclass_fields__
+            ):
+                keys = ", ".join(ModeSettings.__dataclass_fields__)
+                self.fail(f"modes.{name}", f"a table with keys from {keys}", key=name)
+            k, evidence = settings.get("k"), settings.get("evidence")
+            floor, per_document = settings.get("floor", 0.0), settings.get("per_document", 0)
+            if not _whole(k, 1, MAX_TOP_K) or not _whole(evidence, 1, 100):
+                self.fail(
+                    f"modes.{name}", f"k (1 to {MAX_TOP_K}) and evidence (1 to 100) are needed"
+                )
+            if isinstance(floor, bool) or not isinstance(floor, int | float) or not 0 <= floor < 1:
+                self.fail(
+                    f"modes.{name}.floor", f"{floor!r}: use a number from 0 up to 1", key="floor"
+                )
+            if not _whole(per_document, 0, 100):
+                self.fail(
+                    f"modes.{name}.per_document", f"{per_document!r}: use 0 (no limit) or more"
+                )
+            assert isinstance(k, int) and isinstance(evidence, int)  # checked by _whole
+            found[mode] = ModeSettings(k, evidence, float(floor), per_document)
+        return found
+
+    def retrieval(self, value: object, where: str, rule: int | None) -> RetrievalMode | None:
+        if value is None:
+            return None
+        mode = RetrievalMode.parse(value)
+        if mode is None:
+            allowed = " or ".join(f'"{v}"' for v in RetrievalMode.values())
+            self.fail(where, f"retrieval {value!r}: use {allowed}", rule, "retrieval")
+        return mode
 
     def credibility(self, table: dict) -> Credibility:
         fields = Credibility.__dataclass_fields__
@@ -179,10 +254,11 @@ class _Parser:
         where = f"rule {name!r}" if isinstance(name, str) and name else f"rule {index + 1}"
         if not isinstance(name, str) or not name:
             self.fail(where, 'needs a name = "..."', index)
-        unknown = set(table) - {"name", "when", "tasks", "for_each", "mode"}
+        unknown = set(table) - {"name", "when", "tasks", "for_each", "mode", "retrieval"}
         if unknown:
             key = sorted(unknown)[0]
-            self.fail(where, f"unknown key {key!r}; use when, tasks, for_each, mode", index, key)
+            use = "when, tasks, for_each, mode, retrieval"
+            self.fail(where, f"unknown key {key!r}; use {use}", index, key)
         when = table.get("when", {})
         if not isinstance(when, dict):
             self.fail(where, "when must be a table, e.g. when = { time = true }", index, "when")
@@ -206,14 +282,16 @@ class _Parser:
         tasks = table.get("tasks", [])
         if not isinstance(tasks, list) or not all(isinstance(t, dict) for t in tasks):
             self.fail(where, "tasks must be a list of tables", index, "tasks")
-        if not tasks and mode is None:
-            self.fail(where, "does nothing: give tasks or a mode", index)
+        retrieval = self.retrieval(table.get("retrieval"), where, index)
+        if not tasks and mode is None and retrieval is None:
+            self.fail(where, "does nothing: give tasks, a mode or a retrieval", index)
         return Rule(
             name=name,
             when=when,
             tasks=tuple(self.task(t, where, index) for t in tasks),
             for_each=for_each,
             mode=mode,
+            retrieval=retrieval,
         )
 
     def task(self, table: dict, where: str, rule: int | None) -> TaskTemplate:

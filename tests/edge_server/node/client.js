@@ -256,6 +256,25 @@ async function asAdmin(ragcore, health, admin, result) {
   checkCitationOrder(events[events.length - 1].result, 'AskStream');
   result.ask_stream = { events: kinds.length, kinds: [...new Set(kinds)], status: events[events.length - 1].result.status };
 
+  // A conversation: the server makes the session id, a follow-up comes back rewritten (in
+  // the answer and in AskStream's perception event), a repeat comes from the cache, and
+  // EndSession ends it.
+  const opened = await unary(ragcore, 'Ask', { question: 'What does E4027 mean on the HP-400?', new_session: true }, admin);
+  const sessionId = opened.session_id;
+  check(sessionId.length > 0 && opened.rewritten_question === '', `Ask new_session: ${JSON.stringify(sessionId)}`);
+  const followUp = await unary(ragcore, 'Ask', { question: 'And E4031?', session_id: sessionId }, admin);
+  check(followUp.rewritten_question === 'What does E4031 mean on the HP-400?' && followUp.session_id === sessionId,
+    `Ask follow-up: rewritten ${JSON.stringify(followUp.rewritten_question)}`);
+  const streamed = await askStream(ragcore, { question: 'And on the HP-500?', session_id: sessionId }, admin);
+  check(streamed[0].perception.question === 'What does E4031 mean on the HP-500?',
+    `AskStream follow-up: perception question ${JSON.stringify(streamed[0].perception.question)}`);
+  const repeat = await unary(ragcore, 'Ask', { question: 'What does E4027 mean on the HP-400?' }, admin);
+  check(repeat.cached === true, 'Ask repeated: not answered from the cache');
+  const ended = await unary(ragcore, 'EndSession', { session_id: sessionId }, admin);
+  const endedAgain = await unary(ragcore, 'EndSession', { session_id: sessionId }, admin);
+  check(ended.ended === true && endedAgain.ended === false, `EndSession: ${ended.ended}, then ${endedAgain.ended}`);
+  result.session = { rewritten: followUp.rewritten_question, streamed: streamed[0].perception.question, cached: repeat.cached, ended: ended.ended };
+
   // Ingest, then read it back every way.
   const before = new Date(Date.now() - 2000).toISOString().replace(/\.\d+Z$/, 'Z');
   const summary = await ingest(ragcore, [NEW_DOCUMENT], admin);

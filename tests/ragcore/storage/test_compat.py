@@ -35,11 +35,12 @@ def old_store(tmp_path) -> Path:
     return copy
 
 
-def test_an_old_store_is_migrated_and_reads_as_before(old_store, real_embedder, caplog):
-    config = Config(data_dir=old_store)
+@pytest.mark.model
+def test_an_old_store_is_migrated_and_reads_as_before(old_store, caplog):
+    config = Config(data_dir=old_store)  # the default: the store keeps its own embedder
     with (
         caplog.at_level(logging.WARNING, logger="ragcore"),
-        Engine(config, embedder=real_embedder, clock=lambda: TODAY) as engine,
+        Engine(config, clock=lambda: TODAY) as engine,
     ):
         assert engine.stats().documents == len(DOCUMENTS)
         for doc in DOCUMENTS:
@@ -65,8 +66,9 @@ def test_an_old_store_is_migrated_and_reads_as_before(old_store, real_embedder, 
     assert applied == [version for version, _, _ in _migrations()]
 
 
-def test_an_old_store_takes_writes_after_the_migration(old_store, real_embedder):
-    with Engine(Config(data_dir=old_store), embedder=real_embedder) as engine:
+@pytest.mark.model
+def test_an_old_store_takes_writes_after_the_migration(old_store):
+    with Engine(Config(data_dir=old_store)) as engine:
         engine.ingest([Document(id="new-note", text="The CP-200 runs quietly.")])
         assert engine.delete("manual-cp200-v1") >= 1
         assert engine.delete_knowledge_base("faq") == 1
