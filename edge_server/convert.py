@@ -406,6 +406,8 @@ def hit(h: Hit, superseded_by: str | None = None) -> pb.SearchHit:
         scores=dict(h.scores),
         start=h.start,
         end=h.end,
+        start_utf8=h.start_byte,
+        end_utf8=h.end_byte,
         updated_at=_day(h.document.updated_at),
         superseded_by=(h.document.superseded_by if superseded_by is None else superseded_by) or "",
     )

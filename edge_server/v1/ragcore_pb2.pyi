@@ -458,7 +458,7 @@ class SearchResponse(_message.Message):
     def __init__(self, hits: _Optional[_Iterable[_Union[SearchHit, _Mapping]]] = ..., took_ms: _Optional[float] = ...) -> None: ...
 
 class SearchHit(_message.Message):
-    __slots__ = ("chunk_id", "document_id", "title", "knowledge_base", "text", "score", "scores", "start", "end", "updated_at", "superseded_by")
+    __slots__ = ("chunk_id", "document_id", "title", "knowledge_base", "text", "score", "scores", "start", "end", "updated_at", "superseded_by", "start_utf8", "end_utf8")
     class ScoresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -477,6 +477,8 @@ class SearchHit(_message.Message):
     END_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    START_UTF8_FIELD_NUMBER: _ClassVar[int]
+    END_UTF8_FIELD_NUMBER: _ClassVar[int]
     chunk_id: int
     document_id: str
     title: str
@@ -488,7 +490,9 @@ class SearchHit(_message.Message):
     end: int
     updated_at: str
     superseded_by: str
-    def __init__(self, chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., start: _Optional[int] = ..., end: _Optional[int] = ..., updated_at: _Optional[str] = ..., superseded_by: _Optional[str] = ...) -> None: ...
+    start_utf8: int
+    end_utf8: int
+    def __init__(self, chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., start: _Optional[int] = ..., end: _Optional[int] = ..., updated_at: _Optional[str] = ..., superseded_by: _Optional[str] = ..., start_utf8: _Optional[int] = ..., end_utf8: _Optional[int] = ...) -> None: ...
 
 class IngestRequest(_message.Message):
     __slots__ = ("document",)

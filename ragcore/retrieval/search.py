@@ -47,6 +47,10 @@ class Hit:
     text: str
     start: int
     end: int
+    """``start``/``end``: where ``text`` is in the document's text, in code points."""
+    start_byte: int
+    end_byte: int
+    """The same range in UTF-8 bytes of the document's text."""
     position: int
     entities: tuple[str, ...]
     numeric_density: float
@@ -240,6 +244,8 @@ class Searcher:
                     text=chunk.text,
                     start=chunk.start,
                     end=chunk.end,
+                    start_byte=chunk.start_byte,
+                    end_byte=chunk.end_byte,
                     position=chunk.position,
                     entities=chunk.entities,
                     numeric_density=chunk.numeric_density,

@@ -57,8 +57,14 @@ class StoredChunk:
     text: str
     start: int
     end: int
+    start_byte: int
+    """``start`` as a UTF-8 byte offset in the document's text (for clients that index bytes)."""
     entities: tuple[str, ...]
     numeric_density: float
+
+    @property
+    def end_byte(self) -> int:
+        return self.start_byte + len(self.text.encode())
 
 
 @dataclass(frozen=True)
@@ -645,17 +651,19 @@ class Store:
         out: dict[int, StoredChunk] = {}
         ids = list(ids)
         scoped, params = self._kb_clause("d.knowledge_base")
-        join = "" if not scoped else " JOIN documents d ON d.id = c.document_id"
         for begin in range(0, len(ids), 500):
             part = ids[begin : begin + 500]
             marks = ",".join("?" * len(part))
             for row in self._r.execute(
                 "SELECT c.id, c.document_id, c.position, c.text, c.start_offset, c.end_offset, "
-                f"c.entities, c.numeric_density FROM chunks c{join} WHERE c.id IN ({marks})"
-                f"{scoped}",
+                # substr counts characters (code points); the cast to BLOB measures bytes.
+                "length(CAST(substr(d.text, 1, c.start_offset) AS BLOB)), "
+                "c.entities, c.numeric_density FROM chunks c "
+                f"JOIN documents d ON d.id = c.document_id WHERE c.id IN ({marks}){scoped}",
                 [*part, *params],
             ):
-                chunk_id, document_id, position, text, start, end, entities, density = row
+                chunk_id, document_id, position, text, start, end, start_byte = row[:7]
+                entities, density = row[7:]
                 out[chunk_id] = StoredChunk(
                     chunk_id,
                     document_id,
@@ -663,6 +671,7 @@ class Store:
                     text,
                     start,
                     end,
+                    start_byte,
                     tuple(json.loads(entities)),
                     density,
                 )

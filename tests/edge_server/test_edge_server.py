@@ -136,6 +136,9 @@ def test_search_filters_modes_and_scores(start_edge):
     top = hybrid.hits[0]
     assert "cp200" in top.document_id or "CP-200" in top.text
     assert set(top.scores) >= {"vector", "keyword", "hybrid"}
+    # Byte offsets span the chunk's UTF-8 bytes and never start before the code points do.
+    assert top.end_utf8 - top.start_utf8 == len(top.text.encode())
+    assert top.start_utf8 >= top.start
     assert keyword.hits and {h.knowledge_base for h in keyword.hits} == {"manuals"}
     assert all(h.updated_at >= "2024-01-01" for h in recent.hits)
 

@@ -42,6 +42,8 @@ def evidence(number: int, text: str, doc: DocumentInfo) -> Evidence:
         text=text,
         start=0,
         end=len(text),
+        start_byte=0,
+        end_byte=len(text.encode()),
         position=0,
         entities=(),
         numeric_density=0.0,

@@ -65,6 +65,8 @@ def hit(chunk_id: int, doc_id: str, score: float) -> Hit:
         text=f"chunk {chunk_id}",
         start=0,
         end=8,
+        start_byte=0,
+        end_byte=8,
         position=chunk_id,
         entities=(),
         numeric_density=0.0,

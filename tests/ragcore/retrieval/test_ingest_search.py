@@ -51,6 +51,20 @@ def test_hits_carry_text_offsets_scores_and_metadata(engine, docs):
     )
 
 
+def test_hits_carry_utf8_byte_offsets_too(engine):
+    # Multi-byte characters before the hit make code points and bytes differ.
+    paragraphs = [
+        f"Schritt {n}: Öltemperatur über 65 °C — Kühler prüfen, Lüfter reinigen. " * 12
+        for n in range(6)
+    ]
+    text = "\n\n".join(paragraphs) + "\n\nThe zirconium gasket closes the Ü-valve."
+    engine.ingest([Document(id="umlauts", text=text, knowledge_base="manuals")])
+    [hit] = engine.search("zirconium gasket", mode="keyword", k=1)
+    assert hit.start > 0 and hit.start_byte > hit.start  # earlier chunks hold °, —, Ö
+    assert text.encode()[hit.start_byte : hit.end_byte].decode() == hit.text
+    assert text[hit.start : hit.end] == hit.text
+
+
 def test_reingest_same_content_is_skipped(engine, docs):
     first = engine.ingest(docs)
     second = engine.ingest(docs)
