@@ -79,7 +79,7 @@ class Fusion(_Vocabulary):
     WEIGHTED = "weighted"
     """Weighted sum of each signal min-max normalised over the candidates."""
     ZSCORE = "zscore"
-    """Weighted sum of each signal z-scored (mean 0, deviation 1) over the candidates."""
+    """Weighted sum of each signal z-scored over the candidates, then scaled to 0–1."""
     RRF = "rrf"
     """Weighted reciprocal rank fusion: only the ranks count, not the scores."""
 

@@ -12,9 +12,7 @@ reranks the top.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -34,7 +32,6 @@ from ragcore.types import SearchMode
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
-KEYWORD_THREADS = 4  # hybrid searches whose keyword passes can run at once
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
@@ -62,20 +59,6 @@ class Hit:
     ``document_vector`` (the cosine of the document's first chunk) and
     ``document_keyword`` (BM25 of the document's title and whole text)."""
     document: DocumentInfo
-
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def _keyword_pool() -> ThreadPoolExecutor:
-    """The threads that run hybrid search's keyword passes (started on first use)."""
-    global _POOL
-    if _POOL is None:
-        with _POOL_LOCK:
-            if _POOL is None:
-                _POOL = ThreadPoolExecutor(KEYWORD_THREADS, thread_name_prefix="ragcore-keyword")
-    return _POOL
 
 
 def fts_query(text: str) -> str:
@@ -148,15 +131,9 @@ class Searcher:
     def _hybrid(self, query, match, depth, filters, allowed):
         config = self._config
         n = max(depth, config.candidates)
-        # The keyword passes run in SQLite, which releases the GIL: they overlap the
-        # query embedding and the vector search instead of following them.
-        keyword = _keyword_pool().submit(self._keyword_passes, match, n, filters)
-        try:
-            query_vector = self._embedder.embed([query])[0]
-            vector_hits = self._index.search(query_vector, n, allowed)
-        finally:
-            wait([keyword])  # never leave a pass running after the search has failed
-        bm25_ranked, documents_ranked = keyword.result()
+        query_vector = self._embedder.embed([query])[0]
+        vector_hits = self._index.search(query_vector, n, allowed)
+        bm25_ranked, documents_ranked = self._keyword_passes(match, n, filters)
         # The first chunk stands for a document found by its whole text.
         ids = list(
             dict.fromkeys(
