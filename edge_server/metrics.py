@@ -50,6 +50,7 @@ STAGE_DURATION = "ragcore_stage_duration_seconds"
 VALIDATION_ISSUES = "ragcore_validation_issues"
 ANSWER_ROUNDS = "ragcore_answer_rounds"
 RETRIES = "ragcore_retries"
+CACHED_ANSWERS = "ragcore_cached_answers"
 SERVER_STATE = "ragcore_server_state"
 MAX_IN_FLIGHT = "ragcore_max_in_flight"
 STORE_GAUGES = {  # Engine.stats() field -> (metric, help)
@@ -95,6 +96,8 @@ class AnswerFigures:
     stage_seconds: dict[str, float]
     issues: tuple[tuple[str, str], ...]  # (check, kind) of each open issue
     rounds: int
+    cached: bool = False
+    """Served from the answer cache (its stages and rounds are the original run's)."""
 
 
 def read_answer(message) -> AnswerFigures | None:
@@ -116,7 +119,7 @@ def read_answer(message) -> AnswerFigures | None:
         for check in answer.report.checks
         for issue in check.issues
     )
-    return AnswerFigures(_label(answer, "status"), stages, issues, answer.rounds)
+    return AnswerFigures(_label(answer, "status"), stages, issues, answer.rounds, answer.cached)
 
 
 def _answer_in(message):
@@ -187,6 +190,12 @@ class Metrics:
             registry=r,
         )
         self.retries = Counter(RETRIES, "Rounds run after a failed validation.", registry=r)
+        self.cached_answers = Counter(
+            CACHED_ANSWERS,
+            "Answers served from the answer cache, by method.",
+            ["method"],
+            registry=r,
+        )
         r.register(_ServerCollector(engine, admission))
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes
         self.interceptor = _Interceptor(self)
@@ -194,6 +203,9 @@ class Metrics:
 
     def observe_answer(self, method: str, figures: AnswerFigures) -> None:
         self.answers.labels(method, figures.status).inc()
+        if figures.cached:  # a repeat ran no stage: count it, but time nothing twice
+            self.cached_answers.labels(method).inc()
+            return
         for stage, seconds in figures.stage_seconds.items():
             self.stage_duration.labels(stage).observe(seconds)
         for check, kind in figures.issues:

@@ -192,6 +192,16 @@ def test_a_scrape_counts_every_rpc_answer_stage_issue_and_refusal(start_edge, to
     health = scrape(server.metrics_port).where("ragcore_rpcs_total", method="Check", code="OK")
     assert list(health.values()) == [1]
 
+    # A repeat is served from the answer cache: counted as an answer and a cache hit, with
+    # no second set of stage timings.
+    assert m.where("ragcore_cached_answers_total") == {}
+    with Client(target, token=READER) as reader:
+        assert reader.ask(QUESTION).cached
+    again = scrape(server.metrics_port)
+    assert again.value("ragcore_cached_answers_total", method="Ask") == 1
+    assert again.value("ragcore_answers_total", method="Ask", status="ok") == 2
+    assert again.value("ragcore_answer_rounds_count") == 3
+
 
 def test_in_flight_and_draining_show_while_a_call_is_held_then_the_endpoint_closes(
     start_edge, tmp_path, real_embedder, sample_data_template
