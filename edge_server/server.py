@@ -42,6 +42,8 @@ class HealthServicer(health.HealthServicer):
     """grpc's health servicer, plus ``List``: proto/grpc/health/v1/health.proto declares
     it (as upstream's does), but grpcio-health-checking's servicer answers UNIMPLEMENTED."""
 
+    _gracefully_shutting_down: bool  # upstream's, set in its __init__
+
     def __init__(self, services: tuple[str, ...]) -> None:
         super().__init__()
         self.services = services
@@ -50,6 +52,35 @@ class HealthServicer(health.HealthServicer):
     def set_all(self, status) -> None:
         for service in self.services:
             self.set(service, status)
+
+    # Upstream sends to open Watch streams while holding its lock; a send waits for the
+    # server's event thread, which may itself wait for that lock to drop a closed Watch:
+    # a deadlock seen when stopping with watches open. So the status changes under the
+    # lock and the sends happen after it (as grpc/grpc#43403 proposes upstream).
+    def set(self, service, status) -> None:
+        with self._lock:
+            if self._gracefully_shutting_down:
+                return
+            self._server_status[service] = status
+            watchers = list(self._send_response_callbacks.get(service, ()))
+        self._notify(watchers, status)
+
+    def enter_graceful_shutdown(self) -> None:
+        with self._lock:
+            if self._gracefully_shutting_down:
+                return
+            self._gracefully_shutting_down = True
+            watchers = []
+            for service in self._server_status:
+                self._server_status[service] = NOT_SERVING
+                watchers += self._send_response_callbacks.get(service, ())
+        self._notify(watchers, NOT_SERVING)
+
+    @staticmethod
+    def _notify(watchers, status) -> None:
+        response = health_pb2.HealthCheckResponse(status=status)
+        for send in watchers:
+            send(response)
 
     def List(self, request, context) -> health_pb2.HealthListResponse:
         # Through Check, the servicer's public way to read one status; a non-atomic
