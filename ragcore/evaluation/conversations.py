@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ragcore.answering import Answer
 from ragcore.errors import InvalidInputError
+from ragcore.evaluation.golden import documents_cited, documents_retrieved, has_facts
 from ragcore.evaluation.jsonl import read_rows
 from ragcore.types import AnswerStatus
 
@@ -103,11 +104,11 @@ class TurnOutcome:
 
     @property
     def retrieved(self) -> list[str]:
-        return list(dict.fromkeys(e.document.id for e in self.answer.evidence))
+        return documents_retrieved(self.answer)
 
     @property
     def cited(self) -> list[str]:
-        return list(dict.fromkeys(c.document_id for c in self.answer.citations))
+        return documents_cited(self.answer)
 
     @property
     def hit(self) -> bool:
@@ -115,8 +116,7 @@ class TurnOutcome:
 
     @property
     def facts_found(self) -> bool:
-        text = self.answer.text.lower()
-        return all(f.lower() in text for f in self.turn.expected_facts)
+        return has_facts(self.answer, self.turn.expected_facts)
 
     @property
     def rewritten(self) -> bool:

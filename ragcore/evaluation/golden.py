@@ -72,6 +72,21 @@ def _question(row: object, where: str) -> GoldenQuestion:
     )
 
 
+def documents_retrieved(answer: Answer) -> list[str]:
+    """Documents of the evidence, best first, each once."""
+    return list(dict.fromkeys(e.document.id for e in answer.evidence))
+
+
+def documents_cited(answer: Answer) -> list[str]:
+    return list(dict.fromkeys(c.document_id for c in answer.citations))
+
+
+def has_facts(answer: Answer, facts: Sequence[str]) -> bool:
+    """Every expected fact is in the answer's text (case-insensitive)."""
+    text = answer.text.lower()
+    return all(f.lower() in text for f in facts)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One question's result against its expectations."""
@@ -81,12 +96,11 @@ class Outcome:
 
     @property
     def retrieved(self) -> list[str]:
-        """Documents of the evidence, best first, each once."""
-        return list(dict.fromkeys(e.document.id for e in self.answer.evidence))
+        return documents_retrieved(self.answer)
 
     @property
     def cited(self) -> list[str]:
-        return list(dict.fromkeys(c.document_id for c in self.answer.citations))
+        return documents_cited(self.answer)
 
     @property
     def reciprocal_rank(self) -> float:
@@ -95,8 +109,7 @@ class Outcome:
 
     @property
     def facts_found(self) -> bool:
-        text = self.answer.text.lower()
-        return all(f.lower() in text for f in self.question.expected_facts)
+        return has_facts(self.answer, self.question.expected_facts)
 
     @property
     def cites_forbidden(self) -> bool:

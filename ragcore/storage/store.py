@@ -715,18 +715,25 @@ class Store:
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score, higher is better) for an FTS5 match expression."""
+        return self._bm25("chunks_fts", match, filters, limit, title_weight)
+
+    def _bm25(
+        self, table: str, match: str, filters: SearchFilters, limit: int, title_weight: float
+    ) -> list[tuple[int, float]]:
+        """(rowid, BM25 score) in ``table``, an FTS5 index over title and text whose rowids
+        are chunk ids (``chunks_fts``: each chunk; ``documents_fts``: a document's first)."""
         unfiltered = filters.empty and self._within is None
         where, params = where_clause(filters, self._within)
         sql = (
-            "SELECT f.rowid, -bm25(chunks_fts, ?, 1.0) AS score FROM chunks_fts f "
+            f"SELECT f.rowid, -bm25({table}, ?, 1.0) AS score FROM {table} f "
             + (
                 ""
                 if unfiltered
                 else "JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id "
             )
-            + "WHERE chunks_fts MATCH ? "
+            + f"WHERE {table} MATCH ? "
             + ("" if unfiltered else f"AND {where} ")
-            + "ORDER BY bm25(chunks_fts, ?, 1.0) LIMIT ?"
+            + f"ORDER BY bm25({table}, ?, 1.0) LIMIT ?"
         )
         args = [title_weight, match] + ([] if unfiltered else params) + [title_weight, limit]
         try:
@@ -795,26 +802,7 @@ class Store:
         A document is named by the id of its first chunk: that is the documents_fts
         rowid, and what ``first_chunk_ids`` maps every chunk of it to.
         """
-        unfiltered = filters.empty and self._within is None
-        where, params = where_clause(filters, self._within)
-        sql = (
-            "SELECT f.rowid, -bm25(documents_fts, ?, 1.0) AS score FROM documents_fts f "
-            + (
-                ""
-                if unfiltered
-                else "JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id "
-            )
-            + "WHERE documents_fts MATCH ? "
-            + ("" if unfiltered else f"AND {where} ")
-            + "ORDER BY bm25(documents_fts, ?, 1.0) LIMIT ?"
-        )
-        args = [title_weight, match] + ([] if unfiltered else params) + [title_weight, limit]
-        try:
-            return [(r[0], r[1]) for r in self._r.execute(sql, args)]
-        except sqlite3.OperationalError as exc:
-            if "fts5" not in str(exc) and "syntax" not in str(exc):
-                raise  # not the query's fault: translated as a store error
-            raise InvalidQueryError(f"keyword query {match!r} was rejected: {exc}") from exc
+        return self._bm25("documents_fts", match, filters, limit, title_weight)
 
     @_guarded("finding the documents of chunks")
     def first_chunk_ids(self, chunk_ids: Sequence[int]) -> dict[int, int]:
