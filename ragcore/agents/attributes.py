@@ -18,7 +18,7 @@ from ragcore.errors import ConfigError
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
 
-_KEYS = frozenset({"words", "units", "not_in", "units_not_with"})
+_KEYS = frozenset({"words", "answered_by", "units", "not_in", "units_not_with"})
 DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
 
 
@@ -32,18 +32,21 @@ class Attribute:
     """Phrases in which a word names something else ("pressure vessel")."""
     units_not_with: frozenset[str] = frozenset()
     """Terms that make a figure in the unit another quantity ("payload" for kg)."""
+    answered_by: tuple[frozenset[str], ...] = ()
+    """Words that address the attribute in an answer but do not ask for it ("daily")."""
 
     def named_in(self, text_terms: Iterable[str]) -> bool:
         present = set(text_terms)
         return any(word <= present for word in self.words)
 
-    def addressed_by(self, text: str) -> bool:
+    def addressed_by(self, text: str, question: str = "") -> bool:
         """``text`` names the attribute or gives a figure in one of its units (one that
-        is not, by the text's own words, another quantity)."""
+        is not, by the text's own words, another quantity — unless the question names
+        that quantity too: "the safe working load in kilograms")."""
         text_terms = set(terms(text))
-        if self.named_in(text_terms):
+        if self.named_in(text_terms) or any(w <= text_terms for w in self.answered_by):
             return True
-        if text_terms & self.units_not_with:
+        if text_terms & self.units_not_with - set(terms(question)):
             return False
         return any(q.unit in self.units for q in quantities(text))
 
@@ -70,10 +73,10 @@ class AttributeTable:
         return tuple(a for a in self.attributes if a.named_in(terms(_without(lowered, a.not_in))))
 
 
-def addresses(attributes: Iterable[Attribute], text: str) -> bool:
+def addresses(attributes: Iterable[Attribute], text: str, question: str = "") -> bool:
     """Whether ``text`` addresses one of ``attributes`` (true when there are none)."""
     asked = tuple(attributes)
-    return not asked or any(a.addressed_by(text) for a in asked)
+    return not asked or any(a.addressed_by(text, question) for a in asked)
 
 
 def load_attributes(path: Path | str | None = None) -> AttributeTable:
@@ -102,6 +105,7 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         units = _strings(table.get("units", []), f"[{name}].units", path)
         not_in = _strings(table.get("not_in", []), f"[{name}].not_in", path)
         unlike = _strings(table.get("units_not_with", []), f"[{name}].units_not_with", path)
+        answers = _strings(table.get("answered_by", []), f"[{name}].answered_by", path)
         stemmed = tuple(frozenset(terms(w)) for w in words if terms(w))
         if not stemmed:
             fix = f"[{name}].words has no content word; name the attribute's words ({path})"
@@ -113,6 +117,7 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
                 frozenset(units),
                 tuple(p.lower() for p in not_in),
                 frozenset(t for w in unlike for t in terms(w)),
+                tuple(frozenset(terms(w)) for w in answers if terms(w)),
             )
         )
     return AttributeTable(tuple(attributes), sets)

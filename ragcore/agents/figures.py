@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragcore.agents.evidence import Evidence
+from ragcore.text.arithmetic import Figure, derived
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
@@ -28,9 +29,10 @@ from ragcore.types import IssueKind
 
 _CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
 # Text between a figure and a following identifier that attaches it: "… of the PX-20",
-# "… sump of the smaller KG-250" ("9 h on the CH-80" is where, not whose).
+# "… sump of the smaller KG-250", "4,200 L in the larger SB-12" ("9 h on the CH-80" is
+# where, not whose).
 _ATTACHED = re.compile(
-    r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
+    r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for|in)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )
 
@@ -158,21 +160,41 @@ def _chunk_figures(text: str, document: str | None) -> tuple[tuple[Quantity, Bin
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class FigureCheck:
+    problems: tuple[FigureProblem, ...]
+    found: frozenset[float]
+    """Values the sources give (converted or not, possibly in another unit)."""
+    unmatched: tuple[Quantity, ...]
+    """Quantities no source gives in any unit: unsupported unless worked out from
+    other figures (a bare "5" in the source does not back "5 s")."""
+
+
 def check_figures(
-    statement: str, cited: Sequence[Evidence], subject: str | None
-) -> tuple[list[FigureProblem], set[float]]:
-    """Problems with the statement's quantities, and the values found (converted or not)
-    in the sources. ``subject`` is the entity a figure is about when the statement names
-    none near it (the previous statement's, or the question's)."""
+    statement: str,
+    cited: Sequence[Evidence],
+    subject: str | None,
+    operands: Sequence[Figure] = (),
+) -> FigureCheck:
+    """Problems with the statement's quantities, the values found in the sources, and
+    the quantities found nowhere. ``subject`` is the entity a figure is about when the
+    statement names none near it (the previous statement's, or the question's); a
+    figure worked out from ``operands`` (the answer's figures) needs no source."""
     problems: list[FigureProblem] = []
     found: set[float] = set()
+    unmatched: list[Quantity] = []
     sources = source_figures(cited)
     for q in quantities(statement):
         matches = [f for f in sources if agrees(q.value, q.unit, f.quantity.value, f.quantity.unit)]
         stated = f"{q.value:g} {q.unit}"
+        if not matches and derived(Figure(q.value, q.unit, q.start), operands):
+            found.add(q.value)
+            continue
         if not matches:
             other = next((f for f in sources if f.quantity.value == q.value), None)
-            if other is not None:
+            if other is None:
+                unmatched.append(q)
+            else:
                 found.add(q.value)
                 given = f"{other.quantity.value:g} {other.quantity.unit}"
                 problems.append(
@@ -202,4 +224,4 @@ def check_figures(
                     tuple({f.evidence.number: f.evidence for f in matches}.values()),
                 )
             )
-    return problems, found
+    return FigureCheck(tuple(problems), frozenset(found), tuple(unmatched))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import Draft, Evidence, Statement
@@ -32,12 +32,14 @@ from ragcore.agents.support import SemanticSupport
 from ragcore.config import DEFAULT_SEMANTIC_THRESHOLD, DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
 from ragcore.inference.reranker import Reranker
+from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import (
     COMPARATIVES,
     attribute_units,
     comparative,
     mask_identifiers,
+    number_spans,
     numbers,
     quantities,
 )
@@ -50,6 +52,16 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _CODE_TERM = re.compile(r"^e\d+$")  # an error code as a term: e03, e4027
+# An answer's opening verdict, backed by the statements after it: "Yes.", "No, …",
+# "Lower.", "The RO-300 pre-filter." (a few words, no figure).
+_VERDICT = re.compile(r"^\s*(?:(?:yes|no)\b|(?:\S+\s+){0,4}\S+[.!]?\s*$)", re.IGNORECASE)
+# A statement that draws a conclusion from the figures before it.
+_CONCLUSION = re.compile(r"\b(?:therefore|thus|hence|so|which means|this means)\b", re.IGNORECASE)
+_YES_NO = re.compile(
+    r"^\s*(?:can|could|is|are|was|were|does|do|did|will|would|should|may|must|has|have)\b"
+    r"(?![^?]*\bor\b)",  # "Is it higher or lower …?" asks which
+    re.IGNORECASE,
+)
 # What puts two things side by side in one statement: "louder than", "68 against 72".
 _COMPARED = re.compile(
     r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
@@ -170,8 +182,9 @@ class Validator:
         # What a statement without its own identifier is about: the previous statement's
         # one identifier, else the question's ("it", "its", "the pump").
         subject = _single({name for name, _, _ in identifiers(perception.question)})
-        for statement in answer.statements:
-            found, score = self._traceability(statement, by_number, given, subject)
+        operands = figures(answer.text)  # what a worked-out figure may be computed from
+        for statement in _leaning(answer.statements, operands):
+            found, score = self._traceability(statement, by_number, given, subject, operands)
             trace_issues += found
             support.append(score)
             subject = _single({n for n, _, _ in identifiers(statement.text)}) or subject
@@ -185,7 +198,12 @@ class Validator:
 
     # -- traceability ----------------------------------------------------------------
     def _traceability(
-        self, s: Statement, by_number, given: set[float], subject: str | None
+        self,
+        s: Statement,
+        by_number,
+        given: set[float],
+        subject: str | None,
+        operands: Sequence[Figure],
     ) -> tuple[list[Issue], float]:
         content = _content_terms(s.text)
         key = len(content) >= 2 or numbers(s.text)
@@ -212,9 +230,9 @@ class Validator:
             return issues, 0.0
         chunk_ids = tuple(e.chunk_id for e in cited)
         documents = tuple(dict.fromkeys(e.document.id for e in cited))
-        source = " ".join(f"{e.document.title} {e.text}" for e in cited)
-        problems, matched = check_figures(s.text, cited, subject)
-        for problem in problems:
+        source = " ".join(f"{_dated_title(e)} {e.text}" for e in cited)
+        figure_check = check_figures(s.text, cited, subject, operands)
+        for problem in figure_check.problems:
             involved = problem.evidence or tuple(cited)
             issues.append(
                 Issue(
@@ -238,7 +256,13 @@ class Validator:
                         documents,
                     )
                 )
-        missing = sorted(numbers(s.text) - numbers(source) - given - matched)
+        unbacked = {
+            value
+            for value, start in number_spans(s.text)
+            if value not in figure_check.found and not derived(Figure(value, None, start), operands)
+        }
+        unbacked = (unbacked - numbers(source)) | {q.value for q in figure_check.unmatched}
+        missing = sorted(unbacked - given)
         if missing:
             listed = ", ".join(f"{n:g}" for n in missing)
             issues.append(
@@ -386,8 +410,11 @@ class Validator:
                         entity=side,
                     )
                 )
-        asked = self._attributes.asked_in(perception.question)
-        if not any(addresses(asked, s.text) for s in answer.statements):
+        # A yes/no question ("Can the BC-9 drive a DP-24 at its full rated output?") asks
+        # whether, not for the attribute it names.
+        yes_no = _YES_NO.match(perception.question)
+        asked = () if yes_no else self._attributes.asked_in(perception.question)
+        if not any(addresses(asked, s.text, perception.question) for s in answer.statements):
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
@@ -541,6 +568,37 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
                     )
                     break
     return issues
+
+
+def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> list[Statement]:
+    """``statements`` with two kinds of uncited ones checked against a neighbour's
+    citations: a short verdict before the cited backing ("Yes.", "The RO-300
+    pre-filter.") and a conclusion from cited figures ("… is therefore 4 dB(A) above that
+    limit"). Any other uncited sentence stays uncited: a fact needs its own citation."""
+    out = list(statements)
+    cited_figures = {(f.value, f.unit) for t in statements if t.citations for f in figures(t.text)}
+    for i, s in enumerate(statements):
+        if s.citations:
+            continue
+        stated = figures(s.text)
+        after = next((t for t in statements[i + 1 :] if t.citations), None)
+        before = next((t for t in reversed(statements[:i]) if t.citations), None)
+        if i == 0 and after and not stated and _VERDICT.match(s.text):
+            out[i] = replace(s, citations=after.citations)
+        elif (
+            before
+            and _CONCLUSION.search(s.text)
+            and all((f.value, f.unit) in cited_figures or derived(f, operands) for f in stated)
+        ):
+            out[i] = replace(s, citations=before.citations)
+    return out
+
+
+def _dated_title(e: Evidence) -> str:
+    """The title a cited chunk stands under, with its document's date: "Rev. 2 (March
+    2024)" is supported by the document's own metadata."""
+    when = e.document.updated_at
+    return f"{e.document.title} {when.isoformat()}" if when else e.document.title
 
 
 def _single(names: set[str]) -> str | None:

@@ -213,7 +213,10 @@ def evaluate_faults(
     documents = [doc for base in _bases(kb) for doc in load_path(base, base.name)]
     titles = {doc.id: doc.title or doc.id for doc in documents}
     with ReplayServer(titles) as server:
-        settings = replace(config, llm_base_url=server.url, llm_model=REPLAY_MODEL)
+        # Cases may share a question: a cached answer would be another case's.
+        settings = replace(
+            config, llm_base_url=server.url, llm_model=REPLAY_MODEL, answer_cache_size=0
+        )
         with Engine(settings, clock=clock) as engine:
             engine.ingest(documents)
             outcomes = []

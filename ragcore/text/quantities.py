@@ -22,6 +22,14 @@ _UNITS = (
     ("l/s", "L/s"),
     ("gal/min", "gal/min"),
     ("gpm", "gal/min"),
+    ("kg/h", "kg/h"),
+    ("kg/min", "kg/min"),
+    ("t/h", "t/h"),
+    ("m/min", "m/min"),
+    ("m³", "m³"),
+    ("m3", "m³"),
+    ("cubic metres", "m³"),
+    ("cubic meters", "m³"),
     ("dB(A)", "dB(A)"),
     ("decibels", "dB(A)"),
     ("dba", "dB(A)"),
@@ -31,6 +39,8 @@ _UNITS = (
     ("n m", "N·m"),
     ("kva", "kVA"),
     ("kw", "kW"),
+    ("mbar", "mbar"),
+    ("millibar", "mbar"),
     ("bar", "bar"),
     ("psi", "psi"),
     ("kpa", "kPa"),
@@ -51,18 +61,26 @@ _UNITS = (
     ("running hours", "h"),
     ("hours", "h"),
     ("hour", "h"),
+    ("hrs", "h"),
+    ("hr", "h"),
     ("h", "h"),
     ("flight cycles", "cycles"),
     ("cycles", "cycles"),
     ("minutes", "min"),
     ("minute", "min"),
+    ("mins", "min"),
     ("seconds", "s"),
     ("second", "s"),
+    ("secs", "s"),
+    ("sec", "s"),
     ("months", "months"),
     ("month", "months"),
     ("years", "years"),
     ("year", "years"),
     ("days", "days"),
+    ("day", "days"),
+    ("weeks", "weeks"),
+    ("week", "weeks"),
     ("litres", "L"),
     ("liters", "L"),
     ("gallons", "gal"),
@@ -70,6 +88,10 @@ _UNITS = (
     ("gal", "gal"),
     ("l", "L"),
     ("kg", "kg"),
+    ("kilograms", "kg"),
+    ("tonnes", "t"),
+    ("tonne", "t"),
+    ("t", "t"),
     ("pounds", "lb"),
     ("lbs", "lb"),
     ("lb", "lb"),
@@ -79,6 +101,10 @@ _UNITS = (
     ("rpm", "rpm"),
     ("hp", "hp"),
     ("volts", "V"),
+    ("kn", "kN"),
+    ("amperes", "A"),
+    ("amps", "A"),
+    ("hz", "Hz"),
     ("cm", "cm"),
     ("ms", "ms"),
     ("m/s", "m/s"),
@@ -89,13 +115,14 @@ _UNITS = (
     ("m", "m"),
     ("s", "s"),
     ("v", "V"),
+    ("a", "A"),
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
-_QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})\s*({_UNIT})(?![\w/])", re.IGNORECASE)
+_QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})(?:\s*|-)({_UNIT})(?![\w/³])", re.IGNORECASE)
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
-_SPACED = frozenset({"s", "m", "v"})
+_SPACED = frozenset({"s", "m", "v", "t", "a"})
 
 
 # Comparative words and the direction of the relation they state ("A is louder than B":
@@ -186,7 +213,12 @@ def mask_identifiers(text: str) -> str:
 
 def numbers(text: str) -> set[float]:
     """Every number in ``text`` that is not part of an identifier or a citation."""
-    return {_value(m.group(1)) for m in _BARE_NUMBER.finditer(mask_identifiers(text))}
+    return {value for value, _ in number_spans(text)}
+
+
+def number_spans(text: str) -> list[tuple[float, int]]:
+    """Each number of ``numbers`` with where it starts."""
+    return [(_value(m.group(1)), m.start()) for m in _BARE_NUMBER.finditer(mask_identifiers(text))]
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -194,8 +226,10 @@ def quantities(text: str) -> list[Quantity]:
     return [
         Quantity(_value(m.group(1)), _CANONICAL[m.group(2).lower()], m.start(), m.end())
         for m in _QUANTITY.finditer(mask_identifiers(text))
-        # A one-letter unit needs its space: "1990s" is a decade, "5 s" a duration.
-        if m.group(2).lower() not in _SPACED or m.group(0)[len(m.group(1))].isspace()
+        # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
+        # "a 5-second delay" durations.
+        if m.group(2).lower() not in _SPACED or not m.group(0)[len(m.group(1))].isalpha()
+        if m.group(2) != "a"  # amperes are "A": "5 a.m." is a time
     ]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
@@ -79,13 +80,26 @@ def _is_http_url(url: object) -> bool:
     return parts is not None and parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
+# Models do not always reply with the exact sentence: "The documents do not say what
+# the WS-50 weighs; its manual gives …", "No warranty is stated in the context."
+_DECLINES = re.compile(
+    r"^(?:(?:the|these|this)\s+)?(?:provided\s+)?(?:documents?|sources?|context|passages?|"
+    r"manuals?|texts?)(?:\s+provided)?\s+(?:do(?:es)?\s+not|don't|doesn't)\s+"
+    r"(?:say|state|give|contain|mention|specify|include|provide|list|cover)\b"
+    r"|^(?:there\s+is\s+)?no\s+(?:information|figure|data|mention|value)\b"
+    r"|^I\s+(?:cannot|can't|could\s+not)\s+find\b",
+    re.IGNORECASE,
+)
+
+
 def _is_no_answer(text: str) -> bool:
-    """Whether ``text`` is the no-answer sentence (ignoring case, citations, final stop)."""
+    """Whether ``text`` declines to answer: the no-answer sentence (ignoring case,
+    citations, final stop), or a first sentence that says the documents do not say."""
 
     def norm(s: str) -> str:
         return strip_citations(s).strip().rstrip(".").strip().casefold()
 
-    return norm(text) == norm(NO_ANSWER_TEXT)
+    return norm(text) == norm(NO_ANSWER_TEXT) or bool(_DECLINES.match(text.strip()))
 
 
 class OpenAICompatibleGenerator:
