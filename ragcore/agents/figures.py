@@ -82,10 +82,10 @@ class _SourceFigure:
             return True
         if self.document != claimed or self.binding.attached:
             return False
-        return bound is None or _family(bound) != _family(claimed)
+        return bound is None or family(bound) != family(claimed)
 
 
-def _family(name: str) -> str:
+def family(name: str) -> str:
     """The letters a model name starts with: siblings share them (kg150, kg400)."""
     letters = re.match(r"[a-z]*", name)
     return letters.group(0) if letters and letters.group(0) else name
@@ -122,7 +122,7 @@ def binding(text: str, start: int, end: int) -> Binding:
             best = (distance, name, a)
     named = frozenset(n for n, _, _ in found)
     if best is None:
-        return Binding(None, False, named)
+        return Binding(None if named else context_entity(text, sentence[0]), False, named)
     # A name before the bound one still open for this figure: no figure of its own
     # comes between them ("Compared with the SC-40, the SC-55 … 68 dB(A)"), unlike
     # "The PX-20 delivers 450 L/min, while the PX-35 delivers 780 L/min".
@@ -135,7 +135,29 @@ def binding(text: str, start: int, end: int) -> Binding:
     return Binding(best[1], attached and best[0] < 0, named, open_before)
 
 
-def _document_entity(e: Evidence) -> str | None:
+# A line that labels what follows it: "DP-24:", "## DP-24", "**RO-300**".
+_LABEL = re.compile(r"^\s*(?:#+\s*)?\**\s*[^\n]{1,60}?\**\s*:?\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def context_entity(text: str, position: int) -> str | None:
+    """The one entity the list or section around ``position`` is labelled with: the
+    items under "DP-24:" or "## DP-24" are the DP-24's ("- Maximum back-pressure: 7 bar")."""
+    lines = text[:position].split("\n")
+    lines[-1] = ""  # the sentence's own line, up to the sentence
+    for line in reversed(lines[:-1]):
+        if not line.strip():
+            return None  # a blank line ends the list
+        names = {n for n, _, _ in identifiers(line)}
+        if _ITEM.match(line):
+            if names:
+                return None  # an item about something else
+            continue
+        return next(iter(names)) if len(names) == 1 and _LABEL.match(line) else None
+    return None
+
+
+def document_entity(e: Evidence) -> str | None:
     names = model_terms(terms(" ".join([e.document.title, *e.document.metadata.values()])))
     return next(iter(names)) if len(names) == 1 else None
 
@@ -143,7 +165,7 @@ def _document_entity(e: Evidence) -> str | None:
 def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
     out = []
     for e in cited:
-        document = _document_entity(e)
+        document = document_entity(e)
         out += [_SourceFigure(q, e, b, document) for q, b in _chunk_figures(e.text, document)]
     return out
 

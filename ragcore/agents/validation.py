@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import Draft, Evidence, Statement
+from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
@@ -232,7 +233,14 @@ class Validator:
         documents = tuple(dict.fromkeys(e.document.id for e in cited))
         source = " ".join(f"{_dated_title(e)} {e.text}" for e in cited)
         figure_check = check_figures(s.text, cited, subject, operands)
-        for problem in figure_check.problems:
+        problems = list(figure_check.problems)
+        named = {n for n, _, _ in identifiers(s.text)}
+        claimed = _single(named) if named else subject
+        if not any(p.kind == IssueKind.WRONG_ENTITY for p in problems) and (
+            misbound := misbound_claim(s.text, cited, claimed)
+        ):
+            problems.append(misbound)
+        for problem in problems:
             involved = problem.evidence or tuple(cited)
             issues.append(
                 Issue(

@@ -1,0 +1,100 @@
+"""A claim bound to the entity of the source sentence that states it.
+
+Figures are bound by ``figures``; a claim without one ("On the UV-80, E04 means the
+pre-filter differential pressure is too high") is bound through the cited sentence
+that says it best. When that sentence is about another entity (its one name, the label
+of its list, or its document) and no sentence about the claimed entity says nearly as
+much, the claim took another entity's fact: a FAQ listing what E04 means on each
+controller gives the RO-300's meaning, not the UV-80's.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from ragcore.agents.evidence import Evidence
+from ragcore.agents.figures import (
+    FigureProblem,
+    context_entity,
+    document_entity,
+    family,
+    identifiers,
+)
+from ragcore.text.sentences import split_sentences
+from ragcore.text.terms import STOPWORDS, coverage, model_terms, terms
+from ragcore.types import IssueKind
+
+_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+_CODE = re.compile(r"^e\d+$")  # a code is named in the question, not in each list item
+_LINKS = frozenset(terms("means mean indicates shows signals"))
+
+MIN_CLAIM_TERMS = 3
+BEST_SUPPORT = 0.6
+"""The other entity's sentence must state most of the claim."""
+MARGIN = 0.25
+"""… and clearly more of it than any sentence about the claimed entity."""
+
+
+def misbound_claim(
+    statement: str, cited: Sequence[Evidence], claimed: str | None
+) -> FigureProblem | None:
+    """A ``wrong_entity`` problem when the cited sentence stating the claim is about
+    another entity than ``claimed``, else None."""
+    if claimed is None:
+        return None
+    names = model_terms(terms(statement))
+    claim = {
+        t
+        for t in terms(statement)
+        if t not in names and t not in STOPWORDS and t not in _LINKS and not _CODE.match(t)
+    }
+    if len(claim) < MIN_CLAIM_TERMS:
+        return None
+    best: tuple[float, frozenset[str], Evidence] | None = None
+    own = 0.0
+    for e in cited:
+        document = document_entity(e)
+        for about, sentence_terms in _bound_sentences(e.text, document):
+            share = coverage(claim, sentence_terms)
+            if _is_about(about, claimed, document):
+                own = max(own, share)
+            elif about and (best is None or share > best[0]):
+                best = (share, about, e)
+    if best is None or best[0] < BEST_SUPPORT or own > best[0] - MARGIN:
+        return None
+    other = " / ".join(sorted(n.upper() for n in best[1]))
+    return FigureProblem(
+        IssueKind.WRONG_ENTITY,
+        f"the cited source says this of {other}, not {claimed.upper()}",
+        (best[2],),
+    )
+
+
+def _is_about(about: frozenset[str], claimed: str, document: str | None) -> bool:
+    """The sentence is about the claimed entity: it names it, or it is in the claimed
+    entity's document and names only parts of another family (its controller)."""
+    if not about or claimed in about:
+        return True
+    return document == claimed and all(family(n) != family(claimed) for n in about)
+
+
+@functools.lru_cache(maxsize=4096)
+def _bound_sentences(
+    text: str, document: str | None
+) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each list item or sentence of a chunk with the entities it is about: those it
+    names, else its list's label, else its document's (empty when none is known)."""
+    out = []
+    start = 0
+    for line in text.split("\n"):
+        spans = [(0, len(line))] if _ITEM.match(line) else split_sentences(line)
+        for a, b in spans:
+            names = frozenset(n for n, _, _ in identifiers(line[a:b]))
+            if not names:
+                label = context_entity(text, start + a) or document
+                names = frozenset({label}) if label else frozenset()
+            out.append((names, frozenset(terms(line[a:b]))))
+        start += len(line) + 1
+    return tuple(out)
