@@ -26,7 +26,7 @@ from ragcore import Config, Engine, TraceNode
 from ragcore import cli as ragcore_cli
 from ragcore.cli import default_data_dir
 from ragcore.errors import RagcoreError
-from ragcore.evaluation import sample_documents
+from ragcore.evaluation import ingest_sample_tables, sample_documents
 from ragcore.types import IngestStatus
 
 _LIBRARY_DEFAULTS = {f.name: f.default for f in fields(Config)}
@@ -220,6 +220,7 @@ def _serve(args) -> int:
         with engine:
             if args.sample_kb:
                 report = engine.ingest(sample_documents())
+                ingest_sample_tables(engine)
                 log.info(
                     "sample knowledge base: %d added, %d updated, %d unchanged",
                     report.count(IngestStatus.ADDED),

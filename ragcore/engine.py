@@ -48,12 +48,16 @@ from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
 from ragcore.ingest.loaders import load_files
 from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
 from ragcore.retrieval.search import Hit, Searcher
+from ragcore.retrieval.tables import TableReader, TableResult
 from ragcore.scope import Scope
 from ragcore.storage.integrity import CheckReport, check_store
 from ragcore.storage.records import DEFAULT_PAGE_SIZE, DocumentPage, DocumentRecord, Listing
 from ragcore.storage.sessions import Session, Sessions, check_id
 from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResult
+from ragcore.storage.tables import Progress as TableProgress
+from ragcore.storage.tables import TableInfo
 from ragcore.storage.vector_index import HnswIndex, PersistentIndex
+from ragcore.tabular import TableQuery
 from ragcore.types import IngestStatus, SearchMode
 
 # The scope of the ask running on this thread, for the validator's document look-ups:
@@ -110,6 +114,7 @@ class Engine:
         self._answerer: Answerer | None = None
         self._sessions: Sessions | None = None
         self._queries: QueryEmbeddings | None = None
+        self._tables: TableReader | None = None
 
     @classmethod
     def open(cls, data_dir: Path | str, **settings) -> Engine:
@@ -214,7 +219,10 @@ class Engine:
                 if resource is not None:
                     resource.close()
             self._store = self._index = self._answerer = None
+            if self._tables is not None:
+                self._tables.close()
             self._sessions = self._queries = None  # both hold what was just closed
+            self._tables = None
 
     def __enter__(self) -> Engine:
         return self
@@ -302,6 +310,50 @@ class Engine:
             vectors.index.remove(result.removed_chunk_ids)
             vectors.save()
             return count
+
+    # -- tables (structured data beside the documents) ------------------------------
+    @property
+    def tables(self) -> TableReader:
+        """The tables of this data directory and their read-only query runner."""
+        if self._tables is None:
+            with self._lock:
+                if self._tables is None:
+                    self._tables = TableReader(self.store)
+        return self._tables
+
+    def ingest_table(
+        self,
+        path: Path | str,
+        *,
+        table: str,
+        schema: Path | str,
+        progress: TableProgress | None = None,
+        scope: Scope | None = None,
+    ) -> TableInfo:
+        """Load a CSV or JSONL file as table ``table``, described by the TOML schema file
+        ``schema``, replacing a table of that name atomically (``ragcore.tabular``).
+
+        Tables belong to no knowledge base, so only an unrestricted caller may load one:
+        a scoped caller gets a ``ScopeError`` before anything is read.
+        """
+        if not _scope(scope).unrestricted:
+            raise ScopeError(
+                "loading a table needs an unrestricted caller: tables belong to no knowledge base"
+            )
+        with self._lock, self._translated("loading a table"):
+            return self.tables.tables.ingest(path, table=table, schema=schema, progress=progress)
+
+    def query_table(self, query: TableQuery) -> TableResult:
+        """The rows of ``query``, computed read-only over the declared columns only."""
+        if not isinstance(query, TableQuery):
+            raise InvalidQueryError(f"expected a TableQuery, got {type(query).__name__}")
+        with self._translated("querying a table"):
+            return self.tables.run(query)
+
+    def list_tables(self) -> list[TableInfo]:
+        """Every loaded table with its schema, source file and row count, by name."""
+        with self._translated("listing tables"):
+            return self.tables.tables.all()
 
     def _ingestor(self, vectors: PersistentIndex) -> Ingestor:
         def follow(result: WriteResult, added: dict[int, np.ndarray]) -> None:

@@ -147,6 +147,45 @@ def _cmd_ingest(engine: Engine, args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ingest_table(engine: Engine, args: argparse.Namespace) -> int:
+    def show(rows: int) -> None:
+        end = "\r" if sys.stderr.isatty() else "\n"
+        print(f"ingest-table: {rows} rows", end=end, file=sys.stderr, flush=True)
+
+    started = time.monotonic()
+    info = engine.ingest_table(
+        args.file, table=args.table, schema=args.schema, progress=None if args.json else show
+    )
+    seconds = time.monotonic() - started
+    schema = info.schema
+    if args.json:
+        render.print_json(
+            {
+                "table": info.name,
+                "source": info.source,
+                "sha256": info.sha256,
+                "rows": info.row_count,
+                "columns": dict(schema.columns),
+                "dimensions": [d.column for d in schema.dimensions],
+                "measures": [m.name for m in schema.measures],
+                "time_column": schema.time_column,
+                "ingested_at": info.ingested_at.isoformat(),
+                "seconds": round(seconds, 3),
+            }
+        )
+    else:
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
+        print(
+            f"loaded table {info.name} from {info.source}: {info.row_count} rows, "
+            f"{len(schema.columns)} columns, {len(schema.dimensions)} dimensions "
+            f"({', '.join(d.column for d in schema.dimensions) or 'none'}), "
+            f"{len(schema.measures)} measures "
+            f"({', '.join(m.name for m in schema.measures)}) in {seconds:.2f} s"
+        )
+    return 0
+
+
 def _cmd_search(engine: Engine, args: argparse.Namespace) -> int:
     if _empty(engine, args.query):
         return EXIT_EMPTY
@@ -267,7 +306,7 @@ def _eval_golden(engine: Engine, args: argparse.Namespace) -> int:
         load_conversations,
     )
     from ragcore.evaluation.golden import SAMPLE_GOLDEN, evaluate_golden, load_golden
-    from ragcore.evaluation.sample import sample_documents
+    from ragcore.evaluation.sample import ingest_sample_tables, sample_documents
 
     questions = load_golden(args.golden)
     path = args.conversations or (SAMPLE_CONVERSATIONS if args.golden == SAMPLE_GOLDEN else None)
@@ -276,6 +315,7 @@ def _eval_golden(engine: Engine, args: argparse.Namespace) -> int:
     config = replace(engine.config, data_dir=cache / "sample-kb")
     with Engine(config) as sample:
         sample.ingest(sample_documents(), _progress(not args.json))
+        ingest_sample_tables(sample)
         result = evaluate_golden(
             sample.ask,
             questions,
@@ -303,9 +343,10 @@ DEMO_QUESTIONS = (
 
 
 def _cmd_demo(engine: Engine, args: argparse.Namespace) -> int:
-    from ragcore.evaluation.sample import sample_documents
+    from ragcore.evaluation.sample import ingest_sample_tables, sample_documents
 
     report = engine.ingest(sample_documents(), _progress(not args.json))
+    ingest_sample_tables(engine)
     answers = [engine.ask(q) for q in (args.questions or DEMO_QUESTIONS)]
     if args.json:
         render.print_json(render.demo_dict(report, answers))
@@ -345,6 +386,7 @@ _COMMANDS = {
     "ask": _cmd_ask,
     "chat": _cmd_chat,
     "ingest": _cmd_ingest,
+    "ingest-table": _cmd_ingest_table,
     "search": _cmd_search,
     "stats": _cmd_stats,
     "delete": _cmd_delete,

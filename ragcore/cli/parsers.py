@@ -98,6 +98,22 @@ def build_parsers() -> Parsers:
         help="knowledge base for documents that do not name one (default: default)",
     )
 
+    ingest_table = commands.add_parser(
+        "ingest-table",
+        parents=[common],
+        help="load a CSV or JSONL file as a table beside the documents",
+        description="Load the rows of a .csv or .jsonl file into table NAME, typed by the "
+        "TOML schema file (columns and their types, dimensions, measures, derived "
+        "measures; see ragcore.tabular). Every row is checked: a missing or mistyped value, "
+        "or a schema column the file lacks, is an error naming the file, row and column, "
+        "and nothing changes. Loading a table that exists replaces it atomically.",
+    )
+    ingest_table.add_argument("file", type=Path, help="the .csv or .jsonl file")
+    ingest_table.add_argument("--table", required=True, help="the table's name (a-z, 0-9, _)")
+    ingest_table.add_argument(
+        "--schema", required=True, type=Path, help="the table's schema file (.toml)"
+    )
+
     search = commands.add_parser(
         "search",
         parents=[common, filters],

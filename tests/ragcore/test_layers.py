@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = (
     ("types", "errors", "trace", "text"),
-    ("config", "documents"),
+    ("config", "documents", "tabular"),
     ("inference", "storage", "scope"),
     ("ingest", "retrieval"),
     ("agents",),

@@ -1,0 +1,873 @@
+"""Recognising a question about a declared table, and reading it into a ``TableQuery``.
+
+No LLM: the question's words are matched against each table's schema (measure and
+dimension names and synonyms, plurals folded, any case), against the distinct values of
+its dimension columns (passed in, so this module reads nothing), and against the word
+lists of ``rules/data_question.toml`` (aggregations, rankings, groupings). The query it
+returns names only the schema's own identifiers and the table's own stored values: no
+word of the question reaches it except through that lookup, so no question can choose
+what is read. A question that clearly asks about a table (it names a measure) but asks
+for something the schema cannot express gets ``Unexpressible`` with the reason shown to
+the user, never a guessed query.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TypeVar
+
+from ragcore.agents.perception.agent import MAX_QUESTION_CHARS
+from ragcore.agents.perception.rules import DEFAULT_RULES, load_rules
+from ragcore.agents.perception.time import TimeConstraint
+from ragcore.errors import ConfigError, InvalidInputError, InvalidQueryError
+from ragcore.tabular import Aggregation, ColumnType, Measure, Order, TableQuery, TableSchema
+from ragcore.types import _Vocabulary
+
+DATA_RULES = Path(__file__).resolve().parents[2] / "rules" / "data_question.toml"
+MAX_LIMIT = 100
+"""The largest "top N" a question may ask for."""
+
+T = TypeVar("T")
+Value = str | int | float
+Values = Mapping[str, Mapping[str, Sequence[Value]]]
+"""Table name -> dimension column -> the column's distinct stored values."""
+
+
+class Role(_Vocabulary):
+    """What some words of a data question were read as."""
+
+    MEASURE = "measure"
+    AGGREGATION = "aggregation"
+    ORDER = "order"
+    LIMIT = "limit"
+    GROUP_BY = "group_by"
+    FILTER = "filter"
+    TIME = "time"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class Match:
+    """Words of the question (``text``) and what they were read as (``reads``), for the
+    trace: why the query is what it is."""
+
+    role: Role
+    text: str
+    reads: str
+
+
+@dataclass(frozen=True)
+class DataQuestion:
+    """A question a table answers. ``needs_text``: it also asks for a procedure or an
+    explanation, which the documents answer."""
+
+    query: TableQuery
+    needs_text: bool
+    matched: tuple[Match, ...]
+
+
+@dataclass(frozen=True)
+class Unexpressible:
+    """A data question the schema cannot express; ``reason`` is shown to the user."""
+
+    reason: str
+    table: str | None = None
+
+
+# --- the rules file -------------------------------------------------------------------
+
+Phrase = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Words:
+    aggregations: tuple[tuple[Phrase, Aggregation], ...]
+    ranking: tuple[tuple[Phrase, Order], ...]
+    triggers: tuple[Phrase, ...]
+    which: frozenset[str]
+    skip: frozenset[str]
+    link: frozenset[str]
+    time_units: frozenset[str]
+    numbers: Mapping[str, int]
+    text: tuple[Phrase, ...]
+    thresholds: re.Pattern[str]
+    stopwords: frozenset[str]
+
+
+def _fail(key: str, value: object, reason: str) -> ConfigError:
+    return ConfigError(f"data question rules {key}", value, f"{reason} (rules file {DATA_RULES})")
+
+
+def _strings(data: Mapping, key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise _fail(f"{where}.{key}", value, "expected a list of non-empty strings")
+    return tuple(value)
+
+
+@cache
+def _words() -> _Words:
+    """The shipped word lists; a broken file is a ConfigError naming the key."""
+    try:
+        data = tomllib.loads(DATA_RULES.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError("data question rules", str(DATA_RULES), f"cannot read: {exc}") from exc
+    aggregations = data.get("aggregations", {})
+    ranking = data.get("ranking", {})
+    grouping = data.get("grouping", {})
+    for name in aggregations:
+        if Aggregation.parse(name) is None:
+            raise _fail("aggregations", name, f"use one of {Aggregation.values()}")
+    for name in ranking:
+        if Order.parse(name) is None:
+            raise _fail("ranking", name, f"use one of {Order.values()}")
+    try:
+        thresholds = re.compile(
+            "|".join(f"(?:{p})" for p in _strings(data.get("thresholds", {}), "patterns", "")),
+            re.IGNORECASE,
+        )
+    except re.error as exc:
+        raise _fail("thresholds.patterns", str(exc), "invalid regular expression") from exc
+    numbers = _strings(data.get("numbers", {}), "words", "numbers")
+
+    def phrases(words: Iterable[str]) -> tuple[Phrase, ...]:
+        return tuple(p for p in (_phrase(w) for w in words) if p)
+
+    return _Words(
+        aggregations=tuple(
+            (p, Aggregation(name))
+            for name in aggregations
+            for p in phrases(_strings(aggregations, name, "aggregations"))
+        ),
+        ranking=tuple(
+            (p, Order(name))
+            for name in ranking
+            for p in phrases(_strings(ranking, name, "ranking"))
+        ),
+        triggers=phrases(_strings(grouping, "triggers", "grouping")),
+        which=frozenset(_norm(w) for w in _strings(grouping, "which", "grouping")),
+        skip=frozenset(_norm(w) for w in _strings(grouping, "skip", "grouping")),
+        link=frozenset(_norm(w) for w in _strings(grouping, "link", "grouping")),
+        time_units=frozenset(_norm(w) for w in _strings(grouping, "time_units", "grouping")),
+        numbers={w.lower(): n for n, w in enumerate(numbers, 1)},
+        text=phrases(_strings(data.get("text", {}), "phrases", "text")),
+        thresholds=thresholds,
+        stopwords=load_rules(DEFAULT_RULES).stopwords,
+    )
+
+
+# --- words ----------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+(?:[-/.'’][^\W_]+)*")
+_POSSESSIVE = re.compile(r"['’]s$")
+_IDENTIFIER = re.compile(r"^(?=.*\d)(?:(?=.*[^\W\d_])|.*\d[-/]\d)")
+_NUMBER = re.compile(r"^\d+$")
+_EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
+_PERIOD_WORDS = frozenset({"last", "this", "next", "previous", "past", "coming", "current"})
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.IGNORECASE)
+
+
+def _singular(word: str) -> str:
+    """Plurals folded crudely but the same way on both sides: "rates" -> "rate"."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("xes", "ches", "shes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _exact(word: str) -> str:
+    return _POSSESSIVE.sub("", word.lower())
+
+
+def _norm(word: str) -> str:
+    return _singular(_exact(word))
+
+
+@dataclass(frozen=True)
+class _Token:
+    raw: str
+    exact: str
+    """Lowercase, without a possessive 's: how stored values are matched."""
+    norm: str
+    """``exact`` in the singular: how schema names and rule words are matched."""
+    start: int
+    end: int
+
+    @property
+    def plural(self) -> bool:
+        return self.norm != self.exact
+
+
+def _tokens(text: str) -> list[_Token]:
+    return [
+        _Token(m.group(0), _exact(m.group(0)), _norm(m.group(0)), m.start(), m.end())
+        for m in _WORD.finditer(text)
+    ]
+
+
+def _phrase(text: str) -> Phrase:
+    """Schema or rule words as matched: "shortage_rate" -> ("shortage", "rate")."""
+    return _name_keys(text)[1]
+
+
+def _value_key(value: Value) -> Phrase:
+    """A stored value as matched: lowercase words, without a leading "P/N"."""
+    words = _name_keys(str(value))[0]
+    return words[1:] if words[:1] in (("p/n",), ("pn",)) else words
+
+
+def _shape(text: str) -> str:
+    """ "CP-200" -> "A-9", "88-2041-09" -> "9-9-9": what kind of identifier it is."""
+    text = re.sub(r"^\s*P/?N\s*", "", text, flags=re.IGNORECASE)
+    return re.sub(r"[^\W\d_]+", "A", re.sub(r"\d+", "9", text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_keys(name: str) -> tuple[Phrase, Phrase]:
+    """Words of a schema name or stored value, as spelled and folded (cached: every
+    question reads the same names)."""
+    words = _tokens(name)
+    return tuple(t.exact for t in words), tuple(t.norm for t in words)
+
+
+@dataclass
+class _Claims:
+    """Which tokens are taken, by what; claims never overlap."""
+
+    tokens: list[_Token]
+    used: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._starts: dict[str, dict[str, list[int]]] = {"exact": {}, "norm": {}}
+        for i, token in enumerate(self.tokens):
+            self._starts["exact"].setdefault(token.exact, []).append(i)
+            self._starts["norm"].setdefault(token.norm, []).append(i)
+
+    def find(self, phrase: Phrase, attr: str = "norm") -> Iterable[tuple[int, int]]:
+        n = len(phrase)
+        for i in self._starts[attr].get(phrase[0], ()) if phrase else ():
+            if i + n <= len(self.tokens) and all(
+                getattr(self.tokens[i + k], attr) == phrase[k] and i + k not in self.used
+                for k in range(n)
+            ):
+                yield i, i + n
+
+    def claim(
+        self, phrases: Iterable[tuple[Phrase, T]], attr: str = "norm"
+    ) -> list[tuple[int, int, T]]:
+        """Every occurrence of the phrases, longest first; in question order."""
+        found = []
+        for phrase, label in sorted(phrases, key=lambda p: -len(p[0])):
+            for i, j in list(self.find(phrase, attr)):
+                if not any(k in self.used for k in range(i, j)):
+                    self.used.update(range(i, j))
+                    found.append((i, j, label))
+        return sorted(found, key=lambda f: f[0])
+
+    def claim_names(self, names: Iterable[tuple[str, T]]) -> list[tuple[int, int, T]]:
+        """Like ``claim`` for schema names: of two names of one length, the one spelled
+        as in the question wins ("shortages" before "shortage" folded from it)."""
+        entries: dict[tuple[Phrase, str], T] = {}
+        for name, label in names:
+            exact, norm = _name_keys(name)
+            if exact:
+                entries.setdefault((exact, "exact"), label)
+                entries.setdefault((norm, "norm"), label)
+        found = []
+        for (phrase, attr), label in sorted(
+            entries.items(), key=lambda e: (-len(e[0][0]), e[0][1] != "exact")
+        ):
+            found += self.claim([(phrase, label)], attr)
+        return sorted(found, key=lambda f: f[0])
+
+    def text(self, question: str, i: int, j: int) -> str:
+        return question[self.tokens[i].start : self.tokens[j - 1].end]
+
+
+# --- recognising ----------------------------------------------------------------------
+
+
+def recognise(
+    question: str,
+    schemas: Sequence[TableSchema],
+    *,
+    today: date,
+    time: TimeConstraint | None,
+    values: Values | None = None,
+) -> DataQuestion | Unexpressible | None:
+    """The table query ``question`` asks for; None if it names no declared measure.
+
+    ``time``: the interval perception read ("last month"), applied to the table's time
+    column. ``values``: the distinct stored values of each table's dimension columns
+    (table -> column -> values); a filter is one of these, spelled as stored. Of several
+    tables the one whose measure the question names most specifically is read.
+    """
+    text = _check(question, schemas, values)
+    if time is not None and not isinstance(time, TimeConstraint):
+        raise InvalidInputError(f"time must be a TimeConstraint or None, not {time!r}")
+    words = _words()
+    tokens = _tokens(text)
+    time_span = _time_span(text, tokens, time)
+    best: tuple[tuple[int, bool, int, int], DataQuestion | Unexpressible] | None = None
+    for rank, schema in enumerate(schemas):
+        found = _Reader(text, tokens, time_span, schema, words, values or {}).read(time, today)
+        if found is not None:
+            score, result = found
+            key = (score[0], isinstance(result, DataQuestion), score[1], -rank)
+            if best is None or key > best[0]:
+                best = (key, result)
+    return None if best is None else best[1]
+
+
+def _check(question: object, schemas: object, values: object) -> str:
+    if not isinstance(question, str):
+        raise InvalidQueryError(f"the question must be text (a str), not {type(question).__name__}")
+    if not (text := question.strip()):
+        raise InvalidQueryError("the question is empty; ask something, e.g. 'total stock?'")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InvalidQueryError(
+            f"the question has {len(text)} characters, more than {MAX_QUESTION_CHARS}; "
+            "shorten it or split it into several questions"
+        )
+    if isinstance(schemas, str | bytes) or not isinstance(schemas, Sequence):
+        raise InvalidInputError("schemas must be a sequence of TableSchema (from load_schema)")
+    names = []
+    for schema in schemas:
+        if not isinstance(schema, TableSchema):
+            raise InvalidInputError(
+                f"schemas must hold TableSchema objects (from load_schema), not {schema!r}"
+            )
+        names.append(schema.name)
+    if len(set(names)) < len(names):
+        raise InvalidInputError(f"two schemas name the same table: {sorted(names)}")
+    if values is None:
+        return text
+    if not isinstance(values, Mapping):
+        raise InvalidInputError("values must map a table name to {dimension column: values}")
+    by_name = dict(zip(names, schemas, strict=True))
+    for table, columns in values.items():
+        if table not in by_name:
+            raise InvalidInputError(
+                f"values name table {table!r}, which is not among the schemas ({names})"
+            )
+        if not isinstance(columns, Mapping):
+            raise InvalidInputError(f"values[{table!r}] must map dimension columns to values")
+        dimensions = [d.column for d in by_name[table].dimensions]
+        for column, stored in columns.items():
+            if column not in dimensions:
+                raise InvalidInputError(
+                    f"values[{table!r}] names {column!r}, which is no dimension of the "
+                    f"table; its dimensions: {', '.join(dimensions) or 'none'}"
+                )
+            if isinstance(stored, str | bytes) or not isinstance(stored, Sequence):
+                raise InvalidInputError(f"values[{table!r}][{column!r}] must be a sequence")
+            bad = [v for v in stored if isinstance(v, bool) or not isinstance(v, Value)]
+            if bad:
+                raise InvalidInputError(
+                    f"values[{table!r}][{column!r}] holds {bad[0]!r}; values are str or numbers"
+                )
+    return text
+
+
+def _time_span(text: str, tokens: list[_Token], time: TimeConstraint | None) -> set[int]:
+    """The tokens of the words perception read the time from ("last month")."""
+    if time is None or not time.text.strip():
+        return set()
+    pattern = r"\s+".join(re.escape(w) for w in time.text.split())
+    m = re.search(pattern, text, re.IGNORECASE)
+    if m is None:
+        return set()
+    return {i for i, t in enumerate(tokens) if t.start < m.end() and m.start() < t.end}
+
+
+def _additive(measure: Measure) -> bool:
+    """Whether the measure's figures add up over rows (a quantity, not a rate or ratio)."""
+    return measure.aggregation in (Aggregation.SUM, Aggregation.COUNT, Aggregation.LATEST)
+
+
+def _allowed(measure: Measure, schema: TableSchema) -> tuple[Aggregation, ...]:
+    """The aggregations that make sense for a measure: a rate or ratio (its own
+    aggregation avg, min or max) is neither summed nor "latest" (which sums the rows of
+    the most recent time); "latest" needs a time column."""
+    allowed = [Aggregation.AVG, Aggregation.MIN, Aggregation.MAX]
+    if _additive(measure):
+        allowed.insert(0, Aggregation.SUM)
+        if schema.time_column is not None:
+            allowed.append(Aggregation.LATEST)
+    return tuple(allowed)
+
+
+@dataclass(frozen=True)
+class _Mention:
+    """A dimension named in the question: tokens [i, j) name ``column``."""
+
+    column: str
+    i: int
+    j: int
+
+
+class _Reader:
+    """Reads one question against one schema."""
+
+    def __init__(
+        self,
+        text: str,
+        tokens: list[_Token],
+        time_span: set[int],
+        schema: TableSchema,
+        words: _Words,
+        values: Values,
+    ) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.claims = _Claims(tokens, set(time_span))
+        self.schema = schema
+        self.words = words
+        self.values = {
+            column: tuple(dict.fromkeys(stored))
+            for column, stored in values.get(schema.name, {}).items()
+        }
+        self.matched: list[Match] = []
+
+    def note(self, role: Role, i: int, j: int, reads: str) -> None:
+        self.matched.append(Match(role, self.claims.text(self.text, i, j), reads))
+
+    def unexpressible(self, reason: str) -> Unexpressible:
+        return Unexpressible(f"table {self.schema.name!r}: {reason}", self.schema.name)
+
+    def read(
+        self, time: TimeConstraint | None, today: date
+    ) -> tuple[tuple[int, int], DataQuestion | Unexpressible] | None:
+        """((how specific the measure's words are, how many other words fit), result),
+        or None when the question names none of the table's measures."""
+        periods = self._unread_periods()
+        measures = self._measures()
+        if not measures:
+            return None
+        if periods:
+            i, j = periods[0]
+            return (max(j - i for i, j, _ in measures), 0), self.unexpressible(
+                f"it cannot tell which period {self.claims.text(self.text, i, j)!r} is; name "
+                "a month or a year (e.g. 'March 2026', 'last month', 'in 2025')"
+            )
+        specific = max(j - i for i, j, _ in measures)
+        result = self._query(measures, time, today)
+        fits = len(self.matched)
+        return (specific, fits), result
+
+    # -- the parts of a question -------------------------------------------------------
+
+    def _unread_periods(self) -> list[tuple[int, int]]:
+        """Periods perception did not read ("last quarter", "next month"): claimed, so
+        that "last" is not read as a measure, and refused, so that the figure is not
+        given for all time instead."""
+        found = []
+        tokens, used = self.claims.tokens, self.claims.used
+        for k, token in enumerate(tokens):
+            if token.norm not in _PERIOD_WORDS or k in used:
+                continue
+            end = k + 1
+            if end < len(tokens) and self._number(tokens[end]) is not None:
+                end += 1
+            if end < len(tokens) and tokens[end].norm in self.words.time_units and end not in used:
+                used.update(range(k, end + 1))
+                found.append((k, end + 1))
+        return found
+
+    def _measures(self) -> list[tuple[int, int, Measure]]:
+        names: list[tuple[str, Measure]] = []
+        for measure in self.schema.measures:
+            names += [(n, measure) for n in (measure.name, *measure.synonyms)]
+            if measure.column is not None:
+                names.append((measure.column, measure))
+        found = self.claims.claim_names(names)
+        units: dict[Phrase, list[Measure]] = {}
+        for measure in self.schema.measures:
+            if unit := _phrase(measure.unit):
+                units.setdefault(unit, []).append(measure)
+        cues = [(("how", "many", *u), ms[0]) for u, ms in units.items() if len(ms) == 1]
+        return sorted(found + self.claims.claim(cues), key=lambda f: f[0])
+
+    def _choose(self, measures: list[tuple[int, int, Measure]]) -> Measure | Unexpressible:
+        """The measure asked for: a derived measure over the others named ("at current
+        stock, how many days ..." asks for days of cover, not stock)."""
+        named = list(dict.fromkeys(m for _, _, m in measures))
+        if len(named) == 1:
+            return named[0]
+        covering = [
+            m
+            for m in named
+            if m.derived
+            and all(o is m or o.column in m.columns for o in named if not o.derived)
+            and sum(o.derived for o in named) == 1
+        ]
+        if covering:
+            return covering[0]
+        names = ", ".join(m.name for m in named)
+        return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Unexpressible | None]:
+        phrases = [
+            (key, (column, value))
+            for column, stored in self.values.items()
+            for value in stored
+            if (key := _value_key(value))
+        ]
+        found = self.claims.claim(phrases, attr="exact")
+        filters: list[tuple[int, int, str, Value]] = []
+        for i, j, (column, value) in found:
+            if (
+                i > 0
+                and self.tokens[i - 1].exact in ("p/n", "pn")
+                and i - 1 not in self.claims.used
+            ):
+                self.claims.used.add(i - 1)
+                i -= 1
+            same = [f for f in filters if f[2] == column and f[3] != value]
+            if same:
+                both = f"{same[0][3]} and {value}"
+                return [], self.unexpressible(
+                    f"the question names two values of {column} ({both}); the query can "
+                    f"filter by one: ask for each, or per {column}"
+                )
+            if not any(f[2] == column for f in filters):
+                filters.append((i, j, column, value))
+                self.note(Role.FILTER, i, j, f"{column} = {value}")
+        return filters, None
+
+    def _mentions(self) -> list[_Mention]:
+        """Where the question names a dimension (or the time column)."""
+        names: list[tuple[str, str]] = []
+        for d in self.schema.dimensions:
+            names += [(n, d.column) for n in (d.column, *d.synonyms)]
+        if (column := self.schema.time_column) is not None:
+            kind = self.schema.columns[column]
+            extra = ["month"] if kind is ColumnType.MONTH else ["date"]
+            names += [(n, column) for n in (column, *extra)]
+        taken = {_phrase(n) for n, _ in names} | {
+            _phrase(n) for m in self.schema.measures for n in (m.name, *m.synonyms)
+        }
+        for d in self.schema.dimensions:  # "part_number" is also named "part"
+            if len(words := d.column.split("_")) > 1 and (words[0],) not in taken:
+                names.append((words[0], d.column))
+        return [_Mention(c, i, j) for i, j, c in self.claims.claim_names(names)]
+
+    def _number(self, token: _Token) -> int | None:
+        if _NUMBER.match(token.raw):
+            return int(token.raw)
+        return self.words.numbers.get(token.exact)
+
+    def _before(self, i: int) -> tuple[int, int | None]:
+        """The index of the word before token ``i`` that is no skipped word or number,
+        and the number skipped on the way ("which three models" -> three)."""
+        number = None
+        k = i - 1
+        while k >= 0:
+            token = self.tokens[k]
+            if token.norm in self.words.skip:
+                k -= 1
+            elif (n := self._number(token)) is not None and number is None:
+                number = n
+                k -= 1
+            else:
+                break
+        return k, number
+
+    def _trigger_at(self, k: int) -> bool:
+        """Whether a grouping trigger ("per", "for each") ends at token ``k``."""
+        for phrase in self.words.triggers:
+            n = len(phrase)
+            if k - n + 1 >= 0 and tuple(t.norm for t in self.tokens[k - n + 1 : k + 1]) == phrase:
+                return True
+        return False
+
+    # -- putting them together ---------------------------------------------------------
+
+    def _query(
+        self, measures: list[tuple[int, int, Measure]], time: TimeConstraint | None, today: date
+    ) -> DataQuestion | Unexpressible:
+        schema, words = self.schema, self.words
+        needs_text = [(i, j) for p in words.text for i, j in _Claims(self.tokens).find(p)]
+        if needs_text and len({m for _, _, m in measures}) > 1:
+            # "which region had the lowest shortage rate, and what causes shortages?"
+            start = min(i for i, _ in needs_text)
+            earlier = [m for m in measures if m[1] <= start]
+            measures = earlier or [m for m in measures if m[0] >= start]
+        chosen = self._choose(measures)
+        if isinstance(chosen, Unexpressible):
+            return chosen
+        measure = chosen
+        for i, j, m in measures:
+            if m is measure:
+                self.note(Role.MEASURE, i, j, measure.name)
+        if threshold := words.thresholds.search(self.text):
+            return self.unexpressible(
+                f"a condition on the figure ({threshold.group(0)!r}) cannot be expressed; ask for "
+                "the ranking instead (e.g. 'which ... had the highest ...')"
+            )
+        filters, problem = self._filters()
+        if problem is not None:
+            return problem
+        mentions = self._mentions()
+        aggregations = self.claims.claim(words.aggregations)
+        rankings = self.claims.claim(words.ranking)
+        limit: int | None = None  # "top 3", "the three highest", "bottom five"
+        for i, j, _ in rankings:
+            if j < len(self.tokens) and (n := self._number(self.tokens[j])) is not None:
+                limit = n
+                self.claims.used.add(j)
+            elif i > 0 and (n := self._number(self.tokens[i - 1])) is not None:
+                limit = n
+                self.claims.used.add(i - 1)
+        extremes = [(i, j, _EXTREMES[a]) for i, j, a in aggregations if a in _EXTREMES]
+        ranked = rankings or extremes  # "which region had the maximum ..." ranks too
+        if len({o for _, _, o in ranked}) > 1:
+            return self.unexpressible("the question asks for both the highest and the lowest")
+        grouping = self._grouping(mentions, filters, bool(ranked))
+        if isinstance(grouping, Unexpressible):
+            return grouping
+        group_by, number, single, ranking = grouping
+        limit = number if number is not None else limit
+        if problem := self._unknown(mentions, ranked, needs_text):
+            return problem
+        aggregation = self._aggregation(measure, aggregations, mentions, time)
+        if isinstance(aggregation, Unexpressible):
+            return aggregation
+
+        order = rankings[0][2] if rankings else None
+        if order is None and ranking and extremes:
+            order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
+        if order is not None and not group_by:
+            if limit is not None and limit > 1:
+                return self.unexpressible(
+                    f"say what to rank by {measure.name}: "
+                    + ", ".join(f"'top {limit} {d.column}s'" for d in schema.dimensions[:3])
+                )
+            if aggregation is None:
+                aggregation = Aggregation.MAX if order is Order.DESC else Aggregation.MIN
+                i, j, _ = rankings[0]
+                self.note(Role.AGGREGATION, i, j, aggregation.value)
+            order, limit = None, None
+        elif order is not None:
+            i, j, _ = (rankings or extremes)[0]
+            self.note(Role.ORDER, i, j, order.value)
+            if limit is None and single:
+                limit = 1
+        else:
+            limit = None  # a number without a ranking is no limit
+        if limit is not None:
+            if not 1 <= limit <= MAX_LIMIT:
+                return self.unexpressible(f"a ranking shows 1 to {MAX_LIMIT} rows, not {limit}")
+            self.matched.append(Match(Role.LIMIT, str(limit), str(limit)))
+
+        time_from = time_to = None
+        if time is not None:
+            if schema.time_column is None:
+                return self.unexpressible(
+                    f"it holds no dated figures, so it cannot answer for {time.text!r}"
+                )
+            if time.start is not None and time.start > today:
+                return self.unexpressible(f"{time.text!r} is after today; it holds no forecasts")
+            time_from, time_to = time.start, time.end
+            window = f"{time_from or '…'}..{time_to or '…'}"
+            self.matched.append(Match(Role.TIME, time.text, f"{schema.time_column} {window}"))
+        for i, j in needs_text:
+            self.matched.append(Match(Role.TEXT, self.claims.text(self.text, i, j), "documents"))
+
+        query = TableQuery(
+            table=schema.name,
+            measure=measure.name,
+            aggregation=aggregation,
+            group_by=tuple(group_by),
+            filters=tuple((column, value) for _, _, column, value in filters),
+            time_from=time_from,
+            time_to=time_to,
+            order=order,
+            limit=limit,
+        )
+        return DataQuestion(query, bool(needs_text), tuple(self.matched))
+
+    def _grouping(
+        self,
+        mentions: list[_Mention],
+        filters: list[tuple[int, int, str, Value]],
+        ranked: bool,
+    ) -> tuple[list[str], int | None, bool, bool] | Unexpressible:
+        """(dimensions grouped by, the number of groups asked for, whether one group is
+        asked for ("which model"), whether a dimension is ranked rather than listed)."""
+        words, tokens = self.words, self.tokens
+        filtered = {k for i, j, _, _ in filters for k in range(i, j)}
+        group_by: list[str] = []
+        grouped: list[_Mention] = []
+        limit: int | None = None
+        single = ranking = False
+        for mention in mentions:
+            if mention.i - 1 in filtered or mention.j in filtered:
+                continue  # "East region", "model CP-200": the filter's own word
+            k, number = self._before(mention.i)
+            before = tokens[k].norm if k >= 0 else ""
+            after = mention.j
+            while after < len(tokens) and tokens[after].norm in words.skip:
+                after += 1
+            linked = after < len(tokens) and tokens[after].norm in words.link
+            listed = any(  # "per region and model", "by region, model"
+                g.j == k + 1 or g.j == k and before in ("and", "or") for g in grouped
+            )
+            if self._trigger_at(k) or listed or before in ("top", "bottom"):
+                kind = "group"
+            elif before in words.which or number is not None or linked and ranked:
+                kind = "rank"
+            else:
+                continue  # "for this part": no grouping asked for
+            if mention.column == self.schema.time_column:
+                return self.unexpressible(
+                    f"it cannot group or rank by {mention.column}; ask about one period "
+                    "(e.g. 'last month') at a time"
+                )
+            ranking = ranking or kind == "rank" or before in ("top", "bottom")
+            if number is not None:
+                limit = number
+            elif kind == "rank" and (
+                not tokens[mention.j - 1].plural or tokens[k + 1].norm == "of"
+            ):
+                single = True  # "which model", "which of the regions"
+            grouped.append(mention)
+            if mention.column not in group_by:
+                group_by.append(mention.column)
+                self.note(Role.GROUP_BY, mention.i, mention.j, mention.column)
+        return group_by, limit, single, ranking
+
+    def _aggregation(
+        self,
+        measure: Measure,
+        aggregations: list[tuple[int, int, Aggregation]],
+        mentions: list[_Mention],
+        time: TimeConstraint | None,
+    ) -> Aggregation | None | Unexpressible:
+        """The first aggregation asked for in so many words; None: the measure's own."""
+        schema = self.schema
+        allowed = _allowed(measure, schema)
+        for i, j, asked in aggregations:
+            if asked is Aggregation.COUNT:
+                counted = [m for m in mentions if m.i == j]
+                if counted:  # rows are no parts: a part has rows in several warehouses
+                    return self.unexpressible(
+                        f"it cannot count {self.claims.text(self.text, counted[0].i, j + 1)}"
+                        f"; ask for {measure.name} per {counted[0].column} instead"
+                    )
+                continue  # "number of orders": the measure itself
+            if asked is Aggregation.LATEST:
+                column = schema.time_column
+                dated = column is not None and schema.columns[column] is ColumnType.DATE
+                if column is None or not _additive(measure) and (time or dated):
+                    continue  # figures as of the stock count, or of the period asked for
+                if not _additive(measure):
+                    return self.unexpressible(
+                        f"{measure.name} is given per {schema.time_column}; say which "
+                        "(e.g. 'last month')"
+                    )
+            if asked not in allowed:
+                return self.unexpressible(
+                    f"{measure.name} is a rate or ratio ({measure.aggregation.value} over "
+                    f"rows), so it cannot be given as {asked.value}; ask for its "
+                    + ", ".join(a.value for a in allowed)
+                )
+            if asked is Aggregation.SUM and measure.aggregation is Aggregation.LATEST:
+                asked = Aggregation.LATEST  # "total stock": the latest stock, summed
+            self.note(Role.AGGREGATION, i, j, asked.value)
+            return asked
+        return None
+
+    def _unknown(
+        self,
+        mentions: list[_Mention],
+        rankings: list,
+        needs_text: list[tuple[int, int]],
+    ) -> Unexpressible | None:
+        """A grouping, ranking or filter the question asks for that the table lacks."""
+        words, tokens, used = self.words, self.tokens, self.claims.used
+        text_from = min((i for i, _ in needs_text), default=len(tokens))
+        in_text = {k for i, j in needs_text for k in range(i, j)}
+        dimensions = ", ".join(d.column for d in self.schema.dimensions) or "none"
+
+        def free(k: int) -> bool:
+            token = tokens[k]
+            return (
+                k not in used
+                and token.norm not in words.stopwords
+                and token.norm not in words.skip
+                and token.norm not in words.time_units
+                and self._number(token) is None
+            )
+
+        for k in range(len(tokens)):
+            # "per supplier", "which supplier had the highest ...": no such dimension
+            is_trigger = self._trigger_at(k)
+            if k in in_text or not (is_trigger or tokens[k].norm in words.which and rankings):
+                continue
+            after = k + 1
+            while after < len(tokens) and (
+                tokens[after].norm in words.skip or self._number(tokens[after]) is not None
+            ):
+                after += 1
+            if after < len(tokens) and free(after) and not _IDENTIFIER.match(tokens[after].raw):
+                return self.unexpressible(
+                    f"it has no dimension {tokens[after].raw!r} to group by; its "
+                    f"dimensions: {dimensions}"
+                )
+        for mention in mentions:
+            # "in North region": a value the table does not hold (a capitalised name)
+            k = mention.i - 1
+            if (
+                k > 0
+                and free(k)
+                and tokens[k].raw[:1].isupper()
+                and not _IDENTIFIER.match(tokens[k].raw)
+                and not self._trigger_at(k)
+            ):
+                return self._no_value(mention.column, tokens[k].raw)
+        shapes: dict[str, str] = {}
+        for column, stored in self.values.items():
+            for value in stored:
+                shapes.setdefault(_shape(str(value)), column)
+        for k, token in enumerate(tokens):
+            # an identifier that names no stored value: "CP-999", "P/N 99-0000-01"
+            if k in used or not _IDENTIFIER.match(token.raw) or _ORDINAL.match(token.raw):
+                continue
+            if (shaped := shapes.get(_shape(token.raw))) is not None:
+                return self._no_value(shaped, token.raw)
+            if k >= text_from:
+                continue  # "... and how do I clear E4027?": the documents' identifier
+            return self.unexpressible(
+                f"it cannot filter by {token.raw!r}: none of its dimensions ({dimensions}) "
+                "holds that value"
+            )
+        return None
+
+    def _no_value(self, column: str, value: str) -> Unexpressible:
+        stored = [str(v) for v in self.values.get(column, ())]
+        known = ", ".join(stored[:8]) + (", …" if len(stored) > 8 else "")
+        return self.unexpressible(
+            f"no {column} {value!r} in it" + (f" (its values: {known})" if known else "")
+        )
+
+
+__all__ = [
+    "DATA_RULES",
+    "MAX_LIMIT",
+    "DataQuestion",
+    "Match",
+    "Role",
+    "Unexpressible",
+    "Values",
+    "recognise",
+]

@@ -1,0 +1,291 @@
+"""Answering a ``TableQuery``: compiled to SQL from the schema, run read-only and bounded.
+
+Every identifier in the SQL comes from the table's schema (the table, its declared
+dimensions and the measure's columns or expression tokens, checked when the schema was
+loaded); every value from the query is a bound parameter. The statement runs on a
+connection of its own, opened read-only (``mode=ro``), whose authorizer allows nothing
+but a SELECT reading the declared columns of that one table (and its rowid) and a few
+aggregate functions; a progress handler stops it after ``time_limit`` seconds, and at
+most ``max_rows`` rows come back. So no question text, however written, can read
+another table or write anything.
+
+A result row is (group values..., figure); ``row_ids`` are, per result row, the rowids
+of the table rows the figure came from (the one row of a min or max), which is what a
+citation names.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from ragcore.errors import InvalidInputError, InvalidQueryError
+from ragcore.storage.store import Store
+from ragcore.storage.tables import Tables
+from ragcore.tabular import Aggregation, ColumnType, Order, TableQuery, TableSchema
+
+DEFAULT_TIME_LIMIT = 1.0
+DEFAULT_MAX_ROWS = 1000
+_PROGRESS_STEPS = 1000  # VM instructions between time checks
+_FUNCTIONS = frozenset({"sum", "total", "avg", "min", "max", "count", "group_concat"})
+_OPERATORS = frozenset("+-*/()")
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """The rows a query produced, with the SQL and parameters that produced them."""
+
+    query: TableQuery
+    sql: str
+    params: tuple[str | float, ...]
+    columns: tuple[str, ...]
+    """The group-by columns, then the measure's name."""
+    rows: tuple[tuple[object, ...], ...]
+    row_ids: tuple[tuple[int, ...], ...]
+    """Per result row, the rowids of ``data_<table>`` it was computed from."""
+    truncated: bool = False
+    """More rows matched than the row cap let through."""
+
+
+@dataclass(frozen=True)
+class CompiledQuery:
+    sql: str
+    params: tuple[str | float, ...]
+    columns: tuple[str, ...]
+    single_row_ids: bool
+    """The row-id column is one rowid (min/max) rather than a group_concat list."""
+
+
+def compile_query(query: TableQuery, schema: TableSchema, *, max_rows: int) -> CompiledQuery:
+    """The SQL of ``query`` over ``schema``; InvalidQueryError naming what the schema
+    does not declare."""
+    if query.table != schema.name:
+        raise InvalidQueryError(f"query for table {query.table!r} given schema {schema.name!r}")
+    try:
+        measure = schema.measure(query.measure)
+    except InvalidInputError as exc:
+        raise InvalidQueryError(str(exc)) from exc
+    aggregation = query.aggregation or measure.aggregation
+    if not isinstance(aggregation, Aggregation):
+        raise InvalidQueryError(f"aggregation {aggregation!r} is not an Aggregation")
+    dimensions = {d.column for d in schema.dimensions}
+    for column in query.group_by:
+        if column not in dimensions:
+            raise _undeclared(schema, "group by", column)
+    if len(set(query.group_by)) != len(query.group_by):
+        raise InvalidQueryError(f"group_by names a dimension twice: {query.group_by}")
+    limit = query.limit
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise InvalidQueryError(f"limit must be a whole number of 1 or more, got {limit!r}")
+    if query.order is not None and not isinstance(query.order, Order):
+        raise InvalidQueryError(f"order {query.order!r} is not an Order")
+
+    where: list[str] = []
+    params: list[str | float] = []
+    for column, value in query.filters:
+        if column not in dimensions:
+            raise _undeclared(schema, "filter on", column)
+        where.append(_equals(column, schema.columns[column], value, schema))
+        params.append(value)
+    if query.time_from is not None or query.time_to is not None:
+        if schema.time_column is None:
+            raise InvalidQueryError(
+                f"table {schema.name!r} has no time column; it cannot be limited to a time window"
+            )
+        time_kind = schema.columns[schema.time_column]
+        for bound, operator in ((query.time_from, ">="), (query.time_to, "<=")):
+            if bound is not None:
+                if not isinstance(bound, date):
+                    raise InvalidQueryError(f"time bound {bound!r} is not a date")
+                where.append(f'"{schema.time_column}" {operator} ?')
+                params.append(_time_text(bound, time_kind))
+    if aggregation is Aggregation.LATEST:
+        if schema.time_column is None:
+            raise InvalidQueryError(f"table {schema.name!r} has no time column; 'latest' needs one")
+        # The most recent time among the selected rows (same conditions, same params).
+        inner = " AND ".join(where) or "1"
+        where.append(
+            f'"{schema.time_column}" = (SELECT max("{schema.time_column}") '
+            f'FROM "{schema.sql_name}" WHERE {inner})'
+        )
+        params = params + params
+
+    if aggregation is Aggregation.LATEST:  # the latest rows, combined as the measure says
+        own = measure.aggregation
+        aggregation = Aggregation.SUM if own is Aggregation.LATEST else own
+    figure = f"{aggregation.value}({_expression(measure.tokens)})"
+    single = aggregation in (Aggregation.MIN, Aggregation.MAX)
+    ids = "rowid" if single else "group_concat(rowid)"
+    groups = ", ".join(f'"{c}"' for c in query.group_by)
+    select = f"{groups}, " if groups else ""
+    sql = (
+        f'SELECT {select}{figure} AS "value", {ids} FROM "{schema.sql_name}" '
+        f"WHERE {' AND '.join(where) or '1'}"
+        + (f" GROUP BY {groups}" if groups else "")
+        + " HAVING count(*) > 0"
+    )
+    order_terms = []
+    if query.order is not None:
+        order_terms.append(f'"value" IS NULL, "value" {query.order.value.upper()}')
+    if groups:
+        order_terms.append(groups)
+    if order_terms:
+        sql += " ORDER BY " + ", ".join(order_terms)
+    sql += " LIMIT ?"
+    params.append(min(limit, max_rows + 1) if limit is not None else max_rows + 1)
+    return CompiledQuery(sql, tuple(params), (*query.group_by, measure.name), single)
+
+
+def _expression(tokens: tuple[str, ...]) -> str:
+    """The SQL of a measure's (already validated) tokens; columns read as REAL so that a
+    ratio of integer columns does not truncate."""
+    parts = []
+    for token in tokens:
+        if token in _OPERATORS or token[0].isdigit():
+            parts.append(token)
+        else:
+            parts.append(f'CAST("{token}" AS REAL)' if len(tokens) > 1 else f'"{token}"')
+    return " ".join(parts)
+
+
+def _equals(column: str, kind: ColumnType, value: object, schema: TableSchema) -> str:
+    if kind.numeric:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InvalidQueryError(
+                f"table {schema.name!r}: column {column!r} holds numbers; filter value "
+                f"{value!r} is not one"
+            )
+        return f'"{column}" = ?'
+    if not isinstance(value, str):
+        raise InvalidQueryError(
+            f"table {schema.name!r}: column {column!r} holds {kind}; filter value "
+            f"{value!r} is not text"
+        )
+    return f'"{column}" = ? COLLATE NOCASE'
+
+
+def _time_text(bound: date, kind: ColumnType) -> str:
+    return f"{bound.year:04d}-{bound.month:02d}" if kind is ColumnType.MONTH else bound.isoformat()
+
+
+def _undeclared(schema: TableSchema, doing: str, column: str) -> InvalidQueryError:
+    return InvalidQueryError(
+        f"table {schema.name!r}: cannot {doing} {column!r}, which is not a declared "
+        f"dimension ({', '.join(d.column for d in schema.dimensions) or 'none'})"
+    )
+
+
+def authorizer(
+    schema: TableSchema,
+) -> Callable[[int, str | None, str | None, str | None, str | None], int]:
+    """An authorizer allowing a SELECT that reads the declared columns (and rowid) of
+    ``schema``'s table in the main database and calls the aggregate functions; nothing else."""
+    table = schema.sql_name
+    columns = frozenset(schema.columns) | {"ROWID", "rowid"}
+
+    def decide(
+        action: int, arg1: str | None, arg2: str | None, database: str | None, _trigger: str | None
+    ) -> int:
+        if action == sqlite3.SQLITE_SELECT:
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_READ and database == "main" and arg1 == table:
+            return sqlite3.SQLITE_OK if arg2 in columns else sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in _FUNCTIONS:
+            return sqlite3.SQLITE_OK
+        return sqlite3.SQLITE_DENY
+
+    return decide
+
+
+class TableReader:
+    """Runs table queries on read-only connections of their own (one per thread)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        max_rows: int = DEFAULT_MAX_ROWS,
+    ) -> None:
+        self._store = store
+        self.tables = Tables(store)
+        self.time_limit = time_limit
+        self.max_rows = max_rows
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's read-only connection (the store's migrations applied first)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            self._store.reader()  # creates and migrates the database if it is new
+            conn = _open_read_only(self._store.path)
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def run(self, query: TableQuery) -> TableResult:
+        """The rows of ``query``: NotFoundError for an unknown table, InvalidQueryError
+        for anything its schema does not declare or a query over the time limit."""
+        schema = self.tables.schema(query.table)
+        compiled = compile_query(query, schema, max_rows=self.max_rows)
+        conn = self.connection()
+        deadline = time.monotonic() + self.time_limit
+        conn.set_authorizer(authorizer(schema))
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
+        try:
+            fetched = conn.execute(compiled.sql, compiled.params).fetchmany(self.max_rows + 1)
+        except sqlite3.OperationalError as exc:
+            if "interrupted" in str(exc):
+                raise InvalidQueryError(
+                    f"the query on table {schema.name!r} took longer than "
+                    f"{self.time_limit:g} s and was stopped; narrow it with filters or a "
+                    "time window"
+                ) from exc
+            raise self._store.translate(exc, f"querying table {schema.name!r}") from exc
+        except sqlite3.Error as exc:
+            raise self._store.translate(exc, f"querying table {schema.name!r}") from exc
+        finally:
+            conn.set_progress_handler(None, 0)
+            conn.set_authorizer(_deny)  # between queries the connection may do nothing
+        truncated = len(fetched) > self.max_rows
+        fetched = fetched[: self.max_rows]
+        width = len(compiled.columns)
+        rows = tuple(tuple(row[:width]) for row in fetched)
+        row_ids = tuple(_ids(row[width], compiled.single_row_ids) for row in fetched)
+        return TableResult(
+            query, compiled.sql, compiled.params, compiled.columns, rows, row_ids, truncated
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
+    conn.execute("PRAGMA query_only = ON")
+    conn.set_authorizer(_deny)
+    return conn
+
+
+def _deny(*_args: object) -> int:
+    return sqlite3.SQLITE_DENY
+
+
+def _ids(value: object, single: bool) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if single:
+        return (int(str(value)),)
+    return tuple(sorted(int(part) for part in str(value).split(",")))

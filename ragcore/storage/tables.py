@@ -1,0 +1,284 @@
+"""Tables beside the documents: typed rows from CSV / JSONL files, in the store's SQLite.
+
+A table ``name`` lives in a STRICT SQLite table ``data_<name>`` whose columns are the
+schema's (``ragcore.tabular``), and has a row in ``table_registry`` (migration 0004) with
+its schema's TOML text, the source file's name and SHA-256, the row count and the time.
+
+Loading is one transaction on the store's writer: the rows go into a staging table
+(through sqlite-utils, which nests its batches as savepoints), then the old table is
+dropped, the staging one renamed and the registry row replaced. A bad row (missing or
+mistyped value) or a schema naming a column the file lacks is an ``InvalidInputError``
+naming the file, row and column; the transaction rolls back and the old table stays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.utils import Format, RowError, rows_from_file
+
+from ragcore.errors import InvalidInputError, NotFoundError
+from ragcore.storage.store import Store
+from ragcore.tabular import ColumnType, TableSchema, check_table_name, parse_schema
+
+FORMATS = {".csv": Format.CSV, ".jsonl": Format.NL, ".ndjson": Format.NL}
+BATCH_ROWS = 1000
+_SQL_TYPES = {
+    ColumnType.TEXT: str,
+    ColumnType.INTEGER: int,
+    ColumnType.REAL: float,
+    ColumnType.DATE: str,
+    ColumnType.MONTH: str,
+}
+_INTEGER = re.compile(r"^[-+]?\d+$")
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+
+Progress = Callable[[int], None]
+"""Called with the number of rows loaded so far, after every batch."""
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A loaded table, as the registry records it."""
+
+    name: str
+    schema: TableSchema
+    schema_text: str
+    source: str
+    """The data file's name (not its path: the path is the loading machine's)."""
+    sha256: str
+    row_count: int
+    ingested_at: datetime
+
+
+class Tables:
+    """The tables of one store (thread-safe: a load is one transaction on the writer)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._parsed: dict[tuple[str, str], TableSchema] = {}
+
+    def ingest(
+        self,
+        path: Path | str,
+        *,
+        table: str,
+        schema: Path | str,
+        progress: Progress | None = None,
+    ) -> TableInfo:
+        """Load the rows of ``path`` (.csv or .jsonl) as table ``table``, described by the
+        schema file ``schema``, replacing a table of that name atomically."""
+        path, schema_path = Path(path), Path(schema)
+        name = check_table_name(table)
+        fmt = FORMATS.get(path.suffix.lower())
+        if fmt is None:
+            raise InvalidInputError(
+                f"{path}: unsupported table file type {path.suffix!r}; use {', '.join(FORMATS)}"
+            )
+        try:
+            schema_text = schema_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidInputError(f"cannot read the table schema {schema_path}: {exc}") from exc
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise InvalidInputError(f"cannot read the table file {path}: {exc}") from exc
+        parsed = parse_schema(schema_text, str(schema_path), default_name=name)
+        parsed = replace(parsed, name=name)  # the schema file's own name yields to --table
+        digest = hashlib.sha256(data).hexdigest()
+        now = datetime.now(UTC).replace(microsecond=0)
+        try:
+            with self._store.transaction() as conn:
+                count = self._load(conn, parsed, path, fmt, progress)
+                conn.execute(f'DROP TABLE IF EXISTS "{parsed.sql_name}"')
+                conn.execute(f'ALTER TABLE "{_staging(name)}" RENAME TO "{parsed.sql_name}"')
+                _index(conn, parsed)
+                conn.execute(
+                    "INSERT OR REPLACE INTO table_registry (name, schema, source, sha256, "
+                    "row_count, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (name, schema_text, path.name, digest, count, now.isoformat()),
+                )
+        except sqlite3.Error as exc:
+            raise self._store.translate(exc, f"loading table {name!r} from {path}") from exc
+        return TableInfo(name, parsed, schema_text, path.name, digest, count, now)
+
+    def _load(
+        self,
+        conn: sqlite3.Connection,
+        schema: TableSchema,
+        path: Path,
+        fmt: Format,
+        progress: Progress | None,
+    ) -> int:
+        """Rows of ``path`` into the staging table (inside the caller's transaction)."""
+        db = Database(conn, recursive_triggers=False, execute_plugins=False)
+        staging = _staging(schema.name)
+        conn.execute(f'DROP TABLE IF EXISTS "{staging}"')
+        db.table(staging).create(
+            {column: _SQL_TYPES[kind] for column, kind in schema.columns.items()},
+            not_null=list(schema.columns),
+            strict=True,
+        )
+        loaded = 0
+        with path.open("rb") as fp:
+            try:
+                rows, _ = rows_from_file(fp, fmt, encoding="utf-8-sig")
+                batch: list[dict[str, Any]] = []
+                for row in _typed(rows, schema, path):
+                    batch.append(row)
+                    if len(batch) == BATCH_ROWS:
+                        loaded += _insert(db, staging, batch, progress, loaded)
+                        batch = []
+                if batch or not loaded:
+                    loaded += _insert(db, staging, batch, progress, loaded)
+            except (RowError, ValueError, UnicodeDecodeError) as exc:
+                if isinstance(exc, InvalidInputError):
+                    raise
+                raise InvalidInputError(f"{path}: cannot be read as {fmt.name}: {exc}") from exc
+        if not loaded:
+            raise InvalidInputError(f"{path}: has no rows; a table needs at least one")
+        return loaded
+
+    def all(self) -> list[TableInfo]:
+        """Every loaded table, by name."""
+        return [self._info(row) for row in self._rows("", ())]
+
+    def get(self, name: str) -> TableInfo:
+        """The table ``name``; NotFoundError (listing the loaded ones) if there is none."""
+        rows = self._rows(" WHERE name = ?", (name,))
+        if not rows:
+            known = ", ".join(t.name for t in self.all()) or "none (run ragcore ingest-table)"
+            raise NotFoundError(f"no table is named {name!r}; loaded tables: {known}")
+        return self._info(rows[0])
+
+    def schema(self, name: str) -> TableSchema:
+        return self.get(name).schema
+
+    def _rows(self, where: str, params: tuple) -> list[tuple]:
+        try:
+            return (
+                self._store.reader()
+                .execute(
+                    "SELECT name, schema, source, sha256, row_count, ingested_at "
+                    f"FROM table_registry{where} ORDER BY name",
+                    params,
+                )
+                .fetchall()
+            )
+        except sqlite3.Error as exc:
+            raise self._store.translate(exc, "reading the table registry") from exc
+
+    def _info(self, row: tuple) -> TableInfo:
+        name, text, source, digest, count, stamp = row
+        key = (name, text)
+        if key not in self._parsed:  # parsed once per schema text, not per query
+            parsed = parse_schema(text, f"table {name!r}", default_name=name)
+            self._parsed[key] = replace(parsed, name=name)
+        return TableInfo(
+            name, self._parsed[key], text, source, digest, count, datetime.fromisoformat(stamp)
+        )
+
+
+def _index(conn: sqlite3.Connection, schema: TableSchema) -> None:
+    """An index on every dimension and the time column: a filtered query (a region, a
+    month) reads its rows only. Text dimensions are compared without case, so indexed so."""
+    columns = [d.column for d in schema.dimensions] + [schema.time_column or ""]
+    for column in dict.fromkeys(c for c in columns if c):
+        nocase = " COLLATE NOCASE" if schema.columns[column] is ColumnType.TEXT else ""
+        conn.execute(
+            f'CREATE INDEX "{schema.sql_name}__{column}" ON "{schema.sql_name}" '
+            f'("{column}"{nocase})'
+        )
+    conn.execute(f'ANALYZE "{schema.sql_name}"')  # so the planner picks the narrowest index
+
+
+def _staging(name: str) -> str:
+    return f"tableload_{name}"
+
+
+def _insert(
+    db: Database,
+    staging: str,
+    batch: list[dict[str, Any]],
+    progress: Progress | None,
+    before: int,
+) -> int:
+    if batch:
+        db.table(staging).insert_all(batch, batch_size=BATCH_ROWS)
+        if progress is not None:
+            progress(before + len(batch))
+    return len(batch)
+
+
+def _typed(
+    rows: Iterable[Mapping[str, Any]], schema: TableSchema, path: Path
+) -> Iterator[dict[str, Any]]:
+    """Each row as {declared column: typed value}; InvalidInputError on the first bad one."""
+    for number, row in enumerate(rows, start=1):
+        if number == 1:
+            missing = [c for c in schema.columns if c not in row]
+            if missing:
+                raise InvalidInputError(
+                    f"{path}: the schema declares column {missing[0]!r}, which the file "
+                    f"does not have (its columns: {', '.join(map(str, row))}); fix the "
+                    "schema's [columns] or the file"
+                )
+        yield {
+            column: _value(row.get(column), kind, path, number, column)
+            for column, kind in schema.columns.items()
+        }
+
+
+def _value(raw: object, kind: ColumnType, path: Path, row: int, column: str) -> object:
+    """``raw`` as a value of ``kind``; InvalidInputError naming file, row and column."""
+
+    def bad(problem: str) -> InvalidInputError:
+        return InvalidInputError(f"{path}: row {row}, column {column!r}: {problem}")
+
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise bad("missing value (every declared column is required)")
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        raise bad(f"{raw!r} is not a {kind} value")
+    text = raw.strip() if isinstance(raw, str) else None
+    if kind is ColumnType.TEXT:
+        if isinstance(raw, float):
+            raise bad(f"{raw!r} is a number, expected text")
+        return text if text is not None else str(raw)
+    if kind is ColumnType.INTEGER:
+        if isinstance(raw, int):
+            return raw
+        if isinstance(raw, float) and raw.is_integer():
+            return int(raw)
+        if text is not None and _INTEGER.match(text):
+            return int(text)
+        raise bad(f"{raw!r} is not a whole number")
+    if kind is ColumnType.REAL:
+        try:
+            number = float(raw)
+        except ValueError:
+            raise bad(f"{raw!r} is not a number") from None
+        if not math.isfinite(number):
+            raise bad(f"{raw!r} is not a finite number")
+        return number
+    if text is None:
+        raise bad(
+            f"{raw!r} is not a {kind} ({'YYYY-MM-DD' if kind is ColumnType.DATE else 'YYYY-MM'})"
+        )
+    if kind is ColumnType.DATE:
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError:
+            raise bad(f"{raw!r} is not a date (YYYY-MM-DD)") from None
+    match = _MONTH.match(text)
+    if match is None or not 1 <= int(match.group(2)) <= 12:
+        raise bad(f"{raw!r} is not a month (YYYY-MM)")
+    return text

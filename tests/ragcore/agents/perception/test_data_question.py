@@ -1,0 +1,345 @@
+"""Recognising data questions: the sample tables' schemas and values, read offline."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ragcore.agents.perception import PerceptionAgent, TimeConstraint
+from ragcore.agents.perception import data_question as dq
+from ragcore.agents.perception.data_question import (
+    MAX_LIMIT,
+    DataQuestion,
+    Role,
+    Unexpressible,
+    recognise,
+)
+from ragcore.errors import ConfigError, InvalidInputError, InvalidQueryError
+from ragcore.tabular import Aggregation, Order, TableQuery, load_schema, parse_schema
+
+TABLES = Path(__file__).resolve().parents[4] / "ragcore" / "evaluation" / "sample_kb" / "tables"
+TODAY = date(2026, 12, 3)
+SCHEMAS = [load_schema(TABLES / "inventory.toml"), load_schema(TABLES / "shortages.toml")]
+
+
+def _values(schema) -> dict[str, list[str]]:
+    with open(TABLES / f"{schema.name}.csv", encoding="utf-8", newline="") as file:
+        rows = list(csv.DictReader(file))
+    return {d.column: sorted({row[d.column] for row in rows}) for d in schema.dimensions}
+
+
+VALUES = {schema.name: _values(schema) for schema in SCHEMAS}
+AGENT = PerceptionAgent(nlp=None, clock=lambda: TODAY)
+
+
+def read(question: str, schemas=SCHEMAS, values=VALUES):
+    """What recognise makes of ``question``, with the time perception reads from it."""
+    time = AGENT.run(question).constraints.time
+    return recognise(question, schemas, today=TODAY, time=time, values=values)
+
+
+def query(question: str, **kwargs) -> TableQuery:
+    found = read(question, **kwargs)
+    assert isinstance(found, DataQuestion), found
+    return found.query
+
+
+def reason(question: str, **kwargs) -> str:
+    found = read(question, **kwargs)
+    assert isinstance(found, Unexpressible), found
+    return found.reason
+
+
+# --- questions the tables answer ------------------------------------------------------
+
+
+def test_the_issue_example_ranks_models_in_a_region_last_month():
+    found = read(
+        "Which three models had the highest spare-part shortage rate in the East region last month?"
+    )
+    assert isinstance(found, DataQuestion)
+    assert found.query == TableQuery(
+        table="shortages",
+        measure="shortage_rate",
+        group_by=("model",),
+        filters=(("region", "East"),),
+        time_from=date(2026, 11, 1),
+        time_to=date(2026, 11, 30),
+        order=Order.DESC,
+        limit=3,
+    )
+    assert not found.needs_text
+    roles = {m.role: m for m in found.matched}
+    assert roles[Role.MEASURE].text == "shortage rate"
+    assert roles[Role.FILTER].reads == "region = East"
+    assert roles[Role.TIME].text == "last month"
+
+
+def test_how_many_days_at_current_stock_is_the_derived_measure_for_the_part():
+    q = query("At current stock, how many days will P/N 88-2041-09 last?")
+    assert (q.table, q.measure) == ("inventory", "days_of_cover")
+    assert q.filters == (("part_number", "88-2041-09"),)
+    assert q.aggregation is None  # the measure's own (the first warehouse to run out)
+    assert (q.group_by, q.order, q.limit) == ((), None, None)
+
+
+@pytest.mark.parametrize(
+    ("question", "measure", "aggregation", "group_by", "order", "limit"),
+    [
+        ("Which warehouse has the lowest days of cover?", "days_of_cover", None,
+         ("warehouse",), Order.ASC, 1),
+        ("Top 3 parts by stock value", "stock_value", None, ("part_number",), Order.DESC, 3),
+        ("What is the total stock per region?", "stock_qty", Aggregation.SUM, ("region",),
+         None, None),
+        ("For each model, what is the average unit cost?", "unit_cost", Aggregation.AVG,
+         ("model",), None, None),
+        ("Bottom 2 models by fill rate", "fill_rate", None, ("model",), Order.ASC, 2),
+        ("The five highest stock-out rates per area", "shortage_rate", None, ("region",),
+         Order.DESC, 5),
+        ("Which models had the most backorders?", "short_orders", None, ("model",),
+         Order.DESC, None),
+        ("the region with the lowest fill rate", "fill_rate", None, ("region",), Order.ASC, 1),
+        ("Which of the regions had the lowest shortage rate?", "shortage_rate", None,
+         ("region",), Order.ASC, 1),
+        ("Total orders per region and model", "orders", Aggregation.SUM,
+         ("region", "model"), None, None),
+        ("orders by region, part", "orders", None, ("region", "part_number"), None, None),
+        ("What was the highest shortage rate?", "shortage_rate", Aggregation.MAX, (), None,
+         None),
+        ("What was the maximum shortage rate per zone?", "shortage_rate", Aggregation.MAX,
+         ("region",), None, None),
+        ("Which territory had the maximum shortage rate?", "shortage_rate", Aggregation.MAX,
+         ("region",), Order.DESC, 1),
+        ("What are the Stock-Out Rates per Machine?", "shortage_rate", None, ("model",),
+         None, None),
+    ],
+)  # fmt: skip
+def test_aggregations_groupings_and_rankings(
+    question, measure, aggregation, group_by, order, limit
+):
+    q = query(question)
+    assert (q.measure, q.aggregation, q.group_by, q.order, q.limit) == (
+        measure,
+        aggregation,
+        group_by,
+        order,
+        limit,
+    )
+    assert (q.time_from, q.time_to) == (None, None)
+
+
+def test_filters_are_the_stored_values_whatever_the_spelling_in_the_question():
+    q = query("How many days of cover does the east-1 warehouse have for the Mechanical Seal Kit?")
+    assert q.filters == (("warehouse", "East-1"), ("part_name", "mechanical seal kit"))
+    q = query("shortage rate of the cp-200 in the west")
+    assert q.filters == (("model", "CP-200"), ("region", "West"))
+    assert query("stock of 88-2041-09").filters == query("stock of P/N 88-2041-09").filters
+
+
+def test_the_time_window_is_the_interval_perception_read():
+    q = query("What was the average shortage rate per region in 2025?")
+    assert (q.time_from, q.time_to) == (date(2025, 1, 1), date(2025, 12, 31))
+    q = query("How many orders did the CP-200 get since March 2026?")
+    assert (q.measure, q.time_from, q.time_to) == ("orders", date(2026, 3, 1), None)
+
+
+def test_the_current_stock_is_the_latest_and_the_total_of_an_additive_measure_sums():
+    assert query("Current stock of 88-2041-09?").aggregation is Aggregation.LATEST
+    assert query("total orders of the HP-400").aggregation is Aggregation.SUM
+
+
+def test_a_question_that_also_asks_for_a_procedure_needs_text():
+    found = read("How many shortages did the CP-200 have in 2025 and how do I replace the seal?")
+    assert isinstance(found, DataQuestion) and found.needs_text
+    assert found.query.measure == "short_orders"
+    assert found.query.filters == (("model", "CP-200"),)
+    found = read("Which of the regions had the lowest shortage rate, and what causes shortages?")
+    assert isinstance(found, DataQuestion) and found.needs_text
+    assert found.query.measure == "shortage_rate"  # not the "shortages" of the text part
+    found = read("What is the stock of 88-2041-09 and how do I clear E4027?")
+    assert isinstance(found, DataQuestion) and found.needs_text  # E4027: the manual's
+    assert found.query.filters == (("part_number", "88-2041-09"),)
+    assert not read("What is the shortage rate of the CP-200?").needs_text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does error E4027 mean?",
+        "How do I replace the mechanical seal on the CP-200?",
+        "What is the maximum pressure of the HP-400 in the East plant?",
+        "Hello!",
+    ],
+)
+def test_a_question_naming_no_measure_is_no_data_question(question):
+    assert read(question) is None
+
+
+def test_the_table_whose_measure_is_named_most_specifically_is_read():
+    assert query("shortage rate").table == "shortages"  # "shortage" alone names it too
+    assert query("how many shortages?").measure == "short_orders"  # as spelled, not folded
+    assert query("stock value in the North").table == "inventory"
+
+
+# --- data questions the schema cannot express -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Total shortage rate last month", "cannot be given as sum"),
+        ("What is the shortage rate by supplier?", "no dimension 'supplier'"),
+        ("Which supplier had the highest shortage rate?", "no dimension 'supplier'"),
+        ("What was the shortage rate in Nordic region last month?", "no region 'Nordic'"),
+        ("Stock of the CP-999?", "no model 'CP-999'"),
+        ("What is the shortage rate of part 99-9999-99?", "no part_number '99-9999-99'"),
+        ("What is the stock of E4027 parts?", "cannot filter by 'E4027'"),
+        ("Which parts had a shortage rate above 5% last month?", "condition on the figure"),
+        ("models with more than 10 backorders", "condition on the figure"),
+        ("How many parts are in stock in the East?", "cannot count parts"),
+        ("What is the current shortage rate of the HP-400?", "say which"),
+        ("Show the shortage rate per month for the CP-200", "cannot group or rank by month"),
+        ("Total orders last quarter", "which period 'last quarter'"),
+        ("shortage rate next month", "which period 'next month'"),
+        ("What is the shortage rate for the CP-200 in 2030?", "after today"),
+        ("stock in East and West", "two values of region"),
+        ("Top 1000 parts by stock", f"1 to {MAX_LIMIT} rows"),
+        ("the three highest shortage rates", "say what to rank"),
+        ("stock and daily usage of 88-2041-09", "several measures"),
+        ("which model has the highest and the lowest shortage rate", "highest and the lowest"),
+    ],
+)
+def test_what_the_schema_cannot_express_gets_the_reason(question, expected):
+    found = read(question)
+    assert isinstance(found, Unexpressible), found
+    assert expected in found.reason
+    assert found.table is not None and found.reason.startswith(f"table {found.table!r}")
+
+
+def test_a_time_window_on_a_table_without_dates_is_unexpressible():
+    schema = parse_schema(
+        """
+        description = "Parts catalogue"
+        [columns]
+        part = "text"
+        price = "real"
+        [dimensions.part]
+        [measures.price]
+        aggregation = "avg"
+        """,
+        "catalogue.toml",
+        default_name="catalogue",
+    )
+    last_year = TimeConstraint(date(2025, 1, 1), date(2025, 12, 31), "last year")
+    found = recognise("average price last year", [schema], today=TODAY, time=last_year)
+    assert isinstance(found, Unexpressible) and "no dated figures" in found.reason
+    found = recognise("current average price", [schema], today=TODAY, time=None)
+    assert isinstance(found, DataQuestion)  # "current": the table holds nothing else
+    assert found.query == TableQuery("catalogue", "price", Aggregation.AVG)
+
+
+def test_without_values_no_filter_is_guessed():
+    assert "no model 'CP-200'" not in reason("stock of the CP-200", values={})
+    assert "cannot filter by 'CP-200'" in reason("stock of the CP-200", values={})
+    assert query("total stock", values={}).filters == ()
+
+
+# --- hostile questions ----------------------------------------------------------------
+
+HOSTILE = [
+    "shortage rate'; DROP TABLE data_shortages; --",
+    "Robert'); DROP TABLE data_inventory;-- stock",
+    'stock" OR 1=1 --',
+    "stock per region UNION SELECT * FROM sqlite_master",
+    "total stock by (SELECT password FROM users)",
+    "shortage* NEAR(rate) AND region:East",
+    '"shortage rate" OR "stock" -region',
+    "stock_qty; ATTACH DATABASE '/tmp/x.db' AS x",
+    "shortage rate per region; DELETE FROM data_shortages WHERE 1",
+    "top 3 models by shortage rate in the East' OR '1'='1",
+    "stock of P/N 88-2041-09'--",
+    "which data_inventory.stock_qty is highest per model/**/",
+    "shortage rate in region = 'East' OR region LIKE '%'",
+    "stock for warehouse East-1\x00; VACUUM",
+]
+
+
+@pytest.mark.parametrize("question", HOSTILE)
+def test_hostile_questions_yield_only_schema_identifiers_and_stored_values(question):
+    found = read(question)
+    if found is None or isinstance(found, Unexpressible):
+        return
+    q = found.query
+    schema = next(s for s in SCHEMAS if s.name == q.table)
+    assert q.measure in {m.name for m in schema.measures}
+    dimensions = {d.column for d in schema.dimensions}
+    assert set(q.group_by) <= dimensions
+    for column, value in q.filters:
+        assert column in dimensions and value in VALUES[q.table][column]
+    assert q.limit is None or 1 <= q.limit <= MAX_LIMIT
+
+
+def test_hostile_questions_do_reach_a_query_so_the_test_above_checks_something():
+    readings = [read(q) for q in HOSTILE]
+    assert sum(isinstance(r, DataQuestion) for r in readings) >= len(HOSTILE) // 2
+    q = query("top 3 models by shortage rate in the East' OR '1'='1")
+    assert q.filters == (("region", "East"),) and q.limit == 3
+
+
+def test_the_same_question_always_reads_the_same():
+    question = "Which three models had the highest shortage rate in the East region last month?"
+    assert read(question) == read(question)
+
+
+# --- bad input ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [(None, "must be text"), ("   ", "empty"), ("stock " * 500, "more than 2000")],
+)
+def test_a_bad_question_is_an_invalid_query_error(question, expected):
+    with pytest.raises(InvalidQueryError, match=expected):
+        recognise(question, SCHEMAS, today=TODAY, time=None)
+
+
+@pytest.mark.parametrize(
+    ("schemas", "values", "expected"),
+    [
+        ("inventory", None, "sequence of TableSchema"),
+        ([{"name": "inventory"}], None, "TableSchema objects"),
+        ([SCHEMAS[0], SCHEMAS[0]], None, "same table"),
+        (SCHEMAS, {"orders": {}}, "table 'orders', which is not among the schemas"),
+        (SCHEMAS, {"inventory": {"stock_qty": ["1"]}}, "no dimension of the table"),
+        (SCHEMAS, {"inventory": {"region": "East"}}, "must be a sequence"),
+        (SCHEMAS, {"inventory": {"region": [None]}}, "values are str or numbers"),
+        (SCHEMAS, ["inventory"], "must map a table name"),
+    ],
+)
+def test_bad_schemas_or_values_are_an_invalid_input_error(schemas, values, expected):
+    with pytest.raises(InvalidInputError, match=expected):
+        recognise("total stock", schemas, today=TODAY, time=None, values=values)
+
+
+def test_a_time_that_is_no_time_constraint_is_refused():
+    with pytest.raises(InvalidInputError, match="TimeConstraint"):
+        recognise("total stock", SCHEMAS, today=TODAY, time="last month")  # type: ignore[arg-type]
+
+
+def test_a_broken_rules_file_is_a_config_error_naming_the_key(tmp_path, monkeypatch):
+    broken = tmp_path / "data_question.toml"
+    broken.write_text(
+        dq.DATA_RULES.read_text(encoding="utf-8").replace('sum = ["total"', 'total = ["total"')
+    )
+    monkeypatch.setattr(dq, "DATA_RULES", broken)
+    dq._words.cache_clear()
+    try:
+        with pytest.raises(ConfigError, match="aggregations.*'total'"):
+            recognise("total stock", SCHEMAS, today=TODAY, time=None)
+    finally:
+        monkeypatch.undo()
+        dq._words.cache_clear()
+    assert isinstance(read("total stock"), DataQuestion)

@@ -1,0 +1,225 @@
+"""Table queries: compiled from the schema only, bound values, read-only and bounded."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date
+
+import pytest
+
+from ragcore.errors import InvalidQueryError, NotFoundError
+from ragcore.retrieval.tables import TableReader, authorizer, compile_query
+from ragcore.storage.store import Store
+from ragcore.storage.tables import Tables
+from ragcore.tabular import Aggregation, Order, TableQuery
+
+SCHEMA = """
+description = "stock per region and month"
+time_column = "month"
+[columns]
+region = "text"
+part = "text"
+qty = "integer"
+usage = "integer"
+month = "month"
+[dimensions.region]
+synonyms = ["area"]
+[dimensions.part]
+[measures.qty]
+unit = "units"
+[measures.usage]
+unit = "units/day"
+aggregation = "avg"
+[measures.cover]
+expression = "qty / usage"
+unit = "days"
+aggregation = "min"
+"""
+ROWS = [  # rowid: region, part, qty, usage, month
+    ("East", "P1", 10, 4, "2025-01"),  # 1
+    ("East", "P2", 30, 3, "2025-02"),  # 2
+    ("West", "P1", 5, 2, "2025-01"),  # 3
+    ("West", "P2", 7, 7, "2025-02"),  # 4
+    ("North", "P1", 20, 8, "2025-03"),  # 5
+    ("East", "P1", 1, 1, "2025-03"),  # 6
+]
+
+
+@pytest.fixture
+def reader(tmp_path):
+    (tmp_path / "stock.toml").write_text(SCHEMA, "utf-8")
+    lines = ["region,part,qty,usage,month"] + [",".join(map(str, r)) for r in ROWS]
+    (tmp_path / "stock.csv").write_text("\n".join(lines) + "\n", "utf-8")
+    store = Store(tmp_path / "data")
+    Tables(store).ingest(tmp_path / "stock.csv", table="stock", schema=tmp_path / "stock.toml")
+    reader = TableReader(store)
+    yield reader
+    reader.close()
+    store.close()
+
+
+def _all(reader: TableReader) -> list[tuple]:
+    return reader._store.reader().execute("SELECT * FROM data_stock ORDER BY rowid").fetchall()
+
+
+def test_a_total_over_every_row(reader):
+    result = reader.run(TableQuery("stock", "qty"))
+    assert result.columns == ("qty",)
+    assert result.rows == ((73,),) and result.row_ids == ((1, 2, 3, 4, 5, 6),)
+    assert not result.truncated and result.params[-1] == reader.max_rows + 1
+
+
+def test_group_order_and_limit(reader):
+    query = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=2)
+    result = reader.run(query)
+    assert result.columns == ("region", "qty")
+    assert result.rows == (("East", 41), ("North", 20))
+    assert result.row_ids == ((1, 2, 6), (5,))
+    ascending = reader.run(TableQuery("stock", "qty", group_by=("region",), order=Order.ASC))
+    assert [r[0] for r in ascending.rows] == ["West", "North", "East"]
+    assert result.query is query and '"region"' in result.sql
+
+
+def test_filters_match_case_insensitively_and_are_bound(reader):
+    result = reader.run(TableQuery("stock", "qty", filters=(("region", "east"), ("part", "P1"))))
+    assert result.rows == ((11,),) and result.row_ids == ((1, 6),)
+    assert "east" not in result.sql and result.params[:2] == ("east", "P1")
+
+
+def test_a_time_window_on_a_month_column(reader):
+    window = TableQuery(
+        "stock", "qty", time_from=date(2025, 1, 15), time_to=date(2025, 2, 3), group_by=("part",)
+    )
+    result = reader.run(window)
+    assert result.rows == (("P1", 15), ("P2", 37))  # Jan and Feb rows only, by part
+    assert result.params[:2] == ("2025-01", "2025-02")
+
+
+def test_a_derived_measure_divides_as_reals_and_min_cites_its_row(reader):
+    result = reader.run(TableQuery("stock", "cover", group_by=("region",)))
+    assert result.rows == (("East", 1.0), ("North", 2.5), ("West", 1.0))
+    assert result.row_ids == ((6,), (5,), (4,))  # the row holding each minimum
+    average = reader.run(TableQuery("stock", "cover", Aggregation.AVG, filters=(("part", "P1"),)))
+    assert average.rows[0][0] == pytest.approx((10 / 4 + 5 / 2 + 20 / 8 + 1 / 1) / 4)
+
+
+def test_latest_reads_the_most_recent_month_of_the_selection(reader):
+    assert reader.run(TableQuery("stock", "qty", Aggregation.LATEST)).rows == ((21,),)
+    west = reader.run(TableQuery("stock", "qty", Aggregation.LATEST, filters=(("region", "West"),)))
+    assert west.rows == ((7,),) and west.row_ids == ((4,),)
+    usage = reader.run(TableQuery("stock", "usage", Aggregation.LATEST))
+    assert usage.rows == ((4.5,),) and usage.row_ids == ((5, 6),)  # avg of March's rows
+
+
+def test_the_measure_s_own_aggregation_and_count(reader):
+    assert reader.run(TableQuery("stock", "usage")).rows == ((25 / 6,),)
+    count = reader.run(TableQuery("stock", "qty", Aggregation.COUNT, group_by=("part",)))
+    assert count.rows == (("P1", 4), ("P2", 2))
+
+
+def test_no_matching_rows_is_an_empty_result(reader):
+    result = reader.run(TableQuery("stock", "qty", filters=(("region", "Mars"),)))
+    assert result.rows == () and result.row_ids == ()
+
+
+def test_the_row_cap_truncates(reader):
+    reader.max_rows = 2
+    result = reader.run(TableQuery("stock", "qty", group_by=("region",)))
+    assert len(result.rows) == 2 and result.truncated
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (TableQuery("stock", "price"), "has no measure 'price'"),
+        (TableQuery("stock", "qty", group_by=("month",)), "cannot group by 'month'"),
+        (TableQuery("stock", "qty", filters=(("qty", 3.0),)), "cannot filter on 'qty'"),
+        (TableQuery("stock", "qty", filters=(("region", 3.0),)), "is not text"),
+        (TableQuery("stock", "qty", limit=0), "limit must be a whole number"),
+        (TableQuery("stock", "qty", group_by=("region", "region")), "twice"),
+        (TableQuery("stock", 'qty") FROM documents --'), "has no measure"),
+    ],
+)
+def test_what_the_schema_does_not_declare_is_refused(reader, query, message):
+    with pytest.raises(InvalidQueryError, match=message):
+        reader.run(query)
+
+
+def test_an_unknown_table_is_not_found(reader):
+    with pytest.raises(NotFoundError, match="no table is named 'sales'; loaded tables: stock"):
+        reader.run(TableQuery("sales", "qty"))
+
+
+def test_a_time_window_needs_a_time_column(reader):
+    schema = reader.tables.schema("stock")
+    timeless = type(schema)(
+        schema.name, "x", None, schema.columns, schema.dimensions, schema.measures
+    )
+    with pytest.raises(InvalidQueryError, match="has no time column"):
+        compile_query(TableQuery("stock", "qty", time_from=date(2025, 1, 1)), timeless, max_rows=9)
+
+
+def test_injected_values_are_data_not_sql(reader):
+    before = _all(reader)
+    for value in ("East' OR '1'='1", "East'; DROP TABLE data_stock; --", '" OR 1=1 --'):
+        result = reader.run(TableQuery("stock", "qty", filters=(("region", value),)))
+        assert result.rows == ()
+    assert _all(reader) == before
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "DROP TABLE data_stock",
+        "DELETE FROM data_stock",
+        "INSERT INTO data_stock VALUES ('x', 'y', 1, 1, '2025-01')",
+        "UPDATE data_stock SET qty = 0",
+        "SELECT * FROM table_registry",
+        "SELECT * FROM sqlite_master",
+        "SELECT name FROM documents",
+        "ATTACH DATABASE ':memory:' AS other",
+        "PRAGMA query_only = OFF",
+        "CREATE TABLE evil (x)",
+        "SELECT load_extension('evil')",
+    ],
+)
+def test_the_query_connection_refuses_everything_but_declared_reads(reader, statement):
+    before = _all(reader)
+    conn = reader.connection()
+    with pytest.raises(sqlite3.DatabaseError):  # between queries: refused outright
+        conn.execute(statement)
+    conn.set_authorizer(authorizer(reader.tables.schema("stock")))
+    try:  # and with the authorizer a query runs under
+        with pytest.raises(sqlite3.DatabaseError):
+            conn.execute(statement)
+        assert conn.execute("SELECT sum(qty), count(rowid) FROM data_stock").fetchone() == (73, 6)
+    finally:
+        conn.set_authorizer(None)
+    assert _all(reader) == before
+
+
+def test_the_connection_is_read_only_even_without_an_authorizer(reader):
+    conn = reader.connection()
+    conn.set_authorizer(None)
+    with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+        conn.execute("DELETE FROM data_stock")
+    assert len(_all(reader)) == len(ROWS)
+
+
+def test_a_query_over_the_time_limit_is_stopped(tmp_path):
+    (tmp_path / "big.toml").write_text(SCHEMA, "utf-8")
+    lines = ["region,part,qty,usage,month"] + [
+        f"R{i % 97},P{i % 13},{i},1,2025-01" for i in range(20000)
+    ]
+    (tmp_path / "big.csv").write_text("\n".join(lines) + "\n", "utf-8")
+    store = Store(tmp_path / "data")
+    try:
+        Tables(store).ingest(tmp_path / "big.csv", table="big", schema=tmp_path / "big.toml")
+        reader = TableReader(store, time_limit=0.0)
+        with pytest.raises(InvalidQueryError, match="took longer than 0 s and was stopped"):
+            reader.run(TableQuery("big", "qty", group_by=("region", "part")))
+        reader.time_limit = 10.0  # the same connection is usable again
+        assert reader.run(TableQuery("big", "qty")).rows == ((sum(range(20000)),),)
+        reader.close()
+    finally:
+        store.close()

@@ -1,0 +1,170 @@
+"""Loading tables: typed rows, atomic replacement, and bad input that changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ragcore.errors import InvalidInputError, NotFoundError
+from ragcore.storage.store import Store
+from ragcore.storage.tables import Tables
+
+SCHEMA = """
+description = "stock per region"
+time_column = "month"
+[columns]
+region = "text"
+qty = "integer"
+usage = "real"
+month = "month"
+[dimensions.region]
+synonyms = ["area"]
+[measures.qty]
+unit = "units"
+[measures.cover]
+expression = "qty / usage"
+unit = "days"
+aggregation = "min"
+"""
+GOOD_CSV = "region,qty,usage,month,note\nEast,10,2.5,2025-01,x\nWest,4,1,2025-02,y\n"
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = Store(tmp_path / "data")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name: str, text: str):
+        path = tmp_path / name
+        path.write_text(text, "utf-8")
+        return path
+
+    write("stock.toml", SCHEMA)
+    return write
+
+
+def _rows(store: Store, table: str = "stock") -> list[tuple]:
+    return store.reader().execute(f"SELECT rowid, * FROM data_{table} ORDER BY rowid").fetchall()
+
+
+def test_csv_rows_load_typed_and_are_registered(store, files, tmp_path):
+    seen = []
+    info = Tables(store).ingest(
+        files("stock.csv", GOOD_CSV),
+        table="stock",
+        schema=tmp_path / "stock.toml",
+        progress=seen.append,
+    )
+    assert (info.name, info.source, info.row_count) == ("stock", "stock.csv", 2)
+    assert len(info.sha256) == 64 and seen == [2]
+    assert _rows(store) == [(1, "East", 10, 2.5, "2025-01"), (2, "West", 4, 1.0, "2025-02")]
+    types = [r[2] for r in store.reader().execute("PRAGMA table_info(data_stock)")]
+    assert types == ["TEXT", "INTEGER", "REAL", "TEXT"]  # 'note' is not declared: not loaded
+    listed = Tables(store).all()
+    assert [(t.name, t.row_count, t.schema.time_column) for t in listed] == [("stock", 2, "month")]
+    assert Tables(store).get("stock").schema_text == SCHEMA
+
+
+def test_jsonl_rows_load_and_the_table_name_comes_from_the_caller(store, files, tmp_path):
+    lines = [
+        {"region": "East", "qty": 3, "usage": 1.5, "month": "2025-03"},
+        {"region": "North", "qty": "7", "usage": "2", "month": "2025-04"},
+    ]
+    path = files("rows.jsonl", "\n".join(json.dumps(line) for line in lines) + "\n")
+    info = Tables(store).ingest(path, table="other", schema=tmp_path / "stock.toml")
+    assert info.schema.name == "other" and info.schema.sql_name == "data_other"
+    named = files("named.toml", 'name = "stock"\n' + SCHEMA)
+    Tables(store).ingest(path, table="other", schema=named)  # a schema's own name yields
+    assert Tables(store).get("other").schema.name == "other"
+    assert _rows(store, "other") == [
+        (1, "East", 3, 1.5, "2025-03"),
+        (2, "North", 7, 2.0, "2025-04"),
+    ]
+
+
+def test_reingesting_replaces_the_table_and_its_registry_row(store, files, tmp_path):
+    tables = Tables(store)
+    first = tables.ingest(files("a.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml")
+    second = tables.ingest(
+        files("b.csv", "region,qty,usage,month\nSouth,99,3,2025-05\n"),
+        table="stock",
+        schema=tmp_path / "stock.toml",
+    )
+    assert _rows(store) == [(1, "South", 99, 3.0, "2025-05")]
+    assert (second.source, second.row_count) == ("b.csv", 1) and second.sha256 != first.sha256
+    assert [(t.source, t.row_count) for t in tables.all()] == [("b.csv", 1)]
+    names = {r[0] for r in store.reader().execute("SELECT name FROM sqlite_master")}
+    assert not any(n.startswith("tableload_") for n in names)  # no staging table left
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "region,qty,usage,month\nEast,10,2.5,2025-01\nWest,four,1,2025-02\n",
+            r"bad.csv: row 2, column 'qty': 'four' is not a whole number",
+        ),
+        (
+            "region,qty,usage,month\nEast,10,2.5,2025-01\n,4,1,2025-02\n",
+            r"bad.csv: row 2, column 'region': missing value",
+        ),
+        (
+            "region,qty,usage,month\nEast,10,2.5,2025-13\n",
+            r"bad.csv: row 1, column 'month': '2025-13' is not a month",
+        ),
+        (
+            "region,qty,usage,month\nEast,10,nan,2025-01\n",
+            r"bad.csv: row 1, column 'usage': 'nan' is not a finite number",
+        ),
+        (
+            "region,qty,month\nEast,10,2025-01\n",
+            r"bad.csv: the schema declares column 'usage', which the file does not have",
+        ),
+        ("region,qty,usage,month\n", r"bad.csv: has no rows"),
+    ],
+)
+def test_a_bad_file_is_an_error_naming_row_and_column_and_the_old_table_stays(
+    store, files, tmp_path, text, message
+):
+    tables = Tables(store)
+    before = tables.ingest(
+        files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml"
+    )
+    with pytest.raises(InvalidInputError, match=message):
+        tables.ingest(files("bad.csv", text), table="stock", schema=tmp_path / "stock.toml")
+    assert _rows(store) == [(1, "East", 10, 2.5, "2025-01"), (2, "West", 4, 1.0, "2025-02")]
+    assert tables.all() == [before]
+
+
+def test_a_bad_jsonl_value_names_its_line_and_column(store, files, tmp_path):
+    path = files("bad.jsonl", '{"region": "East", "qty": 1.5, "usage": 1, "month": "2025-01"}\n')
+    with pytest.raises(InvalidInputError, match=r"row 1, column 'qty': 1.5 is not a whole number"):
+        Tables(store).ingest(path, table="stock", schema=tmp_path / "stock.toml")
+    assert Tables(store).all() == []
+
+
+def test_a_schema_naming_an_unknown_column_changes_nothing(store, files, tmp_path):
+    tables = Tables(store)
+    tables.ingest(files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml")
+    bad = files("bad.toml", SCHEMA.replace("[dimensions.region]", "[dimensions.area]"))
+    with pytest.raises(InvalidInputError, match=r"bad.toml: key 'dimensions.area.column'"):
+        tables.ingest(tmp_path / "good.csv", table="stock", schema=bad)
+    assert tables.get("stock").schema_text == SCHEMA and len(_rows(store)) == 2
+
+
+def test_unusable_names_types_and_unknown_tables(store, files, tmp_path):
+    tables = Tables(store)
+    schema = tmp_path / "stock.toml"
+    with pytest.raises(InvalidInputError, match="table name 'data; drop' is not usable"):
+        tables.ingest(files("a.csv", GOOD_CSV), table="data; drop", schema=schema)
+    with pytest.raises(InvalidInputError, match=r"unsupported table file type '.xlsx'"):
+        tables.ingest(files("a.xlsx", GOOD_CSV), table="stock", schema=schema)
+    with pytest.raises(InvalidInputError, match="cannot read the table file"):
+        tables.ingest(tmp_path / "missing.csv", table="stock", schema=schema)
+    with pytest.raises(NotFoundError, match="no table is named 'stock'; loaded tables: none"):
+        tables.get("stock")
