@@ -37,6 +37,7 @@ from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import (
     COMPARATIVES,
+    Quantity,
     attribute_units,
     comparative,
     mask_identifiers,
@@ -266,7 +267,7 @@ class Validator:
                 )
         unbacked = {
             value
-            for value, start in number_spans(s.text)
+            for value, start, _ in number_spans(s.text)
             if value not in figure_check.found and not derived(Figure(value, None, start), operands)
         }
         unbacked = (unbacked - numbers(source)) | {q.value for q in figure_check.unmatched}
@@ -283,7 +284,10 @@ class Validator:
                     documents,
                 )
             )
-        score = self._support(s.text, content, source, cited)
+        # A figure found in the sources is a supported term of the claim: "Three years
+        # [1]" or "13 bar, which is 1.3 MPa [1]" are supported though few words match.
+        backed = sum(q.value in figure_check.found for q in quantities(s.text))
+        score = self._support(s.text, content, source, cited, backed)
         supported = score >= self.support_threshold
         if not supported and (meaning := self._meaning(s.text, cited)):
             supported, score = True, max(score, meaning)
@@ -337,8 +341,11 @@ class Validator:
                 return clause.strip(), share
         return None
 
-    def _support(self, text: str, content: list[str], source: str, cited) -> float:
-        lexical = coverage(content, set(terms(source)))
+    def _support(self, text: str, content: list[str], source: str, cited, backed: int) -> float:
+        wanted = set(content)
+        if not wanted and not backed:
+            return 1.0
+        lexical = (len(wanted & set(terms(source))) + backed) / (len(wanted) + backed)
         if self._scorer is None:
             return lexical
         logits = self._scorer.score(text, [e.text for e in cited])
@@ -641,15 +648,20 @@ def _change_problem(s: Statement) -> str | None:
     rise, fall = _RISE.search(s.text), _FALL.search(s.text)
     if bool(rise) == bool(fall):  # no change stated, or both ways: nothing to check
         return None
-    stated = quantities(s.text)
+    # Figures with units, else bare ones: "… now at 8 broken wires, compared with 10".
+    stated = quantities(s.text) or [
+        Quantity(value, "", start, end) for value, start, end in number_spans(s.text)
+    ]
     pairs = [(p, q) for p, q in zip(stated, stated[1:]) if p.unit == q.unit]
     if not pairs:
         return None
     first, second = pairs[0]
     between = s.text[first.end : second.start].lower()
     now = re.search(r"\bnow\b", s.text[: first.start], re.IGNORECASE)
-    if re.search(r"\bfrom\b", between) or (now and _COMPARED.search(between)):
-        new, old = first.value, second.value  # "to A, up from B", "now A, versus B"
+    verb = (rise or fall).start() < first.start  # type: ignore[union-attr]
+    if re.search(r"\bfrom\b", between) or ((now or verb) and _COMPARED.search(between)):
+        # "to A, up from B", "now A, versus B", "lowered it to A, compared with B"
+        new, old = first.value, second.value
     elif re.search(r"\bto\b", between) and re.search(r"\bfrom\s*$", s.text[: first.start].lower()):
         old, new = first.value, second.value  # "from B to A"
     else:

@@ -30,7 +30,7 @@ def figures(text: str) -> list[Figure]:
     found = [Figure(q.value, q.unit, q.start) for q in stated]
     found += [
         Figure(value, None, start)
-        for value, start in number_spans(text)
+        for value, start, _ in number_spans(text)
         if not any(q.start <= start < q.end for q in stated)
     ]
     return sorted(found, key=lambda f: f.start)
@@ -38,7 +38,8 @@ def figures(text: str) -> list[Figure]:
 
 def derived(target: Figure, operands: Iterable[Figure]) -> bool:
     """Whether ``target`` is the sum, difference, product or ratio of two ``operands``
-    (in its unit; a product or ratio takes one bare factor), or their percentage."""
+    (in its unit; a product or ratio takes one bare or percentage factor), or their
+    percentage."""
     pool = [f for f in operands if (f.value, f.unit) != (target.value, target.unit)]
     for a, b in itertools.permutations(pool, 2):
         for result in _results(a, b, target.unit):
@@ -59,8 +60,9 @@ def _results(a: Figure, b: Figure, unit: str | None) -> list[float]:
     x, y = _in(a, unit), _in(b, unit)
     if x is not None and y is not None:
         out += [x + y, x - y]
-    if x is not None and b.unit is None:
-        out += [x * b.value] + ([x / b.value] if b.value else [])
+    if x is not None and b.unit in (None, "%"):  # "1.43 times", "at 70 % recovery"
+        factor = b.value / 100 if b.unit == "%" else b.value
+        out += [x * factor] + ([x / factor] if factor else [])
     return out
 
 

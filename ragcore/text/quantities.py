@@ -19,6 +19,10 @@ _UNITS = (
     ("m³/h", "m³/h"),
     ("m3/h", "m³/h"),
     ("l/min", "L/min"),
+    ("l/h", "L/h"),
+    ("mg/l", "mg/L"),
+    ("µg/l", "µg/L"),
+    ("µs/cm", "µS/cm"),
     ("l/s", "L/s"),
     ("gal/min", "gal/min"),
     ("gpm", "gal/min"),
@@ -118,8 +122,40 @@ _UNITS = (
     ("a", "A"),
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Small numbers written as words count before a unit: "three years", "a two-hour run".
+_WORDS = {
+    w: float(n)
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+} | {"thirty": 30.0, "forty": 40.0, "fifty": 50.0, "sixty": 60.0, "hundred": 100.0}
+_WORD_NUMBER = "|".join(sorted(_WORDS, key=len, reverse=True))
 _UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
-_QUANTITY = re.compile(rf"(?<![\w.])({_NUMBER})(?:\s*|-)({_UNIT})(?![\w/³])", re.IGNORECASE)
+_QUANTITY = re.compile(
+    rf"(?<![\w.])({_NUMBER}|\b(?:{_WORD_NUMBER})\b)(?:\s*|-)({_UNIT})(?![\w/³])", re.IGNORECASE
+)
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
 _SPACED = frozenset({"s", "m", "v", "t", "a"})
@@ -213,12 +249,15 @@ def mask_identifiers(text: str) -> str:
 
 def numbers(text: str) -> set[float]:
     """Every number in ``text`` that is not part of an identifier or a citation."""
-    return {value for value, _ in number_spans(text)}
+    return {value for value, _, _ in number_spans(text)}
 
 
-def number_spans(text: str) -> list[tuple[float, int]]:
-    """Each number of ``numbers`` with where it starts."""
-    return [(_value(m.group(1)), m.start()) for m in _BARE_NUMBER.finditer(mask_identifiers(text))]
+def number_spans(text: str) -> list[tuple[float, int, int]]:
+    """Each number of ``numbers`` with where it starts and ends."""
+    return [
+        (_value(m.group(1)), m.start(), m.end())
+        for m in _BARE_NUMBER.finditer(mask_identifiers(text))
+    ]
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -234,4 +273,5 @@ def quantities(text: str) -> list[Quantity]:
 
 
 def _value(number: str) -> float:
-    return float(number.replace(",", ""))
+    word = _WORDS.get(number.lower())
+    return word if word is not None else float(number.replace(",", ""))
