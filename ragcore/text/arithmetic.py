@@ -50,13 +50,13 @@ def derived(target: Figure, operands: Iterable[Figure]) -> bool:
 
 def _results(a: Figure, b: Figure, unit: str | None) -> list[float]:
     out: list[float] = []
-    if unit is None or unit == "%":
+    if unit is None:
         if a.unit is None and b.unit is None:
             out += [a.value + b.value, a.value - b.value, a.value * b.value]
             out += [a.value / b.value] if b.value else []
-        if unit == "%" and b.value and a.unit == b.unit:
-            out += [100 * a.value / b.value, 100 * (a.value - b.value) / b.value]
         return out
+    if unit == "%" and b.value and a.unit == b.unit and a.unit != "%":  # "5 % more"
+        out += [100 * a.value / b.value, 100 * (a.value - b.value) / b.value]
     x, y = _in(a, unit), _in(b, unit)
     if x is not None and y is not None:
         out += [x + y, x - y]

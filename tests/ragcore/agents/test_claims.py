@@ -449,3 +449,145 @@ def test_volts_are_a_unit_of_the_voltage_a_question_asks_for():
     assert "off_question" not in kinds(
         check("What output voltage does the CH-80 give?", answer, cited)
     )
+
+
+# -- facts bound to the entity of the sentence that states them ---------------------------
+CODES_FAQ = [
+    evidence(
+        1,
+        "## What does E04 mean?\n"
+        "- **RO-300**: pre-filter differential pressure high; change the cartridges.\n"
+        "- **UV-80**: lamp end of life; replace the lamp and reset the counter.",
+        document("faq-codes", "Fault code questions"),
+    )
+]
+E04 = "What does E04 mean on the UV-80?"
+
+
+def test_another_controllers_meaning_of_a_code_is_a_wrong_entity():
+    answer = "On the UV-80, E04 means the pre-filter differential pressure is too high [1]."
+    [issue] = [i for i in check(E04, answer, CODES_FAQ).issues if i.kind == "wrong_entity"]
+    assert "RO300" in issue.message and "UV80" in issue.message
+
+
+def test_the_controllers_own_meaning_of_a_code_passes():
+    answer = "On the UV-80, E04 means the lamp has reached its end of life [1]."
+    report = check(E04, answer, CODES_FAQ)
+    assert report.passed, report.issues
+
+
+SIBLINGS = [
+    evidence(
+        1,
+        "DP-12:\n- Maximum back-pressure: 10 bar\n- Output: 12 L/h\n\n"
+        "DP-24:\n- Maximum back-pressure: 7 bar\n- Output: 24 L/h",
+        document("manual-dp", "DP-12 / DP-24 dosing pump manual"),
+    )
+]
+
+
+def test_items_under_a_label_line_are_the_labelled_models():
+    question = "What is the maximum back-pressure of the DP-24?"
+    wrong = check(question, "The DP-24 doses against up to 10 bar [1].", SIBLINGS)
+    assert "wrong_entity" in kinds(wrong)
+    right = check(question, "The DP-24 has a maximum back-pressure of 7 bar [1].", SIBLINGS)
+    assert right.passed, right.issues
+
+
+# -- worked-out figures, units and dates ----------------------------------------------------
+RULE = [
+    evidence(
+        1,
+        "The SB-12 works at up to 13 bar. The hydrostatic test is made at 1.43 times the "
+        "maximum working pressure, held for 30 min.",
+        document("manual-sb12", "SB-12 manual (Rev. 2)", updated_at=date(2024, 3, 18)),
+    )
+]
+TEST = "What test pressure applies to the SB-12?"
+
+
+def test_a_figure_worked_out_from_the_answers_own_figures_needs_no_source():
+    answer = "The SB-12 is tested at 1.43 times its 13 bar working pressure, about 18.6 bar [1]."
+    report = check(TEST, answer, RULE)
+    assert report.passed, report.issues
+    wrong = answer.replace("18.6", "19.6")
+    assert "unsupported_number" in kinds(check(TEST, wrong, RULE))
+
+
+def test_a_bare_number_in_the_source_does_not_back_a_figure_with_a_unit():
+    cited = [
+        evidence(
+            1,
+            "The BC-300 allows no more than 5 resets. Its ignition safety time is 3 s.",
+            document("manual-bc300", "BC-300 manual"),
+        )
+    ]
+    question = "What is the ignition safety time of the BC-300?"
+    report = check(question, "The BC-300 ignition safety time is 5 s [1].", cited)
+    assert "unsupported_number" in kinds(report)
+
+
+def test_a_year_from_the_cited_documents_date_is_supported():
+    answer = "Rev. 2 (March 2024) tests the SB-12 at 1.43 times its 13 bar working pressure [1]."
+    report = check(TEST, answer, RULE)
+    assert "unsupported_number" not in kinds(report), report.issues
+
+
+# -- uncited verdicts and conclusions --------------------------------------------------------
+NOISE_LIMIT = [
+    evidence(1, "The SB-12 produces 84 dB(A) at 1 m.", document("manual-sb12", "SB-12 manual")),
+    evidence(2, "The noise limit at operator positions is 80 dB(A).", document("reg", "Rule")),
+]
+LOUD = "How does the SB-12 noise level compare with the limit?"
+
+
+def test_a_conclusion_from_cited_figures_leans_on_their_citations():
+    answer = (
+        "The SB-12 produces 84 dB(A) [1]. The limit is 80 dB(A) [2]. "
+        "The SB-12 is therefore 4 dB(A) above the limit."
+    )
+    report = check(LOUD, answer, NOISE_LIMIT)
+    assert "uncited" not in kinds(report), report.issues
+
+
+def test_an_uncited_sentence_with_a_new_fact_stays_uncited():
+    answer = "The SB-12 produces 84 dB(A) [1]. Hearing protection is mandatory above the limit."
+    assert "uncited" in kinds(check(LOUD, answer, NOISE_LIMIT))
+
+
+def test_a_short_verdict_before_its_backing_leans_on_the_next_citation():
+    answer = "Yes. The SB-12 produces 84 dB(A) while the limit is 80 dB(A) [1][2]."
+    report = check("Is the SB-12 louder than the limit allows?", answer, NOISE_LIMIT)
+    assert "uncited" not in kinds(report), report.issues
+
+
+# -- what the question asks -------------------------------------------------------------------
+CUTOFF = [
+    evidence(
+        1,
+        "BIR-2023 requires the operator to test the low-water cutoff daily.",
+        document("reg-bir-2023", "Boiler Inspection Rule BIR-2023"),
+    )
+]
+
+
+def test_daily_answers_how_often_without_a_figure():
+    answer = "Under BIR-2023 the low-water cutoff must be tested daily [1]."
+    report = check("How often must the low-water cutoff be tested?", answer, CUTOFF)
+    assert "off_question" not in kinds(report), report.issues
+
+
+def test_a_yes_no_question_does_not_ask_for_the_attribute_it_names():
+    question = "Can the operator test the low-water cutoff at full pressure?"
+    report = check(question, "Yes: BIR-2023 requires a daily test of the cutoff [1].", CUTOFF)
+    assert "off_question" not in kinds(report), report.issues
+
+
+def test_lowered_to_a_compared_with_a_smaller_b_contradicts_the_figures():
+    cited = [
+        evidence(1, "Rev. 2: the maximum working pressure is 13 bar.", document("v2", "Rev. 2")),
+        evidence(2, "Rev. 1: the maximum working pressure is 12 bar.", document("v1", "Rev. 1")),
+    ]
+    answer = "Rev. 2 lowered the maximum working pressure to 13 bar [1], compared with 12 bar [2]."
+    report = check("How did the maximum working pressure change in Rev. 2?", answer, cited)
+    assert "unsupported_relation" in kinds(report)

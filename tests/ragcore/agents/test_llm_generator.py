@@ -176,7 +176,17 @@ def test_hallucinated_answer_is_returned_unchanged_for_the_validator(serve, evid
     assert not any("9999" in e.text for e in evidence)
 
 
-@pytest.mark.parametrize("reply", [NO_ANSWER_TEXT, f"  {NO_ANSWER_TEXT.lower()[:-1]} \n"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        NO_ANSWER_TEXT,
+        f"  {NO_ANSWER_TEXT.lower()[:-1]} \n",
+        # Models decline in their own words too.
+        "The documents do not say what the WS-50 weighs; its manual gives no weight.",
+        "The provided context doesn't mention a warranty for the UV-80.",
+        "No information is given about the colour of the enclosure.",
+    ],
+)
 def test_no_answer_reply_abstains(serve, evidence, reply):
     url, _ = serve(fixed(200, completion(reply)))
     draft = generator(url).generate(QUESTION, evidence)
@@ -303,3 +313,9 @@ def test_bad_constructor_arguments_name_the_field(kwargs, field):
         OpenAICompatibleGenerator(args.pop("base_url"), args.pop("model"), **args)
     assert caught.value.field == field
     assert field in str(caught.value) and KEY not in str(caught.value)
+
+
+def test_an_answer_that_mentions_what_the_documents_do_not_say_later_is_an_answer(serve, evidence):
+    reply = "The pump delivers 450 L/min [1]; the documents do not say what it weighs."
+    url, _ = serve(fixed(200, completion(reply)))
+    assert not generator(url).generate(QUESTION, evidence).abstained
