@@ -34,11 +34,20 @@ from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
 from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
+from ragcore.agents.perception.data_question import DataQuestion, Unexpressible, recognise
 from ragcore.agents.perception.followup import Rewrite
 from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
+from ragcore.agents.planning.tables import (
+    TableCatalog,
+    TableTask,
+    describe,
+    table_evidence,
+    table_task,
+)
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport, Validator
 from ragcore.config import DEFAULT_MAX_ROUNDS
-from ragcore.errors import ConfigError, InvalidQueryError
+from ragcore.errors import ConfigError, InvalidQueryError, NotFoundError
+from ragcore.retrieval.tables import TableResult
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.trace import TraceNode, Tracer
@@ -46,6 +55,7 @@ from ragcore.types import AnswerStatus, Check, EventKind, IssueKind, Route, Stag
 
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
 OUTSIDE_FILTERS = "no retrieval task fits the given filters, so nothing was searched"
+TABLE_ONLY = "data question: the table answers it"
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,8 @@ class Citation:
     knowledge_base: str
     updated_at: date | None
     text: str
+    rows: tuple[int, ...] = ()
+    """For a table (``document_id`` ``table:<name>``): the rowids of the rows used."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,10 @@ class _Question:
     """Hits by search key: a search made in one round is not made again in a later one."""
     searched: list[SearchKey] = field(default_factory=list)
     """The key of every search run, in order (repeats would be duplicate searches)."""
+    data: DataQuestion | Unexpressible | None = None
+    """What the declared tables make of the question (None: not a data question)."""
+    tables: dict[TableTask, TableResult | str] = field(default_factory=dict)
+    """Each table task's result (or why it failed): run once, whatever the rounds."""
 
     def emit(self, kind: EventKind, round_: int, data: object) -> None:
         if self.listener is not None:
@@ -174,6 +190,8 @@ class Answerer:
         *,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         caches: Caches | None = None,
+        tables: TableCatalog | None = None,
+        today: Callable[[], date] = date.today,
     ) -> None:
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
             raise ConfigError("max_rounds", max_rounds, "use a whole number of 1 or more")
@@ -183,6 +201,8 @@ class Answerer:
         self.validator = validator
         self.max_rounds = max_rounds
         self.caches = caches
+        self.tables = tables
+        self._today = today
 
     def ask(
         self,
@@ -225,11 +245,16 @@ class Answerer:
                 why = "; ".join(rewrite.reasons)
                 span.add("follow-up", f"rewritten as {rewrite.question!r}: {why}")
             span.note(_describe(perception))
+            data = self._recognise(perception, scope)
+            if data is not None:
+                span.add("data question", _describe_data(data))
         if caches is not None and key is None:
             key = caches.answer_key(perception.question, bounds, scope, cap)
             if hit := self._cached(key, asked, rewrite, tracer, on_event, started):
                 return hit
-        q = _Question(perception, tracer, on_event, started, asked, rewrite, bounds, scope)
+        q = _Question(
+            perception, tracer, on_event, started, asked, rewrite, bounds, scope, data=data
+        )
         q.emit(EventKind.PERCEPTION, 0, perception)
         answer = self._loop(q, cap)
         if caches is not None and key is not None:
@@ -277,26 +302,62 @@ class Answerer:
             session_id=None,
         )
 
+    def _recognise(
+        self, perception: Perception, scope: Scope
+    ) -> DataQuestion | Unexpressible | None:
+        """The table query the question asks for, if the tables are open to the caller
+        (they belong to no knowledge base: an unrestricted caller only)."""
+        if self.tables is None or not scope.unrestricted or perception.route == Route.DIRECT:
+            return None
+        schemas = self.tables.schemas
+        if not schemas:
+            return None
+        return recognise(
+            perception.question,
+            schemas,
+            today=self._today(),
+            time=perception.constraints.time,
+            values=self.tables.values,
+        )
+
+    def _unexpressible(self, q: _Question, data: Unexpressible) -> Answer:
+        """``no_answer`` with the reason: the schema cannot express the question."""
+        table = f"table {data.table!r}" if data.table else "the tables"
+        reason = f"{table} cannot answer this: {data.reason}"
+        with q.tracer.span(Stage.PLAN) as span:
+            span.note(f"data question not expressible: {reason}")
+        draft = Draft(NO_ANSWER, (), self.generator.name, abstained=True, reason=reason)
+        issue = Issue(Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, reason)
+        report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
+        return self._answer(q, _Attempt(draft, (), report), 0, 0)
+
     def _loop(self, q: _Question, cap: int) -> Answer:
         perception, tracer, bounds, scope = q.perception, q.tracer, q.bounds, q.scope
+        data = q.data
+        if isinstance(data, Unexpressible):
+            return self._unexpressible(q, data)
         attempts: list[_Attempt] = []
         plan: Plan | None = None
         planned = 0
         for round_ in range(1, cap + 1):
             with tracer.span(f"round {round_}") as round_span:
                 with tracer.span(Stage.PLAN) as span:
-                    if plan is None:
+                    if plan is None and data is not None and not data.needs_text:
+                        plan = Plan(1, (), frozenset(), (TABLE_ONLY,), bounds, scope)
+                    elif plan is None:
                         plan = self.orchestrator.plan(perception, bounds, scope)
                     else:
                         plan = self.orchestrator.adjust(
                             plan, perception, attempts[-1].report.issues
                         )
+                    if plan is not None and data is not None:
+                        plan = replace(plan, tables=(table_task(data.query),))
                     span.note(
                         _describe_plan(plan) + _describe_bounds(bounds, scope)
                         if plan
                         else "nothing new to try: stop"
                     )
-                if plan is None or not plan.tasks:
+                if plan is None or not plan.tasks and (not plan.tables or attempts):
                     round_span.note("stop")
                     break
                 if attempts:
@@ -323,23 +384,11 @@ class Answerer:
     def _round(self, q: _Question, plan: Plan) -> _Attempt:
         perception, tracer = q.perception, q.tracer
         with tracer.span(Stage.RETRIEVAL) as span:
-            reuse, ticket = None, None
-            if self.caches is not None and plan.round == 1:
-                reuse, ticket = self.caches.near_duplicate(perception, q.bounds, q.scope)
-            if reuse is not None and isinstance(reuse.value, Retrieval):
-                retrieval = reuse.value
-                _trace_retrieval(span, retrieval)
-                span.add(
-                    "cache",
-                    f"retrieval reused from near-duplicate {reuse.question!r} "
-                    f"(cosine {reuse.cosine:.3f}); nothing searched",
-                )
-            else:
-                retrieval = self.orchestrator.execute(plan, perception, q.cache)
-                q.searched.extend(r.task.key for r in retrieval.results if r.searched)
-                _trace_retrieval(span, retrieval)
-                if self.caches is not None and plan.round == 1:
-                    self.caches.keep_retrieval(ticket, perception.question, retrieval)
+            # A data question the table alone answers searches no text.
+            retrieval = self._retrieve(q, plan, span) if plan.tasks else Retrieval((), ())
+            if plan.tables:
+                retrieval = self._with_tables(q, plan, retrieval, span)
+            _trace_retrieval(span, retrieval)
         q.emit(EventKind.RETRIEVAL, plan.round, retrieval)
         with tracer.span(Stage.GENERATION, self.generator.name) as span:
             draft = self.generator.generate(perception.question, retrieval.evidence, perception)
@@ -356,6 +405,49 @@ class Answerer:
                 span.add(f"{issue.check}: {issue.kind}", issue.message)
         q.emit(EventKind.VALIDATION, plan.round, report)
         return _Attempt(draft, evidence, report)
+
+    def _retrieve(self, q: _Question, plan: Plan, span) -> Retrieval:
+        """The plan's text retrieval: searched, or reused from a near-duplicate."""
+        perception = q.perception
+        reuse, ticket = None, None
+        if self.caches is not None and plan.round == 1:
+            reuse, ticket = self.caches.near_duplicate(perception, q.bounds, q.scope)
+        if reuse is not None and isinstance(reuse.value, Retrieval):
+            span.add(
+                "cache",
+                f"retrieval reused from near-duplicate {reuse.question!r} "
+                f"(cosine {reuse.cosine:.3f}); nothing searched",
+            )
+            return reuse.value
+        retrieval = self.orchestrator.execute(plan, perception, q.cache)
+        q.searched.extend(r.task.key for r in retrieval.results if r.searched)
+        if self.caches is not None and plan.round == 1:
+            self.caches.keep_retrieval(ticket, perception.question, retrieval)
+        return retrieval
+
+    def _with_tables(self, q: _Question, plan: Plan, retrieval: Retrieval, span) -> Retrieval:
+        """``retrieval`` with the plan's table results first as evidence, numbered
+        together with the text evidence (which follows them)."""
+        assert self.tables is not None
+        found: list[Evidence] = []
+        for task in plan.tables:
+            started = time.perf_counter()
+            if task not in q.tables:
+                try:
+                    q.tables[task] = self.tables.run(task)
+                except (InvalidQueryError, NotFoundError) as exc:
+                    q.tables[task] = str(exc)
+            result = q.tables[task]
+            ms = (time.perf_counter() - started) * 1000
+            if isinstance(result, str):
+                span.add(f"task {task.id} table", f"failed: {result}", ms)
+                continue
+            span.add(f"task {task.id} table", describe(result), ms)
+            schema = self.tables.schema(task.query.table)
+            found += table_evidence(result, schema, len(found) + 1)
+        shift = len(found)
+        text = tuple(replace(e, number=e.number + shift) for e in retrieval.evidence)
+        return replace(retrieval, evidence=(*found, *text))
 
     def _answer(self, q: _Question, chosen: _Attempt, rounds: int, planned: int) -> Answer:
         tracer, perception = q.tracer, q.perception
@@ -375,6 +467,7 @@ class Answerer:
                 by_number[n].document.knowledge_base,
                 by_number[n].document.updated_at,
                 by_number[n].text,
+                by_number[n].rows,
             )
             for n in chosen.draft.citations
             if n in by_number
@@ -444,7 +537,17 @@ def _describe_plan(plan: Plan) -> str:
     path = "fast path: " if plan.fast_path else ""
     reasons = f" ({'; '.join(plan.reasons)})" if plan.reasons else ""
     tasks = f"{len(plan.tasks)} task{'s' if len(plan.tasks) != 1 else ''}"
+    for t in plan.tables:
+        q = t.query
+        tasks += f" + table task {q.table}.{q.measure}"
     return f"{path}{tasks}, {plan.retrieval}{reasons}"
+
+
+def _describe_data(data: DataQuestion | Unexpressible) -> str:
+    if isinstance(data, Unexpressible):
+        return f"not expressible ({data.table or 'no table'}): {data.reason}"
+    read = "; ".join(f"{m.role} {m.text!r} → {m.reads}" for m in data.matched)
+    return f"table {data.query.table}" + (" + documents" if data.needs_text else "") + f": {read}"
 
 
 def _describe_bounds(bounds: SearchFilters, scope: Scope) -> str:

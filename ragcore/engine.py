@@ -36,6 +36,7 @@ from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.perception.followup import summarise
 from ragcore.agents.planning.orchestrator import Orchestrator
+from ragcore.agents.planning.tables import TableCatalog
 from ragcore.agents.support import SemanticSupport
 from ragcore.agents.validation import Validator
 from ragcore.answering import Answer, Answerer, EventListener
@@ -115,6 +116,7 @@ class Engine:
         self._sessions: Sessions | None = None
         self._queries: QueryEmbeddings | None = None
         self._tables: TableReader | None = None
+        self._catalog: TableCatalog | None = None
 
     @classmethod
     def open(cls, data_dir: Path | str, **settings) -> Engine:
@@ -222,7 +224,7 @@ class Engine:
             if self._tables is not None:
                 self._tables.close()
             self._sessions = self._queries = None  # both hold what was just closed
-            self._tables = None
+            self._tables = self._catalog = None
 
     def __enter__(self) -> Engine:
         return self
@@ -341,7 +343,21 @@ class Engine:
                 "loading a table needs an unrestricted caller: tables belong to no knowledge base"
             )
         with self._lock, self._translated("loading a table"):
-            return self.tables.tables.ingest(path, table=table, schema=schema, progress=progress)
+            try:
+                return self.tables.tables.ingest(
+                    path, table=table, schema=schema, progress=progress
+                )
+            finally:  # the answer loop re-reads schemas and values; cached answers are stale
+                self.table_catalog.refresh()
+
+    @property
+    def table_catalog(self) -> TableCatalog:
+        """The tables' schemas and dimension values as the answer loop matches them."""
+        if self._catalog is None:
+            with self._lock:
+                if self._catalog is None:
+                    self._catalog = TableCatalog(self.tables)
+        return self._catalog
 
     def query_table(self, query: TableQuery) -> TableResult:
         """The rows of ``query``, computed read-only over the declared columns only."""
@@ -528,6 +544,8 @@ class Engine:
             ),
             max_rounds=config.max_rounds,
             caches=self._caches(orchestrator, generator),
+            tables=self.table_catalog,
+            today=self._clock,
         )
 
     def _caches(self, orchestrator: Orchestrator, generator: Generator) -> Caches | None:
@@ -549,7 +567,8 @@ class Engine:
 
         return Caches(
             config,
-            data_version=self.store.data_version,
+            # Both counters only grow, so their sum moves on a document or a table load.
+            data_version=lambda: self.store.data_version() + self.table_catalog.generation,
             embed=lambda text: self._query_embedder.embed([text])[0],
             stamp=strategy_stamp,
             today=self._clock,

@@ -209,6 +209,14 @@ class GoldenKind(_Vocabulary):
     TRAP = "trap"
     AMBIGUOUS = "ambiguous"
     NO_ANSWER = "no_answer"
+    # Questions answered from tables (``benchmarks/tables_golden.jsonl``).
+    RANKING = "ranking"
+    TOTAL = "total"
+    PER_DIMENSION = "per_dimension"
+    TIME_WINDOW = "time_window"
+    DERIVED = "derived"
+    MIXED = "mixed"
+    UNEXPRESSIBLE = "unexpressible"
 
 
 __all__ = [

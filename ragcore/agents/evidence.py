@@ -23,6 +23,8 @@ _BLOCK_END = re.compile(r"\n\s*\n|\n(?=\s*[-*]\s)")
 
 NO_ANSWER = "The documents do not contain an answer to this question."
 """What every generator says when the evidence does not answer the question."""
+TABLES_KNOWLEDGE_BASE = "tables"
+"""The knowledge base of table evidence's pseudo documents (``table:<name>``)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,11 @@ class Evidence:
     score: float
     credibility: float
     tasks: tuple[str, ...] = ()
+    rows: tuple[int, ...] = ()
+    """For table evidence (document ``table:<name>``): the table rows it was computed
+    from, so a citation names the rows used."""
+    query: str = ""
+    """For table evidence: the SQL that produced it (its parameters are in the trace)."""
 
     @property
     def text(self) -> str:
@@ -51,6 +58,11 @@ class Evidence:
     @property
     def document(self) -> DocumentInfo:
         return self.hit.document
+
+
+def is_table_evidence(e: Evidence) -> bool:
+    """Evidence computed from a declared table rather than retrieved from a document."""
+    return e.document.knowledge_base == TABLES_KNOWLEDGE_BASE and e.document.id.startswith("table:")
 
 
 @dataclass(frozen=True)

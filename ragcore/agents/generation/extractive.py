@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
-from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement
+from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.agent import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
@@ -86,6 +86,22 @@ class ExtractiveGenerator:
         """Nothing to free: the generator holds no model."""
 
     def generate(
+        self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
+    ) -> Draft:
+        """Table evidence (a data question) answers first, one statement per result row
+        in the query's order; the documents' sentences, if any were retrieved, follow."""
+        table = [e for e in evidence if is_table_evidence(e)]
+        if not table:
+            return self._generate(question, evidence, perception)
+        statements = [s for e in table for s in _table_statements(e)]
+        text_evidence = [e for e in evidence if not is_table_evidence(e)]
+        if text_evidence:
+            prose = self._generate(question, text_evidence, perception)
+            if not prose.abstained:
+                statements += prose.statements
+        return Draft(" ".join(s.text for s in statements), tuple(statements), self.name)
+
+    def _generate(
         self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
     ) -> Draft:
         asked = perception.constraints if perception else Constraints()
@@ -182,6 +198,15 @@ class ExtractiveGenerator:
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(question, per_side, units)
         return statements + ([relation] if relation else [])
+
+
+def _table_statements(e: Evidence) -> list[Statement]:
+    """Each rendered row of table evidence as a statement citing it."""
+    return [
+        Statement(f"{e.text[a:b].strip().rstrip('.')} [{e.number}].", (e.number,))
+        for a, b in split_sentences(e.text)
+        if e.text[a:b].strip()
+    ]
 
 
 def _sentences(

@@ -98,6 +98,7 @@ class _Words:
     text: tuple[Phrase, ...]
     thresholds: re.Pattern[str]
     stopwords: frozenset[str]
+    everyday: frozenset[str]
 
 
 def _fail(key: str, value: object, reason: str) -> ConfigError:
@@ -159,6 +160,7 @@ def _words() -> _Words:
         text=phrases(_strings(data.get("text", {}), "phrases", "text")),
         thresholds=thresholds,
         stopwords=load_rules(DEFAULT_RULES).stopwords,
+        everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
     )
 
 
@@ -461,8 +463,24 @@ class _Reader:
             )
         specific = max(j - i for i, j, _ in measures)
         result = self._query(measures, time, today)
+        if isinstance(result, DataQuestion) and not self._grounded(measures):
+            return None
         fits = len(self.matched)
         return (specific, fits), result
+
+    def _grounded(self, measures: list[tuple[int, int, Measure]]) -> bool:
+        """Whether the question is about the table, not only using a word of it: an
+        everyday word ("cost", "price") with a model name asks about the equipment
+        ("How much does a GX-500 cost?"). Any other measure word, or a grouping,
+        ranking, aggregation, period or dimension named in words, says the table."""
+        if any(j - i > 1 or self.tokens[i].norm not in self.words.everyday for i, j, _ in measures):
+            return True
+        strong = {Role.GROUP_BY, Role.ORDER, Role.LIMIT, Role.AGGREGATION, Role.TIME}
+        if any(m.role in strong for m in self.matched):
+            return True
+        names = [n for d in self.schema.dimensions for n in (d.column, *d.synonyms)]
+        fresh = _Claims(self.tokens)
+        return any(any(fresh.find(key)) for n in names if (key := _name_keys(n)[1]))
 
     # -- the parts of a question -------------------------------------------------------
 
@@ -489,7 +507,12 @@ class _Reader:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
             if measure.column is not None:
                 names.append((measure.column, measure))
-        found = self.claims.claim_names(names)
+        # "I need to order an air filter": a verb, not the orders measure.
+        found = [
+            (i, j, m)
+            for i, j, m in self.claims.claim_names(names)
+            if not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to")
+        ]
         units: dict[Phrase, list[Measure]] = {}
         for measure in self.schema.measures:
             if unit := _phrase(measure.unit):

@@ -9,6 +9,7 @@ evidence; the ``Orchestrator`` (``orchestrator``) composes them for the answerin
 from ragcore.agents.planning.execution import Retrieval, SearchCache, TaskResult
 from ragcore.agents.planning.orchestrator import Orchestrator
 from ragcore.agents.planning.planner import Plan, RetrievalTask, SearchKey
+from ragcore.agents.planning.tables import TableCatalog, TableTask
 
 __all__ = [
     "Orchestrator",
@@ -17,5 +18,7 @@ __all__ = [
     "RetrievalTask",
     "SearchCache",
     "SearchKey",
+    "TableCatalog",
+    "TableTask",
     "TaskResult",
 ]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate
+from ragcore.agents.planning.tables import TableTask
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.types import ForEach, IssueKind, RetrievalMode, Route, SearchMode, TaskFilter
@@ -105,6 +106,8 @@ class Plan:
     retrieval: RetrievalMode = RetrievalMode.PRECISE
     """Precise (a lookup) or explore (comparisons, lists, summaries; a retry for missing
     evidence): how many hits per task and how the evidence is chosen from them."""
+    tables: tuple[TableTask, ...] = ()
+    """Queries on the declared tables (a data question); their results are evidence too."""
 
     @property
     def fast_path(self) -> bool:

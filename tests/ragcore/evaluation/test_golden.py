@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -14,12 +15,32 @@ from ragcore.types import GoldenKind
 pytestmark = pytest.mark.integration
 
 
+DOCUMENT_KINDS = {
+    GoldenKind.SIMPLE,
+    GoldenKind.COMPARISON,
+    GoldenKind.TIME,
+    GoldenKind.TRAP,
+    GoldenKind.AMBIGUOUS,
+    GoldenKind.NO_ANSWER,
+}
+
+
+def test_the_tables_golden_set_covers_the_table_kinds_and_real_tables():
+    questions = load_golden(Path(__file__).parents[3] / "benchmarks" / "tables_golden.jsonl")
+    counts = Counter(q.kind for q in questions)
+    assert set(counts) == set(GoldenKind) - DOCUMENT_KINDS
+    assert len(questions) >= 40
+    documents = {d.id for d in sample_documents()} | {"table:inventory", "table:shortages"}
+    for q in questions:
+        assert set(q.expected_documents) <= documents, q.id
+
+
 def test_the_bundled_golden_set_covers_every_kind_and_real_documents():
     questions = load_golden()
     assert len(questions) >= 40
     counts = Counter(q.kind for q in questions)
-    assert set(counts) == set(GoldenKind)
-    assert all(counts[kind] >= 4 for kind in GoldenKind)
+    assert set(counts) == DOCUMENT_KINDS
+    assert all(counts[kind] >= 4 for kind in DOCUMENT_KINDS)
     ids = {d.id for d in sample_documents()}
     for q in questions:
         assert set(q.expected_documents) <= ids, q.id

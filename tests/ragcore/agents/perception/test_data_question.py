@@ -343,3 +343,20 @@ def test_a_broken_rules_file_is_a_config_error_naming_the_key(tmp_path, monkeypa
         monkeypatch.undo()
         dq._words.cache_clear()
     assert isinstance(read("total stock"), DataQuestion)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much does a GX-500 generator cost?",  # the machine's price, not a part's
+        "What is Borealis Pumps' share price today?",
+        "I need to order an air filter for the AC-110, what's the part number?",
+    ],
+)
+def test_an_everyday_measure_word_alone_is_a_question_about_the_equipment(question):
+    assert read(question) is None
+
+
+def test_an_everyday_measure_word_with_a_grouping_or_dimension_is_a_data_question():
+    assert query("What is the average unit cost per region?").group_by == ("region",)
+    assert query("What does P/N 88-2041-09 cost?").filters

@@ -1,0 +1,222 @@
+"""Table tasks: a data question's ``TableQuery`` run on the declared tables, as evidence.
+
+Perception's ``recognise`` reads a question into a ``TableQuery`` over the schemas and
+stored dimension values this module's ``TableCatalog`` keeps (cached; ``refresh`` after
+a table is loaded). A ``TableTask`` is the plan's task of that kind; its ``TableResult``
+becomes evidence whose text states each result row as a sentence with the schema's
+units ("shortages, 2026-11, region East: shortage rate of model AC-75 is 7.5 %."), so
+the generator can quote it and the validator check its figures like any other text.
+Table evidence cites a pseudo document ``table:<name>`` in knowledge base ``tables`` and
+keeps the rowids it was computed from, so a citation names the table and the rows.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from types import MappingProxyType
+
+from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence, is_table_evidence
+from ragcore.documents import DocumentInfo
+from ragcore.retrieval.search import Hit
+from ragcore.retrieval.tables import TableReader, TableResult
+from ragcore.tabular import Aggregation, ColumnType, TableQuery, TableSchema
+
+MAX_ROW_EVIDENCE = 20
+"""Up to this many result rows, one evidence item per row; beyond, one for the result."""
+_AGGREGATION_WORDS = {
+    Aggregation.SUM: "total",
+    Aggregation.AVG: "average",
+    Aggregation.MIN: "lowest",
+    Aggregation.MAX: "highest",
+    Aggregation.COUNT: "number of rows of",
+    Aggregation.LATEST: "latest",
+}
+
+
+@dataclass(frozen=True)
+class TableTask:
+    """A plan task of the table kind: one query over one declared table."""
+
+    id: str
+    query: TableQuery
+    reason: str
+
+
+class TableCatalog:
+    """The declared tables' schemas and their dimension columns' distinct values, cached
+    (perception matches questions against them); ``refresh`` after loading a table."""
+
+    def __init__(self, reader: TableReader) -> None:
+        self._reader = reader
+        self._lock = threading.Lock()
+        self._cached: tuple[tuple[TableSchema, ...], Mapping] | None = None
+        self.generation = 0
+        """Moves on every ``refresh``: answers computed from the tables are stale."""
+
+    def refresh(self) -> None:
+        with self._lock:
+            self._cached = None
+            self.generation += 1
+
+    def _load(self) -> tuple[tuple[TableSchema, ...], Mapping]:
+        cached = self._cached
+        if cached is not None:
+            return cached
+        with self._lock:
+            if self._cached is None:
+                schemas = tuple(info.schema for info in self._reader.tables.all())
+                values = {s.name: self._values(s) for s in schemas}
+                self._cached = (schemas, MappingProxyType(values))
+            return self._cached
+
+    def _values(self, schema: TableSchema) -> Mapping[str, tuple]:
+        """Distinct values per dimension column, read through the same read-only,
+        authorised path as every other query (a count grouped by the column)."""
+        out = {}
+        for dimension in schema.dimensions:
+            query = TableQuery(
+                schema.name,
+                schema.measures[0].name,
+                aggregation=Aggregation.COUNT,
+                group_by=(dimension.column,),
+            )
+            rows = self._reader.run(query).rows
+            out[dimension.column] = tuple(r[0] for r in rows if r[0] is not None)
+        return MappingProxyType(out)
+
+    @property
+    def schemas(self) -> tuple[TableSchema, ...]:
+        return self._load()[0]
+
+    @property
+    def values(self) -> Mapping[str, Mapping[str, Sequence]]:
+        return self._load()[1]
+
+    def schema(self, name: str) -> TableSchema:
+        return next(s for s in self.schemas if s.name == name)
+
+    def run(self, task: TableTask) -> TableResult:
+        return self._reader.run(task.query)
+
+
+def table_task(query: TableQuery, reason: str = "data question") -> TableTask:
+    return TableTask(f"table:{query.table}", query, reason)
+
+
+def describe(result: TableResult) -> str:
+    """The SQL, its parameters and the row count, for the trace."""
+    params = ", ".join(repr(p) for p in result.params)
+    more = " (truncated)" if result.truncated else ""
+    return f"{result.sql} | params ({params}) → {len(result.rows)} rows{more}"
+
+
+def table_evidence(result: TableResult, schema: TableSchema, first: int) -> tuple[Evidence, ...]:
+    """The result as evidence numbered from ``first``: one item per row, or one for the
+    whole result when it has more than ``MAX_ROW_EVIDENCE`` rows."""
+    sentences = [_sentence(result, schema, row) for row in result.rows]
+    if not sentences:
+        return ()
+    if len(sentences) <= MAX_ROW_EVIDENCE:
+        groups = [([s], ids) for s, ids in zip(sentences, result.row_ids, strict=True)]
+    else:
+        groups = [(sentences, tuple(i for ids in result.row_ids for i in ids))]
+    document = _document(schema, result)
+    out = []
+    for offset, (texts, ids) in enumerate(groups):
+        number = first + offset
+        text = " ".join(texts)
+        hit = Hit(
+            chunk_id=-number,  # no stored chunk: negative, so it never names one
+            document_id=document.id,
+            text=text,
+            start=0,
+            end=len(text),
+            start_byte=0,
+            end_byte=len(text.encode()),
+            position=offset,
+            entities=(),
+            numeric_density=0.0,
+            score=1.0,
+            scores=MappingProxyType({}),
+            document=document,
+        )
+        rows = tuple(sorted(set(ids)))
+        out.append(Evidence(number, hit, 1.0, 1.0, ("table",), rows=rows, query=result.sql))
+    return tuple(out)
+
+
+def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
+    return DocumentInfo(
+        id=f"table:{schema.name}",
+        knowledge_base=TABLES_KNOWLEDGE_BASE,
+        title=f"Table {schema.name} — {schema.description}",
+        source=schema.sql_name,
+        doc_type="table",
+        authority=4,
+        # The figures are as of the query's time window (its end): inside it by construction.
+        updated_at=result.query.time_to or result.query.time_from,
+        version=1,
+        supersedes=None,
+        metadata=MappingProxyType({}),
+        checksum="",
+        ingested_at="",
+    )
+
+
+def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
+    """ "shortages, 2026-11, region East: shortage rate of model AC-75 is 7.5 %." """
+    query = result.query
+    measure = schema.measure(query.measure)
+    context = [schema.name]
+    if window := _window(query, schema):
+        context.append(window)
+    context += [f"{column.replace('_', ' ')} {value}" for column, value in query.filters]
+    label = measure.name.replace("_", " ")
+    aggregation = query.aggregation
+    if aggregation is not None and aggregation is not measure.aggregation:
+        label = f"{_AGGREGATION_WORDS[aggregation]} {label}"
+    groups = [f"{c.replace('_', ' ')} {v}" for c, v in zip(query.group_by, row, strict=False)]
+    subject = f"{label} of {' and '.join(groups)}" if groups else label
+    figure = _figure(row[-1], measure.unit)
+    return f"{', '.join(context)}: {subject} is {figure}."
+
+
+def _window(query: TableQuery, schema: TableSchema) -> str:
+    if query.time_from is None and query.time_to is None:
+        return ""
+    monthly = schema.time_column is not None and (
+        schema.columns[schema.time_column] is ColumnType.MONTH
+    )
+
+    def text(d: date | None) -> str:
+        if d is None:
+            return "…"
+        return f"{d.year:04d}-{d.month:02d}" if monthly else d.isoformat()
+
+    start, end = text(query.time_from), text(query.time_to)
+    return start if start == end else f"{start} to {end}"
+
+
+def _figure(value: object, unit: str) -> str:
+    if value is None:
+        return "not recorded"
+    if isinstance(value, float):
+        number = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
+    else:
+        number = str(value)
+    return f"{number} {unit}".strip()
+
+
+__all__ = [
+    "MAX_ROW_EVIDENCE",
+    "TABLES_KNOWLEDGE_BASE",
+    "TableCatalog",
+    "TableTask",
+    "describe",
+    "is_table_evidence",
+    "table_evidence",
+    "table_task",
+]
