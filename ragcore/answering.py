@@ -51,7 +51,7 @@ from ragcore.retrieval.tables import TableResult
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.trace import TraceNode, Tracer
-from ragcore.types import AnswerStatus, Check, EventKind, IssueKind, Route, Stage
+from ragcore.types import Action, AnswerStatus, Check, EventKind, IssueKind, Route, Stage
 
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
 OUTSIDE_FILTERS = "no retrieval task fits the given filters, so nothing was searched"
@@ -312,13 +312,26 @@ class Answerer:
         schemas = self.tables.schemas
         if not schemas:
             return None
-        return recognise(
+        found = recognise(
             perception.question,
             schemas,
             today=self._today(),
             time=perception.constraints.time,
             values=self.tables.values,
         )
+        # "How did the rate in November 2026 compare with November 2025?": one query
+        # reads one period and one set of filters; half an answer is no answer.
+        if (
+            isinstance(found, DataQuestion)
+            and perception.action == Action.COMPARE
+            and not found.query.group_by
+        ):
+            return Unexpressible(
+                "it compares two periods or two things, and one query gives one figure; "
+                "ask for each one",
+                found.query.table,
+            )
+        return found
 
     def _unexpressible(self, q: _Question, data: Unexpressible) -> Answer:
         """``no_answer`` with the reason: the schema cannot express the question."""
@@ -391,7 +404,13 @@ class Answerer:
             _trace_retrieval(span, retrieval)
         q.emit(EventKind.RETRIEVAL, plan.round, retrieval)
         with tracer.span(Stage.GENERATION, self.generator.name) as span:
-            draft = self.generator.generate(perception.question, retrieval.evidence, perception)
+            # A mixed question's documents answer only its text part ("… and how do I
+            # clear E4027?"); the table evidence answers the rest.
+            data = q.data
+            asked = data.text_part if isinstance(data, DataQuestion) and data.text_part else None
+            draft = self.generator.generate(
+                asked or perception.question, retrieval.evidence, perception
+            )
             draft, evidence, mapping = numbering.renumber(draft, retrieval.evidence)
             note = f"{len(draft.statements)} statements" if not draft.abstained else "abstained"
             if renumbered := numbering.describe(mapping, len(draft.citations)):

@@ -70,6 +70,8 @@ class DataQuestion:
     query: TableQuery
     needs_text: bool
     matched: tuple[Match, ...]
+    text_part: str = ""
+    """The words the documents answer ("how do I clear E4027?"), when ``needs_text``."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ class _Words:
     thresholds: re.Pattern[str]
     stopwords: frozenset[str]
     everyday: frozenset[str]
+    overall: frozenset[str]
 
 
 def _fail(key: str, value: object, reason: str) -> ConfigError:
@@ -161,6 +164,7 @@ def _words() -> _Words:
         thresholds=thresholds,
         stopwords=load_rules(DEFAULT_RULES).stopwords,
         everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
+        overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
     )
 
 
@@ -170,8 +174,13 @@ _WORD = re.compile(r"[^\W_]+(?:[-/.'’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _IDENTIFIER = re.compile(r"^(?=.*\d)(?:(?=.*[^\W\d_])|.*\d[-/]\d)")
 _NUMBER = re.compile(r"^\d+$")
+# Measures that count things: "how many <things>" asks for the measure, not for rows.
+_COUNTED_UNITS = frozenset({("unit",), ("units",), ("piece",), ("pieces",), ("pcs",), ("items",)})
 _EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
-_PERIOD_WORDS = frozenset({"last", "this", "next", "previous", "past", "coming", "current"})
+_PERIOD_WORDS = frozenset(
+    {"last", "this", "next", "previous", "past", "coming", "current"}
+    | {"first", "second", "third", "fourth", "q1", "q2", "q3", "q4"}  # "first quarter of 2026"
+)
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.IGNORECASE)
 
 
@@ -496,6 +505,10 @@ class _Reader:
             end = k + 1
             if end < len(tokens) and self._number(tokens[end]) is not None:
                 end += 1
+            if token.norm.startswith("q") and token.norm[1:].isdigit():  # "Q1 2026"
+                used.add(k)
+                found.append((k, k + 1))
+                continue
             if end < len(tokens) and tokens[end].norm in self.words.time_units and end not in used:
                 used.update(range(k, end + 1))
                 found.append((k, end + 1))
@@ -513,6 +526,17 @@ class _Reader:
             for i, j, m in self.claims.claim_names(names)
             if not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to")
         ]
+        # A measure named in words apart: "the value of all spare parts in stock" names
+        # the stock value ("value of stock"), not only the stock.
+        present = {t.norm: k for k, t in reversed(list(enumerate(self.tokens)))}
+        named = {m for _, _, m in found}
+        for measure in self.schema.measures:
+            for synonym in () if measure in named else measure.synonyms:
+                words = [w for w in _phrase(synonym) if w not in self.words.stopwords]
+                if len(words) >= 2 and all(w in present for w in words):
+                    k = present[words[0]]
+                    found.append((k, k + 1, measure))
+                    break
         units: dict[Phrase, list[Measure]] = {}
         for measure in self.schema.measures:
             if unit := _phrase(measure.unit):
@@ -717,7 +741,10 @@ class _Reader:
             order=order,
             limit=limit,
         )
-        return DataQuestion(query, bool(needs_text), tuple(self.matched))
+        text_part = ""
+        if needs_text:
+            text_part = self.text[self.tokens[min(i for i, _ in needs_text)].start :]
+        return DataQuestion(query, bool(needs_text), tuple(self.matched), text_part)
 
     def _grouping(
         self,
@@ -731,6 +758,7 @@ class _Reader:
         filtered = {k for i, j, _, _ in filters for k in range(i, j)}
         group_by: list[str] = []
         grouped: list[_Mention] = []
+        totalled: list[_Mention] = []
         limit: int | None = None
         single = ranking = False
         for mention in mentions:
@@ -738,6 +766,12 @@ class _Reader:
                 continue  # "East region", "model CP-200": the filter's own word
             k, number = self._before(mention.i)
             before = tokens[k].norm if k >= 0 else ""
+            # "across all regions (and months)", "over all warehouses": summed over,
+            # not listed per region.
+            every = any(tokens[x].norm in words.overall for x in range(k + 1, mention.i))
+            if every or any(t.j == k and before in ("and", "or") for t in totalled):
+                totalled.append(mention)
+                continue
             after = mention.j
             while after < len(tokens) and tokens[after].norm in words.skip:
                 after += 1
@@ -782,6 +816,8 @@ class _Reader:
         for i, j, asked in aggregations:
             if asked is Aggregation.COUNT:
                 counted = [m for m in mentions if m.i == j]
+                if counted and _phrase(measure.unit) in _COUNTED_UNITS:
+                    continue  # "how many spare parts are in stock": units on hand
                 if counted:  # rows are no parts: a part has rows in several warehouses
                     return self.unexpressible(
                         f"it cannot count {self.claims.text(self.text, counted[0].i, j + 1)}"

@@ -199,7 +199,7 @@ def test_the_table_whose_measure_is_named_most_specifically_is_read():
         ("What is the stock of E4027 parts?", "cannot filter by 'E4027'"),
         ("Which parts had a shortage rate above 5% last month?", "condition on the figure"),
         ("models with more than 10 backorders", "condition on the figure"),
-        ("How many parts are in stock in the East?", "cannot count parts"),
+        ("How many order lines were short in the first quarter of 2026?", "which period"),
         ("What is the current shortage rate of the HP-400?", "say which"),
         ("Show the shortage rate per month for the CP-200", "cannot group or rank by month"),
         ("Total orders last quarter", "which period 'last quarter'"),
@@ -360,3 +360,8 @@ def test_an_everyday_measure_word_alone_is_a_question_about_the_equipment(questi
 def test_an_everyday_measure_word_with_a_grouping_or_dimension_is_a_data_question():
     assert query("What is the average unit cost per region?").group_by == ("region",)
     assert query("What does P/N 88-2041-09 cost?").filters
+
+
+def test_how_many_things_in_stock_is_the_stock_not_a_count_of_rows():
+    q = query("How many parts are in stock in the East?")
+    assert q.measure == "stock_qty" and q.aggregation is None
