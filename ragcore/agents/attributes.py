@@ -9,6 +9,7 @@ validation reports an answer that addresses none of it.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from ragcore.errors import ConfigError
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
 
+_CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)\b", re.IGNORECASE)
 _KEYS = frozenset({"words", "answered_by", "units", "not_in", "units_not_with"})
 DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
 
@@ -60,7 +62,9 @@ class AttributeTable:
     def contrast(self, question: str, text: str) -> tuple[str, str] | None:
         """(asked, said) when ``text`` names another word of a contrast set than the one
         ``question`` names, and not that one; None when they agree."""
-        asked_terms, said_terms = set(terms(question)), set(terms(text))
+        # "lowered from 85 to 83 dB(A)" changes a figure; it names no lower one.
+        unchanged = _CHANGE_VERB.sub(" ", text)
+        asked_terms, said_terms = set(terms(question)), set(terms(unchanged))
         for words in self.contrasts:
             asked, said = words & asked_terms, words & said_terms
             if asked and said and not asked & said:

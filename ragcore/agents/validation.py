@@ -47,6 +47,7 @@ from ragcore.text.quantities import (
 )
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
+from ragcore.text.units import convert
 from ragcore.types import Check, IssueKind, Route
 
 _PAST = re.compile(
@@ -477,7 +478,8 @@ def _has_data_for(side: str, s: Statement, by_number) -> bool:
 def _relation_problem(s: Statement, by_number, perception: Perception) -> str | None:
     """Why "A is <comparative> than B" is not backed by the cited figures, or None."""
     found = comparative(s.text)
-    if found is None or not _COMPARED.search(s.text):
+    # "A is louder than B", or "A holds 30 and B 60, so A has the bigger magazine".
+    if found is None or not (_COMPARED.search(s.text) or _CONCLUSION.search(s.text)):
         return None
     word, direction = found
     if frequency := _FREQUENCY.search(s.text):  # "more often" is the shorter interval
@@ -491,6 +493,14 @@ def _relation_problem(s: Statement, by_number, perception: Perception) -> str | 
     if len(mentioned) < 2:
         return None
     a, b = mentioned[:2]
+    # After "so"/"therefore" the comparison is about the side named there; the figures
+    # before it come in the order the sides were named. "A 30, B 60, so B has the bigger"
+    # says A has the smaller.
+    conclusion = None if _COMPARED.search(s.text) else _CONCLUSION.search(s.text)
+    if conclusion:
+        after = set(terms(s.text[conclusion.end() :]))
+        if set(terms(b)) <= after and not set(terms(a)) <= after:
+            direction = "lower" if direction == "higher" else "higher"
     cited = [by_number[n] for n in s.citations if n in by_number]
     # The statement's own figures or words ("louder") say what is compared; else the
     # question's ("... more flow ...").
@@ -517,7 +527,9 @@ def _relation_problem(s: Statement, by_number, perception: Perception) -> str | 
     if unit is None:
         missing = b if any(u in figures[a] for u in units) else a
         return f"'{word}' has no cited figure for {missing} to compare"
-    stated = [q.value for q in quantities(s.text) if q.unit == unit]
+    # The figures stated for the sides: before a conclusion ("…, so B allows 10 °C more").
+    end = conclusion.start() if conclusion else len(s.text)
+    stated = [q.value for q in quantities(s.text[:end]) if q.unit == unit]
     if len(stated) == 2:  # "A is louder than B (72 vs 69 dB(A))": A's figure comes first
         for side, value in zip((a, b), stated):
             if value not in figures[side][unit]:
@@ -680,16 +692,21 @@ def _frequency_problem(s: Statement, perception: Perception) -> str | None:
     if frequency is None or not _COMPARED.search(s.text) or perception.route == Route.COMPARISON:
         return None
     stated = quantities(s.text)
-    pairs = [(p, q) for p, q in zip(stated, stated[1:]) if p.unit == q.unit]
-    if not pairs or pairs[0][0].value == pairs[0][1].value:
+    # "every 12 months, compared with every 2 years": compared in the first one's unit.
+    pairs = [
+        (p, then)
+        for p, q in zip(stated, stated[1:])
+        if (then := convert(q.value, q.unit, p.unit)) is not None
+    ]
+    if not pairs or pairs[0][0].value == pairs[0][1]:
         return None
     first, second = pairs[0]
     more = frequency.group(1).lower() == "more"
-    if (first.value < second.value) == more:
+    if (first.value < second) == more:
         return None
     return (
         f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
-        f"against every {second.value:g} {second.unit}"
+        f"against every {second:g} {first.unit}"
     )
 
 

@@ -87,6 +87,8 @@ _UNITS = (
     ("week", "weeks"),
     ("litres", "L"),
     ("liters", "L"),
+    ("us gallons", "gal"),
+    ("us gal", "gal"),
     ("gallons", "gal"),
     ("gallon", "gal"),
     ("gal", "gal"),

@@ -591,3 +591,44 @@ def test_lowered_to_a_compared_with_a_smaller_b_contradicts_the_figures():
     answer = "Rev. 2 lowered the maximum working pressure to 13 bar [1], compared with 12 bar [2]."
     report = check("How did the maximum working pressure change in Rev. 2?", answer, cited)
     assert "unsupported_relation" in kinds(report)
+
+
+def test_more_often_compares_intervals_in_different_units():
+    cited = [
+        evidence(1, "The 2023 Code: review the assessment every 12 months.", document("c23", "C")),
+        evidence(2, "The 2016 Code: review the assessment every 2 years.", document("c16", "C")),
+    ]
+    question = "Is the assessment reviewed more or less often under the 2023 Code?"
+    wrong = "Less often: every 12 months [1], compared with every 2 years [2]."
+    assert "unsupported_relation" in kinds(check(question, wrong, cited))
+    right = "More often: every 12 months [1], compared with every 2 years [2]."
+    assert "unsupported_relation" not in kinds(check(question, right, cited))
+
+
+MAGAZINES = [
+    evidence(1, "The VMC-800 tool magazine holds 30 tools.", document("vmc", "VMC-800 manual")),
+    evidence(2, "The HMC-500 tool magazine holds 60 tools.", document("hmc", "HMC-500 manual")),
+]
+LARGER = "Which has the larger tool magazine, the VMC-800 or the HMC-500?"
+
+
+def test_a_comparison_drawn_as_a_conclusion_is_checked_against_the_figures():
+    wrong = "The VMC-800 holds 30 tools [1] and the HMC-500 holds 60 [2], so the VMC-800 is bigger."
+    assert "unsupported_relation" in kinds(check(LARGER, wrong, MAGAZINES))
+    right = "The VMC-800 holds 30 tools [1] and the HMC-500 holds 60 [2], so the HMC-500 is bigger."
+    assert "unsupported_relation" not in kinds(check(LARGER, right, MAGAZINES))
+
+
+def test_lowered_is_a_change_not_the_lower_of_a_contrast():
+    cited = [
+        evidence(1, "The upper action value is now 83 dB(A), was 85 dB(A).", document("n", "N"))
+    ]
+    question = "How did the upper exposure action value change?"
+    answer = "The upper action value was lowered from 85 dB(A) to 83 dB(A) [1]."
+    assert "off_question" not in kinds(check(question, answer, cited))
+
+
+def test_a_question_that_starts_with_has_and_ends_on_changed_is_about_a_change():
+    question = "Has the RB-12 encoder battery replacement interval changed?"
+    assert perceive(question).constraints.history
+    assert not perceive("How often is the RB-12 gearbox oil changed?").constraints.history

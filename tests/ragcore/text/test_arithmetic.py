@@ -52,6 +52,7 @@ def test_a_figure_is_not_derived_from_itself():
         ("holds 4.2 m³", [(4.2, "m³")]),
         ("below 18 mbar", [(18.0, "mbar")]),
         ("weighs 145 t", [(145.0, "t")]),
+        ("about 106 US gallons", [(106.0, "gal")]),
         ("2,500 kg/h of steam", [(2500.0, "kg/h")]),
         ("kept for three years", [(3.0, "years")]),
         ("a two-hour run", [(2.0, "h")]),
