@@ -27,6 +27,7 @@ from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
 from ragcore.agents.evidence import Draft, Evidence, Statement
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
+from ragcore.agents.focus import off_focus
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.support import SemanticSupport
@@ -434,6 +435,8 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
+        elif focus_reason := self._off_focus(answer, perception, bool(yes_no)):
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, focus_reason))
         if contrast := self._attributes.contrast(perception.question, answer.text):
             message = (
                 f"the question asks about the {contrast[0]} one; the answer is about {contrast[1]}"
@@ -452,6 +455,13 @@ class Validator:
                     Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_RELATION, problem, s.text)
                 )
         return CheckResult(Check.CONSISTENCY, tuple(issues), len(answer.statements))
+
+    def _off_focus(self, answer: Draft, perception: Perception, yes_no: bool) -> str | None:
+        """An attribute the table does not list, read from the question's form ("What
+        payload can the RB-12 carry?"); not for yes/no, comparison or change questions."""
+        if yes_no or perception.route == Route.COMPARISON or perception.constraints.history:
+            return None
+        return off_focus(perception.question, strip_citations(answer.text), self._attributes)
 
 
 def _subjects(e: Evidence, chunk: bool = True) -> set[str]:

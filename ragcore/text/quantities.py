@@ -14,6 +14,13 @@ from ragcore.text.identifiers import ENTITY_PATTERNS
 
 # Units as written in the documents, longest first so "L/min" wins over "L".
 _UNITS = (
+    ("litres per minute", "L/min"),
+    ("liters per minute", "L/min"),
+    ("litres per hour", "L/h"),
+    ("liters per hour", "L/h"),
+    ("cubic metres per hour", "m³/h"),
+    ("cubic meters per hour", "m³/h"),
+    ("kilograms per hour", "kg/h"),
     ("m³/min", "m³/min"),
     ("m3/min", "m³/min"),
     ("m³/h", "m³/h"),
@@ -226,6 +233,21 @@ def comparative(text: str) -> tuple[str, str] | None:
         if word in COMPARATIVES:
             return word, COMPARATIVES[word]
     return None
+
+
+_UNIT_WORD = re.compile(rf"(?<![\w/])({_UNIT})(?![\w/³])", re.IGNORECASE)
+
+
+def units_named(text: str) -> tuple[str, ...]:
+    """Units ``text`` spells out without a figure ("in MPa", "how many pounds"), in their
+    canonical spelling; one-letter units only as written in capitals ("in L")."""
+    found = [
+        _CANONICAL[m.group(1).lower()]
+        for m in _UNIT_WORD.finditer(mask_identifiers(text))
+        if len(m.group(1)) > 2
+        or m.group(1) in {"kg", "kW", "kPa", "MPa", "mm", "cm", "L", "V", "A"}
+    ]
+    return tuple(dict.fromkeys(found))
 
 
 def attribute_units(text: str) -> tuple[str, ...]:
