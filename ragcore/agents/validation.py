@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
-from ragcore.agents.evidence import Draft, Evidence, Statement
+from ragcore.agents.evidence import Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.focus import off_focus
@@ -435,7 +435,7 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
-        elif focus_reason := self._off_focus(answer, perception, bool(yes_no)):
+        elif focus_reason := self._off_focus(answer, by_number, perception, bool(yes_no)):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, focus_reason))
         if contrast := self._attributes.contrast(perception.question, answer.text):
             message = (
@@ -456,10 +456,15 @@ class Validator:
                 )
         return CheckResult(Check.CONSISTENCY, tuple(issues), len(answer.statements))
 
-    def _off_focus(self, answer: Draft, perception: Perception, yes_no: bool) -> str | None:
+    def _off_focus(
+        self, answer: Draft, by_number, perception: Perception, yes_no: bool
+    ) -> str | None:
         """An attribute the table does not list, read from the question's form ("What
-        payload can the RB-12 carry?"); not for yes/no, comparison or change questions."""
+        payload can the RB-12 carry?"); not for yes/no, comparison or change questions,
+        nor for answers from a table (its query names what was asked)."""
         if yes_no or perception.route == Route.COMPARISON or perception.constraints.history:
+            return None
+        if any(is_table_evidence(by_number[n]) for n in answer.citations if n in by_number):
             return None
         return off_focus(perception.question, strip_citations(answer.text), self._attributes)
 
