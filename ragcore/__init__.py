@@ -40,7 +40,8 @@ below it (``tests/ragcore/test_layers.py`` enforces this)::
     3  ingest/, retrieval/        files → chunks → store; keyword, vector and hybrid search
     2  inference/, storage/,      ONNX models and their manifest; SQLite and the vector index;
        scope                      the knowledge bases a caller may use
-    1  config, documents          the one Config; Document and its metadata
+    1  config, documents,         the one Config; Document and its metadata; table
+       tabular                    schemas and queries
     0  types, errors, trace, text/   vocabularies, the error tree, trace trees, text helpers
 """
 
