@@ -2,18 +2,22 @@
 
 Three checks, each a list of issues as data, claim by claim:
 
-- **traceability**: every key statement cites evidence, every citation points at a
-  retrieved chunk, and the cited chunks support the statement: its figures appear there
-  with their units (or converted) and for the same entity (``figures``), numbers the
-  question supplies aside; its content terms are covered above ``support_threshold``,
-  or its meaning is close to a cited sentence (``support``); so is every clause;
+- **traceability**: every key statement cites evidence (a short opening verdict and a
+  conclusion from cited figures lean on their neighbours' citations), every citation
+  points at a retrieved chunk, and the cited chunks support the statement: its figures
+  appear there with their units (or converted) and for the same entity (``figures``),
+  or are worked out from the answer's own figures; numbers the question supplies are
+  context; a claim without a figure is bound to the entity of the sentence stating it
+  (``facts``); its content terms are covered above ``support_threshold``, or its
+  meaning is close to a cited sentence (``support``); so is every clause;
 - **timeliness**: the cited documents fall inside the question's time interval, none is
   superseded by a newer version in the store (unless the question asks about a change
   or an earlier version), and none is contradicted by a newer, at least as
   authoritative document among the evidence (a figure it no longer has);
 - **consistency**: a comparison cites data for every side; "A is louder than B", "more
-  often", "raises … up from" agree with the figures; the answer gives what the question
-  asks for (``attributes``) about the code or model it names.
+  often", "raises … up from" agree with the figures (``relations``); the answer gives
+  what the question asks for (``attributes``, else the focus of its form: ``focus``)
+  about the code or model it names.
 """
 
 from __future__ import annotations
@@ -30,6 +34,13 @@ from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.focus import off_focus
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
+from ragcore.agents.relations import (
+    CONCLUSION,
+    change_problem,
+    frequency_problem,
+    relation_problem,
+    subjects,
+)
 from ragcore.agents.support import SemanticSupport
 from ragcore.config import DEFAULT_SEMANTIC_THRESHOLD, DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
@@ -38,17 +49,12 @@ from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import (
     COMPARATIVES,
-    Quantity,
-    attribute_units,
-    comparative,
-    mask_identifiers,
     number_spans,
     numbers,
     quantities,
 )
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
-from ragcore.text.units import convert
 from ragcore.types import Check, IssueKind, Route
 
 _PAST = re.compile(
@@ -59,24 +65,9 @@ _CODE_TERM = re.compile(r"^e\d+$")  # an error code as a term: e03, e4027
 # An answer's opening verdict, backed by the statements after it: "Yes.", "No, …",
 # "Lower.", "The RO-300 pre-filter." (a few words, no figure).
 _VERDICT = re.compile(r"^\s*(?:(?:yes|no)\b|(?:\S+\s+){0,4}\S+[.!]?\s*$)", re.IGNORECASE)
-# A statement that draws a conclusion from the figures before it.
-_CONCLUSION = re.compile(r"\b(?:therefore|thus|hence|so|which means|this means)\b", re.IGNORECASE)
 _YES_NO = re.compile(
     r"^\s*(?:can|could|is|are|was|were|does|do|did|will|would|should|may|must|has|have)\b"
     r"(?![^?]*\bor\b)",  # "Is it higher or lower …?" asks which
-    re.IGNORECASE,
-)
-# What puts two things side by side in one statement: "louder than", "68 against 72".
-_COMPARED = re.compile(
-    r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
-    re.IGNORECASE,
-)
-_FREQUENCY = re.compile(r"\b(more|less)\s+(?:often|frequently)\b", re.IGNORECASE)
-_PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
-# A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
-_RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IGNORECASE)
-_FALL = re.compile(
-    r"\b(?:lower(?:s|ed)?|reduc\w*|decreas\w*|shorten\w*|cuts?)\b|\bdown\s+from\b",
     re.IGNORECASE,
 )
 # Where one claim of a statement ends and another begins.
@@ -446,9 +437,9 @@ class Validator:
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))
         for s in answer.statements:
             problem = (
-                _relation_problem(s, by_number, perception)
-                or _change_problem(s)
-                or _frequency_problem(s, perception)
+                relation_problem(s, by_number, perception)
+                or change_problem(s)
+                or frequency_problem(s, perception)
             )
             if problem:
                 issues.append(
@@ -469,96 +460,13 @@ class Validator:
         return off_focus(perception.question, strip_citations(answer.text), self._attributes)
 
 
-def _subjects(e: Evidence, chunk: bool = True) -> set[str]:
-    """Identifier terms of an evidence's document (title, metadata) and chunk entities."""
-    doc = e.document
-    words = [doc.title, *doc.metadata.values(), *(e.hit.entities if chunk else ())]
-    return model_terms(terms(" ".join(words)))
-
-
-def _mentions(side: str, e: Evidence) -> bool:
-    key = set(terms(side))
-    return bool(key) and (key <= _subjects(e) or key <= set(terms(e.text)))
-
-
 def _has_data_for(side: str, s: Statement, by_number) -> bool:
     cited = [by_number[n] for n in s.citations if n in by_number]
     key = set(terms(side))
     # Named in the statement, or the statement names no side and a cited document is
     # about this one (its title or metadata; a chunk that merely mentions it is not).
-    about = key <= set(terms(s.text)) or any(key <= _subjects(e, chunk=False) for e in cited)
+    about = key <= set(terms(s.text)) or any(key <= subjects(e, chunk=False) for e in cited)
     return about and bool(cited) and bool(numbers(s.text))
-
-
-def _relation_problem(s: Statement, by_number, perception: Perception) -> str | None:
-    """Why "A is <comparative> than B" is not backed by the cited figures, or None."""
-    found = comparative(s.text)
-    # "A is louder than B", or "A holds 30 and B 60, so A has the bigger magazine".
-    if found is None or not (_COMPARED.search(s.text) or _CONCLUSION.search(s.text)):
-        return None
-    word, direction = found
-    if frequency := _FREQUENCY.search(s.text):  # "more often" is the shorter interval
-        word = frequency.group(0)
-        direction = "lower" if frequency.group(1).lower() == "more" else "higher"
-    lowered = set(terms(s.text))
-    mentioned = sorted(
-        (side for side in perception.sides if set(terms(side)) <= lowered),
-        key=lambda side: s.text.lower().find(side.lower()),
-    )
-    if len(mentioned) < 2:
-        return None
-    a, b = mentioned[:2]
-    # After "so"/"therefore" the comparison is about the side named there; the figures
-    # before it come in the order the sides were named. "A 30, B 60, so B has the bigger"
-    # says A has the smaller.
-    conclusion = None if _COMPARED.search(s.text) else _CONCLUSION.search(s.text)
-    if conclusion:
-        after = set(terms(s.text[conclusion.end() :]))
-        if set(terms(b)) <= after and not set(terms(a)) <= after:
-            direction = "lower" if direction == "higher" else "higher"
-    cited = [by_number[n] for n in s.citations if n in by_number]
-    # The statement's own figures or words ("louder") say what is compared; else the
-    # question's ("... more flow ...").
-    units = tuple(q.unit for q in quantities(s.text)) + attribute_units(s.text)
-    units = units or perception.constraints.units + attribute_units(perception.question)
-    if not units:  # "A keeps more events: 50, while B keeps 200": the figures in order
-        stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(mask_identifiers(s.text))]
-        if len(stated_numbers) != 2:
-            return None
-        first, second = stated_numbers
-        holds = first > second if direction == "higher" else first < second
-        if holds:
-            return None
-        return f"'{a} {word} than {b}' contradicts the stated figures ({first:g} vs {second:g})"
-    # Each side's cited figures per unit; compare in the first unit both sides have.
-    figures: dict[str, dict[str, list[float]]] = {}
-    for side in (a, b):
-        figures[side] = {}
-        for e in cited:
-            if _mentions(side, e):
-                for q in quantities(e.text):
-                    figures[side].setdefault(q.unit, []).append(q.value)
-    unit = next((u for u in units if u in figures[a] and u in figures[b]), None)
-    if unit is None:
-        missing = b if any(u in figures[a] for u in units) else a
-        return f"'{word}' has no cited figure for {missing} to compare"
-    # The figures stated for the sides: before a conclusion ("…, so B allows 10 °C more").
-    end = conclusion.start() if conclusion else len(s.text)
-    stated = [q.value for q in quantities(s.text[:end]) if q.unit == unit]
-    if len(stated) == 2:  # "A is louder than B (72 vs 69 dB(A))": A's figure comes first
-        for side, value in zip((a, b), stated):
-            if value not in figures[side][unit]:
-                return f"{value:g} {unit} is not a cited figure for {side}"
-        values = dict(zip((a, b), stated))
-    else:
-        values = {side: figures[side][unit][0] for side in (a, b)}
-    higher = values[a] > values[b]
-    holds = higher if direction == "higher" else values[a] < values[b]
-    if not holds:
-        return (
-            f"'{a} {word} than {b}' contradicts the cited figures ({values[a]:g} vs {values[b]:g})"
-        )
-    return None
 
 
 def _outranked(answer: Draft, by_number) -> list[Issue]:
@@ -586,7 +494,7 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
                     or doc.updated_at is None
                     or doc.updated_at <= old.document.updated_at
                     or doc.authority < old.document.authority
-                    or not (_subjects(other, chunk=False) & _subjects(old, chunk=False))
+                    or not (subjects(other, chunk=False) & subjects(old, chunk=False))
                 ):
                     continue
                 theirs = {
@@ -629,7 +537,7 @@ def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> lis
             out[i] = replace(s, citations=after.citations)
         elif (
             before
-            and _CONCLUSION.search(s.text)
+            and CONCLUSION.search(s.text)
             and all((f.value, f.unit) in cited_figures or derived(f, operands) for f in stated)
         ):
             out[i] = replace(s, citations=before.citations)
@@ -656,7 +564,7 @@ def _other_subject(answer: Draft, by_number, perception: Perception) -> str | No
     asked = set(model_terms(terms(" ".join(perception.identifiers))))
     said = model_terms(terms(answer.text))
     cited = [by_number[n] for n in answer.citations if n in by_number]
-    documents = set().union(*(_subjects(e, chunk=False) for e in cited))
+    documents = set().union(*(subjects(e, chunk=False) for e in cited))
     for kind, named, also in (
         ("code", lambda ids: {i for i in ids if _CODE_TERM.match(i)}, set()),
         ("model", lambda ids: {i for i in ids if not _CODE_TERM.match(i)}, documents),
@@ -668,61 +576,6 @@ def _other_subject(answer: Draft, by_number, perception: Perception) -> str | No
                 f"the answer names {', '.join(sorted(given)).upper()}"
             )
     return None
-
-
-def _change_problem(s: Statement) -> str | None:
-    """Why "raises X to A, up from B" (or "extends X from B to A") has the wrong direction."""
-    rise, fall = _RISE.search(s.text), _FALL.search(s.text)
-    if bool(rise) == bool(fall):  # no change stated, or both ways: nothing to check
-        return None
-    # Figures with units, else bare ones: "… now at 8 broken wires, compared with 10".
-    stated = quantities(s.text) or [
-        Quantity(value, "", start, end) for value, start, end in number_spans(s.text)
-    ]
-    pairs = [(p, q) for p, q in zip(stated, stated[1:]) if p.unit == q.unit]
-    if not pairs:
-        return None
-    first, second = pairs[0]
-    between = s.text[first.end : second.start].lower()
-    now = re.search(r"\bnow\b", s.text[: first.start], re.IGNORECASE)
-    verb = (rise or fall).start() < first.start  # type: ignore[union-attr]
-    if re.search(r"\bfrom\b", between) or ((now or verb) and _COMPARED.search(between)):
-        # "to A, up from B", "now A, versus B", "lowered it to A, compared with B"
-        new, old = first.value, second.value
-    elif re.search(r"\bto\b", between) and re.search(r"\bfrom\s*$", s.text[: first.start].lower()):
-        old, new = first.value, second.value  # "from B to A"
-    else:
-        return None
-    said = "raises" if rise else "lowers"
-    if (new > old) == bool(rise) or new == old:
-        return None
-    return f"'{said}' contradicts the figures: {old:g} {first.unit} before, {new:g} after"
-
-
-def _frequency_problem(s: Statement, perception: Perception) -> str | None:
-    """Why "X is done more often, every 3000 h, compared with every 2000 h" is wrong:
-    more often is the shorter interval (first figure: the subject's). Comparisons of
-    the question's sides are checked by ``_relation_problem`` instead."""
-    frequency = _FREQUENCY.search(s.text)
-    if frequency is None or not _COMPARED.search(s.text) or perception.route == Route.COMPARISON:
-        return None
-    stated = quantities(s.text)
-    # "every 12 months, compared with every 2 years": compared in the first one's unit.
-    pairs = [
-        (p, then)
-        for p, q in zip(stated, stated[1:])
-        if (then := convert(q.value, q.unit, p.unit)) is not None
-    ]
-    if not pairs or pairs[0][0].value == pairs[0][1]:
-        return None
-    first, second = pairs[0]
-    more = frequency.group(1).lower() == "more"
-    if (first.value < second) == more:
-        return None
-    return (
-        f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
-        f"against every {second:g} {first.unit}"
-    )
 
 
 def _content_terms(text: str) -> list[str]:
