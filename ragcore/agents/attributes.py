@@ -9,17 +9,21 @@ validation reports an answer that addresses none of it.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from ragcore.errors import ConfigError
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
+from ragcore.text.units import dimension
 
 _CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)\b", re.IGNORECASE)
+Direction = Literal["higher", "lower"]
 _KEYS = frozenset({"words", "answered_by", "units", "not_in", "units_not_with"})
 DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
 
@@ -54,10 +58,34 @@ class Attribute:
 
 
 @dataclass(frozen=True)
+class Comparatives:
+    """Words that put two figures in order and which one they say is larger ("louder":
+    the higher figure), with the dimensions whose figures a word orders the other way
+    ("faster" for a duration: the shorter time)."""
+
+    words: Mapping[str, Direction] = field(default_factory=dict)
+    by_dimension: Mapping[str, Mapping[str, Direction]] = field(default_factory=dict)
+
+    def find(self, text: str) -> tuple[str, Direction] | None:
+        """The first comparative word of ``text`` and its usual direction."""
+        for word in re.findall(r"[a-z]+", text.lower()):
+            if word in self.words:
+                return word, self.words[word]
+        return None
+
+    def direction(self, word: str, unit: str | None) -> Direction | None:
+        """Which figure ``word`` says is larger when the figures are in ``unit``."""
+        if unit is not None and word in (turned := self.by_dimension.get(dimension(unit), {})):
+            return turned[word]
+        return self.words.get(word)
+
+
+@dataclass(frozen=True)
 class AttributeTable:
     attributes: tuple[Attribute, ...]
     contrasts: tuple[frozenset[str], ...] = ()
     """Sets of words of which a question names one ("low" | "high"), as terms."""
+    comparatives: Comparatives = field(default_factory=Comparatives)
 
     def contrast(self, question: str, text: str) -> tuple[str, str] | None:
         """(asked, said) when ``text`` names another word of a contrast set than the one
@@ -77,6 +105,12 @@ class AttributeTable:
         return tuple(a for a in self.attributes if a.named_in(terms(_without(lowered, a.not_in))))
 
 
+@functools.cache
+def default_attributes() -> AttributeTable:
+    """The shipped table, read once on first use (importing reads no file)."""
+    return load_attributes()
+
+
 def addresses(attributes: Iterable[Attribute], text: str, question: str = "") -> bool:
     """Whether ``text`` addresses one of ``attributes`` (true when there are none)."""
     asked = tuple(attributes)
@@ -92,6 +126,7 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         raise ConfigError("attributes_path", str(path), f"cannot read the file ({exc})") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError("attributes_path", str(path), f"not valid TOML: {exc}") from exc
+    comparatives = _comparatives(data.pop("comparatives", {}), path)
     contrasts = data.pop("contrasts", [])
     if not isinstance(contrasts, list) or not all(isinstance(c, list) for c in contrasts):
         fix = f"contrasts must be a list of lists of words ({path})"
@@ -124,7 +159,30 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
                 tuple(frozenset(terms(w)) for w in answers if terms(w)),
             )
         )
-    return AttributeTable(tuple(attributes), sets)
+    return AttributeTable(tuple(attributes), sets, comparatives)
+
+
+def _comparatives(data: object, path: Path) -> Comparatives:
+    """``[comparatives]``: ``higher``/``lower`` word lists, and per-dimension tables."""
+    if not isinstance(data, dict):
+        fix = f"[comparatives] must be a table of 'higher' and 'lower' word lists ({path})"
+        raise ConfigError("attributes_path", str(path), fix)
+
+    def directions(table: dict, where: str) -> dict[str, Direction]:
+        if set(table) - {"higher", "lower"}:
+            fix = f"{where} takes only 'higher' and 'lower' word lists ({path})"
+            raise ConfigError("attributes_path", str(path), fix)
+        return {
+            w.lower(): direction
+            for direction in ("higher", "lower")
+            for w in _strings(table.get(direction, []), f"{where}.{direction}", path)
+        }
+
+    flat = {k: v for k, v in data.items() if not isinstance(v, dict)}
+    turned = {
+        k: directions(v, f"[comparatives.{k}]") for k, v in data.items() if isinstance(v, dict)
+    }
+    return Comparatives(directions(flat, "[comparatives]"), turned)
 
 
 def _strings(value: object, where: str, path: Path) -> list[str]:

@@ -2,19 +2,20 @@
 B" (and "A holds 30, B 60, so B is bigger"), "raises X to A, up from B", "more often".
 
 A relation holds when the figures bound to its sides agree with its direction; the
-comparative words and their directions are ``text.quantities.COMPARATIVES``.
+comparative words and their directions, by the dimension of the figures, are
+``[comparatives]`` in ``rules/attributes.toml``.
 """
 
 from __future__ import annotations
 
 import re
 
+from ragcore.agents.attributes import Comparatives
 from ragcore.agents.evidence import Evidence, Statement
 from ragcore.agents.perception.agent import Perception
 from ragcore.text.quantities import (
     Quantity,
     attribute_units,
-    comparative,
     mask_identifiers,
     number_spans,
     quantities,
@@ -52,14 +53,17 @@ def _mentions(side: str, e: Evidence) -> bool:
     return bool(key) and (key <= subjects(e) or key <= set(terms(e.text)))
 
 
-def relation_problem(s: Statement, by_number, perception: Perception) -> str | None:
+def relation_problem(
+    s: Statement, by_number, perception: Perception, comparatives: Comparatives
+) -> str | None:
     """Why "A is <comparative> than B" is not backed by the cited figures, or None."""
-    found = comparative(s.text)
+    found = comparatives.find(s.text)
     # "A is louder than B", or "A holds 30 and B 60, so A has the bigger magazine".
     if found is None or not (_COMPARED.search(s.text) or CONCLUSION.search(s.text)):
         return None
     word, direction = found
-    if frequency := _FREQUENCY.search(s.text):  # "more often" is the shorter interval
+    frequency = _FREQUENCY.search(s.text)
+    if frequency:  # "more often" is the shorter interval
         word = frequency.group(0)
         direction = "lower" if frequency.group(1).lower() == "more" else "higher"
     lowered = set(terms(s.text))
@@ -74,10 +78,8 @@ def relation_problem(s: Statement, by_number, perception: Perception) -> str | N
     # before it come in the order the sides were named. "A 30, B 60, so B has the bigger"
     # says A has the smaller.
     conclusion = None if _COMPARED.search(s.text) else CONCLUSION.search(s.text)
-    if conclusion:
-        after = set(terms(s.text[conclusion.end() :]))
-        if set(terms(b)) <= after and not set(terms(a)) <= after:
-            direction = "lower" if direction == "higher" else "higher"
+    after = set(terms(s.text[conclusion.end() :])) if conclusion else set()
+    turned = set(terms(b)) <= after and not set(terms(a)) <= after
     cited = [by_number[n] for n in s.citations if n in by_number]
     # The statement's own figures or words ("louder") say what is compared; else the
     # question's ("... more flow ...").
@@ -88,7 +90,7 @@ def relation_problem(s: Statement, by_number, perception: Perception) -> str | N
         if len(stated_numbers) != 2:
             return None
         first, second = stated_numbers
-        holds = first > second if direction == "higher" else first < second
+        holds = (first > second if direction == "higher" else first < second) != turned
         if holds:
             return None
         return f"'{a} {word} than {b}' contradicts the stated figures ({first:g} vs {second:g})"
@@ -104,6 +106,8 @@ def relation_problem(s: Statement, by_number, perception: Perception) -> str | N
     if unit is None:
         missing = b if any(u in figures[a] for u in units) else a
         return f"'{word}' has no cited figure for {missing} to compare"
+    if not frequency:  # "faster" is the shorter time, the higher speed
+        direction = comparatives.direction(word, unit) or direction
     # The figures stated for the sides: before a conclusion ("…, so B allows 10 °C more").
     end = conclusion.start() if conclusion else len(s.text)
     stated = [q.value for q in quantities(s.text[:end]) if q.unit == unit]
@@ -114,8 +118,7 @@ def relation_problem(s: Statement, by_number, perception: Perception) -> str | N
         values = dict(zip((a, b), stated))
     else:
         values = {side: figures[side][unit][0] for side in (a, b)}
-    higher = values[a] > values[b]
-    holds = higher if direction == "higher" else values[a] < values[b]
+    holds = (values[a] > values[b] if direction == "higher" else values[a] < values[b]) != turned
     if not holds:
         return (
             f"'{a} {word} than {b}' contradicts the cited figures ({values[a]:g} vs {values[b]:g})"

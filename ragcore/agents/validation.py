@@ -22,12 +22,18 @@ Three checks, each a list of issues as data, claim by claim:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
+from ragcore.agents.attributes import (
+    AttributeTable,
+    addresses,
+    default_attributes,
+    load_attributes,
+)
 from ragcore.agents.evidence import Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
@@ -48,7 +54,6 @@ from ragcore.inference.reranker import Reranker
 from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import (
-    COMPARATIVES,
     number_spans,
     numbers,
     quantities,
@@ -83,8 +88,12 @@ _LINKING_TERMS = frozenset(
         "shortened changed unchanged still now whereas while respectively instead"
     )
 )
-_COMPARATIVE_TERMS = frozenset(COMPARATIVES) | {"than", "vs"}
-_RELATION_TERMS = _COMPARATIVE_TERMS | _LINKING_TERMS
+
+
+@functools.cache
+def _relation_terms() -> frozenset[str]:
+    """Linking and comparative words (the shipped table's), left out of word coverage."""
+    return _LINKING_TERMS | frozenset(default_attributes().comparatives.words) | {"than", "vs"}
 
 
 @dataclass(frozen=True)
@@ -437,7 +446,7 @@ class Validator:
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))
         for s in answer.statements:
             problem = (
-                relation_problem(s, by_number, perception)
+                relation_problem(s, by_number, perception, self._attributes.comparatives)
                 or change_problem(s)
                 or frequency_problem(s, perception)
             )
@@ -586,7 +595,7 @@ def _content_terms(text: str) -> list[str]:
     for q in quantities(text):
         masked[q.start : q.end] = " " * (q.end - q.start)
     words = terms("".join(masked))
-    return [t for t in words if t not in _RELATION_TERMS and not t.isdigit()]
+    return [t for t in words if t not in _relation_terms() and not t.isdigit()]
 
 
 def _sentences_of(text: str) -> list[str]:

@@ -170,43 +170,7 @@ _CANONICAL = {u.lower(): c for u, c in _UNITS}
 _SPACED = frozenset({"s", "m", "v", "t", "a"})
 
 
-# Comparative words and the direction of the relation they state ("A is louder than B":
-# A's figure is higher); the attribute words say which unit such a comparison is about.
-COMPARATIVES = {
-    **dict.fromkeys(
-        [
-            "louder",
-            "higher",
-            "faster",
-            "bigger",
-            "larger",
-            "greater",
-            "stronger",
-            "heavier",
-            "hotter",
-            "warmer",
-            "longer",
-            "more",
-        ],
-        "higher",
-    ),
-    **dict.fromkeys(
-        [
-            "quieter",
-            "lower",
-            "slower",
-            "smaller",
-            "weaker",
-            "lighter",
-            "shorter",
-            "colder",
-            "cooler",
-            "less",
-            "fewer",
-        ],
-        "lower",
-    ),
-}
+# Attribute words and the units a comparison about them is in ("louder" → dB(A)).
 ATTRIBUTE_UNITS = {
     "loud": ("dB(A)",),
     "louder": ("dB(A)",),
@@ -227,14 +191,7 @@ ATTRIBUTE_UNITS = {
 }
 
 
-def comparative(text: str) -> tuple[str, str] | None:
-    """The first comparative word of ``text`` and its direction ("higher"/"lower")."""
-    for word in re.findall(r"[a-z]+", text.lower()):
-        if word in COMPARATIVES:
-            return word, COMPARATIVES[word]
-    return None
-
-
+_SHORT_UNITS = frozenset({"kg", "kW", "kN", "mm", "cm", "L", "V", "A", "h"})
 _UNIT_WORD = re.compile(rf"(?<![\w/])({_UNIT})(?![\w/³])", re.IGNORECASE)
 
 
@@ -244,8 +201,7 @@ def units_named(text: str) -> tuple[str, ...]:
     found = [
         _CANONICAL[m.group(1).lower()]
         for m in _UNIT_WORD.finditer(mask_identifiers(text))
-        if len(m.group(1)) > 2
-        or m.group(1) in {"kg", "kW", "kPa", "MPa", "mm", "cm", "L", "V", "A"}
+        if len(m.group(1)) > 2 or m.group(1) in _SHORT_UNITS
     ]
     return tuple(dict.fromkeys(found))
 

@@ -15,11 +15,11 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
-from ragcore.agents.attributes import AttributeTable, addresses, load_attributes
+from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.agent import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.quantities import COMPARATIVES, Quantity, attribute_units, comparative, quantities
+from ragcore.text.quantities import Quantity, attribute_units, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
 from ragcore.types import EntitySource, Route
@@ -29,9 +29,7 @@ DEFAULT_MAX_STATEMENTS = 2
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
 # Words of the comparison itself, not of what is compared: a side's sentence lacks them.
-COMPARISON_WORDS = frozenset(
-    terms(" ".join(COMPARATIVES)) + terms("versus compare comparison much powerful max maximum")
-)
+_COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max maximum"))
 # A sentence that starts by pointing back at a subject named earlier in its document.
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
@@ -170,7 +168,8 @@ class ExtractiveGenerator:
         """The best sentence about each side, then the relation the question asks for."""
         units = perception.constraints.units + attribute_units(question)
         side_terms = {side: set(terms(side)) for side in perception.sides}
-        wanted = wanted - COMPARISON_WORDS
+        comparatives = self._attributes.comparatives
+        wanted = wanted - _COMPARISON_WORDS - set(terms(" ".join(comparatives.words)))
         asked = Constraints(quantitative=True, units=units)  # a comparison is about figures
         per_side = []
         for side, mine in side_terms.items():
@@ -196,7 +195,7 @@ class ExtractiveGenerator:
                 per_side.append((side, best))
         unique = {id(s): (side, s) for side, s in per_side}  # sides may share a sentence
         statements = [_cite(s, label=side) for side, s in unique.values()]
-        relation = _relation(question, per_side, units)
+        relation = _relation(question, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
 
 
@@ -296,9 +295,9 @@ def _has_unit(text: str, units: tuple[str, ...]) -> bool:
     return any(q.unit in units for q in quantities(text))
 
 
-def _relation(question, per_side, units) -> Statement | None:
+def _relation(question, per_side, units, comparatives: Comparatives) -> Statement | None:
     """ "The AC-110 is louder than the AC-75 (72 vs 69 dB(A)) [2][1]." from both figures."""
-    word = comparative(question)
+    word = comparatives.find(question)
     if word is None or len(per_side) != 2:
         return None
     phrase = _relation_phrase(question, word[0])
@@ -318,7 +317,7 @@ def _relation(question, per_side, units) -> Statement | None:
     if va == vb:
         return None
     first_higher = va > vb
-    if word[1] == "lower":
+    if (comparatives.direction(word[0], unit) or word[1]) == "lower":  # "faster": less time
         first_higher = not first_higher
     (winner, wv, we), (loser, lv, le) = (
         ((a, va, sa), (b, vb, sb)) if first_higher else ((b, vb, sb), (a, va, sa))

@@ -105,6 +105,9 @@ def test_the_default_attributes_file_is_the_shipped_one():
         ('[weight]\nunits = ["kg"]\n', "[weight].words must be a list"),
         ("[weight]\nwords = []\n", "[weight].words has no content word"),
         ('[weight]\nwords = ["the", "of"]\n', "[weight].words has no content word"),
+        ('[comparatives]\nbigger = ["larger"]\n', "takes only 'higher' and 'lower'"),
+        ('[comparatives]\nhigher = "louder"\n', "[comparatives].higher must be a list"),
+        ('[comparatives.duration]\nfaster = ["x"]\n', "[comparatives.duration] takes only"),
     ],
 )
 def test_a_broken_attributes_file_raises_a_config_error_naming_the_file(tmp_path, content, problem):
@@ -131,3 +134,12 @@ def test_an_attributes_file_that_is_not_utf8_raises_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="not valid TOML") as caught:
         load_attributes(path)
     assert str(path) in str(caught.value)
+
+
+def test_a_comparative_orders_figures_by_their_dimension():
+    comparatives = load_attributes().comparatives
+    assert comparatives.find("The KB-16 closes faster than the KB-25") == ("faster", "higher")
+    assert comparatives.direction("faster", "ms") == "lower"  # a shorter closing time
+    assert comparatives.direction("faster", "m/min") == "higher"  # a higher speed
+    assert comparatives.direction("louder", "dB(A)") == "higher"
+    assert comparatives.direction("upwards", "s") is None

@@ -632,3 +632,15 @@ def test_a_question_that_starts_with_has_and_ends_on_changed_is_about_a_change()
     question = "Has the RB-12 encoder battery replacement interval changed?"
     assert perceive(question).constraints.history
     assert not perceive("How often is the RB-12 gearbox oil changed?").constraints.history
+
+
+def test_faster_is_the_shorter_time():
+    cited = [
+        evidence(1, "The KB-16 closes in 55 ms.", document("kb16", "KB-16 manual")),
+        evidence(2, "The KB-25 closes in 70 ms.", document("kb25", "KB-25 manual")),
+    ]
+    question = "Which closes faster, the KB-16 or the KB-25?"
+    right = "The KB-16 closes faster than the KB-25 (55 ms vs 70 ms) [1][2]."
+    assert "unsupported_relation" not in kinds(check(question, right, cited))
+    wrong = "The KB-25 closes faster than the KB-16 (70 ms vs 55 ms) [2][1]."
+    assert "unsupported_relation" in kinds(check(question, wrong, cited))
