@@ -104,7 +104,10 @@ def identifiers(text: str) -> list[tuple[str, int, int]]:
 
 
 def binding(text: str, start: int, end: int) -> Binding:
-    """What the figure at ``text[start:end]`` is about, within its sentence."""
+    """What the figure at ``text[start:end]`` is about, within its sentence, or, in a
+    Markdown table, the entity its column is headed with."""
+    if (column := table_column_entity(text, start)) is not None:
+        return Binding(column, attached=True, named=frozenset({column}))
     sentence = next(((a, b) for a, b in split_sentences(text) if a <= start < b), (0, len(text)))
     found = [
         (n, a + sentence[0], b + sentence[0]) for n, a, b in identifiers(text[slice(*sentence)])
@@ -138,6 +141,30 @@ def binding(text: str, start: int, end: int) -> Binding:
 # A line that labels what follows it: "DP-24:", "## DP-24", "**RO-300**".
 _LABEL = re.compile(r"^\s*(?:#+\s*)?\**\s*[^\n]{1,60}?\**\s*:?\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def table_column_entity(text: str, position: int) -> str | None:
+    """The one entity the header of ``position``'s column names, when ``position`` is in
+    a cell of a Markdown table ("| Main terminal bolt torque | 70 N·m | 95 N·m |" under
+    "| | KB-16 | KB-25 |")."""
+    line_start = text.rfind("\n", 0, position) + 1
+    line_end = text.find("\n", position)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    if not line.lstrip().startswith("|"):
+        return None
+    column = text[line_start:position].count("|") - 1
+    header = line
+    for above in reversed(text[:line_start].split("\n")[:-1]):
+        if not above.lstrip().startswith("|"):
+            break
+        header = above
+    if header is line:
+        return None
+    cells = header.strip().strip("|").split("|")
+    if not 0 <= column < len(cells):
+        return None
+    names = {n for n, _, _ in identifiers(cells[column])}
+    return next(iter(names)) if len(names) == 1 else None
 
 
 def context_entity(text: str, position: int) -> str | None:

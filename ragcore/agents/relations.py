@@ -9,10 +9,14 @@ comparative words and their directions, by the dimension of the figures, are
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ragcore.agents.attributes import Comparatives
 from ragcore.agents.evidence import Evidence, Statement
+from ragcore.agents.figures import binding, identifiers
 from ragcore.agents.perception.agent import Perception
+from ragcore.text.arithmetic import figures
+from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import (
     Quantity,
     attribute_units,
@@ -36,6 +40,11 @@ _RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IG
 _FALL = re.compile(
     r"\b(?:lower(?:s|ed)?|reduc\w*|decreas\w*|shorten\w*|cuts?)\b|\bdown\s+from\b",
     re.IGNORECASE,
+)
+# What names the other side of a comparison: "… than the KB-16", "compared with the
+# TX-1000", "well above the TX-1000".
+_COMPARED_SIDE = re.compile(
+    r"\b(?:than|against|compared (?:with|to)|versus|vs|above|below|over|under)\b", re.IGNORECASE
 )
 # A statement that draws a conclusion from the figures before it.
 CONCLUSION = re.compile(r"\b(?:therefore|thus|hence|so|which means|this means)\b", re.IGNORECASE)
@@ -180,3 +189,26 @@ def frequency_problem(s: Statement, perception: Perception) -> str | None:
         f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
         f"against every {second:g} {first.unit}"
     )
+
+
+def one_sided(statements: Sequence[Statement], comparatives: Comparatives) -> str | None:
+    """The side of a comparison that no figure of the answer is given for, or None:
+    "The KB-25 allows 2.5 mm [1], more than the KB-16" compares two models with one
+    figure. The side missing is the one no figure is bound to."""
+    given: set[str] = set()
+    stated: set[tuple[float, str | None]] = set()
+    compared: list[str] = []
+    for s in statements:
+        text = strip_citations(s.text)
+        for f in figures(text):
+            stated.add((f.value, f.unit))
+            if (entity := binding(text, f.start, f.start + 1).entity) is not None:
+                given.add(entity)
+        names = list(dict.fromkeys(n for n, _, _ in identifiers(text)))
+        if len(names) >= 2 and comparatives.find(text) and _COMPARED_SIDE.search(text):
+            compared += names
+    sides = list(dict.fromkeys(compared))
+    if not sides or len(stated) >= len(sides):
+        return None
+    missing = next((n for n in sides if n not in given), sides[-1])
+    return f"no figure is given for {missing.upper()}, the other side"

@@ -44,6 +44,7 @@ from ragcore.agents.relations import (
     CONCLUSION,
     change_problem,
     frequency_problem,
+    one_sided,
     relation_problem,
     subjects,
 )
@@ -267,13 +268,13 @@ class Validator:
                         documents,
                     )
                 )
+        in_source = numbers(source) | figure_check.found | given
         unbacked = {
             value
             for value, start, _ in number_spans(s.text)
-            if value not in figure_check.found and not derived(Figure(value, None, start), operands)
+            if value not in in_source and not derived(Figure(value, None, start), operands)
         }
-        unbacked = (unbacked - numbers(source)) | {q.value for q in figure_check.unmatched}
-        missing = sorted(unbacked - given)
+        missing = sorted(unbacked | {q.value for q in figure_check.unmatched} - given)
         if missing:
             listed = ", ".join(f"{n:g}" for n in missing)
             issues.append(
@@ -430,6 +431,8 @@ class Validator:
         # A yes/no question ("Can the BC-9 drive a DP-24 at its full rated output?") asks
         # whether, not for the attribute it names.
         yes_no = _YES_NO.match(perception.question)
+        if missing := one_sided(answer.statements, self._attributes.comparatives):
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.MISSING_SIDE, missing))
         asked = () if yes_no else self._attributes.asked_in(perception.question)
         if not any(addresses(asked, s.text, perception.question) for s in answer.statements):
             names = " or ".join(a.name for a in asked)

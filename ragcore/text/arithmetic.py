@@ -36,11 +36,19 @@ def figures(text: str) -> list[Figure]:
     return sorted(found, key=lambda f: f.start)
 
 
+MAX_OPERANDS = 12
+"""Beyond this many figures an answer is a listing, not a calculation: pairs of them
+would match by chance (and cost n² per figure)."""
+
+
 def derived(target: Figure, operands: Iterable[Figure]) -> bool:
     """Whether ``target`` is the sum, difference, product or ratio of two ``operands``
     (in its unit; a product or ratio takes one bare or percentage factor), or their
     percentage."""
-    pool = [f for f in operands if (f.value, f.unit) != (target.value, target.unit)]
+    distinct = list(dict.fromkeys((f.value, f.unit) for f in operands))
+    if len(distinct) > MAX_OPERANDS:
+        return False
+    pool = [Figure(v, u, 0) for v, u in distinct if (v, u) != (target.value, target.unit)]
     for a, b in itertools.permutations(pool, 2):
         for result in _results(a, b, target.unit):
             if _rounds_to(result, target.value):

@@ -32,6 +32,8 @@ _UNITS = (
     ("µs/cm", "µS/cm"),
     ("l/s", "L/s"),
     ("gal/min", "gal/min"),
+    ("cfm", "cfm"),
+    ("ft³/min", "cfm"),
     ("gpm", "gal/min"),
     ("kg/h", "kg/h"),
     ("kg/min", "kg/min"),

@@ -22,6 +22,7 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "mg/L": ("concentration", 1e-3),
     "µg/L": ("concentration", 1e-6),
     "gal/min": ("flow", 3.785411784e-3 / 60),
+    "cfm": ("flow", 0.028316846592 / 60),
     "L": ("volume", 1e-3),
     "gal": ("volume", 3.785411784e-3),
     "m³": ("volume", 1.0),

@@ -644,3 +644,36 @@ def test_faster_is_the_shorter_time():
     assert "unsupported_relation" not in kinds(check(question, right, cited))
     wrong = "The KB-25 closes faster than the KB-16 (70 ms vs 55 ms) [2][1]."
     assert "unsupported_relation" in kinds(check(question, wrong, cited))
+
+
+TX = [
+    evidence(1, "The TX-1600 needs at least 1,000 mm around the tank.", document("tx16", "TX")),
+    evidence(2, "The TX-1000 needs at least 800 mm around the tank.", document("tx10", "TX")),
+]
+CLEARANCE = "Which transformer needs more clearance, the TX-1000 or the TX-1600?"
+
+
+def test_a_comparison_that_states_one_sides_figure_only_is_one_sided():
+    answer = "The TX-1600 needs more: at least 1,000 mm [1], compared with the smaller TX-1000."
+    [issue] = [i for i in check(CLEARANCE, answer, TX).issues if i.kind == "missing_side"]
+    assert "TX1000" in issue.message
+
+
+def test_a_comparison_with_both_figures_is_not_one_sided():
+    answer = "The TX-1600 needs more clearance than the TX-1000 (1,000 mm vs 800 mm) [1][2]."
+    assert "missing_side" not in kinds(check(CLEARANCE, answer, TX))
+
+
+def test_a_figure_in_a_markdown_table_belongs_to_its_columns_model():
+    cited = [
+        evidence(
+            1,
+            "| | KB-16 | KB-25 |\n|---|---|---|\n| Main terminal bolt torque | 70 N·m | 95 N·m |",
+            document("manual-kb", "KB-16 / KB-25 manual"),
+        )
+    ]
+    question = "What torque do the KB-16 terminal bolts need?"
+    right = check(question, "The KB-16 terminal bolts take 70 N·m [1].", cited)
+    assert "wrong_entity" not in kinds(right)
+    # 70 lbf·ft is 95 N·m: the KB-25's figure.
+    assert "wrong_entity" in kinds(check(question, "The KB-16 bolts take 70 lbf·ft [1].", cited))

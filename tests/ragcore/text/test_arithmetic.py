@@ -64,3 +64,8 @@ def test_a_figure_is_not_derived_from_itself():
 )
 def test_quantities_read_from_text(text, expected):
     assert [(q.value, q.unit) for q in quantities(text)] == expected
+
+
+def test_a_listing_of_many_figures_is_no_calculation():
+    listing = [Figure(float(v), "units", i) for i, v in enumerate(range(10, 150, 10))]
+    assert not derived(Figure(30.0, "units", 99), listing)  # 10 + 20, but one of 14
