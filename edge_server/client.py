@@ -148,6 +148,33 @@ class Client:
         requests = (pb.IngestRequest(document=d) for d in documents)
         return self.stub.Ingest(requests, **self._call(timeout))
 
+    def ingest_table(
+        self,
+        data: Path,
+        *,
+        table: str,
+        schema: Path,
+        chunk_bytes: int = 1024 * 1024,
+        timeout: float | None = None,
+    ) -> pb.TableSummary:
+        """Load the CSV / JSONL file ``data`` as ``table``, described by the TOML file
+        ``schema``; the file is streamed ``chunk_bytes`` at a time."""
+        content = Path(data).read_bytes()
+        first = pb.IngestTableRequest(
+            table=table,
+            schema=Path(schema).read_text(encoding="utf-8"),
+            file_name=Path(data).name,
+            data=content[:chunk_bytes],
+        )
+        rest = (
+            pb.IngestTableRequest(data=content[i : i + chunk_bytes])
+            for i in range(chunk_bytes, len(content), chunk_bytes)
+        )
+        return self.stub.IngestTable(iter([first, *rest]), **self._call(timeout))
+
+    def tables(self, *, timeout: float | None = None) -> pb.ListTablesResponse:
+        return self.stub.ListTables(pb.ListTablesRequest(), **self._call(timeout))
+
     def delete(self, document_id: str, *, timeout: float | None = None):
         request = pb.DeleteDocumentRequest(document_id=document_id)
         return self.stub.DeleteDocument(request, **self._call(timeout))

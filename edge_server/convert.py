@@ -25,6 +25,7 @@ from edge_server.limits import (
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import (
     Answer,
+    Citation,
     Document,
     DocumentRecord,
     Draft,
@@ -63,6 +64,8 @@ SEARCH_MODES = _enum_map(SearchMode, pb.SearchMode, "SEARCH_MODE")
 MODES = {number: SearchMode(member) for member, number in SEARCH_MODES.items()}
 MODES[pb.SEARCH_MODE_UNSPECIFIED] = SearchMode.HYBRID
 STORE_KIND = "sqlite-fts5+hnsw"
+# Table evidence cites a pseudo document "table:<name>" of this pseudo knowledge base.
+TABLE_PREFIX, TABLES_KNOWLEDGE_BASE = "table:", "tables"
 
 
 # -- requests ---------------------------------------------------------------------------
@@ -264,6 +267,7 @@ def answer(a: Answer, include_trace: bool = False) -> pb.Answer:
                 knowledge_base=c.knowledge_base,
                 updated_at=_day(c.updated_at),
                 text=c.text,
+                **_table_citation(a, c),
             )
             for c in a.citations
         ],
@@ -488,6 +492,16 @@ def instant(value: datetime | str) -> str:
     if when.tzinfo is None:  # ragcore stores UTC
         when = when.replace(tzinfo=UTC)
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _table_citation(a: Answer, c: Citation) -> dict[str, Any]:
+    """A table citation's table, rows and SQL (the SQL from the evidence it cites)."""
+    if not c.document_id.startswith(TABLE_PREFIX) or c.knowledge_base != TABLES_KNOWLEDGE_BASE:
+        return {}
+    query = next((e.query for e in a.evidence if e.number == c.number), "")
+    if not query:  # a stored document that happens to be named so
+        return {}
+    return {"table": c.document_id.removeprefix(TABLE_PREFIX), "rows": c.rows, "query": query}
 
 
 def _day(value: date | None) -> str:

@@ -9,6 +9,7 @@ id and no traceback: the traceback goes to the server log only.
 
     error                                              code                reason
     InvalidDocumentError (a document of an Ingest)     INVALID_ARGUMENT    INVALID_DOCUMENT
+    InvalidTable (the table of an IngestTable)         INVALID_ARGUMENT    INVALID_TABLE
     MalformedRequest (bytes that are no such message)  INVALID_ARGUMENT    MALFORMED_REQUEST
     InvalidInputError (a request field)                INVALID_ARGUMENT    INVALID_FIELD
     DocumentNotFoundError                              NOT_FOUND           DOCUMENT_NOT_FOUND
@@ -81,6 +82,25 @@ class InvalidIngestDocument(EdgeError, InvalidDocumentError):
         super().__init__(error.source, error.field, error.problem)
 
 
+class InvalidTable(EdgeError, InvalidInputError):
+    """An IngestTable's table is unusable: ``field`` is "table", "file_name", "schema[.KEY]"
+    or "data", with the data file, row (1-based) and column or the schema key it names."""
+
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        *,
+        file: str = "",
+        row: str = "",
+        column: str = "",
+        key: str = "",
+    ) -> None:
+        self.field = field
+        self.where = {"file": file, "row": row, "column": column, "key": key}
+        super().__init__(message)
+
+
 class MalformedRequest(EdgeError):
     """The request's bytes do not decode as the rpc's request message."""
 
@@ -147,6 +167,7 @@ class Outcome:
 # time, a server loads its models in seconds, a failing LLM endpoint takes longer.
 STATUS_TABLE: tuple[tuple[type[BaseException], Outcome], ...] = (
     (InvalidDocumentError, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_DOCUMENT")),
+    (InvalidTable, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_TABLE")),
     (MalformedRequest, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")),
     (InvalidInputError, Outcome(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_FIELD")),
     (DocumentNotFoundError, Outcome(grpc.StatusCode.NOT_FOUND, "DOCUMENT_NOT_FOUND")),
@@ -224,6 +245,9 @@ def _field_violation(
             "document_id": error.document_id,
             "field": error.field or "",
         }
+    elif isinstance(error, InvalidTable):
+        metadata = {"field": error.field} | {k: v for k, v in error.where.items() if v}
+        field = error.field
     elif isinstance(error, InvalidField):
         field, metadata = error.field, {"field": error.field}
     elif isinstance(error, InvalidDocumentError):  # from a path the servicer did not wrap

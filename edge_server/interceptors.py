@@ -49,7 +49,12 @@ from edge_server.names import SERVICE, method
 from ragcore.errors import RagcoreError
 
 ADMIN_METHODS = frozenset(
-    {method("Ingest"), method("DeleteDocument"), method("DeleteKnowledgeBase")}
+    {
+        method("Ingest"),
+        method("IngestTable"),
+        method("DeleteDocument"),
+        method("DeleteKnowledgeBase"),
+    }
 )
 # Cheap reads: neither counted against max_in_flight nor queued for a worker, so a busy
 # server can still be watched (and its limits read).

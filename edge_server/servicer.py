@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from edge_server import convert
+from edge_server import convert, tables
 from edge_server.auth import Access
 from edge_server.errors import DeadlinePassed, InvalidField, InvalidIngestDocument
 from edge_server.interceptors import Admission, CallContext
@@ -25,6 +25,7 @@ from ragcore import Engine, IngestProgress, Scope, SearchFilters, StageEvent, __
 from ragcore.errors import (
     DocumentNotFoundError,
     InvalidDocumentError,
+    InvalidInputError,
     InvalidQueryError,
     KnowledgeBaseNotFoundError,
 )
@@ -158,6 +159,26 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
                 raise
             raise InvalidIngestDocument(error, position, documents[position].id) from None
         return convert.ingest_summary(report)
+
+    def IngestTable(self, request_iterator, context: CallContext) -> pb.TableSummary:
+        started = time.perf_counter()
+        with tables.received(request_iterator) as upload:
+            check_alive(context, "receiving the table")
+            try:
+                info = self.engine.ingest_table(
+                    upload.data,
+                    table=upload.table,
+                    schema=upload.schema,
+                    scope=scope_of(context.access),
+                )
+            except InvalidInputError as error:
+                raise tables.table_error(error, upload) from None
+        return tables.summary(info, (time.perf_counter() - started) * 1000)
+
+    def ListTables(self, request, context: CallContext) -> pb.ListTablesResponse:
+        if context.access.knowledge_bases is not None:  # tables belong to no knowledge base
+            return pb.ListTablesResponse()
+        return pb.ListTablesResponse(tables=[tables.table(t) for t in self.engine.list_tables()])
 
     def DeleteDocument(self, request: pb.DeleteDocumentRequest, context: CallContext):
         document_id = convert.required(request.document_id, "document_id", "id of the document")

@@ -77,6 +77,25 @@ class IngestStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INGEST_STATUS_ADDED: _ClassVar[IngestStatus]
     INGEST_STATUS_UPDATED: _ClassVar[IngestStatus]
     INGEST_STATUS_UNCHANGED: _ClassVar[IngestStatus]
+
+class ColumnType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COLUMN_TYPE_UNSPECIFIED: _ClassVar[ColumnType]
+    COLUMN_TYPE_TEXT: _ClassVar[ColumnType]
+    COLUMN_TYPE_INTEGER: _ClassVar[ColumnType]
+    COLUMN_TYPE_REAL: _ClassVar[ColumnType]
+    COLUMN_TYPE_DATE: _ClassVar[ColumnType]
+    COLUMN_TYPE_MONTH: _ClassVar[ColumnType]
+
+class Aggregation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AGGREGATION_UNSPECIFIED: _ClassVar[Aggregation]
+    AGGREGATION_SUM: _ClassVar[Aggregation]
+    AGGREGATION_AVG: _ClassVar[Aggregation]
+    AGGREGATION_MIN: _ClassVar[Aggregation]
+    AGGREGATION_MAX: _ClassVar[Aggregation]
+    AGGREGATION_COUNT: _ClassVar[Aggregation]
+    AGGREGATION_LATEST: _ClassVar[Aggregation]
 ROLE_UNSPECIFIED: Role
 ROLE_READER: Role
 ROLE_ADMIN: Role
@@ -124,6 +143,19 @@ INGEST_STATUS_UNSPECIFIED: IngestStatus
 INGEST_STATUS_ADDED: IngestStatus
 INGEST_STATUS_UPDATED: IngestStatus
 INGEST_STATUS_UNCHANGED: IngestStatus
+COLUMN_TYPE_UNSPECIFIED: ColumnType
+COLUMN_TYPE_TEXT: ColumnType
+COLUMN_TYPE_INTEGER: ColumnType
+COLUMN_TYPE_REAL: ColumnType
+COLUMN_TYPE_DATE: ColumnType
+COLUMN_TYPE_MONTH: ColumnType
+AGGREGATION_UNSPECIFIED: Aggregation
+AGGREGATION_SUM: Aggregation
+AGGREGATION_AVG: Aggregation
+AGGREGATION_MIN: Aggregation
+AGGREGATION_MAX: Aggregation
+AGGREGATION_COUNT: Aggregation
+AGGREGATION_LATEST: Aggregation
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()
@@ -248,7 +280,7 @@ class Answer(_message.Message):
     def __init__(self, question: _Optional[str] = ..., status: _Optional[_Union[AnswerStatus, str]] = ..., text: _Optional[str] = ..., citations: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., report: _Optional[_Union[ValidationReport, _Mapping]] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., rounds: _Optional[int] = ..., tasks: _Optional[int] = ..., searches: _Optional[int] = ..., generator: _Optional[str] = ..., timings: _Optional[_Union[Timings, _Mapping]] = ..., trace: _Optional[_Union[TraceNode, _Mapping]] = ..., rewritten_question: _Optional[str] = ..., cached: _Optional[bool] = ..., session_id: _Optional[str] = ...) -> None: ...
 
 class Citation(_message.Message):
-    __slots__ = ("number", "chunk_id", "document_id", "title", "knowledge_base", "updated_at", "text")
+    __slots__ = ("number", "chunk_id", "document_id", "title", "knowledge_base", "updated_at", "text", "table", "rows", "query")
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     CHUNK_ID_FIELD_NUMBER: _ClassVar[int]
     DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -256,6 +288,9 @@ class Citation(_message.Message):
     KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
     number: int
     chunk_id: int
     document_id: str
@@ -263,7 +298,10 @@ class Citation(_message.Message):
     knowledge_base: str
     updated_at: str
     text: str
-    def __init__(self, number: _Optional[int] = ..., chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., updated_at: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+    table: str
+    rows: _containers.RepeatedScalarFieldContainer[int]
+    query: str
+    def __init__(self, number: _Optional[int] = ..., chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., updated_at: _Optional[str] = ..., text: _Optional[str] = ..., table: _Optional[str] = ..., rows: _Optional[_Iterable[int]] = ..., query: _Optional[str] = ...) -> None: ...
 
 class ValidationReport(_message.Message):
     __slots__ = ("passed", "checks", "support")
@@ -703,3 +741,91 @@ class Stats(_message.Message):
     in_flight: int
     max_in_flight: int
     def __init__(self, knowledge_bases: _Optional[int] = ..., documents: _Optional[int] = ..., chunks: _Optional[int] = ..., vectors: _Optional[int] = ..., database_bytes: _Optional[int] = ..., index_bytes: _Optional[int] = ..., embedder: _Optional[str] = ..., reranker: _Optional[bool] = ..., version: _Optional[str] = ..., uptime_seconds: _Optional[float] = ..., in_flight: _Optional[int] = ..., max_in_flight: _Optional[int] = ...) -> None: ...
+
+class IngestTableRequest(_message.Message):
+    __slots__ = ("table", "schema", "file_name", "data")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    SCHEMA_FIELD_NUMBER: _ClassVar[int]
+    FILE_NAME_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    table: str
+    schema: str
+    file_name: str
+    data: bytes
+    def __init__(self, table: _Optional[str] = ..., schema: _Optional[str] = ..., file_name: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class TableSummary(_message.Message):
+    __slots__ = ("table", "rows", "checksum", "took_ms")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    CHECKSUM_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    table: str
+    rows: int
+    checksum: str
+    took_ms: float
+    def __init__(self, table: _Optional[str] = ..., rows: _Optional[int] = ..., checksum: _Optional[str] = ..., took_ms: _Optional[float] = ...) -> None: ...
+
+class ListTablesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListTablesResponse(_message.Message):
+    __slots__ = ("tables",)
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    tables: _containers.RepeatedCompositeFieldContainer[Table]
+    def __init__(self, tables: _Optional[_Iterable[_Union[Table, _Mapping]]] = ...) -> None: ...
+
+class Table(_message.Message):
+    __slots__ = ("name", "description", "time_column", "columns", "measures", "rows", "source", "checksum", "ingested_at")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    TIME_COLUMN_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    MEASURES_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CHECKSUM_FIELD_NUMBER: _ClassVar[int]
+    INGESTED_AT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    time_column: str
+    columns: _containers.RepeatedCompositeFieldContainer[TableColumn]
+    measures: _containers.RepeatedCompositeFieldContainer[TableMeasure]
+    rows: int
+    source: str
+    checksum: str
+    ingested_at: str
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., time_column: _Optional[str] = ..., columns: _Optional[_Iterable[_Union[TableColumn, _Mapping]]] = ..., measures: _Optional[_Iterable[_Union[TableMeasure, _Mapping]]] = ..., rows: _Optional[int] = ..., source: _Optional[str] = ..., checksum: _Optional[str] = ..., ingested_at: _Optional[str] = ...) -> None: ...
+
+class TableColumn(_message.Message):
+    __slots__ = ("name", "type", "dimension", "synonyms", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DIMENSION_FIELD_NUMBER: _ClassVar[int]
+    SYNONYMS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    type: ColumnType
+    dimension: bool
+    synonyms: _containers.RepeatedScalarFieldContainer[str]
+    description: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[_Union[ColumnType, str]] = ..., dimension: _Optional[bool] = ..., synonyms: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ...) -> None: ...
+
+class TableMeasure(_message.Message):
+    __slots__ = ("name", "unit", "aggregation", "column", "expression", "synonyms", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    AGGREGATION_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    EXPRESSION_FIELD_NUMBER: _ClassVar[int]
+    SYNONYMS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    unit: str
+    aggregation: Aggregation
+    column: str
+    expression: str
+    synonyms: _containers.RepeatedScalarFieldContainer[str]
+    description: str
+    def __init__(self, name: _Optional[str] = ..., unit: _Optional[str] = ..., aggregation: _Optional[_Union[Aggregation, str]] = ..., column: _Optional[str] = ..., expression: _Optional[str] = ..., synonyms: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ...) -> None: ...

@@ -89,6 +89,16 @@ class RagcoreStub:
                 request_serializer=edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.SerializeToString,
                 response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.FromString,
                 _registered_method=True)
+        self.IngestTable = channel.stream_unary(
+                '/ragcore.v1.Ragcore/IngestTable',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.IngestTableRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.TableSummary.FromString,
+                _registered_method=True)
+        self.ListTables = channel.unary_unary(
+                '/ragcore.v1.Ragcore/ListTables',
+                request_serializer=edge__server_dot_v1_dot_ragcore__pb2.ListTablesRequest.SerializeToString,
+                response_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ListTablesResponse.FromString,
+                _registered_method=True)
         self.EndSession = channel.unary_unary(
                 '/ragcore.v1.Ragcore/EndSession',
                 request_serializer=edge__server_dot_v1_dot_ragcore__pb2.EndSessionRequest.SerializeToString,
@@ -188,6 +198,31 @@ class RagcoreServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def IngestTable(self, request_iterator, context):
+        """Load a table (rows from a CSV or JSON Lines file, described by a TOML schema) that
+        Ask's data questions are answered from, replacing a table of that name atomically.
+        Streamed like Ingest: the first message names the table and carries the schema and
+        the data file's name; the file's bytes follow in `data`, in that and later messages,
+        in order, each message under Limits.max_message_bytes. Nothing is stored until every
+        row has been checked: a bad name, schema, file or row fails the call with
+        INVALID_ARGUMENT (reason INVALID_TABLE) whose BadRequest field is "table", "file_name",
+        "schema" (a schema key: "schema.measures.days_of_cover.expression") or "data" (a row:
+        ErrorInfo metadata "file", "row" (1-based, header excluded) and "column"), and the
+        table stays as it was. Admin only. Tables belong to no knowledge base: a scoped admin
+        token is PERMISSION_DENIED (OUTSIDE_SCOPE), and scoped tokens' answers use no table.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTables(self, request, context):
+        """Every loaded table with its schema (what a question can ask of it) and row count, by
+        name; empty for a scoped token (tables belong to no knowledge base).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def EndSession(self, request, context):
         """End a conversation (AskRequest.session_id): its turns are deleted. Ending a session
         that does not exist (or has expired) is not an error: ended is then false. A session
@@ -254,6 +289,16 @@ def add_RagcoreServicer_to_server(servicer, server):
                     servicer.GetServerInfo,
                     request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.FromString,
                     response_serializer=edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.SerializeToString,
+            ),
+            'IngestTable': grpc.stream_unary_rpc_method_handler(
+                    servicer.IngestTable,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.IngestTableRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.TableSummary.SerializeToString,
+            ),
+            'ListTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTables,
+                    request_deserializer=edge__server_dot_v1_dot_ragcore__pb2.ListTablesRequest.FromString,
+                    response_serializer=edge__server_dot_v1_dot_ragcore__pb2.ListTablesResponse.SerializeToString,
             ),
             'EndSession': grpc.unary_unary_rpc_method_handler(
                     servicer.EndSession,
@@ -558,6 +603,60 @@ class Ragcore:
             '/ragcore.v1.Ragcore/GetServerInfo',
             edge__server_dot_v1_dot_ragcore__pb2.GetServerInfoRequest.SerializeToString,
             edge__server_dot_v1_dot_ragcore__pb2.ServerInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IngestTable(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/ragcore.v1.Ragcore/IngestTable',
+            edge__server_dot_v1_dot_ragcore__pb2.IngestTableRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.TableSummary.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/ragcore.v1.Ragcore/ListTables',
+            edge__server_dot_v1_dot_ragcore__pb2.ListTablesRequest.SerializeToString,
+            edge__server_dot_v1_dot_ragcore__pb2.ListTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,

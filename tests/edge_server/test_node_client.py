@@ -95,6 +95,18 @@ def test_node_client_calls_every_rpc_with_scoped_tokens_and_reads_rich_errors(st
     assert result["search"]["start"] > 0
     assert result["list_documents"]["all"] == before.documents + 1
     assert "node-scratch" not in result["knowledge_bases"]
+    assert result["tables"] == {
+        "rows": 3,
+        "unit": "kPa",
+        "columns": ["gauge:COLUMN_TYPE_TEXT:true", "reading_kpa:COLUMN_TYPE_REAL:false"],
+        "bad_row": {
+            "field": "data",
+            "metadata": result["tables"]["bad_row"]["metadata"]
+            | {"file": "gauges.csv", "row": "2", "column": "reading_kpa"},
+        },
+    }
+    assert [t.name for t in server.engine.list_tables()] == ["node_gauges"]
+    assert result["reader"]["ingest_table"] == 7  # PERMISSION_DENIED
     errors = result["errors"]
     assert errors["negative_k"]["details"].startswith("k must be between 1 and 100, got -1")
     assert errors["bad_date"]["field"] == "filters.updated_after"

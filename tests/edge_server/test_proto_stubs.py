@@ -20,7 +20,7 @@ def test_generated_stubs_match_the_proto(tmp_path):
 def test_every_rpc_of_the_contract_is_commented():
     lines = (codegen.PROTO_DIR / "ragcore.proto").read_text().splitlines()
     rpcs = [i for i, line in enumerate(lines) if line.strip().startswith("rpc ")]
-    assert len(rpcs) == len(pb.DESCRIPTOR.services_by_name["Ragcore"].methods) == 12
+    assert len(rpcs) == len(pb.DESCRIPTOR.services_by_name["Ragcore"].methods) == 14
     for i in rpcs:
         assert lines[i - 1].strip().startswith("//"), f"rpc on line {i + 1} has no comment"
 
@@ -41,3 +41,18 @@ def test_every_vocabulary_of_ragcore_is_an_enum_of_the_contract():
         (convert.SEARCH_MODES, pb.SearchMode),
     ]:
         assert sorted(mapping.values()) == [v for v in enum.values() if v != 0], enum
+
+
+def test_the_table_vocabularies_are_enums_of_the_contract():
+    """ListTables sends a column's type and a measure's aggregation as the .proto's enums,
+    member for member."""
+    from ragcore.tabular import Aggregation, ColumnType
+
+    for vocabulary, enum, prefix in [
+        (ColumnType, pb.ColumnType, "COLUMN_TYPE"),
+        (Aggregation, pb.Aggregation, "AGGREGATION"),
+    ]:
+        names = sorted(f"{prefix}_{member.name}" for member in vocabulary)
+        assert names == sorted(
+            n for n in enum.DESCRIPTOR.values_by_name if n != f"{prefix}_UNSPECIFIED"
+        )

@@ -54,6 +54,18 @@ const NEW_DOCUMENT = {
 };
 const SEARCH_QUERY = 'XV-9 quench valve stem graphite paste';
 const SCRATCH_KB = 'node-scratch';
+// A table no sample question asks about, loaded in two messages.
+const TABLE = {
+  table: 'node_gauges',
+  file_name: 'gauges.csv',
+  schema: [
+    'description = "Gauge readings of the XV-9 test rig"',
+    '[columns]', 'gauge = "text"', 'reading_kpa = "real"',
+    '[dimensions.gauge]', 'synonyms = ["dial"]',
+    '[measures.reading_kpa]', 'unit = "kPa"', 'aggregation = "avg"',
+  ].join('\n'),
+};
+const TABLE_PIECES = ['gauge,reading_kpa\nG1,101.5\nG', '2,99.0\nG3,100.25\n'];
 
 // -- plumbing -------------------------------------------------------------------------
 class CheckFailed extends Error {}
@@ -125,6 +137,16 @@ function ingest(client, documents, metadata) {
   return new Promise((resolve, reject) => {
     const call = client.Ingest(metadata, callOptions(), settle('Ingest', resolve, reject));
     for (const document of documents) call.write({ document });
+    call.end();
+  });
+}
+
+// The client-streaming IngestTable: the header (table, schema, file_name) with the first
+// piece of the file, then the other pieces, then the summary.
+function ingestTable(client, header, pieces, metadata) {
+  return new Promise((resolve, reject) => {
+    const call = client.IngestTable(metadata, callOptions(), settle('IngestTable', resolve, reject));
+    pieces.forEach((piece, i) => call.write(i === 0 ? { ...header, data: Buffer.from(piece) } : { data: Buffer.from(piece) }));
     call.end();
   });
 }
@@ -323,6 +345,26 @@ async function asAdmin(ragcore, health, admin, result) {
   check(deleted.chunks_removed === summary.chunks, `DeleteDocument: ${JSON.stringify(deleted)}`);
   result.stats = { documents: stats.documents, chunks: stats.chunks, vectors: stats.vectors };
 
+  // A table: loaded, listed, and a bad row refused naming the file, row and column.
+  const loaded = await ingestTable(ragcore, TABLE, TABLE_PIECES, admin);
+  check(loaded.table === TABLE.table && Number(loaded.rows) === 3 && /^[0-9a-f]{64}$/.test(loaded.checksum),
+    `IngestTable: ${JSON.stringify(loaded)}`);
+  const tables = await unary(ragcore, 'ListTables', {}, admin);
+  const gauges = tables.tables.find((t) => t.name === TABLE.table);
+  check(gauges && gauges.measures[0].aggregation === 'AGGREGATION_AVG', `ListTables: ${JSON.stringify(tables)}`);
+  const badRow = await expectError(
+    ingestTable(ragcore, TABLE, ['gauge,reading_kpa\nG1,101.5\nG2,high\n'], admin),
+    grpc.status.INVALID_ARGUMENT, 'INVALID_TABLE', 'IngestTable with a bad row');
+  const still = await unary(ragcore, 'ListTables', {}, admin);
+  check(still.tables.find((t) => t.name === TABLE.table).checksum === loaded.checksum,
+    'IngestTable: a refused load changed the table');
+  result.tables = {
+    rows: Number(gauges.rows),
+    unit: gauges.measures[0].unit,
+    columns: gauges.columns.map((c) => `${c.name}:${c.type}:${c.dimension}`),
+    bad_row: { field: badRow.rich.BadRequest.field_violations[0].field, metadata: badRow.rich.ErrorInfo.metadata },
+  };
+
   // Rich errors.
   const errors = {};
   const negativeK = await expectError(unary(ragcore, 'Search', { query: 'seal', k: -1 }, admin),
@@ -395,7 +437,9 @@ async function asReader(ragcore, reader, result) {
     grpc.status.PERMISSION_DENIED, 'ADMIN_REQUIRED', 'Ingest with a reader token');
   await expectError(unary(ragcore, 'DeleteKnowledgeBase', { name: 'faq' }, reader),
     grpc.status.PERMISSION_DENIED, 'ADMIN_REQUIRED', 'DeleteKnowledgeBase with a reader token');
-  result.reader = { ask: answer.status, ingest: denied.code };
+  const tableDenied = await expectError(ingestTable(ragcore, TABLE, TABLE_PIECES, reader),
+    grpc.status.PERMISSION_DENIED, 'ADMIN_REQUIRED', 'IngestTable with a reader token');
+  result.reader = { ask: answer.status, ingest: denied.code, ingest_table: tableDenied.code };
 }
 
 // -- scoped tokens: nothing from outside their knowledge bases ------------------------
