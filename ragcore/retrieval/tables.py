@@ -288,4 +288,4 @@ def _ids(value: object, single: bool) -> tuple[int, ...]:
         return ()
     if single:
         return (int(str(value)),)
-    return tuple(sorted(int(part) for part in str(value).split(",")))
+    return tuple(sorted(map(int, str(value).split(","))))

@@ -168,3 +168,59 @@ def test_unusable_names_types_and_unknown_tables(store, files, tmp_path):
         tables.ingest(tmp_path / "missing.csv", table="stock", schema=schema)
     with pytest.raises(NotFoundError, match="no table is named 'stock'; loaded tables: none"):
         tables.get("stock")
+
+
+def _index_keys(store: Store, table: str = "stock") -> dict[str, list[str]]:
+    conn = store.reader()
+    names = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", (f"data_{table}",)
+    ).fetchall()
+    return {name: [r[2] for r in conn.execute(f'PRAGMA index_info("{name}")')] for (name,) in names}
+
+
+def _plan(store: Store, sql: str, params: tuple) -> str:
+    return " ".join(r[3] for r in store.reader().execute(f"EXPLAIN QUERY PLAN {sql}", params))
+
+
+def test_a_time_window_is_read_from_a_covering_index_and_a_dimension_with_its_time(
+    store, files, tmp_path
+):
+    tables = Tables(store)
+    lines = [
+        f"{region},{qty},1.5,20{year:02d}-{month:02d}"
+        for year in range(10, 26)
+        for month in range(1, 13)
+        for qty, region in enumerate(("East", "West", "North", "South", "Central"))
+    ]
+    text = "region,qty,usage,month\n" + "\n".join(lines) + "\n"
+    for name in ("a.csv", "b.csv"):  # a re-ingest builds the same indexes on the new table
+        tables.ingest(files(name, text), table="stock", schema=tmp_path / "stock.toml")
+        assert _index_keys(store) == {
+            "data_stock__region": ["region", "month"],
+            "data_stock__month": ["month", "region", "qty", "usage"],
+        }
+    window = _plan(
+        store,
+        'SELECT "region", sum("qty") FROM data_stock WHERE "month" >= ? AND "month" <= ? '
+        'GROUP BY "region"',
+        ("2025-01", "2025-03"),
+    )
+    assert "COVERING INDEX data_stock__month" in window
+    narrowed = _plan(
+        store,
+        'SELECT sum("qty") FROM data_stock WHERE "region" = ? COLLATE NOCASE AND "month" >= ?',
+        ("east", "2025-06"),
+    )
+    assert "data_stock__region (region=? AND month>?)" in narrowed
+
+
+def test_a_time_column_that_is_also_a_dimension_gets_one_index(store, files, tmp_path):
+    schema = SCHEMA.replace(
+        "[dimensions.region]", '[dimensions.month]\nsynonyms = ["period"]\n[dimensions.region]'
+    )
+    files("both.toml", schema)
+    Tables(store).ingest(files("a.csv", GOOD_CSV), table="stock", schema=tmp_path / "both.toml")
+    assert _index_keys(store) == {
+        "data_stock__region": ["region", "month"],
+        "data_stock__month": ["month", "region", "qty", "usage"],
+    }
