@@ -12,8 +12,21 @@ from ragcore import Config, Document, Engine
 from ragcore.config import DEFAULT_EMBEDDER
 from ragcore.inference.embedder import OnnxEmbedder
 from ragcore.inference.models import embedder_spec
+from ragcore.tabular import Order, TableQuery
 
 SAMPLE_KB = Path(__file__).resolve().parents[1] / "ragcore" / "evaluation" / "sample_kb"
+# "Which three models had the highest shortage rate in the East region last month?" on
+# the sample tables, asked on 2026-12-03: the query a table answer must match.
+TOP3_EAST_LAST_MONTH = TableQuery(
+    "shortages",
+    "shortage_rate",
+    group_by=("model",),
+    filters=(("region", "East"),),
+    time_from=date(2026, 11, 1),
+    time_to=date(2026, 11, 30),
+    order=Order.DESC,
+    limit=3,
+)
 
 
 MODEL_FIXTURES = frozenset({"real_embedder", "spacy_agent"})

@@ -6,15 +6,14 @@ sent through Ask write nothing and read only the declared tables."""
 from __future__ import annotations
 
 import hashlib
-from datetime import date
 
 import grpc
 import pytest
+from conftest import TOP3_EAST_LAST_MONTH
 
 from edge_server.client import Client, error_details
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore.evaluation.sample import SAMPLE_TABLES, ingest_sample_tables
-from ragcore.tabular import Order, TableQuery
 
 pytestmark = pytest.mark.integration
 
@@ -99,18 +98,7 @@ def test_a_table_streamed_in_is_listed_and_a_question_cites_its_table_rows_and_s
     assert cover.unit == "days"
 
     assert answer.status == pb.ANSWER_STATUS_OK, answer.report
-    expected = server.engine.query_table(
-        TableQuery(
-            "shortages",
-            "shortage_rate",
-            group_by=("model",),
-            filters=(("region", "East"),),
-            time_from=date(2026, 11, 1),
-            time_to=date(2026, 11, 30),
-            order=Order.DESC,
-            limit=3,
-        )
-    )
+    expected = server.engine.query_table(TOP3_EAST_LAST_MONTH)
     cited = [c for c in answer.citations if c.table]
     assert [c.table for c in cited] == ["shortages"] * 3
     assert all(c.document_id == "table:shortages" and c.knowledge_base == "tables" for c in cited)

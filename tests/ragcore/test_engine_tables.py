@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
+from conftest import TOP3_EAST_LAST_MONTH
 
 from ragcore import Engine, Scope
 from ragcore.errors import InvalidQueryError, ScopeError
 from ragcore.evaluation.sample import SAMPLE_TABLES, ingest_sample_tables, sample_tables
-from ragcore.tabular import Order, TableQuery
+from ragcore.tabular import TableQuery
 
 
 @pytest.fixture
@@ -27,18 +26,7 @@ def test_the_sample_tables_load_and_answer_a_ranking(engine):
     assert engine.list_tables() == loaded
 
     # "Which three models had the highest shortage rate in the East region last month?"
-    top = engine.query_table(
-        TableQuery(
-            "shortages",
-            "shortage_rate",
-            group_by=("model",),
-            filters=(("region", "East"),),
-            time_from=date(2026, 11, 1),
-            time_to=date(2026, 11, 30),
-            order=Order.DESC,
-            limit=3,
-        )
-    )
+    top = engine.query_table(TOP3_EAST_LAST_MONTH)
     assert [row[0] for row in top.rows] == ["CP-200", "CV-12", "HP-400"]
     assert top.rows[0][1] == pytest.approx(18.6) and all(len(ids) == 1 for ids in top.row_ids)
 

@@ -7,11 +7,12 @@ from dataclasses import replace
 from datetime import date
 
 import pytest
+from conftest import TOP3_EAST_LAST_MONTH
 
 from ragcore import Config, Engine, Scope
 from ragcore.agents.evidence import Draft, Statement, split_statements
 from ragcore.evaluation.sample import ingest_sample_tables, sample_documents
-from ragcore.tabular import Aggregation, Order, TableQuery
+from ragcore.tabular import Aggregation, TableQuery
 from ragcore.types import AnswerStatus, IssueKind
 
 TODAY = date(2026, 12, 2)
@@ -35,18 +36,7 @@ def test_a_ranking_is_answered_from_the_table_in_order_citing_rows(engine):
         "Which three models had the highest shortage rate in the East region last month?"
     )
     assert answer.status == AnswerStatus.OK, answer.issues
-    expected = engine.query_table(
-        TableQuery(
-            "shortages",
-            "shortage_rate",
-            group_by=("model",),
-            filters=(("region", "East"),),
-            time_from=date(2026, 11, 1),
-            time_to=date(2026, 11, 30),
-            order=Order.DESC,
-            limit=3,
-        )
-    )
+    expected = engine.query_table(TOP3_EAST_LAST_MONTH)
     cited = _table_citations(answer, "shortages")
     assert len(cited) == 3 and len(answer.report.issues) == 0
     models = [row[0] for row in expected.rows]

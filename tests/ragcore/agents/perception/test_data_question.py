@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import TOP3_EAST_LAST_MONTH
 
 from ragcore.agents.perception import PerceptionAgent, TimeConstraint
 from ragcore.agents.perception import data_question as dq
@@ -61,16 +62,7 @@ def test_the_issue_example_ranks_models_in_a_region_last_month():
         "Which three models had the highest spare-part shortage rate in the East region last month?"
     )
     assert isinstance(found, DataQuestion)
-    assert found.query == TableQuery(
-        table="shortages",
-        measure="shortage_rate",
-        group_by=("model",),
-        filters=(("region", "East"),),
-        time_from=date(2026, 11, 1),
-        time_to=date(2026, 11, 30),
-        order=Order.DESC,
-        limit=3,
-    )
+    assert found.query == TOP3_EAST_LAST_MONTH
     assert not found.needs_text
     roles = {m.role: m for m in found.matched}
     assert roles[Role.MEASURE].text == "shortage rate"
