@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from ragcore.agents.attributes import Comparatives
-from ragcore.agents.evidence import Evidence, Statement
+from ragcore.agents.evidence import Evidence, Statement, is_table_evidence
 from ragcore.agents.figures import binding, identifiers
 from ragcore.agents.perception.agent import Perception
 from ragcore.text.arithmetic import figures
@@ -212,3 +212,36 @@ def one_sided(statements: Sequence[Statement], comparatives: Comparatives) -> st
         return None
     missing = next((n for n in sides if n not in given), sides[-1])
     return f"no figure is given for {missing.upper()}, the other side"
+
+
+# Superlatives and the order of a table query's rows they name the first of.
+_SUPERLATIVES = {
+    **dict.fromkeys(["highest", "most", "largest", "biggest", "greatest", "top"], "DESC"),
+    **dict.fromkeys(["lowest", "least", "fewest", "smallest", "bottom"], "ASC"),
+}
+_ORDERED = re.compile(r'ORDER BY "value" IS NULL, "value" (ASC|DESC)')
+
+
+def ranking_problem(s: Statement, evidence: Sequence[Evidence]) -> str | None:
+    """Why "the CP-350 had the highest shortage rate" is not the first row of the ranked
+    table result the answer draws on, or None. A table's rows are evidence in the query's
+    order; "highest" names the first row of a descending query, "lowest" its last."""
+    word = next((w for w in re.findall(r"[a-z]+", s.text.lower()) if w in _SUPERLATIVES), None)
+    rows = sorted(
+        (e for e in evidence if is_table_evidence(e) and _ORDERED.search(e.query)),
+        key=lambda e: e.hit.position,
+    )
+    if word is None or len(rows) < 2:
+        return None
+    order = _ORDERED.search(rows[0].query)
+    assert order is not None
+    named = {n for n, _, _ in identifiers(strip_citations(s.text))}
+    if not named:
+        return None
+    first = rows[0] if _SUPERLATIVES[word] == order.group(1) else rows[-1]
+    theirs = {n for n, _, _ in identifiers(first.text)}
+    if named & theirs or not any(named & {n for n, _, _ in identifiers(e.text)} for e in rows):
+        return None
+    said, top = (", ".join(sorted(n.upper() for n in ns)) for ns in (named, theirs))
+    where = "first" if first is rows[0] else "last"
+    return f"'{word}' names {said}, but the table's {where} row is {top}"

@@ -45,6 +45,7 @@ from ragcore.agents.relations import (
     change_problem,
     frequency_problem,
     one_sided,
+    ranking_problem,
     relation_problem,
     subjects,
 )
@@ -450,6 +451,7 @@ class Validator:
         for s in answer.statements:
             problem = (
                 relation_problem(s, by_number, perception, self._attributes.comparatives)
+                or ranking_problem(s, tuple(by_number.values()))
                 or change_problem(s)
                 or frequency_problem(s, perception)
             )

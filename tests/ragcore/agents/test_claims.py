@@ -3,6 +3,7 @@ question and revision of every cited figure."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -677,3 +678,29 @@ def test_a_figure_in_a_markdown_table_belongs_to_its_columns_model():
     assert "wrong_entity" not in kinds(right)
     # 70 lbf·ft is 95 N·m: the KB-25's figure.
     assert "wrong_entity" in kinds(check(question, "The KB-16 bolts take 70 lbf·ft [1].", cited))
+
+
+def _table_row(number: int, text: str, order: str = "DESC") -> Evidence:
+    """A ranked table result row as evidence (position = its rank)."""
+    doc = replace(document("table:shortages", "Table shortages"), knowledge_base="tables")
+    e = evidence(number, text, doc)
+    sql = f'SELECT model, avg(rate) AS "value" ORDER BY "value" IS NULL, "value" {order}'
+    return replace(e, hit=replace(e.hit, position=number - 1), query=sql)
+
+
+RANKED = [
+    _table_row(1, "shortages, 2026-10, region East: shortage rate of model CP-200 is 11.11 %."),
+    _table_row(2, "shortages, 2026-10, region East: shortage rate of model CV-12 is 10 %."),
+    _table_row(3, "shortages, 2026-10, region East: shortage rate of model GX-500 is 6.31 %."),
+]
+HIGHEST = "Which model had the highest shortage rate in the East region in October 2026?"
+
+
+def test_the_highest_of_a_ranked_table_result_is_its_first_row():
+    right = "The CP-200 had the highest shortage rate, 11.11 % [1]."
+    assert "unsupported_relation" not in kinds(check(HIGHEST, right, RANKED))
+    wrong = "The CV-12 had the highest shortage rate, 10 % [2]."
+    [issue] = [i for i in check(HIGHEST, wrong, RANKED).issues if i.kind == "unsupported_relation"]
+    assert "CV12" in issue.message and "CP200" in issue.message
+    lowest = "The GX-500 had the lowest shortage rate, 6.31 % [3]."
+    assert "unsupported_relation" not in kinds(check(HIGHEST, lowest, RANKED))
