@@ -55,7 +55,9 @@ def misbound_claim(
     best: tuple[float, frozenset[str], Evidence] | None = None
     own = 0.0
     for e in cited:
-        document = document_entity(e)
+        # A rule's designation (AMR-2020) is no entity its sentences are about: "the
+        # compressors are isolated at 500 ppm" in it is about whatever they name.
+        document = None if e.document.doc_type == "regulation" else document_entity(e)
         for about, sentence_terms in _bound_sentences(e.text, document):
             share = coverage(claim, sentence_terms)
             if _is_about(about, claimed, document):

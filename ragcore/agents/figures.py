@@ -184,6 +184,18 @@ def context_entity(text: str, position: int) -> str | None:
     return None
 
 
+# Where an independent claim of a statement begins (a ", which" clause still leans on
+# the noun before it: "118 kg of R-513A, which is about 260 lb").
+_CLAUSE_BREAK = re.compile(r",\s+and\s+|;\s+")
+
+
+def _clause_names(text: str, position: int) -> bool:
+    """Whether the clause of ``text`` around ``position`` names an entity."""
+    start = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, position)), default=0)
+    end = next((m.start() for m in _CLAUSE_BREAK.finditer(text, position)), len(text))
+    return bool(identifiers(text[start:end]))
+
+
 def document_entity(e: Evidence) -> str | None:
     names = model_terms(terms(" ".join([e.document.title, *e.document.metadata.values()])))
     return next(iter(names)) if len(names) == 1 else None
@@ -257,8 +269,12 @@ def check_figures(
         found.add(q.value)
         said = binding(statement, q.start, q.end)
         # In a statement naming several entities ("A is louder than B (72 vs 69 dB(A))")
-        # only an attached figure is bound; one naming none is about the subject.
-        if said.attached or len(said.named) == 1:
+        # only an attached figure is bound; one naming none is about the subject, and so
+        # is a figure whose own clause names none ("… under PSI-2022, and the oil is
+        # changed every 8,000 h").
+        if not said.attached and not _clause_names(statement, q.start):
+            entity = subject
+        elif said.attached or len(said.named) == 1:
             entity = said.entity
         else:
             entity = subject if not said.named else None

@@ -704,3 +704,31 @@ def test_the_highest_of_a_ranked_table_result_is_its_first_row():
     assert "CV12" in issue.message and "CP200" in issue.message
     lowest = "The GX-500 had the lowest shortage rate, 6.31 % [3]."
     assert "unsupported_relation" not in kinds(check(HIGHEST, lowest, RANKED))
+
+
+def test_a_figure_in_its_own_clause_is_about_the_subject_not_a_rule_named_before():
+    cited = [
+        evidence(1, "PSI-2022: cut-outs are function tested every 6 months.", document("psi", "P")),
+        evidence(2, "Change the NK-75 oil every 8,000 operating hours.", document("nk75", "NK-75")),
+    ]
+    question = "How often do the NK-75's cut-outs need a test, and how often is its oil changed?"
+    answer = (
+        "The cut-outs must be tested every 6 months under PSI-2022 [1], and the oil is "
+        "changed every 8,000 operating hours [2]."
+    )
+    assert "wrong_entity" not in kinds(check(question, answer, cited))
+
+
+def test_a_rules_sentence_is_not_about_the_rule_as_an_entity():
+    cited = [
+        evidence(
+            1,
+            "The compressors are isolated automatically at stage 3, 500 ppm of ammonia.",
+            replace(
+                document("reg-amr-2020", "Ammonia Machinery Rule AMR-2020"), doc_type="regulation"
+            ),
+        )
+    ]
+    question = "At what ammonia level are the NK-75 compressors isolated?"
+    answer = "The NK-75 compressors are isolated automatically at stage 3, 500 ppm of ammonia [1]."
+    assert "wrong_entity" not in kinds(check(question, answer, cited))
