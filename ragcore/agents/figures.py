@@ -269,11 +269,11 @@ def check_figures(
         found.add(q.value)
         said = binding(statement, q.start, q.end)
         # In a statement naming several entities ("A is louder than B (72 vs 69 dB(A))")
-        # only an attached figure is bound; one naming none is about the subject, and so
-        # is a figure whose own clause names none ("… under PSI-2022, and the oil is
-        # changed every 8,000 h").
-        if not said.attached and not _clause_names(statement, q.start):
-            entity = subject
+        # only an attached figure is bound; one naming none is about the subject. A
+        # figure in a clause of its own that names none is bound to no name of another
+        # clause ("… under PSI-2022, and the oil is changed every 8,000 h").
+        if said.named and not said.attached and not _clause_names(statement, q.start):
+            entity = None
         elif said.attached or len(said.named) == 1:
             entity = said.entity
         else:
