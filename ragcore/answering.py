@@ -33,10 +33,12 @@ from ragcore.agents.caching import AnswerKey, Caches
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
 from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
+from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
 from ragcore.agents.perception.data_question import DataQuestion, Unexpressible, recognise
 from ragcore.agents.perception.followup import Rewrite
 from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
+from ragcore.agents.planning.llm_sql import SqlProposer, sql_evidence
 from ragcore.agents.planning.tables import (
     TableCatalog,
     TableTask,
@@ -56,6 +58,7 @@ from ragcore.types import Action, AnswerStatus, Check, EventKind, IssueKind, Rou
 NOTHING_TO_LOOK_UP = "There is nothing to look up in that; ask a question about the documents."
 OUTSIDE_FILTERS = "no retrieval task fits the given filters, so nothing was searched"
 TABLE_ONLY = "data question: the table answers it"
+MODEL_SQL = "data question: the model's vetted query answers it"
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ class Citation:
     text: str
     rows: tuple[int, ...] = ()
     """For a table (``document_id`` ``table:<name>``): the rowids of the rows used."""
+    query: str = ""
+    """For a table: the SQL the cited figures came from."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +176,8 @@ class _Question:
     """What the declared tables make of the question (None: not a data question)."""
     tables: dict[TableTask, TableResult | str] = field(default_factory=dict)
     """Each table task's result (or why it failed): run once, whatever the rounds."""
+    proposed: tuple[Evidence, ...] = ()
+    """The evidence of the model's accepted query (an unexpressible data question)."""
 
     def emit(self, kind: EventKind, round_: int, data: object) -> None:
         if self.listener is not None:
@@ -334,11 +341,29 @@ class Answerer:
         return found
 
     def _unexpressible(self, q: _Question, data: Unexpressible) -> Answer:
-        """``no_answer`` with the reason: the schema cannot express the question."""
+        """``no_answer`` with the reason: the schema cannot express the question, and
+        no LLM is configured or its proposed query was refused (``llm_sql``)."""
         table = f"table {data.table!r}" if data.table else "the tables"
         reason = f"{table} cannot answer this: {data.reason}"
+        evidence: tuple[Evidence, ...] = ()
         with q.tracer.span(Stage.PLAN) as span:
             span.note(f"data question not expressible: {reason}")
+            if self.tables is not None and isinstance(self.generator, OpenAICompatibleGenerator):
+                proposal = SqlProposer(self.generator, self.tables).propose(q.perception.question)
+                if proposal.result is None:
+                    span.add("model's query", repr(proposal.sql))
+                    span.add("refused", f"the model's query was refused: {proposal.refusal}")
+                else:
+                    result = proposal.result
+                    span.add("model's query", f"accepted: {result.sql} → {len(result.rows)} rows")
+                    evidence = sql_evidence(result, self.tables.schemas)
+                    span.note(f"{span.detail}; {MODEL_SQL}")
+        if evidence:
+            plan = Plan(1, (), frozenset(), (MODEL_SQL,), q.bounds, q.scope)
+            q.emit(EventKind.PLAN, 1, plan)
+            with q.tracer.span("round 1"):
+                attempt = self._round(replace(q, proposed=evidence), plan)
+            return self._answer(q, attempt, 1, 0)
         draft = Draft(NO_ANSWER, (), self.generator.name, abstained=True, reason=reason)
         issue = Issue(Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, reason)
         report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
@@ -398,7 +423,7 @@ class Answerer:
         perception, tracer = q.perception, q.tracer
         with tracer.span(Stage.RETRIEVAL) as span:
             # A data question the table alone answers searches no text.
-            retrieval = self._retrieve(q, plan, span) if plan.tasks else Retrieval((), ())
+            retrieval = self._retrieve(q, plan, span) if plan.tasks else Retrieval((), q.proposed)
             if plan.tables:
                 retrieval = self._with_tables(q, plan, retrieval, span)
             _trace_retrieval(span, retrieval)
@@ -487,6 +512,7 @@ class Answerer:
                 by_number[n].document.updated_at,
                 by_number[n].text,
                 by_number[n].rows,
+                by_number[n].query,
             )
             for n in chosen.draft.citations
             if n in by_number

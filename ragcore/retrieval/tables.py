@@ -12,6 +12,12 @@ another table or write anything.
 A result row is (group values..., figure); ``row_ids`` are, per result row, the rowids
 of the table rows the figure came from (the one row of a min or max), which is what a
 citation names.
+
+``TableReader.run_sql`` runs a raw SELECT someone else wrote (an LLM's proposal, already
+vetted as text) under the same guard widened to every declared table: reads of declared
+``data_<name>`` tables and their declared columns, a whitelist of functions, recursion
+(bounded by the time limit), nothing else; more rows than the cap is a refusal, not a
+truncation, since a partial result would be read as the whole.
 """
 
 from __future__ import annotations
@@ -34,6 +40,15 @@ DEFAULT_MAX_ROWS = 1000
 _PROGRESS_STEPS = 1000  # VM instructions between time checks
 _FUNCTIONS = frozenset({"sum", "total", "avg", "min", "max", "count", "group_concat"})
 _OPERATORS = frozenset("+-*/()")
+_SQL_FUNCTIONS = _FUNCTIONS | frozenset(
+    {
+        "abs", "round", "coalesce", "ifnull", "nullif", "iif", "lower", "upper", "length",
+        "substr", "substring", "trim", "ltrim", "rtrim", "replace", "instr", "date",
+        "strftime", "julianday", "min", "max", "printf", "format",
+    }
+)  # fmt: skip
+"""What a proposed query may call: aggregates and pure scalar helpers; nothing that reads
+files, loads extensions or reveals the engine."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +217,59 @@ def authorizer(
     return decide
 
 
+_STORED_NAMES = "SELECT name FROM sqlite_schema UNION SELECT name FROM temp.sqlite_schema"
+
+
+@dataclass(frozen=True)
+class SqlResult:
+    """The rows of a vetted raw SELECT: its columns as named, and the declared tables read."""
+
+    sql: str
+    tables: tuple[str, ...]
+    """The declared tables (schema names) the statement read, in order of first read."""
+    columns: tuple[str, ...]
+    rows: tuple[tuple[object, ...], ...]
+
+
+def sql_authorizer(
+    schemas: tuple[TableSchema, ...], read: list[str], stored: frozenset[str]
+) -> Callable[[int, str | None, str | None, str | None, str | None], int]:
+    """An authorizer allowing a SELECT (recursive CTEs included) that reads declared
+    columns (and rowid) of declared tables in the main database and calls whitelisted
+    functions; each declared table read is appended to ``read``.
+
+    SQLite reports a table read for no column (``count(*)``, a CTE) with an empty column
+    name and no database: allowed for a declared table or a name the database does not
+    hold (a CTE's), refused for the ``stored`` names (the store's own tables)."""
+    by_sql = {s.sql_name: s for s in schemas}
+    columns = {s.sql_name: frozenset(s.columns) | {"ROWID", "rowid", ""} for s in schemas}
+    lowered = frozenset(n.lower() for n in stored)
+
+    def decide(
+        action: int, arg1: str | None, arg2: str | None, database: str | None, _trigger: str | None
+    ) -> int:
+        if action in (sqlite3.SQLITE_SELECT, sqlite3.SQLITE_RECURSIVE):
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_READ and database == "main" and arg1 in by_sql:
+            if arg2 not in columns[arg1]:  # "" is a read of no column (count(*))
+                return sqlite3.SQLITE_DENY
+            if by_sql[arg1].name not in read:
+                read.append(by_sql[arg1].name)
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_READ and arg2 == "" and database is None and arg1:
+            if arg1 in by_sql:
+                if by_sql[arg1].name not in read:
+                    read.append(by_sql[arg1].name)
+                return sqlite3.SQLITE_OK
+            undeclared = arg1.lower() in lowered or arg1.lower().startswith("sqlite_")
+            return sqlite3.SQLITE_DENY if undeclared else sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in _SQL_FUNCTIONS:
+            return sqlite3.SQLITE_OK
+        return sqlite3.SQLITE_DENY
+
+    return decide
+
+
 class TableReader:
     """Runs table queries on read-only connections of their own (one per thread)."""
 
@@ -263,6 +331,41 @@ class TableReader:
         return TableResult(
             query, compiled.sql, compiled.params, compiled.columns, rows, row_ids, truncated
         )
+
+    def run_sql(self, sql: str, schemas: tuple[TableSchema, ...]) -> SqlResult:
+        """The rows of one raw SELECT over the declared ``schemas``: InvalidQueryError
+        when it touches anything else, is not one statement, runs past the time limit or
+        returns more than ``max_rows`` rows. Runs on the read-only connection only."""
+        conn = self.connection()
+        stored = frozenset(r[0] for r in self._store.reader().execute(_STORED_NAMES))
+        read: list[str] = []
+        deadline = time.monotonic() + self.time_limit
+        conn.set_authorizer(sql_authorizer(schemas, read, stored))
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
+        try:
+            cursor = conn.execute(sql)
+            fetched = cursor.fetchmany(self.max_rows + 1)
+            columns = tuple(d[0] for d in cursor.description or ())
+        except (sqlite3.Error, sqlite3.Warning) as exc:
+            if "interrupted" in str(exc):
+                raise InvalidQueryError(
+                    f"it ran longer than the {self.time_limit:g} s time limit and was stopped"
+                ) from exc
+            if "not authorized" in str(exc) or "prohibited" in str(exc):
+                raise InvalidQueryError(
+                    f"it reads or does something outside the declared tables and columns ({exc})"
+                ) from exc
+            raise InvalidQueryError(f"SQLite refused it: {exc}") from exc
+        finally:
+            conn.set_progress_handler(None, 0)
+            conn.set_authorizer(_deny)
+        if not columns:
+            raise InvalidQueryError("it is not a query that returns rows")
+        if len(fetched) > self.max_rows:
+            raise InvalidQueryError(f"it returned more than the {self.max_rows}-row cap")
+        if not read:
+            raise InvalidQueryError("it reads none of the declared tables")
+        return SqlResult(sql, tuple(read), columns, tuple(tuple(r) for r in fetched))
 
     def close(self) -> None:
         with self._lock:

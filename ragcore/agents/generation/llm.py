@@ -165,6 +165,19 @@ class OpenAICompatibleGenerator:
         content = self._content(self._post(payload))
         return Draft(content, split_statements(content), self.name, _is_no_answer(content))
 
+    def chat(self, messages: list[dict[str, str]], *, max_tokens: int | None = None) -> str:
+        """The model's reply to ``messages`` (another agent's prompt, e.g. a SQL
+        proposal), with this generator's endpoint, model and settings; GenerationError
+        as for ``generate``."""
+        payload = {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": max_tokens or self.max_tokens,
+            "temperature": self.temperature,
+            "stream": False,
+        }
+        return self._content(self._post(payload))
+
     def close(self) -> None:
         """Nothing to free: each request opens and closes its own connection."""
 

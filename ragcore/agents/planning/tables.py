@@ -21,7 +21,7 @@ from types import MappingProxyType
 from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence, is_table_evidence
 from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
-from ragcore.retrieval.tables import TableReader, TableResult
+from ragcore.retrieval.tables import SqlResult, TableReader, TableResult
 from ragcore.tabular import Aggregation, ColumnType, TableQuery, TableSchema
 
 MAX_ROW_EVIDENCE = 20
@@ -100,6 +100,10 @@ class TableCatalog:
 
     def run(self, task: TableTask) -> TableResult:
         return self._reader.run(task.query)
+
+    def run_sql(self, sql: str) -> SqlResult:
+        """A vetted raw SELECT over the declared tables (``TableReader.run_sql``)."""
+        return self._reader.run_sql(sql, self.schemas)
 
 
 def table_task(query: TableQuery, reason: str = "data question") -> TableTask:
