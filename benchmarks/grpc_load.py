@@ -41,6 +41,13 @@ would), one without; each round runs every phase against both, one after the oth
 alternating which goes first. It reports both sides' medians and, per phase, the median
 over rounds of metrics / none (p50, p99, throughput, server CPU per answer), and checks
 that the server counted every answer it gave.
+
+``--compare-processes`` measures ``ragcore serve --processes 2`` against ``--processes 1``
+(two servers on copies of the same data, started side by side; each round runs 1 and 4
+clients against both, one after the other, alternating which goes first). It reports
+per side throughput and latency, and per round the ratios 4 clients on 2 processes / 1
+client on 1 process (the goal: >= 1.8 on 2 cores) and 4 clients on 2 processes / 4
+clients on 1; server CPU and memory are summed over the parent and its children.
 """
 
 from __future__ import annotations
@@ -89,6 +96,7 @@ GOAL_OVERHEAD_MS = 3.0
 GOAL_SPEEDUP_4 = 1.5
 GOAL_TAIL_16 = 5.0
 GOAL_RSS_MB = 400.0
+GOAL_PROCESSES_SPEEDUP_4 = 1.8  # 4 clients on --processes 2 over 1 client on --processes 1
 
 
 # -- the server process -----------------------------------------------------------------
@@ -96,9 +104,19 @@ class ServerProcess:
     """``python -m edge_server`` on ``data_dir``, its stderr in ``log_path``."""
 
     def __init__(
-        self, data_dir: Path, log_path: Path, workers, max_in_flight, threads, metrics=False
+        self,
+        data_dir: Path,
+        log_path: Path,
+        workers,
+        max_in_flight,
+        threads,
+        metrics=False,
+        processes: int = 1,
     ) -> None:
         command = [sys.executable, "-m", "edge_server", "--data-dir", str(data_dir)]
+        # One process unless asked: serve's default is the core count.
+        command += ["--processes", str(processes)]
+        self.processes = processes
         # The questions repeat: without the caches every one runs the whole loop, as before.
         command += ["--port", "0", "--sample-kb", "--answer-cache", "0", "--retrieval-cache", "0"]
         if metrics:
@@ -131,7 +149,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited ({self.proc.returncode}):\n{self.tail()}")
             found = LISTENING.search(text)
-            if found and SERVING.search(text):
+            if found and len(SERVING.findall(text)) >= self.processes:
                 self.port = int(found.group(1))
                 metrics = METRICS_URL.search(text)
                 self.metrics_url = metrics.group(1).decode() if metrics else None
@@ -146,17 +164,36 @@ class ServerProcess:
         text = self.log_path.read_text(errors="replace").splitlines()
         return "\n".join(text[-lines:])
 
+    def pids(self) -> list[int]:
+        """The server and its children (--processes N: the parent and the N servers)."""
+        found, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            with contextlib.suppress(OSError):
+                children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                todo += [int(c) for c in children]
+        return found
+
     def memory_mb(self) -> dict[str, float]:
-        """VmRSS (now) and VmHWM (peak so far), in MB."""
-        figures = {}
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                figures[key] = int(value.split()[0]) / 1024
+        """VmRSS (now) and VmHWM (peak so far), in MB, summed over the processes."""
+        figures = {"VmRSS": 0.0, "VmHWM": 0.0}
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    key, _, value = line.partition(":")
+                    if key in figures:
+                        figures[key] += int(value.split()[0]) / 1024
         return {"rss_mb": figures["VmRSS"], "peak_rss_mb": figures["VmHWM"]}
 
     def cpu_seconds(self) -> float:
-        return _proc_cpu(Path(f"/proc/{self.pid}/stat"))
+        """CPU of the server's processes now running (a restarted child's predecessor's
+        is lost: none is restarted here)."""
+        total = 0.0
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                total += _proc_cpu(Path(f"/proc/{pid}/stat"))
+        return total
 
     def log_offset(self) -> int:
         return self.log_path.stat().st_size
@@ -821,6 +858,116 @@ def print_comparison(result: dict) -> None:
     print(f"server peak RSS MB: {result['server_peak_rss_mb']}")
 
 
+# -- --compare-processes ----------------------------------------------------------------
+PROCESS_SIDES = (1, 2)
+PROCESS_CLIENTS = (1, 4)
+
+
+def compare_processes(args, sequence, threads, log) -> dict:
+    """1 and 4 clients against --processes 1 and --processes 2, in the same rounds."""
+    with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch_dir:
+        scratch = Path(scratch_dir)
+        local = scratch / "local"
+        with Engine(Config(data_dir=local)) as builder:
+            builder.ingest(sample_documents())
+        servers = {}
+        for side in PROCESS_SIDES:
+            shutil.copytree(local, scratch / f"p{side}")
+            servers[side] = ServerProcess(
+                scratch / f"p{side}",
+                scratch / f"p{side}.log",
+                args.workers,
+                args.max_in_flight,
+                threads,
+                processes=side,
+            )
+        rounds: dict[int, list[dict]] = {side: [] for side in PROCESS_SIDES}
+        try:
+            targets = {side: servers[side].wait_until_serving() for side in PROCESS_SIDES}
+            log(f"servers: --processes 1 on {targets[1]}, --processes 2 on {targets[2]}")
+            for i in range(args.rounds):
+                order = PROCESS_SIDES if i % 2 == 0 else tuple(reversed(PROCESS_SIDES))
+                for side in order:
+                    phases = {}
+                    for n in PROCESS_CLIENTS:
+                        phases[f"grpc_{n}"] = concurrent_clients(
+                            targets[side], servers[side], n, sequence, args.seconds, args.timeout
+                        )
+                        time.sleep(PAUSE_SECONDS)
+                    rounds[side].append({"phases": phases})
+                log(f"round {i + 1}/{args.rounds} done")
+            memory = {side: servers[side].memory_mb() for side in PROCESS_SIDES}
+        finally:
+            for server in servers.values():
+                server.stop()
+
+    def rps(side: int, n: int, r: int) -> float:
+        return rounds[side][r]["phases"][f"grpc_{n}"]["throughput_rps"]
+
+    per_round = [
+        {
+            "p2_4_over_p1_1": round(rps(2, 4, r) / rps(1, 1, r), 3),
+            "p2_4_over_p1_4": round(rps(2, 4, r) / rps(1, 4, r), 3),
+            "p1_4_over_p1_1": round(rps(1, 4, r) / rps(1, 1, r), 3),
+            "p2_1_over_p1_1": round(rps(2, 1, r) / rps(1, 1, r), 3),
+        }
+        for r in range(args.rounds)
+    ]
+    ratios = {key: round(median([r[key] for r in per_round]), 3) for key in per_round[0]}
+    return {
+        "benchmark": "grpc_load --compare-processes",
+        "settings": {
+            "requests": args.requests,
+            "seconds": args.seconds,
+            "rounds_run": args.rounds,
+            "threads": threads,
+            "cores": os.cpu_count(),
+            "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        },
+        "median": {f"processes_{side}": medians(rounds[side]) for side in PROCESS_SIDES},
+        "ratios_per_round": per_round,
+        "ratios": ratios,
+        "server_peak_rss_mb": {
+            f"processes_{side}": round(memory[side]["peak_rss_mb"]) for side in PROCESS_SIDES
+        },
+        "goal": _goal(
+            "4 clients on --processes 2 / 1 client on --processes 1",
+            ratios["p2_4_over_p1_1"],
+            ">=",
+            GOAL_PROCESSES_SPEEDUP_4,
+        ),
+    }
+
+
+def print_processes(result: dict) -> None:
+    s = result["settings"]
+    print(
+        f"gRPC edge load, --processes 1 vs 2: {s['requests']} requests or {s['seconds']:.0f} s "
+        f"per phase, {s['rounds_run']} rounds (sides alternating first), {s['cores']} cores"
+    )
+    print(
+        f"{'side':12s} {'clients':>7s} {'req/s':>8s} {'p50 ms':>8s} {'p99 ms':>8s} "
+        f"{'srv cpu/ans':>11s} {'cores used':>10s} {'other':>6s}"
+    )
+    for side in PROCESS_SIDES:
+        phases = result["median"][f"processes_{side}"]["phases"]
+        for n in PROCESS_CLIENTS:
+            p = phases[f"grpc_{n}"]
+            print(
+                f"{'processes ' + str(side):12s} {n:7d} {p['throughput_rps']:8} "
+                f"{p.get('p50_ms', '-'):8} {p.get('p99_ms', '-'):8} "
+                f"{p.get('server_cpu_ms_per_answer', '-'):11} {p.get('cpu_cores_used', '-'):10} "
+                f"{p.get('other_processes_cores', '-'):6}"
+            )
+    print(f"ratios (median over rounds of per-round ratios): {result['ratios']}")
+    goal = result["goal"]
+    print(
+        f"goal {goal['goal']} {goal['op']} {goal['target']}: {goal['value']} "
+        f"{'met' if goal['pass'] else 'NOT met'}"
+    )
+    print(f"server peak RSS MB (summed over processes): {result['server_peak_rss_mb']}")
+
+
 # -- main -------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -852,6 +999,11 @@ def main() -> None:
         action="store_true",
         help="every phase against a server with --metrics-port and one without (see above)",
     )
+    parser.add_argument(
+        "--compare-processes",
+        action="store_true",
+        help="1 and 4 clients against --processes 1 and --processes 2 (see above)",
+    )
     args = parser.parse_args()
 
     from edge_server import config as defaults
@@ -864,6 +1016,13 @@ def main() -> None:
     questions = [q.question for q in load_golden(args.golden) if q.kind not in skip]
     sequence = [questions[i % len(questions)] for i in range(args.requests)]
     log = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
+    if args.compare_processes:
+        by_processes = compare_processes(args, sequence, threads, log)
+        if args.json:
+            print(json.dumps(by_processes))
+        else:
+            print_processes(by_processes)
+        return
     if args.compare_metrics:
         compared = compare_metrics(args, sequence, questions, clients, threads, log)
         if args.json:

@@ -36,6 +36,7 @@ from _common import median, percentile, rss_mb
 from ragcore import Config, Engine
 from ragcore.agents.perception.data_question import DataQuestion, recognise
 from ragcore.retrieval.tables import compile_query
+from ragcore.storage.store import DATABASE_NAME
 from ragcore.tabular import ColumnType
 
 SCHEMA = (
@@ -243,7 +244,7 @@ def main() -> None:
                 info = engine.ingest_table(csv_path, table="shortages", schema=SCHEMA)
                 if label == "shipped":
                     ingest_s = time.perf_counter() - started
-                db = engine.store.path
+                db = engine.config.data_dir / DATABASE_NAME  # the SQLite store's file
             if label == "single":
                 schema = info.schema
                 columns = [d.column for d in schema.dimensions] + [schema.time_column or ""]

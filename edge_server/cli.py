@@ -7,9 +7,11 @@ imports the service: this module takes ragcore's parsers and adds these.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import os
+import signal
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -18,9 +20,18 @@ import grpc
 from google.protobuf import json_format
 
 from edge_server import config as defaults
+from edge_server.auth import Tokens
 from edge_server.client import Client, error_details
 from edge_server.config import ServerConfig
 from edge_server.server import serve
+from edge_server.supervisor import (
+    check_metrics_ports,
+    check_port_free,
+    child_command,
+    child_metrics_port,
+    default_processes,
+    supervise,
+)
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine, TraceNode
 from ragcore import cli as ragcore_cli
@@ -48,7 +59,7 @@ def build_parser():
 def _add_serve(parsers: ragcore_cli.Parsers) -> None:
     serve_ = parsers.commands.add_parser(
         "serve",
-        parents=[parsers.common],
+        parents=[parsers.common, parsers.store],
         help="run the gRPC edge service on the data directory",
         description="Serve the ragcore.v1 gRPC contract (proto/ragcore/v1/ragcore.proto) with "
         "health checking and reflection. Health is NOT_SERVING until the models and the "
@@ -146,8 +157,20 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         type=int,
         metavar="PORT",
         help="serve Prometheus metrics at http://HOST:PORT/metrics on --host (HTTPS with "
-        "--tls-cert; 0 picks a free port, logged; default: none)",
+        "--tls-cert; 0 picks a free port, logged; default: none); with --processes N, "
+        "process i serves them on PORT+i",
     )
+    serve_.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="server processes on the one port, each with its own engine, supervised (a "
+        "dead one is restarted) and drained together on SIGTERM (default: the core count, "
+        f"{default_processes()} here; 1: a single process)",
+    )
+    # Set by the parent of --processes N on each of its children: which one it is.
+    serve_.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def _add_remote_ask(ask) -> None:
@@ -183,7 +206,7 @@ def _add_remote(command, verb: str):
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        return _serve(args)
+        return _serve(args, _serve_args(argv))
     if args.command == "ask" and args.server:
         return _remote_ask(args)
     if args.command == "search" and args.server:
@@ -192,12 +215,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 # -- serve --------------------------------------------------------------------------------
-def _serve(args) -> int:
-    _log_to_stderr(args.verbose)
+def _serve_args(argv: list[str] | None) -> list[str]:
+    """The options given after ``serve``: what each child of --processes N runs with."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    return given[given.index("serve") + 1 :] if "serve" in given else given
+
+
+def _serve(args, serve_args: list[str]) -> int:
+    processes = default_processes() if args.processes is None else args.processes
+    _log_to_stderr(args.verbose, tag_pid=processes > 1 or args.child is not None)
+    if processes < 1:
+        print(
+            f"ragcore serve: error: --processes {processes}: use 1 or more (1: a single process)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         config = ServerConfig(
             engine=Config(
                 data_dir=args.data_dir or default_data_dir(),
+                store_url=ragcore_cli.store_url(args),
                 threads=args.threads,
                 llm_base_url=args.llm_url,
                 llm_model=args.llm_model,
@@ -215,28 +252,73 @@ def _serve(args) -> int:
             tls_key=args.tls_key,
             tls_client_ca=args.tls_client_ca,
             metrics_port=args.metrics_port,
+            reuse_port=args.child is not None,
         )
+        if processes > 1:
+            return _serve_processes(config, processes, serve_args, args.sample_kb)
         engine = Engine(config.engine)
         with engine:
-            if args.sample_kb:
-                report = engine.ingest(sample_documents())
-                ingest_sample_tables(engine)
-                log.info(
-                    "sample knowledge base: %d added, %d updated, %d unchanged",
-                    report.count(IngestStatus.ADDED),
-                    report.count(IngestStatus.UPDATED),
-                    report.count(IngestStatus.UNCHANGED),
-                )
+            if args.sample_kb and args.child is None:  # the parent of --processes did it
+                _ingest_sample(engine)
+            if args.child is not None:
+                # Load before listening: the kernel gives every listener on the port a share
+                # of the new connections, and a (re)starting child would refuse its share.
+                _exit_on_signal()  # stopped while loading: nothing in flight to drain
+                engine.warm_up()
             return serve(config, engine)
     except RagcoreError as error:
         print(f"ragcore serve: error: {error}", file=sys.stderr)
         return 2
 
 
-def _log_to_stderr(verbose: bool) -> None:
-    """Access lines are bare JSON (one per request); everything else has a prefix."""
+def _serve_processes(
+    config: ServerConfig, processes: int, serve_args: list[str], sample_kb: bool
+) -> int:
+    """The parent of --processes N: checks what the children would only fail on, ingests
+    the sample knowledge base once, then supervises (see edge_server.supervisor)."""
+    check_metrics_ports(config.metrics_port, processes)
+    Tokens.load(config.tokens_file)  # a bad file: one error here, not one per child
+    port = check_port_free(config)
+    _exit_on_signal()  # until supervise() takes over: no child yet
+    if sample_kb:
+        with Engine(config.engine) as engine:
+            _ingest_sample(engine)
+    log.info("listening on %s:%d with %d processes", config.host, port, processes)
+    return supervise(
+        processes,
+        lambda i: child_command(serve_args, i, port, child_metrics_port(config.metrics_port, i)),
+        config.grace_seconds,
+    )
+
+
+def _exit_on_signal() -> None:
+    """SIGTERM or SIGINT exits 0 (through the engine's ``with``) until ``serve`` or
+    ``supervise`` installs its own handlers."""
+
+    def leave(_number, _frame) -> None:
+        raise SystemExit(0)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, leave)
+
+
+def _ingest_sample(engine: Engine) -> None:
+    report = engine.ingest(sample_documents())
+    ingest_sample_tables(engine)
+    log.info(
+        "sample knowledge base: %d added, %d updated, %d unchanged",
+        report.count(IngestStatus.ADDED),
+        report.count(IngestStatus.UPDATED),
+        report.count(IngestStatus.UNCHANGED),
+    )
+
+
+def _log_to_stderr(verbose: bool, tag_pid: bool = False) -> None:
+    """Access lines are bare JSON (one per request, with the pid); everything else has a
+    prefix (with the pid when several processes share the log)."""
     plain = logging.StreamHandler(sys.stderr)
-    plain.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    pid = " [%(process)d]" if tag_pid else ""
+    plain.setFormatter(logging.Formatter(f"%(asctime)s{pid} %(levelname)s %(name)s: %(message)s"))
     plain.addFilter(lambda record: record.name != "edge_server.access")
     access = logging.StreamHandler(sys.stderr)
     access.setFormatter(logging.Formatter("%(message)s"))

@@ -53,6 +53,9 @@ class ServerConfig:
     tls_key: Path | None = None
     tls_client_ca: Path | None = None
     metrics_port: int | None = None
+    reuse_port: bool = False
+    """Share the port with other processes (SO_REUSEPORT; ``serve --processes N`` sets it
+    in each child). Off by default so that a port in use is a clear error."""
 
     def __post_init__(self) -> None:
         for name in ("tokens_file", "tls_cert", "tls_key", "tls_client_ca"):

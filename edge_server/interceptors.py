@@ -19,6 +19,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -222,8 +223,8 @@ def _decoded(request):
 @contextlib.contextmanager
 def access_log_guard(call: Call, context) -> Iterator[None]:
     """One JSON line per request, refused ones included: method, status, duration,
-    request id, peer, role ("anonymous" without a known token) and, for a scoped token,
-    its scope.
+    request id, peer, role ("anonymous" without a known token), the serving process's pid
+    (``serve --processes N`` runs several on one port) and, for a scoped token, its scope.
 
     Never the question, the document text or a token. The request id is the client's
     ``x-request-id`` when it sends a usable one, else a new one; it is sent back in the
@@ -247,6 +248,7 @@ def access_log_guard(call: Call, context) -> Iterator[None]:
             "request_id": call.request_id,
             "peer": context.peer(),
             "role": call.access.role if call.access else ANONYMOUS,
+            "pid": os.getpid(),
         }
         if call.access and call.access.knowledge_bases is not None:
             line["scope"] = call.access.scope_names

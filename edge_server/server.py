@@ -269,6 +269,8 @@ def _channel_options(c: ServerConfig) -> list[tuple[str, int]]:
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
         ("grpc.http2.max_pings_without_data", 0),
-        # Without this a second server on the same port starts "fine" and gets no calls.
-        ("grpc.so_reuseport", 0),
+        # Off, a second server on the same port is an error rather than starting "fine" and
+        # getting no calls; on only in the children of ``serve --processes N``, which
+        # share the port on purpose (the parent checks it is free first).
+        ("grpc.so_reuseport", 1 if c.reuse_port else 0),
     ]

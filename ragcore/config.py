@@ -51,6 +51,9 @@ DEFAULT_RETRIEVAL_CACHE_SIZE = 256
 DEFAULT_RETRIEVAL_REUSE_COSINE = 0.9
 LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
 EMBEDDER_ENV = "RAGCORE_EMBEDDER"
+STORE_URL_ENV = "RAGCORE_STORE_URL"
+"""Read by the command line (``--store``), not by ``Config``: a program says its store."""
+STORE_URL_SCHEMES = ("postgresql://", "postgres://")
 
 
 def default_embedder() -> str:
@@ -103,6 +106,10 @@ class Config:
     and ``llm_model`` answers are written by that LLM instead of the extractive
     generator; its key is read from ``$RAGCORE_LLM_API_KEY``, never from the config.
 
+    Storage: with ``store_url`` None the documents, chunks and vectors live in
+    ``data_dir`` (SQLite and an hnswlib file); a ``postgresql://`` URL keeps them in that
+    PostgreSQL database (pgvector), shared by every engine given the same URL.
+
     Conversations: a session keeps its last ``session_max_turns`` turns and is deleted
     after ``session_idle_seconds`` without a question. Repeats: ``answer_cache_size``
     answers and ``retrieval_cache_size`` retrievals are kept in memory (LRU); a question
@@ -111,6 +118,8 @@ class Config:
     """
 
     data_dir: Path = field(default_factory=default_data_dir)
+    store_url: str | None = None
+    """None: the embedded SQLite store in data_dir; ``postgresql://user@host/db``: PostgreSQL."""
     embedder: str = field(default_factory=default_embedder)
     """A name from models/manifest.toml; a data directory keeps the one it was built with."""
     embedder_path: Path | None = None
@@ -153,6 +162,15 @@ class Config:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data_dir", Path(self.data_dir).expanduser())
+        if self.store_url is not None and not (
+            isinstance(self.store_url, str) and self.store_url.startswith(STORE_URL_SCHEMES)
+        ):
+            raise ConfigError(
+                "store_url",
+                _redacted(self.store_url),
+                "use None for the embedded SQLite store in data_dir, or a PostgreSQL URL "
+                "such as postgresql://user@host:5432/ragcore",
+            )
         paths = (
             "embedder_path",
             "reranker_path",
@@ -237,3 +255,12 @@ class Config:
                 self.llm_model if self.llm_base_url else self.llm_base_url,
                 "give both llm_base_url and llm_model to use an LLM, or neither",
             )
+
+
+def _redacted(value: object) -> object:
+    """``value`` with any password of a URL in it hidden (the error is logged and shown)."""
+    if isinstance(value, str) and "://" in value and "@" in value:
+        scheme, _, rest = value.partition("://")
+        user, _, host = rest.rpartition("@")
+        return f"{scheme}://{user.partition(':')[0]}:***@{host}" if ":" in user else value
+    return value

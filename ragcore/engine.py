@@ -1,5 +1,12 @@
 """The Engine: one data directory's store, vector index, models, searches and answers.
 
+The store is SQLite with an hnswlib index in the data directory, or, with
+``Config.store_url``, a PostgreSQL database (pgvector inside it) that many engines, in
+many processes, share: an ingest through one is searched by all once it commits, and
+their answer caches are keyed by the store's data version, read on every question.
+Sessions, tables, backup, check and rebuild-index need the SQLite store for now (a
+``StoreError`` says so).
+
 Constructing an Engine is cheap; the database, the index and the models are opened on
 first use. An Engine is safe to share between threads: searches run concurrently,
 writes (ingest, delete) are serialised so the vector index always follows SQLite.
@@ -27,6 +34,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -52,12 +60,13 @@ from ragcore.retrieval.search import Hit, Searcher
 from ragcore.retrieval.tables import TableReader, TableResult
 from ragcore.scope import Scope
 from ragcore.storage.integrity import CheckReport, check_store
+from ragcore.storage.protocol import DocumentStore
 from ragcore.storage.records import DEFAULT_PAGE_SIZE, DocumentPage, DocumentRecord, Listing
 from ragcore.storage.sessions import Session, Sessions, check_id
 from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResult
 from ragcore.storage.tables import Progress as TableProgress
 from ragcore.storage.tables import TableInfo
-from ragcore.storage.vector_index import HnswIndex, PersistentIndex
+from ragcore.storage.vector_index import HnswIndex, PersistentIndex, VectorIndex
 from ragcore.tabular import TableQuery
 from ragcore.types import IngestStatus, SearchMode
 
@@ -65,6 +74,17 @@ from ragcore.types import IngestStatus, SearchMode
 # the validator is shared by every question and reads documents through one callable.
 _ASK_SCOPE: ContextVar[Scope] = ContextVar("ragcore_ask_scope", default=Scope.ALL)
 _INDEX_KEYS = ("index_file", "index_sha256", "index_data_version", "index_count")
+
+
+class _Vectors(Protocol):
+    """The vector index the engine keeps beside its store: how it follows the store's
+    writes (its own: ``apply``; other processes': ``refresh``) and is saved."""
+
+    @property
+    def index(self) -> VectorIndex: ...
+    def refresh(self) -> None: ...
+    def apply(self, result: WriteResult, added: dict[int, np.ndarray]) -> None: ...
+    def save(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -110,8 +130,8 @@ class Engine:
         self._generator = generator
         self._clock = clock
         self._lock = threading.RLock()
-        self._store: Store | None = None
-        self._index: PersistentIndex | None = None
+        self._store: DocumentStore | None = None
+        self._index: _Vectors | None = None
         self._answerer: Answerer | None = None
         self._sessions: Sessions | None = None
         self._queries: QueryEmbeddings | None = None
@@ -143,7 +163,11 @@ class Engine:
         directory keeps the manifest embedder it was built with (e.g. one made before
         the default changed), and a new one gets the default."""
         name = self.config.embedder
-        if name != default_embedder() or not (self.config.data_dir / DATABASE_NAME).is_file():
+        if (
+            name != default_embedder()
+            or self.config.store_url is not None  # opening it needs the dimension first
+            or not (self.config.data_dir / DATABASE_NAME).is_file()
+        ):
             return name
         recorded = (self.store.meta("embedder") or "").rpartition("/")[0]
         if recorded and recorded != name and recorded in embedder_names():
@@ -169,23 +193,68 @@ class Engine:
         return self._reranker
 
     @property
-    def store(self) -> Store:
+    def store(self) -> DocumentStore:
+        """SQLite in the data directory, or the PostgreSQL database of ``store_url``."""
         if self._store is None:
             with self._lock:
                 if self._store is None:
-                    self._store = Store(self.config.data_dir)
+                    self._store = self._open_store()
         return self._store
 
+    def _open_store(self) -> DocumentStore:
+        if self.config.store_url is None:
+            return Store(self.config.data_dir)
+        from ragcore.storage.postgres import PostgresStore  # psycopg is an optional extra
+
+        return PostgresStore(
+            self.config.store_url,
+            dimension=self.embedder.dimension,  # its HNSW index is built for one dimension
+            ef_search=self.config.hnsw.ef_search,
+        )
+
+    def _sqlite(self, what: str) -> Store:
+        """The SQLite store, for what only it can do yet; a StoreError on PostgreSQL."""
+        store = self.store
+        if isinstance(store, Store):
+            return store
+        raise StoreError(
+            f"{what} needs the embedded SQLite store and is not available on the PostgreSQL "
+            "store (Config.store_url / --store) yet: use a data directory without store_url "
+            "for it"
+        )
+
     @property
-    def _vectors(self) -> PersistentIndex:
+    def _vectors(self) -> _Vectors:
         if self._index is None:
             with self._lock:
                 if self._index is None:
                     self._check_embedder_matches()
-                    self._index = PersistentIndex(
-                        self.store, self.embedder.dimension, self.config.hnsw, self.config.threads
-                    )
+                    self._index = self._open_vectors()
+        self._index.refresh()  # another process may have written (serve --processes)
         return self._index
+
+    def _open_vectors(self) -> _Vectors:
+        store = self.store
+        if isinstance(store, Store):
+            return PersistentIndex(
+                store, self.embedder.dimension, self.config.hnsw, self.config.threads
+            )
+        from ragcore.storage.postgres import PostgresStore
+        from ragcore.storage.postgres.vectors import InStoreVectors
+
+        assert isinstance(store, PostgresStore)  # the only other store
+        return InStoreVectors(store)
+
+    def _index_for(self, store: DocumentStore) -> VectorIndex:
+        """The vector index a search on ``store`` (a scoped view) goes through."""
+        vectors = self._vectors
+        if isinstance(vectors, PersistentIndex):
+            return vectors.index
+        from ragcore.storage.postgres import PostgresStore
+        from ragcore.storage.postgres.vectors import PostgresIndex
+
+        assert isinstance(store, PostgresStore)
+        return PostgresIndex(store)  # searches inside the view's scope
 
     def _check_embedder_matches(self) -> None:
         """Vectors from two embedders (or two graphs of one model, whose vectors differ
@@ -197,8 +266,9 @@ class Engine:
             self.store.set_meta({"embedder": current})
         elif recorded != current:
             was = recorded.rpartition("/")[0] or recorded
+            where = self.config.data_dir if self.config.store_url is None else "the store"
             raise StoreError(
-                f"{self.config.data_dir} was built with embedder {recorded}, not "
+                f"{where} was built with embedder {recorded}, not "
                 f"{current}: configure embedder {was!r} (Config.embedder or "
                 f"$RAGCORE_EMBEDDER) to use it, or re-embed by ingesting the documents "
                 f"into a new data directory with {name!r}"
@@ -293,7 +363,7 @@ class Engine:
         with self._lock, self._translated("deleting a document"):
             vectors = self._vectors
             result = self.store.within(_scope(scope)).delete(document_id)
-            vectors.index.remove(result.removed_chunk_ids)
+            vectors.apply(result, {})
             vectors.save()
             return len(result.removed_chunk_ids)
 
@@ -309,7 +379,7 @@ class Engine:
             store.scope.check(name)
             vectors = self._vectors
             count, result = store.delete_knowledge_base(name)
-            vectors.index.remove(result.removed_chunk_ids)
+            vectors.apply(result, {})
             vectors.save()
             return count
 
@@ -320,7 +390,7 @@ class Engine:
         if self._tables is None:
             with self._lock:
                 if self._tables is None:
-                    self._tables = TableReader(self.store)
+                    self._tables = TableReader(self._sqlite("tables"))
         return self._tables
 
     def ingest_table(
@@ -342,6 +412,7 @@ class Engine:
             raise ScopeError(
                 "loading a table needs an unrestricted caller: tables belong to no knowledge base"
             )
+        self._sqlite("loading a table")
         with self._lock, self._translated("loading a table"):
             try:
                 return self.tables.tables.ingest(
@@ -368,14 +439,14 @@ class Engine:
 
     def list_tables(self) -> list[TableInfo]:
         """Every loaded table with its schema, source file and row count, by name."""
+        if not isinstance(self.store, Store):
+            return []  # the PostgreSQL store holds no tables (yet)
         with self._translated("listing tables"):
             return self.tables.tables.all()
 
-    def _ingestor(self, vectors: PersistentIndex) -> Ingestor:
+    def _ingestor(self, vectors: _Vectors) -> Ingestor:
         def follow(result: WriteResult, added: dict[int, np.ndarray]) -> None:
-            vectors.index.remove(result.removed_chunk_ids)
-            if added:
-                vectors.index.add(list(added), np.vstack(list(added.values())))
+            vectors.apply(result, added)
 
         budget = min(self.config.chunk_tokens or self.embedder.max_tokens, self.embedder.max_tokens)
         policy = ChunkingPolicy(
@@ -481,7 +552,7 @@ class Engine:
             with self._lock:
                 if self._sessions is None:
                     self._sessions = Sessions(
-                        self.store,
+                        self._sqlite("conversations (ask with a session)"),
                         max_turns=self.config.session_max_turns,
                         idle_seconds=self.config.session_idle_seconds,
                     )
@@ -544,7 +615,7 @@ class Engine:
             ),
             max_rounds=config.max_rounds,
             caches=self._caches(orchestrator, generator),
-            tables=self.table_catalog,
+            tables=self.table_catalog if isinstance(self.store, Store) else None,
             today=self._clock,
         )
 
@@ -568,12 +639,16 @@ class Engine:
         return Caches(
             config,
             # Both counters only grow, so their sum moves on a document or a table load.
-            data_version=lambda: self.store.data_version() + self.table_catalog.generation,
+            # Read on every question: on a shared PostgreSQL, another engine's ingest moves it.
+            data_version=lambda: self.store.data_version() + self._table_generation(),
             embed=lambda text: self._query_embedder.embed([text])[0],
             stamp=strategy_stamp,
             today=self._clock,
             rule_texts=(*rules, generator.name, type(self.embedder).__name__),
         )
+
+    def _table_generation(self) -> int:
+        return self.table_catalog.generation if isinstance(self.store, Store) else 0
 
     def _configured_generator(self) -> Generator:
         url, model = self.config.llm_base_url, self.config.llm_model
@@ -631,6 +706,18 @@ class Engine:
         with self._translated("counting"):
             counts = self.store.within(scope).counts()
             scoped = not scope.unrestricted
+            if not isinstance(self.store, Store):  # PostgreSQL: no files of ours to size
+                return Stats(
+                    data_dir=self.config.data_dir,
+                    knowledge_bases=counts["knowledge_bases"],
+                    documents=counts["documents"],
+                    chunks=counts["chunks"],
+                    vectors=counts["chunks"],  # one embedding per chunk, in the same row
+                    database_bytes=0,
+                    index_bytes=0,
+                    embedder=self.config.embedder,
+                    reranker=self.config.reranker_path is not None,
+                )
             index_file = self.store.meta("index_file")
             index_path = self.config.data_dir / index_file if index_file else None
             return Stats(
@@ -650,7 +737,7 @@ class Engine:
         settings (e.g. fusion) overridden."""
         config = replace(self.config, **changes) if changes else self.config
         store = self.store.within(_scope(scope))
-        return Searcher(store, self._vectors.index, self._query_embedder, config, self.reranker)
+        return Searcher(store, self._index_for(store), self._query_embedder, config, self.reranker)
 
     @property
     def _query_embedder(self) -> Embedder:
@@ -679,9 +766,10 @@ class Engine:
             )
         if dest.resolve() == self.config.data_dir.resolve():
             raise InvalidInputError(f"{dest} is the data directory itself: back up elsewhere")
+        store = self._sqlite("backup (back up the PostgreSQL database with pg_dump)")
         with self._lock, self._translated("making a backup"):
             dest.mkdir(parents=True, exist_ok=True)
-            self.store.backup_to(dest / DATABASE_NAME)
+            store.backup_to(dest / DATABASE_NAME)
             copy = Store(dest)
             try:
                 index_file = copy.meta("index_file")
@@ -700,17 +788,23 @@ class Engine:
         the vector index file against the database (recorded file and SHA-256, data
         version stamp, count, a random sample of vectors). Repairs nothing; each failed
         finding says what to do."""
+        store = self._sqlite("check (PostgreSQL checks its own data and indexes)")
         with self._lock:
-            return check_store(self.store, self.config.hnsw, self.config.threads)
+            return check_store(store, self.config.hnsw, self.config.threads)
 
     def rebuild_index(self) -> int:
         """Rebuild the vector index from the embeddings in SQLite; return its vectors."""
+        self._sqlite(
+            "rebuild-index (the PostgreSQL store's vector index is pgvector's, inside the "
+            "database: rebuild it there with REINDEX INDEX chunks_embedding_hnsw)"
+        )
         with self._lock, self._translated("rebuilding the vector index"):
             if self._index is None:
                 # Forget the recorded file: opening then rebuilds it, once.
                 self.store.forget_meta(_INDEX_KEYS)
                 return len(self._vectors.index)
             vectors = self._vectors
+            assert isinstance(vectors, PersistentIndex)  # SQLite, checked above
             fresh = HnswIndex(self.embedder.dimension, self.config.hnsw, self.config.threads)
             for ids, embeddings in self.store.embeddings():
                 fresh.add(ids, embeddings)
@@ -725,7 +819,10 @@ class Engine:
         try:
             yield
         except sqlite3.Error as exc:
-            raise self.store.translate(exc, doing) from exc
+            store = self.store
+            if isinstance(store, Store):
+                raise store.translate(exc, doing) from exc
+            raise StoreError(f"{doing} failed: {exc}") from exc
 
 
 def _scope(scope: Scope | None) -> Scope:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 from dataclasses import replace
 
 from ragcore.cli import render
 from ragcore.cli.parsers import build_parser
-from ragcore.config import Config, default_data_dir
+from ragcore.config import STORE_URL_ENV, Config, default_data_dir
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
 from ragcore.ingest.pipeline import IngestProgress
@@ -32,6 +33,14 @@ _NEEDS_DATABASE = frozenset({"backup", "check", "rebuild-index"})
 
 def main(argv: list[str] | None = None) -> int:
     return run(build_parser().parse_args(argv))
+
+
+def store_url(args: argparse.Namespace) -> str | None:
+    """``--store``, else ``$RAGCORE_STORE_URL``, for a command that has the option; else
+    None (the data directory)."""
+    if "store" not in args:
+        return None
+    return args.store or os.environ.get(STORE_URL_ENV) or None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = Config(
             data_dir=args.data_dir or default_data_dir(),
+            store_url=store_url(args),
             **{k: v for k, v in settings.items() if v is not None},
         )
     except RagcoreError as exc:
@@ -121,6 +131,15 @@ def _empty(engine: Engine, text: str) -> bool:
     if not text.strip():
         return False
     data_dir = engine.config.data_dir
+    if engine.config.store_url is not None:  # PostgreSQL: opening it creates nothing here
+        if engine.store.counts()["documents"]:
+            return False
+        print(
+            "ragcore: the PostgreSQL store holds no documents yet: add some with "
+            "`ragcore ingest PATH --store URL`",
+            file=sys.stderr,
+        )
+        return True
     exists = (data_dir / DATABASE_NAME).is_file()  # don't create a database just to look
     if exists and engine.store.counts()["documents"]:
         return False

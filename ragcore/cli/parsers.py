@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ragcore.config import default_data_dir
+from ragcore.config import STORE_URL_ENV, default_data_dir
 from ragcore.evaluation.conversations import SAMPLE_CONVERSATIONS
 from ragcore.evaluation.golden import SAMPLE_GOLDEN
 from ragcore.types import Fusion, SearchMode
@@ -33,6 +33,8 @@ class Parsers:
     root: argparse.ArgumentParser
     commands: argparse._SubParsersAction
     common: argparse.ArgumentParser
+    store: argparse.ArgumentParser
+    """``--store URL``, for the commands that run on a PostgreSQL store too."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,9 +63,24 @@ def _filter_options() -> argparse.ArgumentParser:
     return options
 
 
+def _store_options() -> argparse.ArgumentParser:
+    """``--store``: where the documents live (read by ``commands.store_url``)."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--store",
+        metavar="URL",
+        default=None,
+        help="keep the documents in this PostgreSQL database (postgresql://user@host/db, "
+        f"shared by every server given it) instead of the data directory (default: "
+        f"${STORE_URL_ENV}, else the data directory)",
+    )
+    return options
+
+
 def build_parsers() -> Parsers:
     """Every command's parser."""
     filters = _filter_options()
+    store = _store_options()
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--data-dir",
@@ -83,7 +100,7 @@ def build_parsers() -> Parsers:
 
     ingest = commands.add_parser(
         "ingest",
-        parents=[common],
+        parents=[common, store],
         help="add or update documents from files",
         description="Ingest .txt, .md (front matter), .html and .jsonl (incl. BEIR corpus) files "
         "or directories. Every file is checked first: if any is invalid, nothing is "
@@ -116,7 +133,7 @@ def build_parsers() -> Parsers:
 
     search = commands.add_parser(
         "search",
-        parents=[common, filters],
+        parents=[common, store, filters],
         help="search the knowledge bases",
         description="Search chunks by vector, keyword or hybrid search. On a data directory "
         "that holds no documents it says so and exits 3.",
@@ -130,7 +147,7 @@ def build_parsers() -> Parsers:
 
     ask = commands.add_parser(
         "ask",
-        parents=[common, filters],
+        parents=[common, store, filters],
         help="answer a question from the knowledge bases, with citations",
         description="Perceive the question, plan and run retrieval tasks, write an answer "
         "that cites its sources (numbered [1]..[n] in order of use), validate it, and retry "
@@ -180,7 +197,9 @@ def build_parsers() -> Parsers:
         "--max-rounds", type=int, default=None, help="cap on retrieval rounds per question"
     )
 
-    commands.add_parser("stats", parents=[common], help="show what the data directory holds")
+    commands.add_parser(
+        "stats", parents=[common, store], help="show what the data directory (or store) holds"
+    )
 
     delete = commands.add_parser("delete", parents=[common], help="delete a document by id")
     delete.add_argument("document_id")
@@ -271,4 +290,4 @@ def build_parsers() -> Parsers:
         "into the data directory if needed, then answer sample questions with sources.",
     )
     demo.add_argument("questions", nargs="*", help="questions to ask (default: a few samples)")
-    return Parsers(parser, commands, common)
+    return Parsers(parser, commands, common, store)

@@ -29,7 +29,8 @@ from ragcore.errors import InvalidDocumentError
 from ragcore.inference.embedder import Embedder, StreamingEmbedder
 from ragcore.ingest.chunking import chunk_text
 from ragcore.ingest.loaders import SkippedFile
-from ragcore.storage.store import Store, WriteResult
+from ragcore.storage.protocol import DocumentStore
+from ragcore.storage.store import WriteResult
 from ragcore.types import IngestStatus
 
 GROUP_CHUNKS = 256
@@ -88,7 +89,7 @@ class Ingestor:
 
     def __init__(
         self,
-        store: Store,
+        store: DocumentStore,
         embedder: Embedder,
         policy: ChunkingPolicy,
         on_write: Callable[[WriteResult, dict[int, np.ndarray]], None],

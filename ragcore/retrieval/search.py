@@ -24,7 +24,8 @@ from ragcore.errors import InvalidQueryError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
 from ragcore.retrieval.fusion import Signals, fuse
-from ragcore.storage.store import SearchFilters, Store
+from ragcore.storage.filters import SearchFilters
+from ragcore.storage.protocol import DocumentStore, FilteredVectorIndex
 from ragcore.storage.vector_index import VectorIndex
 from ragcore.text.terms import STOPWORDS
 from ragcore.types import SearchMode
@@ -73,7 +74,7 @@ class Searcher:
 
     def __init__(
         self,
-        store: Store,
+        store: DocumentStore,
         index: VectorIndex,
         embedder: Embedder,
         config: Config,
@@ -94,7 +95,10 @@ class Searcher:
         filters: SearchFilters = SearchFilters(),
         rerank: bool | None = None,
     ) -> list[Hit]:
-        """The best ``k`` chunks for ``query``; ``rerank=None`` reranks when configured."""
+        """The best ``k`` chunks for ``query``; ``rerank=None`` reranks when configured.
+
+        ``index`` may be a ``FilteredVectorIndex`` (PostgreSQL's): it then gets the
+        filters themselves rather than the ids of the chunks that pass them."""
         query, mode = _check_query(query, mode, k)
         if filters.knowledge_bases:
             self._store.check_knowledge_bases(filters.knowledge_bases)
@@ -112,27 +116,30 @@ class Searcher:
 
     # -- scoring -------------------------------------------------------------------
     def _scored(self, query, mode, depth, filters) -> list[tuple[int, dict[str, float]]]:
-        allowed = None if filters.empty else self._store.filtered_chunk_ids(filters)
         if mode == SearchMode.VECTOR:
-            return [(cid, {"vector": s}) for cid, s in self._vector(query, depth, allowed)]
+            vector = self._embedder.embed([query])[0]
+            return [(cid, {"vector": s}) for cid, s in self._nearest(vector, depth, filters)]
         match = fts_query(query)
         if mode == SearchMode.KEYWORD:
             return [(cid, {"keyword": s}) for cid, s in self._keyword(match, depth, filters)]
-        return self._hybrid(query, match, depth, filters, allowed)
+        return self._hybrid(query, match, depth, filters)
 
     def _keyword(self, match, k, filters):
         if not match:
             return []
         return self._store.keyword_search(match, filters, k, self._config.title_weight)
 
-    def _vector(self, query, k, allowed):
-        return self._index.search(self._embedder.embed([query])[0], k, allowed)
+    def _nearest(self, vector, k, filters) -> list[tuple[int, float]]:
+        if isinstance(self._index, FilteredVectorIndex):
+            return self._index.search_filtered(vector, k, filters)
+        allowed = None if filters.empty else self._store.filtered_chunk_ids(filters)
+        return self._index.search(vector, k, allowed)
 
-    def _hybrid(self, query, match, depth, filters, allowed):
+    def _hybrid(self, query, match, depth, filters):
         config = self._config
         n = max(depth, config.candidates)
         query_vector = self._embedder.embed([query])[0]
-        vector_hits = self._index.search(query_vector, n, allowed)
+        vector_hits = self._nearest(query_vector, n, filters)
         bm25_ranked, documents_ranked = self._keyword_passes(match, n, filters)
         # The first chunk stands for a document found by its whole text.
         ids = list(

@@ -11,7 +11,7 @@ sqlite3 errors) are not part of it either.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -69,6 +69,16 @@ class DocumentStore(Protocol):
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]: ...
     def first_chunk_ids(self, chunk_ids: Sequence[int]) -> dict[int, int]: ...
+
+
+@runtime_checkable
+class FilteredVectorIndex(Protocol):
+    """A vector index that applies the search filters itself (PostgreSQL's, inside the
+    database), so the Searcher need not list the allowed chunk ids first."""
+
+    def search_filtered(
+        self, vector: np.ndarray, k: int, filters: SearchFilters
+    ) -> list[tuple[int, float]]: ...
 
 
 if TYPE_CHECKING:

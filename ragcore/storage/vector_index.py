@@ -4,6 +4,11 @@ Labels are chunk ids. The index is saved atomically: written to a new file, fsyn
 then recorded in SQLite (file name, sha256, and the store's ``data_version`` it
 reflects) before the old file is removed. On open, a missing, corrupt or out-of-step
 file is rebuilt from the embeddings in SQLite, with a log line saying why.
+
+Several processes may share one data directory (``ragcore serve --processes N``): each
+holds its own copy of the index, so ``refresh`` (before every read) notices a data version
+it has not seen and extends its copy from SQLite by the chunks it lacks (and drops the
+ones gone); a process's own writes follow through ``apply``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import numpy as np
 from ragcore.config import HnswParams
 from ragcore.errors import StoreError
 from ragcore.inference.models import sha256_of
-from ragcore.storage.store import Store
+from ragcore.storage.store import Store, WriteResult
 
 log = logging.getLogger(__name__)
 
@@ -167,12 +172,71 @@ class PersistentIndex:
         self._params = params
         self._threads = threads
         self._dir = store.path.parent
+        self._sync_lock = threading.Lock()
+        self.version = -1  # the data version ``index`` reflects, set by _open
+        self._live: set[int] = set()  # the chunk ids in ``index``
         self.index = self._open()
+
+    # -- following the store -----------------------------------------------------------
+    def refresh(self) -> None:
+        """Catch up with writes by other processes (or other engines) on this data
+        directory: one read of the data version when there are none."""
+        if self._store.data_version() != self.version:
+            with self._sync_lock:
+                self._sync()
+
+    def apply(self, result: WriteResult, added: dict[int, np.ndarray]) -> None:
+        """Follow a write of this process. Each chunk written moves the data version by one
+        (the triggers of migration 0001): if the version before this write is not the one
+        the index reflects, another process wrote in between, and the index catches up."""
+        with self._sync_lock:
+            self.index.remove(result.removed_chunk_ids)
+            self._live.difference_update(result.removed_chunk_ids)
+            if added:
+                self.index.add(list(added), np.vstack(list(added.values())))
+                self._live.update(added)
+            moved = len(result.removed_chunk_ids) + sum(len(i) for i in result.added.values())
+            if result.data_version - moved == self.version:
+                self.version = result.data_version
+            else:
+                self._sync()
+
+    def _sync(self) -> None:
+        """Make the index hold exactly SQLite's chunks. The version is read first: a write
+        landing meanwhile is then either already in the ids read or seen next time."""
+        version = self._store.data_version()
+        reader = self._store.reader()
+        ids = {row[0] for row in reader.execute("SELECT id FROM chunks")}
+        gone, missing = self._live - ids, sorted(ids - self._live)
+        if gone:
+            self.index.remove(sorted(gone))
+        for start in range(0, len(missing), 512):
+            part = missing[start : start + 512]
+            marks = ",".join("?" * len(part))
+            rows = reader.execute(
+                f"SELECT id, embedding FROM chunks WHERE id IN ({marks})", part
+            ).fetchall()
+            if rows:
+                self.index.add(
+                    [r[0] for r in rows],
+                    np.vstack([np.frombuffer(r[1], dtype="<f4") for r in rows]),
+                )
+        self._live = ids
+        self.version = version
+        if gone or missing:
+            log.info(
+                "vector index caught up with data version %d: %d added, %d removed",
+                version,
+                len(missing),
+                len(gone),
+            )
 
     def _open(self) -> HnswIndex:
         name, digest = self._store.meta(_FILE_KEY), self._store.meta(_SHA_KEY)
         version, count = self._store.meta(_VERSION_KEY), self._store.meta(_COUNT_KEY)
         self._remove_strays(keep=name)
+        self.version = self._store.data_version()  # before the ids: see _sync
+        self._live = {row[0] for row in self._store.reader().execute("SELECT id FROM chunks")}
         if name is None:
             if self._store.counts()["chunks"]:
                 log.warning("vector index missing: rebuilding it from the database")
@@ -212,27 +276,47 @@ class PersistentIndex:
         return index
 
     def save(self, index: HnswIndex | None = None) -> None:
-        """Write the index to a new file and record it in SQLite, atomically."""
-        index = self.index if index is None else index
-        version = self._store.data_version()
-        name = f"vectors-{uuid.uuid4().hex[:12]}.hnsw"
-        path = self._dir / name
-        index.save(path)
-        _fsync_dir(self._dir)
-        old = self._store.meta(_FILE_KEY)
-        self._store.set_meta(
-            {
-                _FILE_KEY: name,
-                _SHA_KEY: sha256_of(path),
-                _VERSION_KEY: str(version),
-                _COUNT_KEY: str(len(index)),
-            }
-        )
-        if old and old != name:
+        """Write the index to a new file and record it in SQLite, atomically, with the data
+        version it reflects; a file of an older version than the one recorded (another
+        process saved a newer one meanwhile) is dropped instead."""
+        with self._sync_lock:
+            if index is None:
+                index, version = self.index, self.version
+            else:
+                version = self._store.data_version()
+            name = f"vectors-{uuid.uuid4().hex[:12]}.hnsw"
+            path = self._dir / name
+            index.save(path)
+            _fsync_dir(self._dir)
+            digest = sha256_of(path)
+        with self._store.transaction() as conn:
+            rows = dict(
+                conn.execute(
+                    "SELECT key, value FROM meta WHERE key IN (?, ?)", (_FILE_KEY, _VERSION_KEY)
+                ).fetchall()
+            )
+            old, recorded = rows.get(_FILE_KEY), rows.get(_VERSION_KEY)
+            newer = recorded is not None and int(recorded) > version
+            if not newer:
+                conn.executemany(
+                    "INSERT INTO meta(key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    [
+                        (_FILE_KEY, name),
+                        (_SHA_KEY, digest),
+                        (_VERSION_KEY, str(version)),
+                        (_COUNT_KEY, str(len(index))),
+                    ],
+                )
+        if newer:
+            path.unlink(missing_ok=True)
+        elif old and old != name:
             (self._dir / old).unlink(missing_ok=True)
 
     def _remove_strays(self, keep: str | None) -> None:
-        """Delete index files left by a crash between writing and recording them."""
+        """Delete index files left by a crash between writing and recording them. (A
+        process opening while another saves may delete the file being saved: the record
+        then names a missing file, and the next open rebuilds it; nothing is lost.)"""
         for stray in self._dir.glob("vectors-*.hnsw"):
             if stray.name != keep:
                 stray.unlink(missing_ok=True)

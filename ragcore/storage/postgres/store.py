@@ -593,6 +593,25 @@ class PostgresStore:
                 np.asarray([r[1] for r in rows], dtype=np.float32),
             )
 
+    @_guarded("reading embeddings")
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        """The embeddings of chunks ``ids``, in that order; a row of zeros for a chunk that
+        is gone (deleted since it was found: it scores 0 and is dropped with its chunk)."""
+        out = np.zeros((len(ids), self.dimension), dtype=np.float32)
+        if not len(ids):
+            return out
+        with self._pool.connection() as conn, conn.cursor(binary=True) as cur:
+            # Binary float4[]: a fifth of the time of parsing the text form (200 vectors).
+            rows = cur.execute(
+                b"SELECT id, embedding::float4[] FROM chunks WHERE id = ANY(%s)",
+                ([int(i) for i in ids],),
+            ).fetchall()
+        found = {r[0]: r[1] for r in rows}
+        for row, chunk_id in enumerate(ids):
+            if (vector := found.get(int(chunk_id))) is not None:
+                out[row] = vector
+        return out
+
     @_guarded("filtering chunks")
     def filtered_chunk_ids(self, filters: SearchFilters) -> set[int]:
         where, params = where_clause(filters, self._within)

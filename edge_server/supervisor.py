@@ -1,0 +1,258 @@
+"""``ragcore serve --processes N``: N server processes on one port, supervised.
+
+Why: one process is bound by the GIL (4 concurrent clients got only 1.34–1.44× the
+throughput of one). The parent binds nothing and loads no model: it checks that the port
+is free (so a port in use is still a clear error), then starts N children, each a whole
+``python -m edge_server`` with its own Engine and gRPC server on that port with
+SO_REUSEPORT (the kernel spreads new connections over them). It restarts a child that
+dies, with backoff, and on SIGTERM or SIGINT tells every child to drain (each says
+NOT_SERVING and gives its in-flight calls ``--grace`` seconds) and exits 0 once all have.
+
+Children are started fresh (not forked from the parent) so that no gRPC or onnxruntime
+state crosses a fork. On the sqlite store they share one data directory: each catches up
+with the others' writes before a read (``ragcore.storage.vector_index``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from edge_server.config import ServerConfig
+from ragcore.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+STOP_MARGIN_SECONDS = 15.0  # beyond the grace period: a child closes its engine, then exits
+POLL_SECONDS = 0.2
+CONFIG_ERROR_EXIT = 2  # what ``ragcore serve`` exits with on a bad setting
+_PR_SET_PDEATHSIG = 1
+
+
+def default_processes() -> int:
+    """The cores this process may run on (1 on a one-core machine: today's single process)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """How long a dead child's slot waits before its restart: ``first``, doubling on each
+    quick death up to ``longest``; a child that lived ``healthy_after`` seconds starts the
+    count again. ``give_up_after`` quick deaths in a row stop the whole service (a child
+    that cannot start, e.g. its metrics port is taken, would only fail again)."""
+
+    first: float = 0.5
+    longest: float = 30.0
+    healthy_after: float = 30.0
+    give_up_after: int = 5
+
+
+@dataclass
+class _Slot:
+    """One child's place: its process now, and its restart bookkeeping."""
+
+    index: int
+    process: subprocess.Popen | None = None
+    started: float = 0.0
+    delay: float = 0.0
+    quick_deaths: int = 0
+    restart_at: float | None = None
+    runs: int = 0
+
+
+def check_port_free(config: ServerConfig) -> int:
+    """Bind the service's address once, without SO_REUSEPORT, and let it go: the port the
+    children will share (a free one for port 0). A port in use is a ConfigError, as for a
+    single process."""
+    host = config.host.strip("[]")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # gRPC sets SO_REUSEADDR too: a port whose last connections are in TIME_WAIT is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, config.port))
+            probe.listen(1)
+        except OSError as error:
+            raise ConfigError(
+                "port",
+                config.address,
+                f"cannot listen there ({error.strerror or error}): the port is in use or "
+                "the host is not an address of this machine; choose another (port 0 "
+                "picks a free one)",
+            ) from error
+        return int(probe.getsockname()[1])
+
+
+def child_metrics_port(base: int | None, index: int) -> int | None:
+    """Each child serves its own metrics: ``base + index`` (0: each picks a free one)."""
+    if base is None or base == 0:
+        return base
+    return base + index
+
+
+def check_metrics_ports(base: int | None, processes: int) -> None:
+    if base and base + processes - 1 > 65535:
+        raise ConfigError(
+            "metrics_port",
+            base,
+            f"the {processes} processes serve metrics on {base}..{base + processes - 1}: "
+            f"use at most {65535 - processes + 1}",
+        )
+
+
+class Supervisor:
+    """Runs ``processes`` children made by ``command(index)`` until ``stop()``."""
+
+    def __init__(
+        self,
+        processes: int,
+        command: Callable[[int], Sequence[str]],
+        grace_seconds: float,
+        backoff: Backoff = Backoff(),
+    ) -> None:
+        self.command = command
+        self.grace_seconds = grace_seconds
+        self.backoff = backoff
+        self.slots = [_Slot(i) for i in range(processes)]
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Ask for a drain; safe from a signal handler."""
+        self._stop.set()
+
+    def run(self) -> int:
+        """Start the children, keep them running, drain them on ``stop()``. Returns 0 when
+        every child drained and exited 0, else 1."""
+        for slot in self.slots:
+            self._start(slot)
+        failure = None
+        while failure is None and not self._stop.wait(POLL_SECONDS):
+            failure = self._tend()
+        status = self._drain()
+        return status if failure is None else failure
+
+    def pids(self) -> list[int]:
+        return [s.process.pid for s in self.slots if s.process and s.process.poll() is None]
+
+    # -- keeping them running ------------------------------------------------------------
+    def _start(self, slot: _Slot) -> None:
+        slot.process = subprocess.Popen(
+            list(self.command(slot.index)), stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent
+        )
+        slot.started = time.monotonic()
+        slot.restart_at = None
+        slot.runs += 1
+        log.info("process %d started (pid %d)", slot.index, slot.process.pid)
+
+    def _tend(self) -> int | None:
+        """Restart dead children when their backoff is over; an exit status to give up:
+        the first run of a child ending with ``CONFIG_ERROR_EXIT`` (its error is on stderr:
+        a setting the parent could not check), or too many quick deaths in a row."""
+        now = time.monotonic()
+        for slot in self.slots:
+            if slot.restart_at is not None:
+                if now >= slot.restart_at:
+                    self._start(slot)
+                continue
+            assert slot.process is not None
+            code = slot.process.poll()
+            if code is None:
+                continue
+            lived = now - slot.started
+            if code == CONFIG_ERROR_EXIT and slot.runs == 1:
+                log.error("process %d could not start (see its error): stopping", slot.index)
+                return CONFIG_ERROR_EXIT
+            if lived >= self.backoff.healthy_after:
+                slot.delay, slot.quick_deaths = 0.0, 0
+            slot.quick_deaths += 1
+            slot.delay = (
+                self.backoff.first if slot.delay == 0 else min(2 * slot.delay, self.backoff.longest)
+            )
+            how = f"was killed by {_signal_name(-code)}" if code < 0 else f"exited with {code}"
+            if slot.quick_deaths > self.backoff.give_up_after:
+                log.error(
+                    "process %d (pid %d) %s after %.1f s, %d times in a row: giving up",
+                    slot.index,
+                    slot.process.pid,
+                    how,
+                    lived,
+                    slot.quick_deaths,
+                )
+                return 1
+            log.warning(
+                "process %d (pid %d) %s after %.1f s: restarting it in %.2f s",
+                slot.index,
+                slot.process.pid,
+                how,
+                lived,
+                slot.delay,
+            )
+            slot.restart_at = now + slot.delay
+        return None
+
+    # -- stopping ------------------------------------------------------------------------
+    def _drain(self) -> int:
+        running = [s.process for s in self.slots if s.process and s.process.poll() is None]
+        log.info("draining %d processes", len(running))
+        for process in running:
+            process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.grace_seconds + STOP_MARGIN_SECONDS
+        status = 0
+        for process in running:
+            try:
+                code = process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                log.error("pid %d did not stop in time: killing it", process.pid)
+                process.kill()
+                code = process.wait()
+            if code != 0:
+                log.error("pid %d exited with %d", process.pid, code)
+                status = 1
+        log.info("all processes stopped")
+        return status
+
+
+def supervise(processes: int, command: Callable[[int], Sequence[str]], grace_seconds: float) -> int:
+    """Run a Supervisor until SIGTERM or SIGINT; its exit status."""
+    supervisor = Supervisor(processes, command, grace_seconds)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda _number, _frame: supervisor.stop())
+    return supervisor.run()
+
+
+def child_command(serve_args: Sequence[str], index: int, port: int, metrics: int | None):
+    """``python -m edge_server`` with the parent's options, one process, the shared port."""
+    command = [sys.executable, "-m", "edge_server", *serve_args]
+    command += ["--processes", "1", "--port", str(port), "--child", str(index)]
+    if metrics is not None:
+        command += ["--metrics-port", str(metrics)]
+    return command
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    """A child whose parent was killed (-9) gets SIGTERM and drains, instead of serving on
+    unsupervised (Linux; elsewhere the child outlives the parent)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
