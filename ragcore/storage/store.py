@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
-import inspect
 import json
 import sqlite3
 import threading
@@ -28,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -42,6 +40,7 @@ from ragcore.errors import (
 from ragcore.scope import Scope
 from ragcore.storage import damage
 from ragcore.storage.filters import SearchFilters, where_clause
+from ragcore.storage.guard import guarded
 from ragcore.storage.records import DocumentPage, DocumentRecord, Listing, parse_stamp
 from ragcore.storage.schema import migrate
 
@@ -83,30 +82,8 @@ def missing_document(document_id: str) -> DocumentNotFoundError:
 
 
 def _guarded(doing: str) -> Callable[[_Method], _Method]:
-    """Translate the sqlite3 errors of a Store method (or generator) into StoreErrors."""
-
-    def wrap(method: _Method) -> _Method:
-        if inspect.isgeneratorfunction(method):
-
-            @functools.wraps(method)
-            def generate(self: Store, *args, **kwargs):
-                try:
-                    yield from method(self, *args, **kwargs)
-                except sqlite3.Error as exc:
-                    raise self.translate(exc, doing) from exc
-
-            return cast(_Method, generate)
-
-        @functools.wraps(method)
-        def call(self: Store, *args, **kwargs):
-            try:
-                return method(self, *args, **kwargs)
-            except sqlite3.Error as exc:
-                raise self.translate(exc, doing) from exc
-
-        return cast(_Method, call)
-
-    return wrap
+    """Translate the sqlite3 errors of a method (or generator) into StoreErrors."""
+    return guarded(sqlite3.Error, doing)
 
 
 class _Connections:

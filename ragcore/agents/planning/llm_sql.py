@@ -28,10 +28,9 @@ from types import MappingProxyType
 
 from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
-from ragcore.agents.planning.tables import MAX_ROW_EVIDENCE, TableCatalog
+from ragcore.agents.planning.tables import TableCatalog, rows_evidence
 from ragcore.documents import DocumentInfo
 from ragcore.errors import GenerationError, InvalidQueryError
-from ragcore.retrieval.search import Hit
 from ragcore.retrieval.tables import SqlResult
 from ragcore.tabular import TableSchema
 
@@ -182,35 +181,7 @@ def sql_evidence(
         sentences.append(f"{', '.join(result.tables)}: {', '.join(parts)}.")
         rowid = row[id_at] if id_at is not None else None
         ids.append((rowid,) if isinstance(rowid, int) else ())
-    if not sentences:
-        return ()
-    if len(sentences) <= MAX_ROW_EVIDENCE:
-        groups = list(zip([[s] for s in sentences], ids, strict=True))
-    else:
-        groups = [(sentences, tuple(i for row_ids in ids for i in row_ids))]
-    document = _document(result, read)
-    out = []
-    for offset, (texts, row_ids) in enumerate(groups):
-        number = first + offset
-        text = " ".join(texts)
-        hit = Hit(
-            chunk_id=-number,  # no stored chunk: negative, so it never names one
-            document_id=document.id,
-            text=text,
-            start=0,
-            end=len(text),
-            start_byte=0,
-            end_byte=len(text.encode()),
-            position=offset,
-            entities=(),
-            numeric_density=0.0,
-            score=1.0,
-            scores=MappingProxyType({}),
-            document=document,
-        )
-        rows = tuple(sorted(set(row_ids)))
-        out.append(Evidence(number, hit, 1.0, 1.0, ("table",), rows=rows, query=result.sql))
-    return tuple(out)
+    return rows_evidence(sentences, ids, _document(result, read), result.sql, first)
 
 
 def _document(result: SqlResult, read: Sequence[TableSchema]) -> DocumentInfo:

@@ -121,13 +121,25 @@ def table_evidence(result: TableResult, schema: TableSchema, first: int) -> tupl
     """The result as evidence numbered from ``first``: one item per row, or one for the
     whole result when it has more than ``MAX_ROW_EVIDENCE`` rows."""
     sentences = [_sentence(result, schema, row) for row in result.rows]
+    return rows_evidence(sentences, result.row_ids, _document(schema, result), result.sql, first)
+
+
+def rows_evidence(
+    sentences: Sequence[str],
+    row_ids: Sequence[Sequence[int]],
+    document: DocumentInfo,
+    sql: str,
+    first: int,
+) -> tuple[Evidence, ...]:
+    """Result rows stated as ``sentences`` as evidence of ``document`` numbered from
+    ``first``: one item per row (its position is its rank in the query's order), or one
+    for all of them beyond ``MAX_ROW_EVIDENCE`` rows; each keeps the rowids it came from."""
     if not sentences:
         return ()
     if len(sentences) <= MAX_ROW_EVIDENCE:
-        groups = [([s], ids) for s, ids in zip(sentences, result.row_ids, strict=True)]
+        groups = [([s], ids) for s, ids in zip(sentences, row_ids, strict=True)]
     else:
-        groups = [(sentences, tuple(i for ids in result.row_ids for i in ids))]
-    document = _document(schema, result)
+        groups = [(list(sentences), tuple(i for ids in row_ids for i in ids))]
     out = []
     for offset, (texts, ids) in enumerate(groups):
         number = first + offset
@@ -148,7 +160,7 @@ def table_evidence(result: TableResult, schema: TableSchema, first: int) -> tupl
             document=document,
         )
         rows = tuple(sorted(set(ids)))
-        out.append(Evidence(number, hit, 1.0, 1.0, ("table",), rows=rows, query=result.sql))
+        out.append(Evidence(number, hit, 1.0, 1.0, ("table",), rows=rows, query=sql))
     return tuple(out)
 
 

@@ -15,8 +15,6 @@ store's BM25 and only their order means anything.
 from __future__ import annotations
 
 import copy
-import functools
-import inspect
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -35,6 +33,7 @@ from ragcore.errors import (
 )
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
+from ragcore.storage.guard import guarded
 from ragcore.storage.postgres.connection import connect, redacted
 from ragcore.storage.postgres.filters import where_clause
 from ragcore.storage.postgres.schema import migrate
@@ -51,29 +50,7 @@ class _NothingDeleted(Exception):
 
 def _guarded(doing: str) -> Callable[[_Method], _Method]:
     """Translate the psycopg errors of a method (or generator) into StoreErrors."""
-
-    def wrap(method: _Method) -> _Method:
-        if inspect.isgeneratorfunction(method):
-
-            @functools.wraps(method)
-            def generate(self: PostgresStore, *args, **kwargs):
-                try:
-                    yield from method(self, *args, **kwargs)
-                except psycopg.Error as exc:
-                    raise self.translate(exc, doing) from exc
-
-            return cast(_Method, generate)
-
-        @functools.wraps(method)
-        def call(self: PostgresStore, *args, **kwargs):
-            try:
-                return method(self, *args, **kwargs)
-            except psycopg.Error as exc:
-                raise self.translate(exc, doing) from exc
-
-        return cast(_Method, call)
-
-    return wrap
+    return guarded(psycopg.Error, doing)
 
 
 class PostgresStore:
