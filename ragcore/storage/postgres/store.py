@@ -6,16 +6,20 @@ vector index is pgvector's, inside the database: any number of servers share it 
 an ingest through any of them as soon as it commits. Connections come from a psycopg-pool
 pool in autocommit mode; writes open their own transaction.
 
-Keyword ranking is ``ts_rank`` over tsvectors (English stemming, title weighted A, text
-D), not BM25: it has no inverse document frequency and no length saturation, so a rare
-term counts no more than a common one. Scores are on another scale than the SQLite
-store's BM25 and only their order means anything.
+Keyword ranking is BM25 computed over the tsvectors (English stemming, a title
+occurrence counting ``title_weight`` times): the GIN index finds the candidates, each
+query lexeme's IDF comes from its chunk count (cached per data version), term frequency
+from the lexeme's positions and length from the tsvector's lexemes. It differs from FTS5's
+BM25 in the tokens (Snowball stems and stop words against FTS5's unicode61 tokens) and
+in the length (distinct lexemes, not tokens), so scores are close in order, not equal.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
@@ -83,6 +87,8 @@ class PostgresStore:
         self.scope = scope
         self.dimension = dimension
         self.ef_search = ef_search
+        self._statistics: dict[object, Any] = {}
+        """Keyword search's lexeme IDFs and average lengths, for one data version."""
         first = connect(url, self.where, connect_timeout)  # a precise error before the pool
         try:
             migrate(first, self.where)
@@ -612,32 +618,79 @@ class PostgresStore:
     def keyword_search(
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
-        """(chunk id, ts_rank, higher is better) for a match expression (``fts_query``'s
-        quoted words joined by OR, read with ``websearch_to_tsquery``)."""
-        where, params = where_clause(filters, self._within)
-        rows = self._rows(
-            "SELECT c.id, ts_rank(%s::float4[], c.tsv, q) AS score "
-            "FROM chunks c JOIN documents d ON d.id = c.document_id, "
-            "websearch_to_tsquery('english', %s) q "
-            f"WHERE c.tsv @@ q AND {where} ORDER BY score DESC, c.id LIMIT %s",
-            [self._weights(title_weight), match, *params, limit],
-        )
-        return [(r[0], float(r[1])) for r in rows]
+        """(chunk id, BM25 score, higher is better) for a match expression (``fts_query``'s
+        quoted words joined by OR). Candidates come from the GIN index; they are scored
+        by BM25 (k1 1.2, b 0.75) over the tsvector's lexeme counts, a title occurrence
+        counting ``title_weight`` times, with each lexeme's IDF from its chunk count."""
+        return self._bm25("chunks", "c.id", "c", match, filters, limit, title_weight)
 
     @_guarded("searching documents by keyword")
     def document_keyword_search(
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
-        """(first chunk id, ts_rank of the title and whole text) of matching documents."""
+        """(first chunk id, BM25 of the title and whole text) of matching documents."""
+        return self._bm25("documents", "f.id", "d", match, filters, limit, title_weight)
+
+    def _bm25(
+        self,
+        table: str,
+        key: str,
+        alias: str,
+        match: str,
+        filters: SearchFilters,
+        limit: int,
+        title_weight: float,
+    ) -> list[tuple[int, float]]:
         where, params = where_clause(filters, self._within)
+        idf, average = self._term_statistics(table, match)
+        if not idf:
+            return []
+        source = (
+            "chunks c JOIN documents d ON d.id = c.document_id"
+            if table == "chunks"
+            else "documents d JOIN chunks f ON f.document_id = d.id AND f.position = 0"
+        )
         rows = self._rows(
-            "SELECT f.id, ts_rank(%s::float4[], d.tsv, q) AS score FROM documents d "
-            "JOIN chunks f ON f.document_id = d.id AND f.position = 0, "
-            "websearch_to_tsquery('english', %s) q "
-            f"WHERE d.tsv @@ q AND {where} ORDER BY score DESC, f.id LIMIT %s",
-            [self._weights(title_weight), match, *params, limit],
+            f"SELECT {key}, sum(w.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * "
+            f"length({alias}.tsv) / %s))) AS score "
+            f"FROM {source}, websearch_to_tsquery('english', %s) q, "
+            f"LATERAL (SELECT u.lexeme, cardinality(u.positions) + (%s - 1) * "
+            "cardinality(array_positions(u.weights, 'A')) AS tf "
+            f"FROM unnest({alias}.tsv) u) t "
+            "JOIN unnest(%s::text[], %s::float8[]) AS w(lexeme, idf) ON w.lexeme = t.lexeme "
+            f"WHERE {alias}.tsv @@ q AND {where} GROUP BY {key} ORDER BY score DESC, {key} "
+            "LIMIT %s",
+            [average, match, title_weight, list(idf), list(idf.values()), *params, limit],
         )
         return [(r[0], float(r[1])) for r in rows]
+
+    def _term_statistics(self, table: str, match: str) -> tuple[dict[str, float], float]:
+        """Each query lexeme's IDF over ``table`` and its average tsvector length, cached
+        per data version (counts come from the GIN index)."""
+        version = self.data_version()
+        cache = self._statistics
+        if cache.get("version") != version:
+            cache.clear()
+            cache["version"] = version
+        words = " ".join(re.findall(r'"([^"]+)"', match)) or match
+        lexemes = [
+            r[0]
+            for r in self._rows("SELECT lexeme FROM unnest(to_tsvector('english', %s))", [words])
+        ]
+        if ("size", table) not in cache:
+            n, average = self._rows(f"SELECT count(*), avg(length(tsv)) FROM {table}")[0]
+            cache[("size", table)] = (int(n), float(average or 1.0))
+        n, average = cache[("size", table)]
+        idf = {}
+        for lexeme in lexemes:
+            if ("idf", table, lexeme) not in cache:
+                [(df,)] = self._rows(
+                    f"SELECT count(*) FROM {table} WHERE tsv @@ %s::tsquery",
+                    ["'" + lexeme.replace("'", "''") + "'"],
+                )
+                cache[("idf", table, lexeme)] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            idf[lexeme] = cache[("idf", table, lexeme)]
+        return idf, average
 
     @_guarded("searching by vector")
     def vector_search(
