@@ -28,7 +28,7 @@ from types import MappingProxyType
 
 from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
-from ragcore.agents.planning.tables import TableCatalog, rows_evidence
+from ragcore.agents.planning.tables import TableCatalog, figure_text, rows_evidence
 from ragcore.documents import DocumentInfo
 from ragcore.errors import GenerationError, InvalidQueryError
 from ragcore.retrieval.tables import SqlResult
@@ -174,7 +174,7 @@ def sql_evidence(
     ids: list[tuple[int, ...]] = []
     for row in result.rows:
         parts = [
-            f"{column.replace('_', ' ')} {_figure(value, units.get(column, ''))}"
+            f"{column.replace('_', ' ')} {figure_text(value, units.get(column, ''))}"
             for i, (column, value) in enumerate(zip(result.columns, row, strict=True))
             if i != id_at
         ]
@@ -223,16 +223,6 @@ def _as_of(result: SqlResult, read: Sequence[TableSchema]) -> date | None:
             except ValueError:
                 continue
     return max(found, default=None)
-
-
-def _figure(value: object, unit: str) -> str:
-    if value is None:
-        return "not recorded"
-    if isinstance(value, float):
-        number = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
-    else:
-        number = str(value)
-    return f"{number} {unit}".strip() if isinstance(value, int | float) else number
 
 
 __all__ = ["NONE_REPLY", "Proposal", "SqlProposer", "build_messages", "sql_evidence", "vet"]

@@ -196,7 +196,7 @@ def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
         label = f"{_AGGREGATION_WORDS[aggregation]} {label}"
     groups = [f"{c.replace('_', ' ')} {v}" for c, v in zip(query.group_by, row, strict=False)]
     subject = f"{label} of {' and '.join(groups)}" if groups else label
-    figure = _figure(row[-1], measure.unit)
+    figure = figure_text(row[-1], measure.unit)
     return f"{', '.join(context)}: {subject} is {figure}."
 
 
@@ -216,14 +216,15 @@ def _window(query: TableQuery, schema: TableSchema) -> str:
     return start if start == end else f"{start} to {end}"
 
 
-def _figure(value: object, unit: str) -> str:
+def figure_text(value: object, unit: str) -> str:
+    """A result value as an answer states it: "7.5 %", "12 units"; a text value as it is."""
     if value is None:
         return "not recorded"
     if isinstance(value, float):
         number = f"{round(value, 2):.2f}".rstrip("0").rstrip(".")
     else:
         number = str(value)
-    return f"{number} {unit}".strip()
+    return f"{number} {unit}".strip() if isinstance(value, int | float) else number
 
 
 __all__ = [
@@ -232,7 +233,9 @@ __all__ = [
     "TableCatalog",
     "TableTask",
     "describe",
+    "figure_text",
     "is_table_evidence",
+    "rows_evidence",
     "table_evidence",
     "table_task",
 ]
