@@ -112,8 +112,11 @@ class ServerProcess:
         threads,
         metrics=False,
         processes: int = 1,
+        store_url: str | None = None,
     ) -> None:
         command = [sys.executable, "-m", "edge_server", "--data-dir", str(data_dir)]
+        if store_url is not None:
+            command += ["--store", store_url]
         # One process unless asked: serve's default is the core count.
         command += ["--processes", str(processes)]
         self.processes = processes

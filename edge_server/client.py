@@ -50,6 +50,10 @@ class Client:
         options: list[tuple[str, int | str]] = [
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),
+            # Its own connection: gRPC otherwise shares one TCP connection among channels
+            # to the same target, and a server of several processes (SO_REUSEPORT) hands
+            # out work per connection.
+            ("grpc.use_local_subchannel_pool", 1),
         ]
         if server_name:
             options.append(("grpc.ssl_target_name_override", server_name))
