@@ -31,6 +31,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from _common import median, percentile
 from grpc_load import ServerProcess
@@ -132,9 +133,9 @@ def main() -> None:
     url = args.store
     if url is None:
         sys.path.insert(0, str(REPO / "tests"))
-        import pg_server
+        from pg_server import start  # type: ignore[import-not-found]
 
-        server = pg_server.start()
+        server = start()
         url = server.url
         log(f"PostgreSQL on port {server.port}")
     questions = [item.question for item in load_golden(SAMPLE_GOLDEN)]
@@ -157,7 +158,7 @@ def main() -> None:
                 )
             targets = [s.wait_until_serving() for s in servers]
             log(f"servers A on {targets[0]}, B on {targets[1]}")
-            rounds = []
+            rounds: list[dict[str, Any]] = []
             for i in range(args.rounds):
                 one = closed_loop(targets[:1], 1, questions, args.seconds)
                 four = closed_loop(targets, 4, questions, args.seconds)
@@ -180,7 +181,7 @@ def main() -> None:
         r["four_clients"]["throughput_rps"] / r["one_client"]["throughput_rps"] for r in rounds
     ]
     visible = [p["visible_after_ms"] for r in rounds for p in r["probes"]]
-    result = {
+    result: dict[str, Any] = {
         "benchmark": "shared_postgres",
         "settings": {
             "rounds": args.rounds,

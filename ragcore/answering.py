@@ -348,7 +348,11 @@ class Answerer:
         evidence: tuple[Evidence, ...] = ()
         with q.tracer.span(Stage.PLAN) as span:
             span.note(f"data question not expressible: {reason}")
-            if self.tables is not None and isinstance(self.generator, OpenAICompatibleGenerator):
+            if (
+                self.tables is not None
+                and self.tables.offers_sql  # SQLite only: see PostgresTableReader
+                and isinstance(self.generator, OpenAICompatibleGenerator)
+            ):
                 proposal = SqlProposer(self.generator, self.tables).propose(q.perception.question)
                 if proposal.result is None:
                     span.add("model's query", repr(proposal.sql))

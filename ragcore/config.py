@@ -52,6 +52,7 @@ DEFAULT_RETRIEVAL_REUSE_COSINE = 0.9
 LLM_API_KEY_ENV = "RAGCORE_LLM_API_KEY"
 EMBEDDER_ENV = "RAGCORE_EMBEDDER"
 STORE_URL_ENV = "RAGCORE_STORE_URL"
+STORE_READ_URL_ENV = "RAGCORE_STORE_REPLICA_URL"
 """Read by the command line (``--store``), not by ``Config``: a program says its store."""
 STORE_URL_SCHEMES = ("postgresql://", "postgres://")
 
@@ -108,7 +109,8 @@ class Config:
 
     Storage: with ``store_url`` None the documents, chunks and vectors live in
     ``data_dir`` (SQLite and an hnswlib file); a ``postgresql://`` URL keeps them in that
-    PostgreSQL database (pgvector), shared by every engine given the same URL.
+    PostgreSQL database (pgvector), shared by every engine given the same URL, and
+    ``store_read_url`` sends searches to a read replica of it.
 
     Conversations: a session keeps its last ``session_max_turns`` turns and is deleted
     after ``session_idle_seconds`` without a question. Repeats: ``answer_cache_size``
@@ -120,6 +122,9 @@ class Config:
     data_dir: Path = field(default_factory=default_data_dir)
     store_url: str | None = None
     """None: the embedded SQLite store in data_dir; ``postgresql://user@host/db``: PostgreSQL."""
+    store_read_url: str | None = None
+    """A read replica of ``store_url``'s database: searches and document reads go there,
+    writes and sessions to ``store_url``. None: everything on ``store_url``."""
     embedder: str = field(default_factory=default_embedder)
     """A name from models/manifest.toml; a data directory keeps the one it was built with."""
     embedder_path: Path | None = None
@@ -170,6 +175,17 @@ class Config:
                 _redacted(self.store_url),
                 "use None for the embedded SQLite store in data_dir, or a PostgreSQL URL "
                 "such as postgresql://user@host:5432/ragcore",
+            )
+        if self.store_read_url is not None and (
+            self.store_url is None
+            or not isinstance(self.store_read_url, str)
+            or not self.store_read_url.startswith(STORE_URL_SCHEMES)
+        ):
+            raise ConfigError(
+                "store_read_url",
+                _redacted(self.store_read_url),
+                "give a PostgreSQL URL of a read replica of store_url's database (and set "
+                "store_url), or None",
             )
         paths = (
             "embedder_path",

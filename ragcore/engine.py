@@ -4,8 +4,8 @@ The store is SQLite with an hnswlib index in the data directory, or, with
 ``Config.store_url``, a PostgreSQL database (pgvector inside it) that many engines, in
 many processes, share: an ingest through one is searched by all once it commits, and
 their answer caches are keyed by the store's data version, read on every question.
-Sessions, tables, backup, check and rebuild-index need the SQLite store for now (a
-``StoreError`` says so).
+Backup, check and rebuild-index need the SQLite store for now (a ``StoreError`` says
+so).
 
 Constructing an Engine is cheap; the database, the index and the models are opened on
 first use. An Engine is safe to share between threads: searches run concurrently,
@@ -16,8 +16,8 @@ knowledge bases the caller may use. A scoped call sees the store as if the other
 not exist — no chunk, id, title or count from outside reaches it — and may write only
 inside its scope (``ScopeError`` before anything is written).
 
-``ask(..., session=id)`` makes the question a turn of a conversation kept in the data
-directory (``storage.sessions``): a follow-up is rewritten from the previous turn, and
+``ask(..., session=id)`` makes the question a turn of a conversation kept in the store
+(``storage.sessions``): a follow-up is rewritten from the previous turn, and
 the turn is recorded. A session belongs to the scope it was started in. Repeated
 questions are answered from an in-memory answer cache until the documents change.
 """
@@ -57,12 +57,13 @@ from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
 from ragcore.ingest.loaders import load_files
 from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
 from ragcore.retrieval.search import Hit, Searcher
-from ragcore.retrieval.tables import TableReader, TableResult
+from ragcore.retrieval.tables import AnyTableReader, PostgresTableReader, TableReader, TableResult
 from ragcore.scope import Scope
 from ragcore.storage.integrity import CheckReport, check_store
 from ragcore.storage.protocol import DocumentStore
 from ragcore.storage.records import DEFAULT_PAGE_SIZE, DocumentPage, DocumentRecord, Listing
 from ragcore.storage.sessions import Session, Sessions, check_id
+from ragcore.storage.sql import sql_store
 from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResult
 from ragcore.storage.tables import Progress as TableProgress
 from ragcore.storage.tables import TableInfo
@@ -135,7 +136,7 @@ class Engine:
         self._answerer: Answerer | None = None
         self._sessions: Sessions | None = None
         self._queries: QueryEmbeddings | None = None
-        self._tables: TableReader | None = None
+        self._tables: AnyTableReader | None = None
         self._catalog: TableCatalog | None = None
 
     @classmethod
@@ -210,6 +211,7 @@ class Engine:
             self.config.store_url,
             dimension=self.embedder.dimension,  # its HNSW index is built for one dimension
             ef_search=self.config.hnsw.ef_search,
+            read_url=self.config.store_read_url,
         )
 
     def _sqlite(self, what: str) -> Store:
@@ -385,13 +387,23 @@ class Engine:
 
     # -- tables (structured data beside the documents) ------------------------------
     @property
-    def tables(self) -> TableReader:
-        """The tables of this data directory and their read-only query runner."""
+    def tables(self) -> AnyTableReader:
+        """The tables of the store (the data directory's, or the PostgreSQL database
+        that other engines share) and their read-only query runner."""
         if self._tables is None:
             with self._lock:
                 if self._tables is None:
-                    self._tables = TableReader(self._sqlite("tables"))
+                    self._tables = self._open_tables()
         return self._tables
+
+    def _open_tables(self) -> AnyTableReader:
+        store = self.store
+        if isinstance(store, Store):
+            return TableReader(store)
+        from ragcore.storage.postgres import PostgresStore
+
+        assert isinstance(store, PostgresStore)  # the only other store
+        return PostgresTableReader(store)
 
     def ingest_table(
         self,
@@ -412,7 +424,6 @@ class Engine:
             raise ScopeError(
                 "loading a table needs an unrestricted caller: tables belong to no knowledge base"
             )
-        self._sqlite("loading a table")
         with self._lock, self._translated("loading a table"):
             try:
                 return self.tables.tables.ingest(
@@ -439,8 +450,6 @@ class Engine:
 
     def list_tables(self) -> list[TableInfo]:
         """Every loaded table with its schema, source file and row count, by name."""
-        if not isinstance(self.store, Store):
-            return []  # the PostgreSQL store holds no tables (yet)
         with self._translated("listing tables"):
             return self.tables.tables.all()
 
@@ -547,12 +556,13 @@ class Engine:
 
     @property
     def sessions(self) -> Sessions:
-        """The conversations kept in this data directory (``ask(..., session=...)``)."""
+        """The conversations kept in the store (``ask(..., session=...)``): the data
+        directory's, or the PostgreSQL database that other engines share."""
         if self._sessions is None:
             with self._lock:
                 if self._sessions is None:
                     self._sessions = Sessions(
-                        self._sqlite("conversations (ask with a session)"),
+                        sql_store(self.store),  # SQLite's or PostgreSQL's, the same SQL
                         max_turns=self.config.session_max_turns,
                         idle_seconds=self.config.session_idle_seconds,
                     )
@@ -615,7 +625,7 @@ class Engine:
             ),
             max_rounds=config.max_rounds,
             caches=self._caches(orchestrator, generator),
-            tables=self.table_catalog if isinstance(self.store, Store) else None,
+            tables=self.table_catalog,
             today=self._clock,
         )
 
@@ -648,7 +658,7 @@ class Engine:
         )
 
     def _table_generation(self) -> int:
-        return self.table_catalog.generation if isinstance(self.store, Store) else 0
+        return self.table_catalog.generation
 
     def _configured_generator(self) -> Generator:
         url, model = self.config.llm_base_url, self.config.llm_model

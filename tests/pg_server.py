@@ -79,8 +79,33 @@ def start() -> Server:
         ["initdb", "-D", str(pgdata), "--auth=trust", "--encoding=utf8", "-U", "postgres"],
         user,
     )
+    return _serve(root, pgdata, user, "-c fsync=off -c full_page_writes=off")
+
+
+def start_replica(primary: Server) -> Server:
+    """A hot standby of ``primary`` streaming from it (pg_basebackup -R) on a free port:
+    it serves reads of every database on the primary, a moment behind, and refuses
+    writes. ``stop()`` it before the primary."""
+    root = Path(tempfile.mkdtemp(prefix="ragcore-replica-"))
+    root.chmod(0o755)
+    pgdata = root / "pgdata"
+    if primary.user is not None:  # pg_basebackup creates pgdata as the server's user
+        import pwd
+
+        entry = pwd.getpwnam(primary.user)
+        os.chown(root, entry.pw_uid, entry.pw_gid)
+    _run(
+        ["pg_basebackup", "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres"]
+        + ["-D", str(pgdata), "-R", "-X", "stream", "-c", "fast"],
+        primary.user,
+    )
+    return _serve(root, pgdata, primary.user, "-c hot_standby=on")
+
+
+def _serve(root: Path, pgdata: Path, user: str | None, settings: str) -> Server:
+    """Start the server of ``pgdata`` on a free port; RuntimeError with its log if not."""
     port = _free_port()
-    options = f"-h 127.0.0.1 -p {port} -k {pgdata} -c fsync=off -c full_page_writes=off"
+    options = f"-h 127.0.0.1 -p {port} -k {pgdata} {settings}"
     log = pgdata / "server.log"
     try:
         _run(

@@ -5,7 +5,7 @@ operator commands backup, check and rebuild-index.
 ``ask --server`` to the parsers it returns, then hands the rest to ``run``.
 """
 
-from ragcore.cli.commands import main, run, search_filters, store_url
+from ragcore.cli.commands import main, run, search_filters, store_read_url, store_url
 from ragcore.cli.parsers import Parsers, build_parser, build_parsers
 from ragcore.config import default_data_dir
 
@@ -17,5 +17,6 @@ __all__ = [
     "main",
     "run",
     "search_filters",
+    "store_read_url",
     "store_url",
 ]

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ragcore.cli import render
 from ragcore.cli.parsers import build_parser
-from ragcore.config import STORE_URL_ENV, Config, default_data_dir
+from ragcore.config import STORE_READ_URL_ENV, STORE_URL_ENV, Config, default_data_dir
 from ragcore.engine import Engine
 from ragcore.errors import RagcoreError
 from ragcore.ingest.pipeline import IngestProgress
@@ -43,6 +43,13 @@ def store_url(args: argparse.Namespace) -> str | None:
     return args.store or os.environ.get(STORE_URL_ENV) or None
 
 
+def store_read_url(args: argparse.Namespace) -> str | None:
+    """``--store-replica``, else ``$RAGCORE_STORE_REPLICA_URL``, as ``store_url``."""
+    if "store_replica" not in args:
+        return None
+    return args.store_replica or os.environ.get(STORE_READ_URL_ENV) or None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run a parsed command on the Engine of ``--data-dir``; returns the exit status."""
     logging.basicConfig(
@@ -64,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         config = Config(
             data_dir=args.data_dir or default_data_dir(),
             store_url=store_url(args),
+            store_read_url=store_read_url(args),
             **{k: v for k, v in settings.items() if v is not None},
         )
     except RagcoreError as exc:
@@ -401,6 +409,50 @@ def _cmd_rebuild_index(engine: Engine, args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_migrate(engine: Engine, args: argparse.Namespace) -> int:
+    from ragcore.storage.migration import CopyProgress, copy_store
+
+    config = engine.config  # the engine opens nothing: the copy opens both stores itself
+
+    def show(p: CopyProgress) -> None:
+        end = "\n" if p.done >= p.total or not sys.stderr.isatty() else "\r"
+        print(f"migrate: {p.done}/{p.total} {p.part}", end=end, file=sys.stderr, flush=True)
+
+    report = copy_store(
+        config.store_url or config.data_dir,
+        args.to,
+        progress=show,
+        hnsw=config.hnsw,
+        threads=config.threads,
+    )
+    if args.json:
+        render.print_json(
+            {
+                "source": report.source,
+                "target": report.target,
+                "embedder": report.embedder,
+                "seconds": round(report.seconds, 3),
+                **{
+                    str(p.part): {
+                        "total": p.total,
+                        "copied": p.copied,
+                        "skipped": p.skipped,
+                        p.part.rows_name: p.rows,
+                    }
+                    for p in report.parts
+                },
+            }
+        )
+    else:
+        for p in report.parts:
+            print(
+                f"{p.part}: {p.copied} copied ({p.rows} {p.part.rows_name}), "
+                f"{p.skipped} already in the target, of {p.total}"
+            )
+        print(f"copied {report.source} to {report.target} in {report.seconds:.1f} s")
+    return 0
+
+
 _COMMANDS = {
     "ask": _cmd_ask,
     "chat": _cmd_chat,
@@ -414,4 +466,5 @@ _COMMANDS = {
     "backup": _cmd_backup,
     "check": _cmd_check,
     "rebuild-index": _cmd_rebuild_index,
+    "migrate": _cmd_migrate,
 }

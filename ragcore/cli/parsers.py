@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ragcore.config import STORE_URL_ENV, default_data_dir
+from ragcore.config import STORE_READ_URL_ENV, STORE_URL_ENV, default_data_dir
 from ragcore.evaluation.conversations import SAMPLE_CONVERSATIONS
 from ragcore.evaluation.golden import SAMPLE_GOLDEN
 from ragcore.types import Fusion, SearchMode
@@ -74,6 +74,13 @@ def _store_options() -> argparse.ArgumentParser:
         f"shared by every server given it) instead of the data directory (default: "
         f"${STORE_URL_ENV}, else the data directory)",
     )
+    options.add_argument(
+        "--store-replica",
+        metavar="URL",
+        default=None,
+        help="a read replica of the --store database: searches and document reads go "
+        f"there, writes and sessions to --store (default: ${STORE_READ_URL_ENV}, else none)",
+    )
     return options
 
 
@@ -117,7 +124,7 @@ def build_parsers() -> Parsers:
 
     ingest_table = commands.add_parser(
         "ingest-table",
-        parents=[common],
+        parents=[common, store],
         help="load a CSV or JSONL file as a table beside the documents",
         description="Load the rows of a .csv or .jsonl file into table NAME, typed by the "
         "TOML schema file (columns and their types, dimensions, measures, derived "
@@ -230,6 +237,28 @@ def build_parsers() -> Parsers:
         help="rebuild the vector index from the embeddings in the database",
         description="Rebuild the hnswlib vector index from the embeddings stored in SQLite "
         "(no model is run) and record it. Use it when `ragcore check` reports the index.",
+    )
+
+    migrate = commands.add_parser(
+        "migrate",
+        parents=[common, store],
+        help="copy the store to another (data directory <-> PostgreSQL) without re-embedding",
+        description="Copy every document of the source (the data directory, or the "
+        "PostgreSQL store of --store / $RAGCORE_STORE_URL) into TARGET, a postgresql:// URL "
+        "or a data directory path: metadata, text, chunks and their stored embeddings (no "
+        "model is run), and the embedder they came from; then the sessions (conversations) "
+        "with their turns, scope and times. The source is only read. Documents and sessions "
+        "are written in groups, one transaction each: an interrupted copy keeps whole ones, "
+        "and running it again skips those already there and goes on. Nothing is written to "
+        "a target that holds other documents or sessions under the same ids, embeddings of "
+        "another dimension or another embedder's vectors. Progress goes to stderr, the "
+        "summary to stdout. Tables are not copied yet.",
+    )
+    migrate.add_argument(
+        "--to",
+        required=True,
+        metavar="TARGET",
+        help="postgresql://user@host/db, or a new, empty or ragcore data directory",
     )
 
     evaluate = commands.add_parser(

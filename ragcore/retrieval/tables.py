@@ -13,11 +13,14 @@ A result row is (group values..., figure); ``row_ids`` are, per result row, the 
 of the table rows the figure came from (the one row of a min or max), which is what a
 citation names.
 
-``TableReader.run_sql`` runs a raw SELECT someone else wrote (an LLM's proposal, already
-vetted as text) under the same guard widened to every declared table: reads of declared
-``data_<name>`` tables and their declared columns, a whitelist of functions, recursion
-(bounded by the time limit), nothing else; more rows than the cap is a refusal, not a
-truncation, since a partial result would be read as the whole.
+On the PostgreSQL store ``PostgresTableReader`` runs the same compiled queries (the
+``POSTGRES`` dialect) in a READ ONLY transaction under a statement timeout.
+
+``TableReader.run_sql`` (SQLite only) runs a raw SELECT someone else wrote (an LLM's
+proposal, already vetted as text) under the same guard widened to every declared table:
+reads of declared ``data_<name>`` tables and their declared columns, a whitelist of
+functions, recursion (bounded by the time limit), nothing else; more rows than the cap
+is a refusal, not a truncation, since a partial result would be read as the whole.
 """
 
 from __future__ import annotations
@@ -29,11 +32,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ragcore.errors import InvalidInputError, InvalidQueryError
 from ragcore.storage.store import Store
 from ragcore.storage.tables import Tables
 from ragcore.tabular import Aggregation, ColumnType, Order, TableQuery, TableSchema
+
+if TYPE_CHECKING:  # psycopg is an optional extra
+    from ragcore.storage.postgres.store import PostgresStore
+    from ragcore.storage.postgres.tables import PostgresTables
 
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_MAX_ROWS = 1000
@@ -68,6 +76,60 @@ class TableResult:
 
 
 @dataclass(frozen=True)
+class Dialect:
+    """What the SQL of a compiled query spells differently on SQLite and PostgreSQL
+    (the query means the same on both: same rows, same order, same row ids)."""
+
+    name: str
+    placeholder: str
+    true: str
+    row_id: str
+    row_id_list: str
+    """The row ids of a group, as one comma-separated text."""
+    equals_nocase: str
+    """A text filter, ``{column}`` compared without case to the bound value."""
+    as_real: str
+    """A column of a derived measure read as a floating-point number."""
+    nulls_last: str
+    """``{order}`` by the figure, groups without one last."""
+    bare_extreme_row: bool
+    """SQLite gives a bare column of a min()/max() query from the extreme row; PostgreSQL
+    needs that row id aggregated (the first by the figure's order, then by row id)."""
+    typed_aggregates: bool
+    """PostgreSQL sums and averages integers as numeric: cast back to SQLite's types."""
+    null_division: bool
+    """SQLite divides by zero to NULL; PostgreSQL raises, unless the divisor is NULLIF'd."""
+
+
+SQLITE = Dialect(
+    name="sqlite",
+    placeholder="?",
+    true="1",
+    row_id="rowid",
+    row_id_list="group_concat(rowid)",
+    equals_nocase='"{column}" = ? COLLATE NOCASE',
+    as_real='CAST("{column}" AS REAL)',
+    nulls_last='"value" IS NULL, "value" {order}',
+    bare_extreme_row=True,
+    typed_aggregates=False,
+    null_division=False,
+)
+POSTGRES = Dialect(
+    name="postgresql",
+    placeholder="%s",
+    true="true",
+    row_id='"row_id"',
+    row_id_list="""string_agg("row_id"::text, ',')""",
+    equals_nocase='lower("{column}") = lower(%s)',
+    as_real='"{column}"::double precision',
+    nulls_last='"value" {order} NULLS LAST',
+    bare_extreme_row=False,
+    typed_aggregates=True,
+    null_division=True,
+)
+
+
+@dataclass(frozen=True)
 class CompiledQuery:
     sql: str
     params: tuple[str | float, ...]
@@ -76,9 +138,12 @@ class CompiledQuery:
     """The row-id column is one rowid (min/max) rather than a group_concat list."""
 
 
-def compile_query(query: TableQuery, schema: TableSchema, *, max_rows: int) -> CompiledQuery:
-    """The SQL of ``query`` over ``schema``; InvalidQueryError naming what the schema
-    does not declare."""
+def compile_query(
+    query: TableQuery, schema: TableSchema, *, max_rows: int, dialect: Dialect = SQLITE
+) -> CompiledQuery:
+    """The SQL of ``query`` over ``schema`` in ``dialect``; InvalidQueryError naming what
+    the schema does not declare."""
+    mark, true = dialect.placeholder, dialect.true
     if query.table != schema.name:
         raise InvalidQueryError(f"query for table {query.table!r} given schema {schema.name!r}")
     try:
@@ -105,7 +170,7 @@ def compile_query(query: TableQuery, schema: TableSchema, *, max_rows: int) -> C
     for column, value in query.filters:
         if column not in dimensions:
             raise _undeclared(schema, "filter on", column)
-        where.append(_equals(column, schema.columns[column], value, schema))
+        where.append(_equals(column, schema.columns[column], value, schema, dialect))
         params.append(value)
     if query.time_from is not None or query.time_to is not None:
         if schema.time_column is None:
@@ -117,13 +182,13 @@ def compile_query(query: TableQuery, schema: TableSchema, *, max_rows: int) -> C
             if bound is not None:
                 if not isinstance(bound, date):
                     raise InvalidQueryError(f"time bound {bound!r} is not a date")
-                where.append(f'"{schema.time_column}" {operator} ?')
+                where.append(f'"{schema.time_column}" {operator} {mark}')
                 params.append(_time_text(bound, time_kind))
     if aggregation is Aggregation.LATEST:
         if schema.time_column is None:
             raise InvalidQueryError(f"table {schema.name!r} has no time column; 'latest' needs one")
         # The most recent time among the selected rows (same conditions, same params).
-        inner = " AND ".join(where) or "1"
+        inner = " AND ".join(where) or true
         where.append(
             f'"{schema.time_column}" = (SELECT max("{schema.time_column}") '
             f'FROM "{schema.sql_name}" WHERE {inner})'
@@ -133,55 +198,101 @@ def compile_query(query: TableQuery, schema: TableSchema, *, max_rows: int) -> C
     if aggregation is Aggregation.LATEST:  # the latest rows, combined as the measure says
         own = measure.aggregation
         aggregation = Aggregation.SUM if own is Aggregation.LATEST else own
-    figure = f"{aggregation.value}({_expression(measure.tokens)})"
+    expression = _expression(measure.tokens, dialect)
+    figure = f"{aggregation.value}({expression})"
+    if dialect.typed_aggregates and aggregation is Aggregation.AVG:
+        figure = f"CAST({figure} AS double precision)"
+    elif dialect.typed_aggregates and aggregation is Aggregation.SUM:
+        kind = schema.columns.get(measure.tokens[0]) if len(measure.tokens) == 1 else None
+        whole = kind is ColumnType.INTEGER
+        figure = f"CAST({figure} AS {'bigint' if whole else 'double precision'})"
     single = aggregation in (Aggregation.MIN, Aggregation.MAX)
-    ids = "rowid" if single else "group_concat(rowid)"
+    if not single:
+        ids = dialect.row_id_list
+    elif dialect.bare_extreme_row:
+        ids = dialect.row_id
+    else:
+        way = "ASC" if aggregation is Aggregation.MIN else "DESC"
+        by = f"{expression} {way} NULLS LAST, {dialect.row_id}"
+        ids = f"(array_agg({dialect.row_id} ORDER BY {by}))[1]"
     groups = ", ".join(f'"{c}"' for c in query.group_by)
     select = f"{groups}, " if groups else ""
     sql = (
         f'SELECT {select}{figure} AS "value", {ids} FROM "{schema.sql_name}" '
-        f"WHERE {' AND '.join(where) or '1'}"
+        f"WHERE {' AND '.join(where) or true}"
         + (f" GROUP BY {groups}" if groups else "")
         + " HAVING count(*) > 0"
     )
     order_terms = []
     if query.order is not None:
-        order_terms.append(f'"value" IS NULL, "value" {query.order.value.upper()}')
+        order_terms.append(dialect.nulls_last.format(order=query.order.value.upper()))
     if groups:
         order_terms.append(groups)
     if order_terms:
         sql += " ORDER BY " + ", ".join(order_terms)
-    sql += " LIMIT ?"
+    sql += f" LIMIT {mark}"
     params.append(min(limit, max_rows + 1) if limit is not None else max_rows + 1)
     return CompiledQuery(sql, tuple(params), (*query.group_by, measure.name), single)
 
 
-def _expression(tokens: tuple[str, ...]) -> str:
+def _expression(tokens: tuple[str, ...], dialect: Dialect) -> str:
     """The SQL of a measure's (already validated) tokens; columns read as REAL so that a
-    ratio of integer columns does not truncate."""
+    ratio of integer columns does not truncate, and (on PostgreSQL) a divisor of zero
+    gives NULL, as on SQLite."""
+    if len(tokens) == 1:
+        return tokens[0] if tokens[0][0].isdigit() else f'"{tokens[0]}"'
+    return _arithmetic(tokens, dialect)
+
+
+def _arithmetic(tokens: tuple[str, ...], dialect: Dialect) -> str:
     parts = []
-    for token in tokens:
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        if token == "/" and dialect.null_division:
+            end = _operand_end(tokens, at + 1)
+            parts += ["/", f"NULLIF({_arithmetic(tokens[at + 1 : end], dialect)}, 0)"]
+            at = end
+            continue
         if token in _OPERATORS or token[0].isdigit():
             parts.append(token)
         else:
-            parts.append(f'CAST("{token}" AS REAL)' if len(tokens) > 1 else f'"{token}"')
+            parts.append(dialect.as_real.format(column=token))
+        at += 1
     return " ".join(parts)
 
 
-def _equals(column: str, kind: ColumnType, value: object, schema: TableSchema) -> str:
+def _operand_end(tokens: tuple[str, ...], start: int) -> int:
+    """The end (exclusive) of the operand starting at ``start``: signs, then one column,
+    number or parenthesised group."""
+    at = start
+    while at < len(tokens) - 1 and tokens[at] in ("+", "-"):
+        at += 1
+    if tokens[at] == "(":
+        depth = 0
+        for end in range(at, len(tokens)):
+            depth += {"(": 1, ")": -1}.get(tokens[end], 0)
+            if depth == 0:
+                return end + 1
+    return at + 1
+
+
+def _equals(
+    column: str, kind: ColumnType, value: object, schema: TableSchema, dialect: Dialect
+) -> str:
     if kind.numeric:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise InvalidQueryError(
                 f"table {schema.name!r}: column {column!r} holds numbers; filter value "
                 f"{value!r} is not one"
             )
-        return f'"{column}" = ?'
+        return f'"{column}" = {dialect.placeholder}'
     if not isinstance(value, str):
         raise InvalidQueryError(
             f"table {schema.name!r}: column {column!r} holds {kind}; filter value "
             f"{value!r} is not text"
         )
-    return f'"{column}" = ? COLLATE NOCASE'
+    return dialect.equals_nocase.format(column=column)
 
 
 def _time_text(bound: date, kind: ColumnType) -> str:
@@ -273,6 +384,9 @@ def sql_authorizer(
 class TableReader:
     """Runs table queries on read-only connections of their own (one per thread)."""
 
+    offers_sql = True
+    """``run_sql`` runs a proposed SELECT under the SQLite authorizer (the LLM fallback)."""
+
     def __init__(
         self,
         store: Store,
@@ -323,14 +437,7 @@ class TableReader:
         finally:
             conn.set_progress_handler(None, 0)
             conn.set_authorizer(_deny)  # between queries the connection may do nothing
-        truncated = len(fetched) > self.max_rows
-        fetched = fetched[: self.max_rows]
-        width = len(compiled.columns)
-        rows = tuple(tuple(row[:width]) for row in fetched)
-        row_ids = tuple(_ids(row[width], compiled.single_row_ids) for row in fetched)
-        return TableResult(
-            query, compiled.sql, compiled.params, compiled.columns, rows, row_ids, truncated
-        )
+        return _result(query, compiled, fetched, self.max_rows)
 
     def run_sql(self, sql: str, schemas: tuple[TableSchema, ...]) -> SqlResult:
         """The rows of one raw SELECT over the declared ``schemas``: InvalidQueryError
@@ -372,6 +479,72 @@ class TableReader:
             for conn in self._connections:
                 conn.close()
             self._connections.clear()
+
+
+class PostgresTableReader:
+    """Runs table queries on the PostgreSQL store: compiled as on SQLite (the POSTGRES
+    dialect: identifiers from the schema only, values bound), run in a READ ONLY
+    transaction under ``SET LOCAL statement_timeout`` with the same row cap.
+
+    Raw SQL (``run_sql``, the LLM fallback for questions the planner cannot express) is
+    not offered: PostgreSQL has no authorizer to confine a free SELECT to the declared
+    tables and columns, so on this store such a question gets ``no_answer``."""
+
+    offers_sql = False
+
+    def __init__(
+        self,
+        store: PostgresStore,
+        *,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        max_rows: int = DEFAULT_MAX_ROWS,
+    ) -> None:
+        from ragcore.storage.postgres.tables import PostgresTables
+
+        self.tables: PostgresTables = PostgresTables(store)
+        self.time_limit = time_limit
+        self.max_rows = max_rows
+
+    def run(self, query: TableQuery) -> TableResult:
+        """The rows of ``query``: NotFoundError for an unknown table, InvalidQueryError
+        for anything its schema does not declare or a query over the time limit."""
+        schema = self.tables.schema(query.table)
+        compiled = compile_query(query, schema, max_rows=self.max_rows, dialect=POSTGRES)
+        fetched = self.tables.select(
+            schema.name,
+            compiled.sql,
+            compiled.params,
+            time_limit=self.time_limit,
+            max_rows=self.max_rows + 1,
+        )
+        return _result(query, compiled, fetched, self.max_rows)
+
+    def run_sql(self, sql: str, schemas: tuple[TableSchema, ...]) -> SqlResult:
+        """Refused: see the class docstring."""
+        raise InvalidQueryError(
+            "model-proposed SQL runs on the SQLite store only (its authorizer confines it "
+            "to the declared tables); the PostgreSQL store answers planned queries only"
+        )
+
+    def close(self) -> None:
+        """Nothing of its own to close: connections are the store's pool's."""
+
+
+AnyTableReader = TableReader | PostgresTableReader
+
+
+def _result(
+    query: TableQuery, compiled: CompiledQuery, fetched: list, max_rows: int
+) -> TableResult:
+    """The fetched rows (one more than ``max_rows`` marks a truncation) as a result."""
+    truncated = len(fetched) > max_rows
+    fetched = fetched[:max_rows]
+    width = len(compiled.columns)
+    rows = tuple(tuple(row[:width]) for row in fetched)
+    row_ids = tuple(_ids(row[width], compiled.single_row_ids) for row in fetched)
+    return TableResult(
+        query, compiled.sql, compiled.params, compiled.columns, rows, row_ids, truncated
+    )
 
 
 def _open_read_only(path: Path) -> sqlite3.Connection:

@@ -4,8 +4,9 @@ Two stores satisfy it: ``storage.store.Store`` (SQLite, embedded, the default) a
 ``storage.postgres.PostgresStore`` (a shared PostgreSQL with pgvector). Vector search is
 not part of it: the SQLite store searches through the hnswlib index beside it
 (``vector_index``), PostgreSQL inside the database (``PostgresStore.vector_search``).
-SQLite-only services (``path``, ``reader``, ``backup_to``, tables, ``translate`` of
-sqlite3 errors) are not part of it either.
+Sessions and tables reach either store through their own seams (``storage.sql``,
+``storage.tables`` / ``storage.postgres.tables``); SQLite-only services (``path``,
+``reader``, ``backup_to``) are not part of it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
-"""Conversations: sessions and their turns, kept in the store's SQLite (migration 0003).
+"""Conversations: sessions and their turns, kept in the store's database (migration 0003
+of SQLite and of PostgreSQL), through one set of SQL (``storage.sql.SqlStore``).
 
 A session is a conversation of one caller: its turns (question, rewritten question, a
 JSON summary of the perception, cited document ids, answer status, time), at most
 ``max_turns`` of them (the oldest go first), deleted with its turns once idle for
-``idle_seconds``. Writes are transactions on the store's writer, so a turn is committed
-with the same WAL and synchronous=FULL guarantees as a document, and survives a restart.
+``idle_seconds``. Writes are transactions of the store, so a turn is committed with the
+same guarantees as a document (SQLite's WAL and synchronous=FULL, or PostgreSQL's), and
+survives a restart; on PostgreSQL every engine on the database shares the sessions.
 
 Ids are opaque strings: made by ``new_id`` (the server) or chosen by the caller (1 to 128
 letters, digits, ``_ - . :``, starting with a letter or digit; anything else is an
@@ -15,19 +17,17 @@ refused with a ``ScopeError`` that says no more than that the id is not availabl
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import secrets
-import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ragcore.errors import ConfigError, InvalidQueryError, ScopeError
 from ragcore.scope import Scope
-from ragcore.storage.store import Store
+from ragcore.storage.sql import SqlConnection, SqlStore
 
 MAX_SESSION_ID_CHARS = 128
 _SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
@@ -61,7 +61,8 @@ class Session:
 
 
 class Sessions:
-    """The sessions of one store; thread-safe (every write is one transaction).
+    """The sessions of one store (``sql_store(store)``); thread-safe (every write is one
+    transaction).
 
     ``clock`` gives seconds since the epoch (injected so that tests expire sessions
     without sleeping).
@@ -69,7 +70,7 @@ class Sessions:
 
     def __init__(
         self,
-        store: Store,
+        store: SqlStore,
         *,
         max_turns: int,
         idle_seconds: float,
@@ -94,7 +95,7 @@ class Sessions:
         (or it expired). ScopeError if it belongs to another scope."""
         session_id = check_id(session_id)
         now = self._clock()
-        with self._writing("opening a session") as conn:
+        with self._store.writing("opening a session") as conn:
             self._expire(conn, now)
             row = conn.execute(
                 "SELECT scope, created_at FROM sessions WHERE id = ?", (session_id,)
@@ -114,8 +115,7 @@ class Sessions:
         """The live session ``session_id`` of ``scope`` without touching it, or None.
         ScopeError if it belongs to another scope."""
         session_id = check_id(session_id)
-        try:
-            conn = self._store.reader()
+        with self._store.reading("reading a session") as conn:
             row = conn.execute(
                 "SELECT scope, created_at, last_used FROM sessions WHERE id = ?", (session_id,)
             ).fetchone()
@@ -123,8 +123,6 @@ class Sessions:
                 return None
             _check_scope(session_id, row[0], scope)
             turns = _turns(conn, session_id)
-        except sqlite3.Error as exc:
-            raise self._store.translate(exc, "reading a session") from exc
         return Session(session_id, scope, _stamp(row[1]), _stamp(row[2]), turns)
 
     def add_turn(
@@ -143,7 +141,7 @@ class Sessions:
         session_id = check_id(session_id)
         now = self._clock()
         summary = json.dumps(dict(perception), ensure_ascii=False, sort_keys=True, default=str)
-        with self._writing("recording a turn") as conn:
+        with self._store.writing("recording a turn") as conn:
             self._expire(conn, now)
             row = conn.execute("SELECT scope FROM sessions WHERE id = ?", (session_id,)).fetchone()
             if row is None:
@@ -187,7 +185,7 @@ class Sessions:
         """Delete the session and its turns; False if there was none (live).
         ScopeError if it belongs to another scope."""
         session_id = check_id(session_id)
-        with self._writing("ending a session") as conn:
+        with self._store.writing("ending a session") as conn:
             self._expire(conn, self._clock())
             row = conn.execute("SELECT scope FROM sessions WHERE id = ?", (session_id,)).fetchone()
             if row is None:
@@ -198,23 +196,15 @@ class Sessions:
 
     def expire(self) -> int:
         """Delete every session idle longer than ``idle_seconds``; how many went."""
-        with self._writing("expiring sessions") as conn:
+        with self._store.writing("expiring sessions") as conn:
             return self._expire(conn, self._clock())
 
-    def _expire(self, conn: sqlite3.Connection, now: float) -> int:
-        # Turns go by ON DELETE CASCADE (the store turns foreign keys on).
+    def _expire(self, conn: SqlConnection, now: float) -> int:
+        # Turns go by ON DELETE CASCADE (the SQLite store turns foreign keys on).
         cursor = conn.execute(
             "DELETE FROM sessions WHERE last_used < ?", (now - self.idle_seconds,)
         )
         return cursor.rowcount
-
-    @contextlib.contextmanager
-    def _writing(self, doing: str) -> Iterator[sqlite3.Connection]:
-        try:
-            with self._store.transaction() as conn:
-                yield conn
-        except sqlite3.Error as exc:
-            raise self._store.translate(exc, doing) from exc
 
 
 def check_id(session_id: object) -> str:
@@ -246,7 +236,7 @@ def _check_scope(session_id: str, stored: str | None, scope: Scope) -> None:
         )
 
 
-def _turns(conn: sqlite3.Connection, session_id: str) -> tuple[Turn, ...]:
+def _turns(conn: SqlConnection, session_id: str) -> tuple[Turn, ...]:
     return tuple(
         Turn(n, q, r, p, tuple(json.loads(d)), s, _stamp(t))
         for n, q, r, p, d, s, t in conn.execute(

@@ -799,6 +799,55 @@ class Store:
             )
         return out
 
+    # -- reading for a copy to another store (storage.migration) ----------------------
+    @_guarded("reading documents to copy")
+    def export(self, ids: Sequence[str]) -> list[tuple[Document, list[Chunk], np.ndarray, str]]:
+        """(document, its chunks in order, their stored embeddings, stored checksum) of
+        the documents among ``ids``, whatever the scope: what ``write`` takes, so a copy
+        needs no embedder."""
+        out = []
+        for begin in range(0, len(ids), 500):
+            part = list(ids[begin : begin + 500])
+            marks = ",".join("?" * len(part))
+            chunks: dict[str, list[tuple]] = {}
+            for row in self._r.execute(
+                "SELECT document_id, position, text, start_offset, end_offset, entities, "
+                f"numeric_density, embedding FROM chunks WHERE document_id IN ({marks}) "
+                "ORDER BY document_id, position",
+                part,
+            ):
+                chunks.setdefault(row[0], []).append(row[1:])
+            for r in self._r.execute(
+                "SELECT id, knowledge_base, title, source, doc_type, authority, updated_at, "
+                "version, supersedes, metadata, text, checksum FROM documents "
+                f"WHERE id IN ({marks})",
+                part,
+            ):
+                rows = chunks.get(r[0], [])
+                document = Document(
+                    id=r[0],
+                    text=r[10],
+                    knowledge_base=r[1],
+                    title=r[2],
+                    source=r[3],
+                    doc_type=r[4],
+                    authority=r[5],
+                    updated_at=date.fromisoformat(r[6]) if r[6] else None,
+                    version=r[7],
+                    supersedes=r[8],
+                    metadata=json.loads(r[9]),
+                )
+                pieces = [
+                    Chunk(c[0], c[1], c[2], c[3], tuple(json.loads(c[4])), c[5]) for c in rows
+                ]
+                vectors = (
+                    np.vstack([np.frombuffer(c[6], dtype="<f4") for c in rows])
+                    if rows
+                    else np.zeros((0, 0), dtype=np.float32)
+                )
+                out.append((document, pieces, vectors, r[11]))
+        return out
+
 
 def _drop_empty_knowledge_bases(conn: sqlite3.Connection) -> None:
     """A knowledge base exists while it holds a document (an emptied one is not listed)."""

@@ -1,5 +1,9 @@
 """Tables beside the documents: typed rows from CSV / JSONL files, in the store's SQLite.
 
+The reading and checking of a data file and its schema (``read_table_file``,
+``typed_batches``) and the registry's rows as ``TableInfo`` are shared with the
+PostgreSQL store's tables (``storage.postgres.tables``).
+
 A table ``name`` lives in a STRICT SQLite table ``data_<name>`` whose columns are the
 schema's (``ragcore.tabular``), and has a row in ``table_registry`` (migration 0004) with
 its schema's TOML text, the source file's name and SHA-256, the row count and the time.
@@ -17,7 +21,7 @@ import hashlib
 import math
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -60,6 +64,114 @@ class TableInfo:
     ingested_at: datetime
 
 
+@dataclass(frozen=True)
+class TableFile:
+    """A data file and its schema, read and checked: what either store loads. The
+    rows are read (and typed, and checked) as the load goes, by ``typed_batches``."""
+
+    name: str
+    schema: TableSchema
+    schema_text: str
+    path: Path
+    fmt: Format
+    sha256: str
+    ingested_at: datetime
+
+    def registry_row(self, row_count: int) -> tuple[str, str, str, str, int, str]:
+        """(name, schema, source, sha256, row_count, ingested_at) as the registry holds it."""
+        return (
+            self.name,
+            self.schema_text,
+            self.path.name,
+            self.sha256,
+            row_count,
+            self.ingested_at.isoformat(),
+        )
+
+    def info(self, row_count: int) -> TableInfo:
+        return TableInfo(
+            self.name,
+            self.schema,
+            self.schema_text,
+            self.path.name,
+            self.sha256,
+            row_count,
+            self.ingested_at,
+        )
+
+
+def read_table_file(path: Path | str, *, table: str, schema: Path | str) -> TableFile:
+    """``path`` (.csv or .jsonl) to load as table ``table`` under the schema file
+    ``schema``: InvalidInputError for an unusable name, file type, file or schema."""
+    path, schema_path = Path(path), Path(schema)
+    name = check_table_name(table)
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise InvalidInputError(
+            f"{path}: unsupported table file type {path.suffix!r}; use {', '.join(FORMATS)}"
+        )
+    try:
+        schema_text = schema_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInputError(f"cannot read the table schema {schema_path}: {exc}") from exc
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read the table file {path}: {exc}") from exc
+    parsed = parse_schema(schema_text, str(schema_path), default_name=name)
+    parsed = replace(parsed, name=name)  # the schema file's own name yields to --table
+    digest = hashlib.sha256(data).hexdigest()
+    now = datetime.now(UTC).replace(microsecond=0)
+    return TableFile(name, parsed, schema_text, path, fmt, digest, now)
+
+
+def typed_batches(source: TableFile, size: int = BATCH_ROWS) -> Iterator[list[dict[str, Any]]]:
+    """The file's rows as {declared column: typed value}, ``size`` at a time;
+    InvalidInputError naming file, row and column on the first bad one, or if the file
+    cannot be parsed or has no rows."""
+    path, fmt = source.path, source.fmt
+    count = 0
+    with path.open("rb") as fp:
+        try:
+            rows, _ = rows_from_file(fp, fmt, encoding="utf-8-sig")
+            batch: list[dict[str, Any]] = []
+            for row in _typed(rows, source.schema, path):
+                batch.append(row)
+                count += 1
+                if len(batch) == size:
+                    yield batch
+                    batch = []
+            if batch:
+                yield batch
+        except (RowError, ValueError, UnicodeDecodeError) as exc:
+            if isinstance(exc, InvalidInputError):
+                raise
+            raise InvalidInputError(f"{path}: cannot be read as {fmt.name}: {exc}") from exc
+    if not count:
+        raise InvalidInputError(f"{path}: has no rows; a table needs at least one")
+
+
+def staging_name(name: str) -> str:
+    """The table a load of ``name`` fills before it replaces ``data_<name>``."""
+    return f"tableload_{name}"
+
+
+def registered(row: Sequence[Any], parsed: dict[tuple[str, str], TableSchema]) -> TableInfo:
+    """A registry row (name, schema, source, sha256, row_count, ingested_at) as a
+    TableInfo; ``parsed`` caches schemas by (name, text): parsed once, not per query."""
+    name, text, source, digest, count, stamp = row
+    key = (name, text)
+    if key not in parsed:
+        schema = parse_schema(text, f"table {name!r}", default_name=name)
+        parsed[key] = replace(schema, name=name)
+    return TableInfo(name, parsed[key], text, source, digest, count, datetime.fromisoformat(stamp))
+
+
+def unknown_table(name: str, known: Sequence[str]) -> NotFoundError:
+    listed = ", ".join(known) or "none (run ragcore ingest-table)"
+    return NotFoundError(f"no table is named {name!r}; loaded tables: {listed}")
+
+
 class Tables:
     """The tables of one store (thread-safe: a load is one transaction on the writer)."""
 
@@ -77,76 +189,45 @@ class Tables:
     ) -> TableInfo:
         """Load the rows of ``path`` (.csv or .jsonl) as table ``table``, described by the
         schema file ``schema``, replacing a table of that name atomically."""
-        path, schema_path = Path(path), Path(schema)
-        name = check_table_name(table)
-        fmt = FORMATS.get(path.suffix.lower())
-        if fmt is None:
-            raise InvalidInputError(
-                f"{path}: unsupported table file type {path.suffix!r}; use {', '.join(FORMATS)}"
-            )
-        try:
-            schema_text = schema_path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InvalidInputError(f"cannot read the table schema {schema_path}: {exc}") from exc
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InvalidInputError(f"cannot read the table file {path}: {exc}") from exc
-        parsed = parse_schema(schema_text, str(schema_path), default_name=name)
-        parsed = replace(parsed, name=name)  # the schema file's own name yields to --table
-        digest = hashlib.sha256(data).hexdigest()
-        now = datetime.now(UTC).replace(microsecond=0)
+        source = read_table_file(path, table=table, schema=schema)
+        name, parsed = source.name, source.schema
         try:
             with self._store.transaction() as conn:
-                count = self._load(conn, parsed, path, fmt, progress)
+                count = self._load(conn, source, progress)
                 conn.execute(f'DROP TABLE IF EXISTS "{parsed.sql_name}"')
-                conn.execute(f'ALTER TABLE "{_staging(name)}" RENAME TO "{parsed.sql_name}"')
+                conn.execute(f'ALTER TABLE "{staging_name(name)}" RENAME TO "{parsed.sql_name}"')
                 _index(conn, parsed)
                 conn.execute(
                     "INSERT OR REPLACE INTO table_registry (name, schema, source, sha256, "
                     "row_count, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (name, schema_text, path.name, digest, count, now.isoformat()),
+                    source.registry_row(count),
                 )
         except sqlite3.Error as exc:
             raise self._store.translate(exc, f"loading table {name!r} from {path}") from exc
-        return TableInfo(name, parsed, schema_text, path.name, digest, count, now)
+        return source.info(count)
 
-    def _load(
-        self,
-        conn: sqlite3.Connection,
-        schema: TableSchema,
-        path: Path,
-        fmt: Format,
-        progress: Progress | None,
-    ) -> int:
-        """Rows of ``path`` into the staging table (inside the caller's transaction)."""
+    def _load(self, conn: sqlite3.Connection, source: TableFile, progress: Progress | None) -> int:
+        """Rows of the file into the staging table (inside the caller's transaction)."""
         db = Database(conn, recursive_triggers=False, execute_plugins=False)
-        staging = _staging(schema.name)
+        staging = staging_name(source.name)
         conn.execute(f'DROP TABLE IF EXISTS "{staging}"')
         db.table(staging).create(
-            {column: _SQL_TYPES[kind] for column, kind in schema.columns.items()},
-            not_null=list(schema.columns),
+            {column: _SQL_TYPES[kind] for column, kind in source.schema.columns.items()},
+            not_null=list(source.schema.columns),
             strict=True,
         )
         loaded = 0
-        with path.open("rb") as fp:
-            try:
-                rows, _ = rows_from_file(fp, fmt, encoding="utf-8-sig")
-                batch: list[dict[str, Any]] = []
-                for row in _typed(rows, schema, path):
-                    batch.append(row)
-                    if len(batch) == BATCH_ROWS:
-                        loaded += _insert(db, staging, batch, progress, loaded)
-                        batch = []
-                if batch or not loaded:
-                    loaded += _insert(db, staging, batch, progress, loaded)
-            except (RowError, ValueError, UnicodeDecodeError) as exc:
-                if isinstance(exc, InvalidInputError):
-                    raise
-                raise InvalidInputError(f"{path}: cannot be read as {fmt.name}: {exc}") from exc
-        if not loaded:
-            raise InvalidInputError(f"{path}: has no rows; a table needs at least one")
+        for batch in typed_batches(source):
+            db.table(staging).insert_all(batch, batch_size=BATCH_ROWS)
+            loaded += len(batch)
+            if progress is not None:
+                progress(loaded)
         return loaded
+
+    def version(self) -> int:
+        """0: on SQLite only this process loads tables, and a load refreshes the catalog
+        itself (``TableCatalog.refresh``)."""
+        return 0
 
     def all(self) -> list[TableInfo]:
         """Every loaded table, by name."""
@@ -156,8 +237,7 @@ class Tables:
         """The table ``name``; NotFoundError (listing the loaded ones) if there is none."""
         rows = self._rows(" WHERE name = ?", (name,))
         if not rows:
-            known = ", ".join(t.name for t in self.all()) or "none (run ragcore ingest-table)"
-            raise NotFoundError(f"no table is named {name!r}; loaded tables: {known}")
+            raise unknown_table(name, [t.name for t in self.all()])
         return self._info(rows[0])
 
     def schema(self, name: str) -> TableSchema:
@@ -178,14 +258,7 @@ class Tables:
             raise self._store.translate(exc, "reading the table registry") from exc
 
     def _info(self, row: tuple) -> TableInfo:
-        name, text, source, digest, count, stamp = row
-        key = (name, text)
-        if key not in self._parsed:  # parsed once per schema text, not per query
-            parsed = parse_schema(text, f"table {name!r}", default_name=name)
-            self._parsed[key] = replace(parsed, name=name)
-        return TableInfo(
-            name, self._parsed[key], text, source, digest, count, datetime.fromisoformat(stamp)
-        )
+        return registered(row, self._parsed)
 
 
 def _index(conn: sqlite3.Connection, schema: TableSchema) -> None:
@@ -210,24 +283,6 @@ def _create_index(conn: sqlite3.Connection, schema: TableSchema, columns: list[s
         for c in columns
     )
     conn.execute(f'CREATE INDEX "{schema.sql_name}__{columns[0]}" ON "{schema.sql_name}" ({keys})')
-
-
-def _staging(name: str) -> str:
-    return f"tableload_{name}"
-
-
-def _insert(
-    db: Database,
-    staging: str,
-    batch: list[dict[str, Any]],
-    progress: Progress | None,
-    before: int,
-) -> int:
-    if batch:
-        db.table(staging).insert_all(batch, batch_size=BATCH_ROWS)
-        if progress is not None:
-            progress(before + len(batch))
-    return len(batch)
 
 
 def _typed(

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence, is_table_evidence
 from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
-from ragcore.retrieval.tables import SqlResult, TableReader, TableResult
+from ragcore.retrieval.tables import AnyTableReader, SqlResult, TableResult
 from ragcore.tabular import Aggregation, ColumnType, TableQuery, TableSchema
 
 MAX_ROW_EVIDENCE = 20
@@ -47,30 +47,39 @@ class TableTask:
 
 class TableCatalog:
     """The declared tables' schemas and their dimension columns' distinct values, cached
-    (perception matches questions against them); ``refresh`` after loading a table."""
+    (perception matches questions against them); ``refresh`` after loading a table.
 
-    def __init__(self, reader: TableReader) -> None:
+    On a shared PostgreSQL store another engine may load a table: the cache is keyed on
+    the store's table version too (``tables.version()``, moved by every load)."""
+
+    def __init__(self, reader: AnyTableReader) -> None:
         self._reader = reader
         self._lock = threading.Lock()
-        self._cached: tuple[tuple[TableSchema, ...], Mapping] | None = None
-        self.generation = 0
-        """Moves on every ``refresh``: answers computed from the tables are stale."""
+        self._cached: tuple[int, tuple[TableSchema, ...], Mapping] | None = None
+        self._refreshes = 0
+
+    @property
+    def generation(self) -> int:
+        """Moves on every ``refresh`` and every table load seen in the store (both only
+        grow): answers computed from the tables are stale."""
+        return self._refreshes + self._reader.tables.version()
 
     def refresh(self) -> None:
         with self._lock:
             self._cached = None
-            self.generation += 1
+            self._refreshes += 1
 
     def _load(self) -> tuple[tuple[TableSchema, ...], Mapping]:
+        version = self._reader.tables.version()
         cached = self._cached
-        if cached is not None:
-            return cached
+        if cached is not None and cached[0] == version:
+            return cached[1:]
         with self._lock:
-            if self._cached is None:
+            if self._cached is None or self._cached[0] != version:
                 schemas = tuple(info.schema for info in self._reader.tables.all())
                 values = {s.name: self._values(s) for s in schemas}
-                self._cached = (schemas, MappingProxyType(values))
-            return self._cached
+                self._cached = (version, schemas, MappingProxyType(values))
+            return self._cached[1:]
 
     def _values(self, schema: TableSchema) -> Mapping[str, tuple]:
         """Distinct values per dimension column, read through the same read-only,
@@ -100,6 +109,12 @@ class TableCatalog:
 
     def run(self, task: TableTask) -> TableResult:
         return self._reader.run(task.query)
+
+    @property
+    def offers_sql(self) -> bool:
+        """Whether ``run_sql`` may run a model's SELECT: on SQLite only (its authorizer
+        confines it); on PostgreSQL the LLM fallback is not offered."""
+        return self._reader.offers_sql
 
     def run_sql(self, sql: str) -> SqlResult:
         """A vetted raw SELECT over the declared tables (``TableReader.run_sql``)."""

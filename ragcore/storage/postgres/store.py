@@ -4,18 +4,22 @@ Documents, chunks, their embeddings and the data version are written in one tran
 per ``write`` (so the HNSW index, the tsvectors and the data can never disagree), and the
 vector index is pgvector's, inside the database: any number of servers share it and see
 an ingest through any of them as soon as it commits. Connections come from a psycopg-pool
-pool in autocommit mode; writes open their own transaction.
+pool in autocommit mode; writes open their own transaction. With ``read_url`` (a streaming
+replica), searches, document reads and the data version go to the replica's pool, and
+writes and the reads a write depends on to the primary's.
 
-Keyword ranking is BM25 computed over the tsvectors (English stemming, a title
-occurrence counting ``title_weight`` times): the GIN index finds the candidates, each
-query lexeme's IDF comes from its chunk count (cached per data version), term frequency
-from the lexeme's positions and length from the tsvector's lexemes. It differs from FTS5's
+Keyword ranking is BM25 over the tsvectors (English stemming, a title occurrence
+counting ``title_weight`` times), read from their inverted index (``chunk_terms``,
+``document_terms``: per lexeme and chunk, its positions and the tsvector's length,
+written with the chunks): only the query lexemes' rows are summed. Each lexeme's IDF
+comes from its row count (cached per data version). It differs from FTS5's
 BM25 in the tokens (Snowball stems and stop words against FTS5's unicode61 tokens) and
 in the length (distinct lexemes, not tokens), so scores are close in order, not equal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -46,6 +50,19 @@ from ragcore.storage.store import StoredChunk, WriteResult, missing_document
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 _DIMENSION_KEY = "embedding_dimension"
+_TERMS = {"chunks": ("chunk_terms", "chunk_id"), "documents": ("document_terms", "document_id")}
+"""Each keyword-searched table's inverted index (migration 0005) and its owner column."""
+# The inverted index's rows of the documents just written (migration 0005).
+_CHUNK_TERMS = (
+    "INSERT INTO chunk_terms SELECT u.lexeme, c.id, cardinality(u.positions), "
+    "cardinality(array_positions(u.weights, 'A')), length(c.tsv) "
+    "FROM chunks c, unnest(c.tsv) u WHERE c.document_id = ANY(%s)"
+)
+_DOCUMENT_TERMS = (
+    "INSERT INTO document_terms SELECT u.lexeme, d.id, cardinality(u.positions), "
+    "cardinality(array_positions(u.weights, 'A')), length(d.tsv) "
+    "FROM documents d, unnest(d.tsv) u WHERE d.id = ANY(%s)"
+)
 
 
 class _NothingDeleted(Exception):
@@ -74,8 +91,10 @@ class PostgresStore:
         max_connections: int = 8,
         connect_timeout: float = 5.0,
         ef_search: int = 100,
+        read_url: str | None = None,
     ) -> None:
         self.where = redacted(url)
+        self.read_where = redacted(read_url) if read_url is not None else None
         if isinstance(dimension, bool) or not isinstance(dimension, int) or dimension < 1:
             raise ConfigError("dimension", dimension, "give the embedder's dimension, e.g. 384")
         if not 1 <= min_connections <= max_connections:
@@ -97,15 +116,14 @@ class PostgresStore:
             raise self.translate(exc, "opening the store") from exc
         finally:
             first.close()
-        self._pool = ConnectionPool(
-            url,
-            min_size=min_connections,
-            max_size=max_connections,
-            kwargs={"autocommit": True},
-            timeout=max(connect_timeout, 10.0),  # waiting for a free connection
-            name="ragcore",
-            open=True,
-        )
+        self._pool = _pool(url, "ragcore", min_connections, max_connections, connect_timeout)
+        self._reads = self._pool
+        """Searches and reads of documents go here: a read replica's pool if given."""
+        if read_url is not None and self.read_where is not None:
+            connect(read_url, self.read_where, connect_timeout).close()  # a precise error now
+            self._reads = _pool(
+                read_url, "ragcore-replica", min_connections, max_connections, connect_timeout
+            )
 
     def _ensure_vector_index(self, conn: psycopg.Connection) -> None:
         """Record the dimension (or check it) and build the HNSW cosine index on it."""
@@ -141,6 +159,8 @@ class PostgresStore:
 
     def close(self) -> None:
         self._pool.close()
+        if self._reads is not self._pool:
+            self._reads.close()
 
     def translate(self, exc: psycopg.Error, doing: str) -> StoreError:
         """The StoreError for a psycopg error met while ``doing``."""
@@ -151,8 +171,28 @@ class PostgresStore:
         )
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """A read, on the replica if there is one (it may lag the primary a little)."""
+        with self._reads.connection() as conn:
+            return conn.execute(sql.encode(), params).fetchall()
+
+    def _primary_rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """A statement on the primary: writes, and reads a write depends on."""
         with self._pool.connection() as conn:
             return conn.execute(sql.encode(), params).fetchall()
+
+    # -- for modules that keep their own tables (storage.sessions, via postgres.sql) --
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection inside one transaction (rolled back on any error). The
+        caller translates psycopg errors with ``translate``."""
+        with self._pool.connection() as conn, conn.transaction():
+            yield conn
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[psycopg.Connection]:
+        """A pooled connection in autocommit mode, for reads."""
+        with self._pool.connection() as conn:
+            yield conn
 
     # -- scope ---------------------------------------------------------------------
     @property
@@ -167,7 +207,7 @@ class PostgresStore:
     # -- meta ----------------------------------------------------------------------
     @_guarded("reading the store's settings")
     def meta(self, key: str) -> str | None:
-        rows = self._rows("SELECT value FROM meta WHERE key = %s", (key,))
+        rows = self._primary_rows("SELECT value FROM meta WHERE key = %s", (key,))
         return rows[0][0] if rows else None
 
     @_guarded("writing the store's settings")
@@ -181,17 +221,20 @@ class PostgresStore:
 
     @_guarded("writing the store's settings")
     def forget_meta(self, keys: Iterable[str]) -> None:
-        self._rows("DELETE FROM meta WHERE key = ANY(%s) RETURNING key", (list(keys),))
+        self._primary_rows("DELETE FROM meta WHERE key = ANY(%s) RETURNING key", (list(keys),))
 
     def data_version(self) -> int:
-        """A counter every committed write or delete moves, in its own transaction."""
-        return int(self.meta("data_version") or 0)
+        """A counter every committed write or delete moves, in its own transaction; read
+        where searches read (the replica's, if there is one), so caches keyed on it
+        change when what searches see does."""
+        rows = self._rows("SELECT value FROM meta WHERE key = 'data_version'")
+        return int(rows[0][0]) if rows else 0
 
     # -- writes --------------------------------------------------------------------
     @_guarded("reading checksums")
     def checksums(self, ids: Iterable[str]) -> dict[str, str]:
         """Checksum by id of the stored documents among ``ids`` (scope ignored)."""
-        rows = self._rows(
+        rows = self._primary_rows(
             "SELECT id, checksum FROM documents WHERE id = ANY(%s)", (list(dict.fromkeys(ids)),)
         )
         return dict(rows)
@@ -201,7 +244,7 @@ class PostgresStore:
         """Those of ``ids`` that documents outside the scope already have."""
         if self._within is None:
             return []
-        rows = self._rows(
+        rows = self._primary_rows(
             "SELECT id FROM documents WHERE id = ANY(%s) AND NOT (knowledge_base = ANY(%s))",
             (list(dict.fromkeys(ids)), sorted(self._within)),
         )
@@ -291,6 +334,10 @@ class PostgresStore:
                         if not cur.nextset():
                             break
                 added[doc.id] = ids
+            written = [doc.id for doc, _, _ in items]
+            cur.execute("DELETE FROM document_terms WHERE document_id = ANY(%s)", (written,))
+            cur.execute(_DOCUMENT_TERMS, (written,))
+            cur.execute(_CHUNK_TERMS, (written,))  # the old chunks' went with them
             self._drop_empty_knowledge_bases(cur)  # an update may move a document away
         return WriteResult(added, removed, version)
 
@@ -583,7 +630,7 @@ class PostgresStore:
         out = np.zeros((len(ids), self.dimension), dtype=np.float32)
         if not len(ids):
             return out
-        with self._pool.connection() as conn, conn.cursor(binary=True) as cur:
+        with self._reads.connection() as conn, conn.cursor(binary=True) as cur:
             # Binary float4[]: a fifth of the time of parsing the text form (200 vectors).
             rows = cur.execute(
                 b"SELECT id, embedding::float4[] FROM chunks WHERE id = ANY(%s)",
@@ -622,74 +669,89 @@ class PostgresStore:
         quoted words joined by OR). Candidates come from the GIN index; they are scored
         by BM25 (k1 1.2, b 0.75) over the tsvector's lexeme counts, a title occurrence
         counting ``title_weight`` times, with each lexeme's IDF from its chunk count."""
-        return self._bm25("chunks", "c.id", "c", match, filters, limit, title_weight)
+        return self._bm25("chunks", match, filters, limit, title_weight)
 
     @_guarded("searching documents by keyword")
     def document_keyword_search(
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
         """(first chunk id, BM25 of the title and whole text) of matching documents."""
-        return self._bm25("documents", "f.id", "d", match, filters, limit, title_weight)
+        return self._bm25("documents", match, filters, limit, title_weight)
 
     def _bm25(
         self,
         table: str,
-        key: str,
-        alias: str,
         match: str,
         filters: SearchFilters,
         limit: int,
         title_weight: float,
     ) -> list[tuple[int, float]]:
+        """BM25 over the inverted index (``chunk_terms`` / ``document_terms``): only the
+        query lexemes' rows are read and summed; the filters then apply to the scored
+        chunks or documents."""
         where, params = where_clause(filters, self._within)
         idf, average = self._term_statistics(table, match)
         if not idf:
             return []
-        source = (
-            "chunks c JOIN documents d ON d.id = c.document_id"
-            if table == "chunks"
-            else "documents d JOIN chunks f ON f.document_id = d.id AND f.position = 0"
+        terms, owner = _TERMS[table]
+        scored = (
+            "SELECT t.owner, sum(w.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * "
+            "t.length / %s))) AS score "
+            "FROM unnest(%s::text[], %s::float8[]) AS w(lexeme, idf) "
+            f"JOIN (SELECT lexeme, {owner} AS owner, hits + %s * in_title AS tf, length "
+            f"FROM {terms}) t ON t.lexeme = w.lexeme GROUP BY t.owner"
         )
+        if table == "documents":
+            key = "f.id"
+            source = (
+                "scored s JOIN documents d ON d.id = s.owner "
+                "JOIN chunks f ON f.document_id = d.id AND f.position = 0"
+            )
+        elif where == "TRUE":
+            key, source = "s.owner", "scored s"  # no filter: no join
+        else:
+            key = "s.owner"
+            source = (
+                "scored s JOIN chunks c ON c.id = s.owner JOIN documents d ON d.id = c.document_id"
+            )
         rows = self._rows(
-            f"SELECT {key}, sum(w.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * "
-            f"length({alias}.tsv) / %s))) AS score "
-            f"FROM {source}, websearch_to_tsquery('english', %s) q, "
-            f"LATERAL (SELECT u.lexeme, cardinality(u.positions) + (%s - 1) * "
-            "cardinality(array_positions(u.weights, 'A')) AS tf "
-            f"FROM unnest({alias}.tsv) u) t "
-            "JOIN unnest(%s::text[], %s::float8[]) AS w(lexeme, idf) ON w.lexeme = t.lexeme "
-            f"WHERE {alias}.tsv @@ q AND {where} GROUP BY {key} ORDER BY score DESC, {key} "
-            "LIMIT %s",
-            [average, match, title_weight, list(idf), list(idf.values()), *params, limit],
+            f"WITH scored AS ({scored}) SELECT {key}, s.score FROM {source} WHERE {where} "
+            f"ORDER BY s.score DESC, {key} LIMIT %s",
+            [average, list(idf), list(idf.values()), title_weight - 1, *params, limit],
         )
         return [(r[0], float(r[1])) for r in rows]
 
     def _term_statistics(self, table: str, match: str) -> tuple[dict[str, float], float]:
-        """Each query lexeme's IDF over ``table`` and its average tsvector length, cached
-        per data version (counts come from the GIN index)."""
+        """Each query lexeme's IDF over ``table`` and its average tsvector length (rows
+        of the inverted index per chunk or document), cached per data version."""
         version = self.data_version()
         cache = self._statistics
         if cache.get("version") != version:
             cache.clear()
             cache["version"] = version
+        terms = _TERMS[table][0]
         words = " ".join(re.findall(r'"([^"]+)"', match)) or match
         lexemes = [
             r[0]
             for r in self._rows("SELECT lexeme FROM unnest(to_tsvector('english', %s))", [words])
         ]
         if ("size", table) not in cache:
-            n, average = self._rows(f"SELECT count(*), avg(length(tsv)) FROM {table}")[0]
-            cache[("size", table)] = (int(n), float(average or 1.0))
+            [(n,)] = self._rows(f"SELECT count(*) FROM {table}")
+            [(postings,)] = self._rows(f"SELECT count(*) FROM {terms}")
+            cache[("size", table)] = (int(n), postings / n if n else 1.0)
         n, average = cache[("size", table)]
-        idf = {}
-        for lexeme in lexemes:
-            if ("idf", table, lexeme) not in cache:
-                [(df,)] = self._rows(
-                    f"SELECT count(*) FROM {table} WHERE tsv @@ %s::tsquery",
-                    ["'" + lexeme.replace("'", "''") + "'"],
+        unknown = [x for x in lexemes if ("idf", table, x) not in cache]
+        if unknown:
+            found = dict(
+                self._rows(
+                    f"SELECT lexeme, count(*) FROM {terms} WHERE lexeme = ANY(%s) GROUP BY lexeme",
+                    [unknown],
                 )
+            )
+            for lexeme in unknown:
+                df = found.get(lexeme, 0)
                 cache[("idf", table, lexeme)] = math.log(1 + (n - df + 0.5) / (df + 0.5))
-            idf[lexeme] = cache[("idf", table, lexeme)]
+        idf = {x: cache[("idf", table, x)] for x in lexemes}
         return idf, average
 
     @_guarded("searching by vector")
@@ -705,7 +767,7 @@ class PostgresStore:
                 f"query vector of shape {query.shape}: give {self.dimension} numbers"
             )
         where, params = where_clause(filters, self._within)
-        with self._pool.connection() as conn, conn.transaction():
+        with self._reads.connection() as conn, conn.transaction():
             conn.execute(  # SET LOCAL, both in one round trip
                 "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
                 "set_config('hnsw.ef_search', %s, true)",
@@ -733,6 +795,79 @@ class PostgresStore:
                 (list(chunk_ids),),
             )
         )
+
+    # -- reading for a copy to another store (storage.migration) ----------------------
+    @_guarded("reading documents to copy")
+    def export(self, ids: Sequence[str]) -> list[tuple[Document, list[Chunk], np.ndarray, str]]:
+        """(document, its chunks in order, their stored embeddings, stored checksum) of
+        the documents among ``ids``, whatever the scope: what ``write`` takes, so a copy
+        needs no embedder."""
+        with self._reads.connection() as conn, conn.cursor(binary=True) as cur:
+            documents = cur.execute(
+                b"SELECT id, knowledge_base, title, source, doc_type, authority, updated_at, "
+                b"version, supersedes, metadata, text, checksum FROM documents "
+                b"WHERE id = ANY(%s)",
+                (list(ids),),
+            ).fetchall()
+            chunks: dict[str, list[tuple[Any, ...]]] = {}
+            for row in cur.execute(
+                b"SELECT document_id, position, text, start_offset, end_offset, entities, "
+                b"numeric_density, embedding::float4[] FROM chunks WHERE document_id = ANY(%s) "
+                b"ORDER BY document_id, position",
+                (list(ids),),
+            ):
+                chunks.setdefault(row[0], []).append(row[1:])
+        out = []
+        for r in documents:
+            rows = chunks.get(r[0], [])
+            document = Document(
+                id=r[0],
+                text=r[10],
+                knowledge_base=r[1],
+                title=r[2],
+                source=r[3],
+                doc_type=r[4],
+                authority=r[5],
+                updated_at=r[6],
+                version=r[7],
+                supersedes=r[8],
+                metadata=r[9],
+            )
+            pieces = [Chunk(c[0], c[1], c[2], c[3], tuple(c[4]), c[5]) for c in rows]
+            vectors = np.asarray([c[6] for c in rows], dtype=np.float32).reshape(
+                len(rows), self.dimension
+            )
+            out.append((document, pieces, vectors, r[11]))
+        return out
+
+    @staticmethod
+    def recorded_dimension(url: str, connect_timeout: float = 5.0) -> int | None:
+        """The embedding dimension the store at ``url`` was opened with, read without
+        opening it (opening records one); None for a database that holds no store."""
+        conn = connect(url, redacted(url), connect_timeout)
+        try:
+            row = conn.execute(
+                b"SELECT value FROM meta WHERE key = %s", (_DIMENSION_KEY,)
+            ).fetchone()
+        except psycopg.errors.UndefinedTable:
+            return None
+        except psycopg.Error as exc:
+            raise StoreError(f"reading the store at {redacted(url)} failed: {exc}") from exc
+        finally:
+            conn.close()
+        return int(row[0]) if row else None
+
+
+def _pool(url: str, name: str, smallest: int, largest: int, timeout: float) -> ConnectionPool:
+    return ConnectionPool(
+        url,
+        min_size=smallest,
+        max_size=largest,
+        kwargs={"autocommit": True},
+        timeout=max(timeout, 10.0),  # waiting for a free connection
+        name=name,
+        open=True,
+    )
 
 
 def _vector_text(vector: np.ndarray) -> str:

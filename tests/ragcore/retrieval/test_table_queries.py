@@ -1,17 +1,27 @@
-"""Table queries: compiled from the schema only, bound values, read-only and bounded."""
+"""Table queries: compiled from the schema only, bound values, read-only and bounded;
+the same rows and row ids on SQLite and on PostgreSQL (the session's throw-away server)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from datetime import date
 
 import pytest
 
-from ragcore.errors import InvalidQueryError, NotFoundError
-from ragcore.retrieval.tables import TableReader, authorizer, compile_query
+from ragcore.errors import InvalidQueryError, NotFoundError, StoreError
+from ragcore.retrieval.tables import (
+    POSTGRES,
+    AnyTableReader,
+    PostgresTableReader,
+    TableReader,
+    authorizer,
+    compile_query,
+)
+from ragcore.storage.postgres import PostgresStore
 from ragcore.storage.store import Store
 from ragcore.storage.tables import Tables
-from ragcore.tabular import Aggregation, Order, TableQuery
+from ragcore.tabular import Aggregation, Order, TableQuery, parse_schema
 
 SCHEMA = """
 description = "stock per region and month"
@@ -45,17 +55,42 @@ ROWS = [  # rowid: region, part, qty, usage, month
 ]
 
 
-@pytest.fixture
-def reader(tmp_path):
-    (tmp_path / "stock.toml").write_text(SCHEMA, "utf-8")
-    lines = ["region,part,qty,usage,month"] + [",".join(map(str, r)) for r in ROWS]
-    (tmp_path / "stock.csv").write_text("\n".join(lines) + "\n", "utf-8")
-    store = Store(tmp_path / "data")
-    Tables(store).ingest(tmp_path / "stock.csv", table="stock", schema=tmp_path / "stock.toml")
-    reader = TableReader(store)
+def _write(tmp_path, rows: list[tuple], table: str = "stock") -> None:
+    (tmp_path / f"{table}.toml").write_text(SCHEMA, "utf-8")
+    lines = ["region,part,qty,usage,month"] + [",".join(map(str, r)) for r in rows]
+    (tmp_path / f"{table}.csv").write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def _opened(request, tmp_path, kind: str, rows: list[tuple]) -> Iterator[AnyTableReader]:
+    """A reader of table ``stock`` holding ``rows`` on the ``kind`` store."""
+    _write(tmp_path, rows)
+    if kind == "sqlite":
+        store: Store | PostgresStore = Store(tmp_path / "data")
+        reader: AnyTableReader = TableReader(store)
+    else:
+        store = PostgresStore(request.getfixturevalue("postgres_url"), dimension=4)
+        reader = PostgresTableReader(store)
+    reader.tables.ingest(tmp_path / "stock.csv", table="stock", schema=tmp_path / "stock.toml")
     yield reader
     reader.close()
     store.close()
+
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.process)]
+
+
+@pytest.fixture(params=BACKENDS)
+def reader(request, tmp_path) -> Iterator[AnyTableReader]:
+    """The sample rows on either store: behaviour both must share."""
+    yield from _opened(request, tmp_path, request.param, ROWS)
+
+
+@pytest.fixture
+def lite_reader(request, tmp_path) -> Iterator[TableReader]:
+    """The sample rows on SQLite, for its connection's own guards."""
+    for opened in _opened(request, tmp_path, "sqlite", ROWS):
+        assert isinstance(opened, TableReader)
+        yield opened
 
 
 def _all(reader: TableReader) -> list[tuple]:
@@ -160,11 +195,11 @@ def test_a_time_window_needs_a_time_column(reader):
 
 
 def test_injected_values_are_data_not_sql(reader):
-    before = _all(reader)
+    before = reader.run(TableQuery("stock", "qty", group_by=("region", "part")))
     for value in ("East' OR '1'='1", "East'; DROP TABLE data_stock; --", '" OR 1=1 --'):
         result = reader.run(TableQuery("stock", "qty", filters=(("region", value),)))
         assert result.rows == ()
-    assert _all(reader) == before
+    assert reader.run(TableQuery("stock", "qty", group_by=("region", "part"))).rows == before.rows
 
 
 @pytest.mark.parametrize(
@@ -183,7 +218,8 @@ def test_injected_values_are_data_not_sql(reader):
         "SELECT load_extension('evil')",
     ],
 )
-def test_the_query_connection_refuses_everything_but_declared_reads(reader, statement):
+def test_the_query_connection_refuses_everything_but_declared_reads(lite_reader, statement):
+    reader = lite_reader
     before = _all(reader)
     conn = reader.connection()
     with pytest.raises(sqlite3.DatabaseError):  # between queries: refused outright
@@ -198,7 +234,8 @@ def test_the_query_connection_refuses_everything_but_declared_reads(reader, stat
     assert _all(reader) == before
 
 
-def test_the_connection_is_read_only_even_without_an_authorizer(reader):
+def test_the_connection_is_read_only_even_without_an_authorizer(lite_reader):
+    reader = lite_reader
     conn = reader.connection()
     conn.set_authorizer(None)
     with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
@@ -223,3 +260,61 @@ def test_a_query_over_the_time_limit_is_stopped(tmp_path):
         reader.close()
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_zero_divisor_gives_no_figure_on_either_store(request, tmp_path, kind):
+    rows = [*ROWS, ("South", "P1", 3, 0, "2025-03")]  # rowid 7: cover 3 / 0
+    for reader in _opened(request, tmp_path, kind, rows):
+        south = reader.run(TableQuery("stock", "cover", filters=(("region", "south"),)))
+        assert south.rows == ((None,),) and south.row_ids == ((7,),)
+        by_region = reader.run(TableQuery("stock", "cover", group_by=("region",), order=Order.ASC))
+        assert [r[0] for r in by_region.rows] == ["East", "West", "North", "South"]  # NULL last
+
+
+def test_postgres_sql_is_the_same_query_in_its_dialect():
+    schema = parse_schema(SCHEMA, "stock.toml", default_name="stock")
+    query = TableQuery(
+        "stock",
+        "qty",
+        group_by=("part",),
+        filters=(("region", "East"),),
+        time_from=date(2025, 1, 1),
+        order=Order.DESC,
+        limit=3,
+    )
+    compiled = compile_query(query, schema, max_rows=10, dialect=POSTGRES)
+    assert compiled.sql == (
+        'SELECT "part", CAST(sum("qty") AS bigint) AS "value", string_agg("row_id"::text, \',\') '
+        'FROM "data_stock" WHERE lower("region") = lower(%s) AND "month" >= %s '
+        'GROUP BY "part" HAVING count(*) > 0 ORDER BY "value" DESC NULLS LAST, "part" LIMIT %s'
+    )
+    assert compiled.params == ("East", "2025-01", 3) and "?" not in compiled.sql
+    lowest = compile_query(TableQuery("stock", "cover"), schema, max_rows=10, dialect=POSTGRES)
+    cover = '"qty"::double precision / NULLIF("usage"::double precision, 0)'
+    assert lowest.sql == (
+        f'SELECT min({cover}) AS "value", (array_agg("row_id" ORDER BY {cover} ASC NULLS LAST, '
+        '"row_id"))[1] FROM "data_stock" WHERE true HAVING count(*) > 0 LIMIT %s'
+    )
+    assert lowest.single_row_ids
+    latest = compile_query(
+        TableQuery("stock", "usage", Aggregation.LATEST), schema, max_rows=10, dialect=POSTGRES
+    )
+    assert latest.sql.startswith('SELECT CAST(avg("usage") AS double precision) AS "value"')
+    assert '(SELECT max("month") FROM "data_stock" WHERE true)' in latest.sql
+
+
+@pytest.mark.process
+def test_postgres_queries_run_read_only_and_are_stopped_at_the_time_limit(request, tmp_path):
+    rows = [(f"R{i % 97}", f"P{i % 13}", i, 1, "2025-01") for i in range(20000)]
+    for reader in _opened(request, tmp_path, "postgres", rows):
+        assert isinstance(reader, PostgresTableReader)
+        with pytest.raises(StoreError, match="read-only transaction"):
+            reader.tables.select("stock", "DELETE FROM data_stock", (), time_limit=1.0, max_rows=10)
+        reader.time_limit = 0.0
+        with pytest.raises(InvalidQueryError, match="took longer than 0 s and was stopped"):
+            reader.run(TableQuery("stock", "qty", group_by=("region", "part")))
+        reader.time_limit = 10.0  # the pool's connections are usable again
+        assert reader.run(TableQuery("stock", "qty")).rows == ((sum(range(20000)),),)
+        with pytest.raises(InvalidQueryError, match="SQLite store only"):
+            reader.run_sql("SELECT 1", ())

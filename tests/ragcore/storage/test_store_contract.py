@@ -352,3 +352,41 @@ def test_postgres_filtered_vector_search_walks_the_hnsw_index_until_k_pass(postg
         assert [s for _, s in hits] == sorted((s for _, s in hits), reverse=True)
     finally:
         store.close()
+
+
+def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old_databases(
+    postgres_url,
+):
+    """The inverted index (migration 0005) is written with the chunks, replaced with them
+    and deleted with them; a database from before it gets it filled when opened."""
+    store = PostgresStore(postgres_url, dimension=DIMENSION)
+    try:
+        written(store, corpus())
+        before = store.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5)
+        assert before
+        moved = replace(corpus()[1], text="The valve opens at nine bar. Replace the gasket.")
+        written(store, [moved])
+        assert store.keyword_search(fts_query("seals"), SearchFilters(), 5) == []
+        store.delete("memo-1")
+        assert store.document_keyword_search(fts_query("night"), SearchFilters(), 5) == []
+        after = store.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5)
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as before migration 0005
+        counts = [conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in _TERM_TABLES]
+        conn.execute("DROP TABLE chunk_terms, document_terms")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 5")
+    reopened = PostgresStore(postgres_url, dimension=DIMENSION)
+    try:
+        assert reopened.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5) == (
+            after
+        )
+    finally:
+        reopened.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        assert [conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in _TERM_TABLES] == (
+            counts
+        )
+
+
+_TERM_TABLES = ("chunk_terms", "document_terms")

@@ -1,12 +1,18 @@
-"""Loading tables: typed rows, atomic replacement, and bad input that changes nothing."""
+"""Loading tables: typed rows, atomic replacement, and bad input that changes nothing,
+on both stores (SQLite, and PostgreSQL on the session's throw-away server)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
+import psycopg
 import pytest
 
 from ragcore.errors import InvalidInputError, NotFoundError
+from ragcore.storage.postgres import PostgresStore
+from ragcore.storage.postgres.tables import PostgresTables
 from ragcore.storage.store import Store
 from ragcore.storage.tables import Tables
 
@@ -52,9 +58,48 @@ def _rows(store: Store, table: str = "stock") -> list[tuple]:
     return store.reader().execute(f"SELECT rowid, * FROM data_{table} ORDER BY rowid").fetchall()
 
 
-def test_csv_rows_load_typed_and_are_registered(store, files, tmp_path):
+@dataclass
+class Side:
+    """One store's tables, and what its database holds, read around them."""
+
+    tables: Tables | PostgresTables
+    rows: Callable[[str], list[tuple]]
+    """(row id, declared columns...) of ``data_<table>``, in row id order."""
+    names: Callable[[], set[str]]
+    """Every table name in the database."""
+
+
+# The postgres side starts a server (once per session): "process", out of make test-fast.
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.process)])
+def side(request, tmp_path) -> Iterator[Side]:
+    if request.param == "sqlite":
+        store = Store(tmp_path / "data")
+        names = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        yield Side(
+            Tables(store),
+            lambda table="stock": _rows(store, table),
+            lambda: {r[0] for r in store.reader().execute(names)},
+        )
+        store.close()
+        return
+    url = request.getfixturevalue("postgres_url")
+    postgres = PostgresStore(url, dimension=4)
+
+    def pg(sql: str) -> list[tuple]:
+        with psycopg.connect(url) as conn:
+            return conn.execute(sql.encode()).fetchall()
+
+    yield Side(
+        PostgresTables(postgres),
+        lambda table="stock": pg(f"SELECT * FROM data_{table} ORDER BY row_id"),
+        lambda: {r[0] for r in pg("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")},
+    )
+    postgres.close()
+
+
+def test_csv_rows_load_typed_and_are_registered(side, files, tmp_path):
     seen = []
-    info = Tables(store).ingest(
+    info = side.tables.ingest(
         files("stock.csv", GOOD_CSV),
         table="stock",
         schema=tmp_path / "stock.toml",
@@ -62,43 +107,100 @@ def test_csv_rows_load_typed_and_are_registered(store, files, tmp_path):
     )
     assert (info.name, info.source, info.row_count) == ("stock", "stock.csv", 2)
     assert len(info.sha256) == 64 and seen == [2]
-    assert _rows(store) == [(1, "East", 10, 2.5, "2025-01"), (2, "West", 4, 1.0, "2025-02")]
-    types = [r[2] for r in store.reader().execute("PRAGMA table_info(data_stock)")]
-    assert types == ["TEXT", "INTEGER", "REAL", "TEXT"]  # 'note' is not declared: not loaded
-    listed = Tables(store).all()
+    assert side.rows("stock") == [
+        (1, "East", 10, 2.5, "2025-01"),
+        (2, "West", 4, 1.0, "2025-02"),
+    ]  # 'note' is not declared: not loaded
+    listed = side.tables.all()
     assert [(t.name, t.row_count, t.schema.time_column) for t in listed] == [("stock", 2, "month")]
-    assert Tables(store).get("stock").schema_text == SCHEMA
+    assert side.tables.get("stock").schema_text == SCHEMA
+    assert listed == [info]
 
 
-def test_jsonl_rows_load_and_the_table_name_comes_from_the_caller(store, files, tmp_path):
+def test_sqlite_column_types(store, files, tmp_path):
+    Tables(store).ingest(
+        files("stock.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml"
+    )
+    types = [r[2] for r in store.reader().execute("PRAGMA table_info(data_stock)")]
+    assert types == ["TEXT", "INTEGER", "REAL", "TEXT"]
+
+
+@pytest.mark.process
+def test_postgres_column_types_batches_and_a_version_every_store_sees(
+    postgres_url, files, tmp_path
+):
+    lines = [f"R{n % 7},{n},{n / 4},2025-{n % 12 + 1:02d}" for n in range(2500)]
+    files("big.csv", "region,qty,usage,month\n" + "\n".join(lines) + "\n")
+    one, two = (PostgresStore(postgres_url, dimension=4) for _ in range(2))
+    try:
+        before = PostgresTables(two).version()
+        seen: list[int] = []
+        info = PostgresTables(one).ingest(
+            tmp_path / "big.csv",
+            table="stock",
+            schema=tmp_path / "stock.toml",
+            progress=seen.append,
+        )
+        assert info.row_count == 2500 and seen == [1000, 2000, 2500]
+        assert PostgresTables(two).version() == before + 1  # another server sees the load
+        assert PostgresTables(two).all() == [info]
+        with psycopg.connect(postgres_url) as conn:
+            types = conn.execute(
+                "SELECT column_name, data_type, collation_name FROM information_schema.columns "
+                "WHERE table_name = 'data_stock' ORDER BY ordinal_position"
+            ).fetchall()
+            last = conn.execute("SELECT * FROM data_stock WHERE row_id = 2500").fetchone()
+        assert types == [
+            ("row_id", "bigint", None),
+            ("region", "text", "C"),
+            ("qty", "bigint", None),
+            ("usage", "double precision", None),
+            ("month", "text", "C"),
+        ]
+        assert last == (2500, "R0", 2499, 2499 / 4, "2025-04")
+        files(
+            "rowid.toml", SCHEMA.replace('qty = "integer"', 'qty = "integer"\nrow_id = "integer"')
+        )
+        with pytest.raises(InvalidInputError, match="column 'row_id' is the row id"):
+            PostgresTables(one).ingest(
+                tmp_path / "big.csv", table="stock", schema=tmp_path / "rowid.toml"
+            )
+        assert PostgresTables(two).version() == before + 1 and PostgresTables(two).all() == [info]
+    finally:
+        one.close()
+        two.close()
+
+
+def test_jsonl_rows_load_and_the_table_name_comes_from_the_caller(side, files, tmp_path):
     lines = [
         {"region": "East", "qty": 3, "usage": 1.5, "month": "2025-03"},
         {"region": "North", "qty": "7", "usage": "2", "month": "2025-04"},
     ]
     path = files("rows.jsonl", "\n".join(json.dumps(line) for line in lines) + "\n")
-    info = Tables(store).ingest(path, table="other", schema=tmp_path / "stock.toml")
+    info = side.tables.ingest(path, table="other", schema=tmp_path / "stock.toml")
     assert info.schema.name == "other" and info.schema.sql_name == "data_other"
     named = files("named.toml", 'name = "stock"\n' + SCHEMA)
-    Tables(store).ingest(path, table="other", schema=named)  # a schema's own name yields
-    assert Tables(store).get("other").schema.name == "other"
-    assert _rows(store, "other") == [
+    side.tables.ingest(path, table="other", schema=named)  # a schema's own name yields
+    assert side.tables.get("other").schema.name == "other"
+    assert side.rows("other") == [
         (1, "East", 3, 1.5, "2025-03"),
         (2, "North", 7, 2.0, "2025-04"),
     ]
 
 
-def test_reingesting_replaces_the_table_and_its_registry_row(store, files, tmp_path):
-    tables = Tables(store)
+def test_reingesting_replaces_the_table_and_its_registry_row(side, files, tmp_path):
+    tables = side.tables
     first = tables.ingest(files("a.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml")
     second = tables.ingest(
         files("b.csv", "region,qty,usage,month\nSouth,99,3,2025-05\n"),
         table="stock",
         schema=tmp_path / "stock.toml",
     )
-    assert _rows(store) == [(1, "South", 99, 3.0, "2025-05")]
+    assert side.rows("stock") == [(1, "South", 99, 3.0, "2025-05")]
     assert (second.source, second.row_count) == ("b.csv", 1) and second.sha256 != first.sha256
     assert [(t.source, t.row_count) for t in tables.all()] == [("b.csv", 1)]
-    names = {r[0] for r in store.reader().execute("SELECT name FROM sqlite_master")}
+    names = side.names()
+    assert "data_stock" in names
     assert not any(n.startswith("tableload_") for n in names)  # no staging table left
 
 
@@ -129,36 +231,40 @@ def test_reingesting_replaces_the_table_and_its_registry_row(store, files, tmp_p
     ],
 )
 def test_a_bad_file_is_an_error_naming_row_and_column_and_the_old_table_stays(
-    store, files, tmp_path, text, message
+    side, files, tmp_path, text, message
 ):
-    tables = Tables(store)
+    tables = side.tables
     before = tables.ingest(
         files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml"
     )
     with pytest.raises(InvalidInputError, match=message):
         tables.ingest(files("bad.csv", text), table="stock", schema=tmp_path / "stock.toml")
-    assert _rows(store) == [(1, "East", 10, 2.5, "2025-01"), (2, "West", 4, 1.0, "2025-02")]
+    assert side.rows("stock") == [
+        (1, "East", 10, 2.5, "2025-01"),
+        (2, "West", 4, 1.0, "2025-02"),
+    ]
     assert tables.all() == [before]
+    assert not any(n.startswith("tableload_") for n in side.names())
 
 
-def test_a_bad_jsonl_value_names_its_line_and_column(store, files, tmp_path):
+def test_a_bad_jsonl_value_names_its_line_and_column(side, files, tmp_path):
     path = files("bad.jsonl", '{"region": "East", "qty": 1.5, "usage": 1, "month": "2025-01"}\n')
     with pytest.raises(InvalidInputError, match=r"row 1, column 'qty': 1.5 is not a whole number"):
-        Tables(store).ingest(path, table="stock", schema=tmp_path / "stock.toml")
-    assert Tables(store).all() == []
+        side.tables.ingest(path, table="stock", schema=tmp_path / "stock.toml")
+    assert side.tables.all() == []
 
 
-def test_a_schema_naming_an_unknown_column_changes_nothing(store, files, tmp_path):
-    tables = Tables(store)
+def test_a_schema_naming_an_unknown_column_changes_nothing(side, files, tmp_path):
+    tables = side.tables
     tables.ingest(files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml")
     bad = files("bad.toml", SCHEMA.replace("[dimensions.region]", "[dimensions.area]"))
     with pytest.raises(InvalidInputError, match=r"bad.toml: key 'dimensions.area.column'"):
         tables.ingest(tmp_path / "good.csv", table="stock", schema=bad)
-    assert tables.get("stock").schema_text == SCHEMA and len(_rows(store)) == 2
+    assert tables.get("stock").schema_text == SCHEMA and len(side.rows("stock")) == 2
 
 
-def test_unusable_names_types_and_unknown_tables(store, files, tmp_path):
-    tables = Tables(store)
+def test_unusable_names_types_and_unknown_tables(side, files, tmp_path):
+    tables = side.tables
     schema = tmp_path / "stock.toml"
     with pytest.raises(InvalidInputError, match="table name 'data; drop' is not usable"):
         tables.ingest(files("a.csv", GOOD_CSV), table="data; drop", schema=schema)

@@ -1,0 +1,333 @@
+"""``copy_store``: the sample knowledge base from a data directory to PostgreSQL and back,
+unchanged (documents, chunks, embeddings bit for bit, search results), without an
+embedder; a re-run or a resumed copy writes only what is missing; a target it would make
+inconsistent, or a bad location, is refused before anything is written."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ragcore import Config, Engine
+from ragcore.documents import Chunk, Document
+from ragcore.errors import InvalidInputError, ScopeError, StoreError
+from ragcore.evaluation.golden import load_golden
+from ragcore.evaluation.sample import sample_documents
+from ragcore.scope import Scope
+from ragcore.storage.migration import CopyProgress, Part, PartReport, copy_store
+from ragcore.storage.postgres import PostgresStore
+from ragcore.storage.sessions import Sessions
+from ragcore.storage.sql import sql_store
+from ragcore.storage.store import DATABASE_NAME, Store
+
+NOW = 1_796_000_000.25  # a session clock (seconds since the epoch)
+QUESTIONS = (
+    "simple-e4031-hp400",
+    "simple-e2215-ac110",
+    "simple-e1140-cp350",
+    "simple-cv12-belt-tension",
+)
+
+
+@pytest.fixture
+def source(tmp_path, sample_data_template) -> Path:
+    """A private copy of the sample knowledge base's data directory."""
+    path = tmp_path / "source"
+    shutil.copytree(sample_data_template, path)
+    return path
+
+
+def exported(store) -> dict[str, tuple[Document, list[Chunk], np.ndarray, str]]:
+    ids = store.document_ids()
+    return {item[0].id: item for item in store.export(ids)}
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256((path / DATABASE_NAME).read_bytes()).hexdigest()
+
+
+def assert_same_contents(a, b) -> None:
+    """Same documents (every field and the text), same chunks, same embeddings bit for bit."""
+    left, right = exported(a), exported(b)
+    assert sorted(left) == sorted(right)
+    for doc_id, (doc, chunks, vectors, checksum) in left.items():
+        doc2, chunks2, vectors2, checksum2 = right[doc_id]
+        assert doc == doc2 and checksum == checksum2 == doc.checksum
+        assert [(c.position, c.text, c.start, c.end, c.entities) for c in chunks] == [
+            (c.position, c.text, c.start, c.end, c.entities) for c in chunks2
+        ]
+        # PostgreSQL keeps numeric_density as REAL (float4), SQLite as a double.
+        assert np.allclose(
+            [c.numeric_density for c in chunks], [c.numeric_density for c in chunks2], atol=1e-6
+        )
+        assert vectors.dtype == vectors2.dtype == np.float32
+        assert vectors.tobytes() == vectors2.tobytes()
+        record, record2 = a.record(doc_id), b.record(doc_id)
+        assert replace(record, ingested_at=None) == replace(record2, ingested_at=None)
+
+
+def top_documents(engine: Engine, question: str, mode: str) -> list[str]:
+    return [h.document_id for h in engine.search(question, mode=mode, k=3)]
+
+
+def test_sqlite_to_postgres_and_back_keeps_everything(
+    tmp_path, source, postgres_url, real_embedder, caplog
+):
+    before = digest(source)
+    seen: list[CopyProgress] = []
+    report = copy_store(source, postgres_url, progress=seen.append, group=8)
+    documents = report.part(Part.DOCUMENTS)
+    total = len(sample_documents())
+    assert (documents.total, documents.copied, documents.skipped) == (total, total, 0)
+    assert documents.rows >= total
+    assert [p.done for p in seen if p.part == Part.DOCUMENTS] == [0, 8, 16, 24, 32, total]
+    assert digest(source) == before  # the source is only read
+
+    back = tmp_path / "back"
+    pg = PostgresStore(postgres_url, dimension=real_embedder.dimension)
+    version = pg.data_version()
+    report_back = copy_store(postgres_url, back)
+    assert pg.data_version() == version  # this source too
+    pg.close()
+    assert report_back.part(Part.DOCUMENTS).copied == total
+    assert report_back.embedder == report.embedder is not None
+
+    lite, returned = Store(source), Store(back)
+    pg = PostgresStore(postgres_url, dimension=real_embedder.dimension)
+    try:
+        assert_same_contents(lite, pg)
+        assert_same_contents(lite, returned)
+        assert lite.meta("embedder") == pg.meta("embedder") == returned.meta("embedder")
+        assert returned.counts() == pg.counts() == lite.counts()
+    finally:
+        for store in (lite, returned, pg):
+            store.close()
+
+    # The copied data directory's vector index is sound as it is: no rebuild on open.
+    golden = {q.id: q for q in load_golden()}
+    caplog.set_level(logging.INFO, logger="ragcore.storage.vector_index")
+    with (
+        Engine(Config(data_dir=source), embedder=real_embedder) as original,
+        Engine(Config(data_dir=back), embedder=real_embedder) as copied,
+        Engine(
+            Config(data_dir=tmp_path / "pg", store_url=postgres_url), embedder=real_embedder
+        ) as on_pg,
+    ):
+        assert copied.check().ok
+        assert copied.stats().vectors == copied.stats().chunks == original.stats().chunks
+        for qid in QUESTIONS:
+            question = golden[qid].question
+            for mode in ("vector", "hybrid"):
+                expected = top_documents(original, question, mode)
+                assert top_documents(copied, question, mode) == expected, (qid, mode)
+                assert top_documents(on_pg, question, mode)[0] == expected[0], (qid, mode)
+            assert expected[0] in golden[qid].expected_documents
+    assert "rebuilding" not in caplog.text
+
+
+def test_a_rerun_is_a_no_op_and_an_interrupted_copy_resumes(
+    tmp_path, source, postgres_url, real_embedder
+):
+    copy_store(source, postgres_url)
+    pg = PostgresStore(postgres_url, dimension=real_embedder.dimension)
+    try:
+        version = pg.data_version()
+        again = copy_store(source, postgres_url).part(Part.DOCUMENTS)
+        assert (again.copied, again.skipped, again.rows) == (0, again.total, 0)
+        assert pg.data_version() == version
+    finally:
+        pg.close()
+
+    class Crash(Exception):
+        pass
+
+    def crash_after_two_groups(p: CopyProgress) -> None:
+        if p.done == 10:
+            raise Crash
+
+    target = tmp_path / "target"
+    with pytest.raises(Crash):
+        copy_store(postgres_url, target, group=5, progress=crash_after_two_groups)
+    partial = Store(target)
+    try:
+        assert partial.counts()["documents"] == 10  # whole groups only
+        held = exported(partial)
+        assert all(len(chunks) == len(vectors) > 0 for _, chunks, vectors, _ in held.values())
+    finally:
+        partial.close()
+    resumed = copy_store(postgres_url, target, group=5).part(Part.DOCUMENTS)
+    assert (resumed.skipped, resumed.copied) == (10, resumed.total - 10)
+    with Engine(Config(data_dir=target), embedder=real_embedder) as engine:
+        report = engine.check()  # the index the crash left behind was brought in step
+        assert report.ok, report
+        assert engine.stats().vectors == engine.stats().chunks
+
+
+def test_a_target_with_other_documents_under_the_same_ids_is_refused(
+    tmp_path, source, real_embedder
+):
+    other = replace(sample_documents()[0], text="Another text under the same id.")
+    target = tmp_path / "target"
+    with Engine(Config(data_dir=target), embedder=real_embedder) as engine:
+        engine.ingest([other])
+    before = digest(target)
+    with pytest.raises(InvalidInputError, match=f"other documents under 1 of.*{other.id}"):
+        copy_store(source, target)
+    assert digest(target) == before
+    store = Store(target)
+    try:
+        assert store.counts()["documents"] == 1
+        assert store.record(other.id).checksum == other.checksum
+    finally:
+        store.close()
+
+
+def write_vectors(store, dimension: int) -> None:
+    doc = Document(id="tiny", text="A tiny document.", knowledge_base="manuals")
+    chunk = Chunk(0, doc.text, 0, len(doc.text), (), 0.0)
+    store.write([(doc, [chunk], np.ones((1, dimension), dtype=np.float32) / dimension**0.5)])
+
+
+def test_another_embedder_or_dimension_is_refused(tmp_path, source, postgres_url):
+    sqlite_target = tmp_path / "eight"
+    store = Store(sqlite_target)
+    write_vectors(store, 8)
+    store.close()
+    with pytest.raises(InvalidInputError, match="holds 8-dimensional embeddings"):
+        copy_store(source, sqlite_target)
+
+    pg = PostgresStore(postgres_url, dimension=8)
+    write_vectors(pg, 8)
+    pg.close()
+    with pytest.raises(InvalidInputError, match="holds 8-dimensional embeddings"):
+        copy_store(source, postgres_url)
+    pg = PostgresStore(postgres_url, dimension=8)
+    try:
+        assert pg.counts()["documents"] == 1
+    finally:
+        pg.close()
+
+    other = tmp_path / "other-embedder"
+    store = Store(other)
+    store.set_meta({"embedder": "some-other-model/384"})
+    store.close()
+    with pytest.raises(InvalidInputError, match="built with embedder some-other-model/384"):
+        copy_store(source, other)
+    store = Store(other)
+    try:
+        assert store.counts()["documents"] == 0
+    finally:
+        store.close()
+
+
+def test_bad_locations_are_refused_and_create_nothing(tmp_path, source):
+    with pytest.raises(InvalidInputError, match="scheme 'mysql'"):
+        copy_store(source, "mysql://user@host/db")
+    with pytest.raises(InvalidInputError, match="give a postgresql:// URL"):
+        copy_store(source, "  ")
+    with pytest.raises(InvalidInputError, match="is the source itself"):
+        copy_store(source, str(source) + "/.")
+    afile = tmp_path / "notes.txt"
+    afile.write_text("x")
+    with pytest.raises(InvalidInputError, match="is a file"):
+        copy_store(source, afile)
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "keep.txt").write_text("x")
+    with pytest.raises(InvalidInputError, match="neither empty nor a ragcore data directory"):
+        copy_store(source, busy)
+    assert sorted(p.name for p in busy.iterdir()) == ["keep.txt"]
+    with pytest.raises(InvalidInputError, match="no ragcore data directory"):
+        copy_store(tmp_path / "missing", tmp_path / "new")
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "new").exists()
+    with pytest.raises(InvalidInputError, match='invalid URI query parameter: "bogus"'):
+        copy_store(source, "postgresql://user@host/db?bogus=1")
+    with pytest.raises(
+        StoreError, match="cannot connect to PostgreSQL at postgresql://nobody@"
+    ) as e:
+        copy_store(source, "postgresql://nobody:secret@127.0.0.1:1/db")
+    assert "secret" not in str(e.value)
+
+
+def sessions_on(store) -> Sessions:
+    return Sessions(sql_store(store), max_turns=10, idle_seconds=3600, clock=lambda: NOW)
+
+
+def session_rows(store) -> tuple[list[tuple], list[tuple]]:
+    with sql_store(store).reading("test") as conn:
+        sessions = [tuple(r) for r in conn.execute("SELECT * FROM sessions ORDER BY id")]
+        turns = [
+            tuple(r)
+            for r in conn.execute("SELECT * FROM session_turns ORDER BY session_id, number")
+        ]
+    return sessions, turns
+
+
+def test_sessions_go_there_and_back_with_their_turns_scope_and_times(
+    tmp_path, source, postgres_url, real_embedder
+):
+    store = Store(source)
+    sessions = sessions_on(store)
+    manuals = Scope(frozenset({"manuals"}))
+    for number, question in enumerate(("What does E4027 mean?", "And on the HP-500?")):
+        sessions.add_turn(
+            "line-4",
+            manuals,
+            question=question,
+            rewritten=question.replace("And", "What does E4027 mean"),
+            perception={"route": "lookup", "n": number},
+            documents=["hp400-manual"],
+            status="ok",
+        )
+    sessions.add_turn(
+        "open",
+        Scope.ALL,
+        question="Why?",
+        rewritten="Why?",
+        perception={},
+        documents=[],
+        status="no_answer",
+    )
+    expected = session_rows(store)
+    store.close()
+
+    report = copy_store(source, postgres_url)
+    assert report.part(Part.SESSIONS) == PartReport(Part.SESSIONS, 2, 2, 0, 3)
+    back = tmp_path / "back"
+    copy_store(postgres_url, back)
+    pg = PostgresStore(postgres_url, dimension=real_embedder.dimension)
+    returned = Store(back)
+    try:
+        assert session_rows(pg) == session_rows(returned) == expected
+        kept = sessions_on(pg).get("line-4", manuals)
+        assert kept is not None and [t.number for t in kept.turns] == [1, 2]
+        with pytest.raises(ScopeError):
+            sessions_on(returned).get("line-4", Scope.ALL)
+        again = copy_store(source, postgres_url).part(Part.SESSIONS)
+        assert (again.copied, again.skipped) == (0, 2)
+        assert session_rows(pg) == expected
+    finally:
+        pg.close()
+        returned.close()
+
+
+def test_a_target_with_another_session_under_the_same_id_is_refused(tmp_path, source):
+    store = Store(source)
+    sessions_on(store).open("line-4", Scope.ALL)
+    store.close()
+    target = tmp_path / "target"
+    other = Store(target)
+    Sessions(sql_store(other), max_turns=10, idle_seconds=3600, clock=lambda: NOW + 5).open(
+        "line-4", Scope.ALL
+    )
+    other.close()
+    before = digest(target)
+    with pytest.raises(InvalidInputError, match="other sessions under 1 of.*'line-4'"):
+        copy_store(source, target)
+    assert digest(target) == before  # no documents either: every part is checked first
