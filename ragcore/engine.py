@@ -111,6 +111,8 @@ class Stats:
     index_bytes: int
     embedder: str
     reranker: bool
+    store: str | None = None
+    """The PostgreSQL store's URL without its password; None: the data directory's."""
 
 
 class Engine:
@@ -717,6 +719,9 @@ class Engine:
             counts = self.store.within(scope).counts()
             scoped = not scope.unrestricted
             if not isinstance(self.store, Store):  # PostgreSQL: no files of ours to size
+                from ragcore.storage.postgres import PostgresStore
+
+                assert isinstance(self.store, PostgresStore)  # the only other store
                 return Stats(
                     data_dir=self.config.data_dir,
                     knowledge_bases=counts["knowledge_bases"],
@@ -727,6 +732,7 @@ class Engine:
                     index_bytes=0,
                     embedder=self.config.embedder,
                     reranker=self.config.reranker_path is not None,
+                    store=self.store.where,  # no password
                 )
             index_file = self.store.meta("index_file")
             index_path = self.config.data_dir / index_file if index_file else None

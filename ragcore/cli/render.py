@@ -90,7 +90,7 @@ def stats_dict(stats: Stats, kbs: list[KnowledgeBaseInfo]) -> dict:
 
 
 def print_stats(stats: Stats, kbs: list[KnowledgeBaseInfo]) -> None:
-    print(f"data directory: {stats.data_dir}")
+    print(f"store: {stats.store}" if stats.store else f"data directory: {stats.data_dir}")
     print(
         f"{stats.documents} documents, {stats.chunks} chunks, {stats.vectors} vectors in "
         f"{stats.knowledge_bases} knowledge bases"

@@ -181,6 +181,8 @@ def test_cli_ingest_search_and_stats_on_a_store(tmp_path, postgres_url, capsys, 
     assert hits and "120 L/min" in json.dumps(hits)
     assert main(["stats", "--json", *data]) == 0
     assert json.loads(capsys.readouterr().out)["documents"] == 1
+    assert main(["stats", *data]) == 0
+    assert capsys.readouterr().out.startswith(f"store: {postgres_url}\n")
     assert not (tmp_path / "data").exists()
     assert main(["search", "pump", "--store", "mysql://h/db", *data]) == 2
     assert "store_url" in capsys.readouterr().err
