@@ -59,7 +59,7 @@ def build_parser():
 def _add_serve(parsers: ragcore_cli.Parsers) -> None:
     serve_ = parsers.commands.add_parser(
         "serve",
-        parents=[parsers.common, parsers.store],
+        parents=[parsers.common, parsers.store, parsers.replica],
         help="run the gRPC edge service on the data directory",
         description="Serve the ragcore.v1 gRPC contract (proto/ragcore/v1/ragcore.proto) with "
         "health checking and reflection. Health is NOT_SERVING until the models and the "

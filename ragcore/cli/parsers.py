@@ -35,6 +35,8 @@ class Parsers:
     common: argparse.ArgumentParser
     store: argparse.ArgumentParser
     """``--store URL``, for the commands that run on a PostgreSQL store too."""
+    replica: argparse.ArgumentParser
+    """``--store-replica URL``, for the commands that search (and serve)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,12 +76,19 @@ def _store_options() -> argparse.ArgumentParser:
         f"shared by every server given it) instead of the data directory (default: "
         f"${STORE_URL_ENV}, else the data directory)",
     )
+    return options
+
+
+def _replica_options() -> argparse.ArgumentParser:
+    """``--store-replica``: where searches read (read by ``commands.store_read_url``)."""
+    options = argparse.ArgumentParser(add_help=False)
     options.add_argument(
         "--store-replica",
         metavar="URL",
         default=None,
         help="a read replica of the --store database: searches and document reads go "
-        f"there, writes and sessions to --store (default: ${STORE_READ_URL_ENV}, else none)",
+        f"there, writes, sessions and tables to --store (default: ${STORE_READ_URL_ENV}, "
+        "else none)",
     )
     return options
 
@@ -88,6 +97,7 @@ def build_parsers() -> Parsers:
     """Every command's parser."""
     filters = _filter_options()
     store = _store_options()
+    replica = _replica_options()
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--data-dir",
@@ -140,7 +150,7 @@ def build_parsers() -> Parsers:
 
     search = commands.add_parser(
         "search",
-        parents=[common, store, filters],
+        parents=[common, store, replica, filters],
         help="search the knowledge bases",
         description="Search chunks by vector, keyword or hybrid search. On a data directory "
         "that holds no documents it says so and exits 3.",
@@ -154,7 +164,7 @@ def build_parsers() -> Parsers:
 
     ask = commands.add_parser(
         "ask",
-        parents=[common, store, filters],
+        parents=[common, store, replica, filters],
         help="answer a question from the knowledge bases, with citations",
         description="Perceive the question, plan and run retrieval tasks, write an answer "
         "that cites its sources (numbered [1]..[n] in order of use), validate it, and retry "
@@ -205,7 +215,9 @@ def build_parsers() -> Parsers:
     )
 
     commands.add_parser(
-        "stats", parents=[common, store], help="show what the data directory (or store) holds"
+        "stats",
+        parents=[common, store, replica],
+        help="show what the data directory (or store) holds",
     )
 
     delete = commands.add_parser("delete", parents=[common], help="delete a document by id")
@@ -247,12 +259,13 @@ def build_parsers() -> Parsers:
         "PostgreSQL store of --store / $RAGCORE_STORE_URL) into TARGET, a postgresql:// URL "
         "or a data directory path: metadata, text, chunks and their stored embeddings (no "
         "model is run), and the embedder they came from; then the sessions (conversations) "
-        "with their turns, scope and times. The source is only read. Documents and sessions "
-        "are written in groups, one transaction each: an interrupted copy keeps whole ones, "
-        "and running it again skips those already there and goes on. Nothing is written to "
-        "a target that holds other documents or sessions under the same ids, embeddings of "
-        "another dimension or another embedder's vectors. Progress goes to stderr, the "
-        "summary to stdout. Tables are not copied yet.",
+        "with their turns, scope and times; then the tables (registry and rows, row ids "
+        "kept). The source is only read. Documents and sessions are written in groups, one "
+        "transaction each, a table in one: an interrupted copy keeps whole ones, and running "
+        "it again skips those already there and goes on. Nothing is written to a target that "
+        "holds other documents, sessions or tables under the same ids or names, embeddings "
+        "of another dimension or another embedder's vectors. Progress goes to stderr, the "
+        "summary to stdout.",
     )
     migrate.add_argument(
         "--to",
@@ -319,4 +332,4 @@ def build_parsers() -> Parsers:
         "into the data directory if needed, then answer sample questions with sources.",
     )
     demo.add_argument("questions", nargs="*", help="questions to ask (default: a few samples)")
-    return Parsers(parser, commands, common, store)
+    return Parsers(parser, commands, common, store, replica)

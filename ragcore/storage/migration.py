@@ -10,18 +10,21 @@ that holds other documents under the same ids, embeddings of another dimension, 
 vectors of another embedder, and a target that is the source itself.
 
 The copy is a list of parts, documents first, then sessions (with their turns, scope and
-times, row by row); ``Part`` names them and ``CopyReport`` gives one ``PartReport`` each.
-Every part is checked before any is written.
+times, row by row), then tables (through the target's own table loader, row ids kept);
+``Part`` names them and ``CopyReport`` gives one ``PartReport`` each. Every part is
+checked before any is written.
 """
 
 from __future__ import annotations
 
+import json
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -48,11 +51,12 @@ class Part(StrEnum):
 
     DOCUMENTS = "documents"
     SESSIONS = "sessions"
+    TABLES = "tables"
 
     @property
     def rows_name(self) -> str:
         """What ``PartReport.rows`` counts for this part."""
-        return {Part.DOCUMENTS: "chunks", Part.SESSIONS: "turns"}[self]
+        return {Part.DOCUMENTS: "chunks", Part.SESSIONS: "turns", Part.TABLES: "rows"}[self]
 
 
 class Backend(StrEnum):
@@ -116,7 +120,7 @@ class PartReport:
     skipped: int
     rows: int
     """What came with the items copied (``part.rows_name``): the documents' chunks with
-    their embeddings, the sessions' turns."""
+    their embeddings, the sessions' turns, the tables' rows."""
 
 
 @dataclass(frozen=True)
@@ -471,7 +475,102 @@ def _copy_sessions(copy: _Copy) -> PartReport:
     return PartReport(Part.SESSIONS, len(wanted), copied, len(held), turns)
 
 
+# -- tables -------------------------------------------------------------------------
+# Each table goes through the target's own loader (the checks, column types, indexes and
+# atomic replace of ``ingest-table``): its rows, in row id order, through a JSON-lines
+# file, so they keep their row ids (1..n in both stores). The registry row then gets the
+# source's file name, SHA-256 and time back. A table loaded but not yet given them back
+# (a crash between the two) is named ``_migrating(name)`` there: a re-run loads it again.
+_REGISTRY_COLUMNS = "name, schema, source, sha256, row_count, ingested_at"
+
+
+def _migrating(name: str) -> str:
+    return f"ragcore-migrate-{name}.jsonl"
+
+
+def _registry(store: _Exporting) -> dict[str, tuple]:
+    with sql_store(store).reading("reading the table registry") as conn:
+        return {
+            row[0]: tuple(row)
+            for row in conn.execute(f"SELECT {_REGISTRY_COLUMNS} FROM table_registry ORDER BY name")
+        }
+
+
+def _check_tables(copy: _Copy) -> None:
+    """Refuse a target holding another table (schema, file or rows) under a name."""
+    wanted, held = _registry(copy.reader), _registry(copy.writer)
+    conflicts = sorted(
+        name
+        for name, row in held.items()
+        if name in wanted and row != wanted[name] and row[2] != _migrating(name)
+    )
+    if conflicts:
+        raise InvalidInputError(
+            f"the target {copy.target.shown} holds other tables under {len(conflicts)} of the "
+            f"source's table names ({', '.join(map(repr, conflicts))}): nothing was copied; "
+            "copy into a new data directory or database"
+        )
+
+
+def _loader(store: _Exporting) -> Any:
+    """The store's own table loader (``Tables`` or ``PostgresTables``)."""
+    if isinstance(store, Store):
+        from ragcore.storage.tables import Tables
+
+        return Tables(store)
+    from ragcore.storage.postgres.tables import PostgresTables
+
+    postgres = _postgres()
+    assert isinstance(store, postgres)  # the only other store
+    return PostgresTables(store)
+
+
+def _copy_tables(copy: _Copy) -> PartReport:
+    wanted, held = _registry(copy.reader), _registry(copy.writer)
+    missing = [name for name in wanted if held.get(name) != wanted[name]]
+    source, target = _loader(copy.reader), _loader(copy.writer)
+    copied = rows = 0
+    done = len(wanted) - len(missing)
+    copy.tell(Part.TABLES, done, len(wanted))
+    for name in missing:
+        _name, schema_text, file_name, sha256, row_count, ingested_at = wanted[name]
+        schema = source.schema(name)
+        columns = list(schema.columns)
+        key = "rowid" if isinstance(copy.reader, Store) else "row_id"
+        quoted = ", ".join(f'"{c}"' for c in columns)
+        with sql_store(copy.reader).reading(f"reading table {name!r} to copy") as conn:
+            data = [
+                tuple(r)
+                for r in conn.execute(
+                    f'SELECT {key}, {quoted} FROM "{schema.sql_name}" ORDER BY {key}'
+                )
+            ]
+        if [r[0] for r in data] != list(range(1, len(data) + 1)):
+            raise StoreError(
+                f"table {name!r} of the source has row ids other than 1..{len(data)}: reload "
+                "it with `ragcore ingest-table` on the source, then copy again"
+            )
+        with tempfile.TemporaryDirectory(prefix="ragcore-migrate-") as folder:
+            rows_file = Path(folder) / _migrating(name)
+            with rows_file.open("w", encoding="utf-8") as out:
+                for row in data:
+                    out.write(json.dumps(dict(zip(columns, row[1:], strict=True))) + "\n")
+            schema_file = Path(folder) / "schema.toml"
+            schema_file.write_text(schema_text, encoding="utf-8")
+            target.ingest(rows_file, table=name, schema=schema_file)
+        with sql_store(copy.writer).writing(f"recording table {name!r}") as conn:
+            conn.execute(
+                "UPDATE table_registry SET source = ?, sha256 = ?, ingested_at = ? WHERE name = ?",
+                (file_name, sha256, ingested_at, name),
+            )
+        copied += 1
+        rows += len(data)
+        copy.tell(Part.TABLES, done + copied, len(wanted))
+    return PartReport(Part.TABLES, len(wanted), copied, len(wanted) - len(missing), rows)
+
+
 _PARTS: tuple[tuple[Part, Callable[[_Copy], None], Callable[[_Copy], PartReport]], ...] = (
     (Part.DOCUMENTS, _check_documents, _copy_documents),
     (Part.SESSIONS, _check_sessions, _copy_sessions),
+    (Part.TABLES, _check_tables, _copy_tables),
 )

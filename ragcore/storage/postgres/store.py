@@ -802,7 +802,7 @@ class PostgresStore:
         """(document, its chunks in order, their stored embeddings, stored checksum) of
         the documents among ``ids``, whatever the scope: what ``write`` takes, so a copy
         needs no embedder."""
-        with self._reads.connection() as conn, conn.cursor(binary=True) as cur:
+        with self._pool.connection() as conn, conn.cursor(binary=True) as cur:  # whole: the primary
             documents = cur.execute(
                 b"SELECT id, knowledge_base, title, source, doc_type, authority, updated_at, "
                 b"version, supersedes, metadata, text, checksum FROM documents "

@@ -36,6 +36,7 @@ def test_migrate_to_postgres_and_back(tmp_path, sample_data_template, postgres_u
     assert documents["copied"] == documents["total"] == 33 and documents["skipped"] == 0
     assert summary["embedder"].endswith("/384")
     assert summary["documents"]["chunks"] >= 33 and summary["sessions"]["total"] == 0
+    assert summary["tables"] == {"total": 0, "copied": 0, "skipped": 0, "rows": 0}
     assert "migrate: 33/33 documents" in out.stderr
 
     back = tmp_path / "back"
