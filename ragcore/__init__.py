@@ -37,7 +37,8 @@ below it (``tests/ragcore/test_layers.py`` enforces this)::
     6  engine                     the facade: owns the store, index, models and agents
     5  answering                  the loop: perceive → plan → retrieve → generate → validate
     4  agents/                    perception/, planning/, generation/, validation, evidence
-    3  ingest/, retrieval/        files → chunks → store; keyword, vector and hybrid search
+    3  ingest/, retrieval/,       files → chunks → store; keyword, vector and hybrid search;
+       stores                     what the engine opens for each store, where they differ
     2  inference/, storage/,      ONNX models and their manifest; SQLite and the vector index;
        scope                      the knowledge bases a caller may use
     1  config, documents,         the one Config; Document and its metadata; table

@@ -4,8 +4,9 @@ The store is SQLite with an hnswlib index in the data directory, or, with
 ``Config.store_url``, a PostgreSQL database (pgvector inside it) that many engines, in
 many processes, share: an ingest through one is searched by all once it commits, and
 their answer caches are keyed by the store's data version, read on every question.
-Backup, check and rebuild-index need the SQLite store for now (a ``StoreError`` says
-so).
+Sessions and tables live in either store. Backup, check and rebuild-index need the
+SQLite store (a ``StoreError`` says so). What differs between the two is in
+``ragcore.stores``.
 
 Constructing an Engine is cheap; the database, the index and the models are opened on
 first use. An Engine is safe to share between threads: searches run concurrently,
@@ -34,7 +35,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
@@ -57,7 +57,7 @@ from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
 from ragcore.ingest.loaders import load_files
 from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
 from ragcore.retrieval.search import Hit, Searcher
-from ragcore.retrieval.tables import AnyTableReader, PostgresTableReader, TableReader, TableResult
+from ragcore.retrieval.tables import AnyTableReader, TableResult
 from ragcore.scope import Scope
 from ragcore.storage.integrity import CheckReport, check_store
 from ragcore.storage.protocol import DocumentStore
@@ -68,6 +68,15 @@ from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResu
 from ragcore.storage.tables import Progress as TableProgress
 from ragcore.storage.tables import TableInfo
 from ragcore.storage.vector_index import HnswIndex, PersistentIndex, VectorIndex
+from ragcore.stores import (
+    Vectors,
+    described,
+    index_for,
+    open_store,
+    open_tables,
+    open_vectors,
+    sqlite_only,
+)
 from ragcore.tabular import TableQuery
 from ragcore.types import IngestStatus, SearchMode
 
@@ -75,17 +84,6 @@ from ragcore.types import IngestStatus, SearchMode
 # the validator is shared by every question and reads documents through one callable.
 _ASK_SCOPE: ContextVar[Scope] = ContextVar("ragcore_ask_scope", default=Scope.ALL)
 _INDEX_KEYS = ("index_file", "index_sha256", "index_data_version", "index_count")
-
-
-class _Vectors(Protocol):
-    """The vector index the engine keeps beside its store: how it follows the store's
-    writes (its own: ``apply``; other processes': ``refresh``) and is saved."""
-
-    @property
-    def index(self) -> VectorIndex: ...
-    def refresh(self) -> None: ...
-    def apply(self, result: WriteResult, added: dict[int, np.ndarray]) -> None: ...
-    def save(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -134,7 +132,7 @@ class Engine:
         self._clock = clock
         self._lock = threading.RLock()
         self._store: DocumentStore | None = None
-        self._index: _Vectors | None = None
+        self._index: Vectors | None = None
         self._answerer: Answerer | None = None
         self._sessions: Sessions | None = None
         self._queries: QueryEmbeddings | None = None
@@ -201,64 +199,26 @@ class Engine:
         if self._store is None:
             with self._lock:
                 if self._store is None:
-                    self._store = self._open_store()
+                    self._store = open_store(self.config, lambda: self.embedder.dimension)
         return self._store
 
-    def _open_store(self) -> DocumentStore:
-        if self.config.store_url is None:
-            return Store(self.config.data_dir)
-        from ragcore.storage.postgres import PostgresStore  # psycopg is an optional extra
-
-        return PostgresStore(
-            self.config.store_url,
-            dimension=self.embedder.dimension,  # its HNSW index is built for one dimension
-            ef_search=self.config.hnsw.ef_search,
-            read_url=self.config.store_read_url,
-        )
-
     def _sqlite(self, what: str) -> Store:
-        """The SQLite store, for what only it can do yet; a StoreError on PostgreSQL."""
-        store = self.store
-        if isinstance(store, Store):
-            return store
-        raise StoreError(
-            f"{what} needs the embedded SQLite store and is not available on the PostgreSQL "
-            "store (Config.store_url / --store) yet: use a data directory without store_url "
-            "for it"
-        )
+        """The SQLite store, for what only it does; a StoreError on PostgreSQL."""
+        return sqlite_only(self.store, what)
 
     @property
-    def _vectors(self) -> _Vectors:
+    def _vectors(self) -> Vectors:
         if self._index is None:
             with self._lock:
                 if self._index is None:
                     self._check_embedder_matches()
-                    self._index = self._open_vectors()
+                    self._index = open_vectors(self.store, self.embedder.dimension, self.config)
         self._index.refresh()  # another process may have written (serve --processes)
         return self._index
 
-    def _open_vectors(self) -> _Vectors:
-        store = self.store
-        if isinstance(store, Store):
-            return PersistentIndex(
-                store, self.embedder.dimension, self.config.hnsw, self.config.threads
-            )
-        from ragcore.storage.postgres import PostgresStore
-        from ragcore.storage.postgres.vectors import InStoreVectors
-
-        assert isinstance(store, PostgresStore)  # the only other store
-        return InStoreVectors(store)
-
-    def _index_for(self, store: DocumentStore) -> VectorIndex:
-        """The vector index a search on ``store`` (a scoped view) goes through."""
-        vectors = self._vectors
-        if isinstance(vectors, PersistentIndex):
-            return vectors.index
-        from ragcore.storage.postgres import PostgresStore
-        from ragcore.storage.postgres.vectors import PostgresIndex
-
-        assert isinstance(store, PostgresStore)
-        return PostgresIndex(store)  # searches inside the view's scope
+    def _index_for(self, view: DocumentStore) -> VectorIndex:
+        """The vector index a search on ``view`` (a scoped view) goes through."""
+        return index_for(self._vectors, view)
 
     def _check_embedder_matches(self) -> None:
         """Vectors from two embedders (or two graphs of one model, whose vectors differ
@@ -270,9 +230,8 @@ class Engine:
             self.store.set_meta({"embedder": current})
         elif recorded != current:
             was = recorded.rpartition("/")[0] or recorded
-            where = self.config.data_dir if self.config.store_url is None else "the store"
             raise StoreError(
-                f"{where} was built with embedder {recorded}, not "
+                f"{described(self.store, self.config)} was built with embedder {recorded}, not "
                 f"{current}: configure embedder {was!r} (Config.embedder or "
                 f"$RAGCORE_EMBEDDER) to use it, or re-embed by ingesting the documents "
                 f"into a new data directory with {name!r}"
@@ -395,17 +354,8 @@ class Engine:
         if self._tables is None:
             with self._lock:
                 if self._tables is None:
-                    self._tables = self._open_tables()
+                    self._tables = open_tables(self.store)
         return self._tables
-
-    def _open_tables(self) -> AnyTableReader:
-        store = self.store
-        if isinstance(store, Store):
-            return TableReader(store)
-        from ragcore.storage.postgres import PostgresStore
-
-        assert isinstance(store, PostgresStore)  # the only other store
-        return PostgresTableReader(store)
 
     def ingest_table(
         self,
@@ -455,7 +405,7 @@ class Engine:
         with self._translated("listing tables"):
             return self.tables.tables.all()
 
-    def _ingestor(self, vectors: _Vectors) -> Ingestor:
+    def _ingestor(self, vectors: Vectors) -> Ingestor:
         def follow(result: WriteResult, added: dict[int, np.ndarray]) -> None:
             vectors.apply(result, added)
 
@@ -719,9 +669,6 @@ class Engine:
             counts = self.store.within(scope).counts()
             scoped = not scope.unrestricted
             if not isinstance(self.store, Store):  # PostgreSQL: no files of ours to size
-                from ragcore.storage.postgres import PostgresStore
-
-                assert isinstance(self.store, PostgresStore)  # the only other store
                 return Stats(
                     data_dir=self.config.data_dir,
                     knowledge_bases=counts["knowledge_bases"],
@@ -732,7 +679,7 @@ class Engine:
                     index_bytes=0,
                     embedder=self.config.embedder,
                     reranker=self.config.reranker_path is not None,
-                    store=self.store.where,  # no password
+                    store=described(self.store, self.config),
                 )
             index_file = self.store.meta("index_file")
             index_path = self.config.data_dir / index_file if index_file else None

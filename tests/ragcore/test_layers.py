@@ -13,7 +13,7 @@ LAYERS = (
     ("types", "errors", "trace", "text"),
     ("config", "documents", "tabular"),
     ("inference", "storage", "scope"),
-    ("ingest", "retrieval"),
+    ("ingest", "retrieval", "stores"),
     ("agents",),
     ("answering",),
     ("engine",),
