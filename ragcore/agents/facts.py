@@ -58,9 +58,12 @@ def misbound_claim(
         # A rule's designation (AMR-2020) is no entity its sentences are about: "the
         # compressors are isolated at 500 ppm" in it is about whatever they name.
         document = None if e.document.doc_type == "regulation" else document_entity(e)
+        # A part the title names with its product ("MT-9 Hoist with QX-2 Controller"):
+        # the document's sentences that name nothing may be about it too.
+        part = document is not None and claimed in model_terms(terms(e.document.title))
         for about, sentence_terms in _bound_sentences(e.text, document):
             share = coverage(claim, sentence_terms)
-            if _is_about(about, claimed, document):
+            if _is_about(about, claimed, document) or (part and about == {document}):
                 own = max(own, share)
             elif about and (best is None or share > best[0]):
                 best = (share, about, e)

@@ -72,13 +72,24 @@ class _SourceFigure:
     binding: Binding
     document: str | None
     """The one entity the figure's document is about (title, metadata), if any."""
+    parts: frozenset[str] = frozenset()
+    """The other entities its title names ("… with AC-3 Controller")."""
 
     def supports(self, claimed: str) -> bool:
         """Bound to ``claimed``, or in a document about it and bound to none of its
         siblings: the KG-150 manual's "the GC-400 controller shuts the engine down below
-        1.4 bar" is the KG-150's figure, its "the KG-400's 42 L" is not."""
+        1.4 bar" is the KG-150's figure, its "the KG-400's 42 L" is not. A figure of a
+        sentence naming nothing, in a document about a product "with" a part, may be
+        the part's."""
         bound = self.binding.entity
         if bound == claimed:
+            return True
+        if (
+            self.document is not None
+            and claimed in self.parts
+            and bound == self.document
+            and not self.binding.named
+        ):
             return True
         if self.document != claimed or self.binding.attached:
             return False
@@ -196,8 +207,17 @@ def _clause_names(text: str, position: int) -> bool:
     return bool(identifiers(text[start:end]))
 
 
+# "ATS-400 Transfer Switch with AC-3 Controller": what follows "with" is a part of it.
+_WITH_PART = re.compile(r"\s(?:with|incl\.?|including)\s", re.IGNORECASE)
+
+
 def document_entity(e: Evidence) -> str | None:
+    """The one entity a document is about: named by its title and metadata, or, when
+    they name several, the one its title names before "with" its parts."""
     names = model_terms(terms(" ".join([e.document.title, *e.document.metadata.values()])))
+    if len(names) > 1:
+        head = model_terms(terms(_WITH_PART.split(e.document.title, maxsplit=1)[0]))
+        names = head if len(head) == 1 and head <= names else names
     return next(iter(names)) if len(names) == 1 else None
 
 
@@ -205,7 +225,10 @@ def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
     out = []
     for e in cited:
         document = document_entity(e)
-        out += [_SourceFigure(q, e, b, document) for q, b in _chunk_figures(e.text, document)]
+        parts = frozenset(model_terms(terms(e.document.title))) - {document}
+        out += [
+            _SourceFigure(q, e, b, document, parts) for q, b in _chunk_figures(e.text, document)
+        ]
     return out
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ragcore.agents.attributes import AttributeTable
+from ragcore.agents.attributes import Attribute, AttributeTable
+from ragcore.text.families import families, in_family
 from ragcore.text.quantities import quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
@@ -57,6 +58,9 @@ _SKIP = re.compile(
 )
 
 
+_PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
+
+
 def focus(question: str) -> tuple[str, frozenset[str]]:
     """The noun phrase ``question`` asks about, as written and as its distinctive terms
     (("", empty) when none is read)."""
@@ -75,15 +79,87 @@ def focus(question: str) -> tuple[str, frozenset[str]]:
 def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | None:
     """Why ``answer`` answers something other than the focus of ``question``, or None."""
     phrase, wanted = focus(question)
-    if not wanted or wanted & set(terms(answer)):
+    said = families(terms(answer))  # "continuously" names the "continuous" current
+    if not wanted or any(in_family(t, said) for t in wanted):
         return None
     stripped = answer.lstrip()
     if any(q.start == len(answer) - len(stripped) for q in quantities(answer)):
         return None  # a terse answer that starts with its figure ("10 µg/L, under …")
-    asked = attributes.asked_in(question)
+    if _PRONOUN.match(stripped):
+        return None  # "It must be changed every …": about what the question names
+    # "How often must the X be changed?" asks about X: an interval of something else is
+    # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
+    if how_often := _FORMS[3].match(question):
+        done = set(terms(question[how_often.end("focus") :])) - _GENERIC
+        if any(in_family(t, said) for t in done):
+            return None
+    asked = () if how_often else attributes.asked_in(question)
     if any(a.addressed_by(answer, question) for a in asked):
         return None  # "rated output" answered in kVA, "noise level" in dB(A)
     spelled = {dimension(u) for u in units_named(question)}
     if any(dimension(q.unit) in spelled for q in quantities(answer)):
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
+    phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
     return f"the question asks about the {phrase}; the answer does not name it"
+
+
+# What may follow an attribute's word in a question that still asks for the attribute:
+# a word for its measure ("noise level", "flow rate", "pressure setting") or a
+# preposition ("pressure at the inlet").
+_MEASURES = frozenset(
+    terms(
+        "level rate value setting rating limit range figure reading drop loss rise "
+        "difference threshold output consumption requirement spec specification class "
+        "period interval capacity maximum minimum alarm trip setpoint exposure emission"
+    )
+)
+# Verbs that follow a question's noun phrase: "How did the … interval change?", "What
+# torque goes on …?", "What warranty comes with …?".
+_VERBS = frozenset(
+    terms(
+        "change changes apply applies go goes come comes need needs differ differs vary "
+        "varies compare compares remain remains stay stays today now currently"
+    )
+)
+_PREPOSITIONS = frozenset(
+    terms(
+        "about above across after against along among around before behind below beneath "
+        "between beyond during inside near outside over per since through throughout under "
+        "until upon within without"
+    )
+)
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-/][a-z0-9]+)*|[^\sa-z0-9]")
+
+
+def asked_attributes(question: str, attributes: AttributeTable) -> tuple[Attribute, ...]:
+    """The attributes ``question`` asks for, without those whose word only modifies
+    another noun there: "flow diversion records", "pressure vessel", "power supply"
+    name a thing, not a flow, a pressure or a power."""
+    tokens = _TOKEN.findall(question.lower())
+    return tuple(a for a in attributes.asked_in(question) if not _only_as_modifier(a, tokens))
+
+
+def _only_as_modifier(attribute: Attribute, tokens: list[str]) -> bool:
+    """Every mention of ``attribute`` by its name is followed by the noun it modifies
+    (and none of its several-word phrases is present). Only the name is read so: other
+    words of an attribute may be adjectives ("hotter fluid" asks for a temperature)."""
+    single = set(terms(attribute.name))
+    if any(len(w) > 1 and w <= set(terms(" ".join(tokens))) for w in attribute.words):
+        return False
+    seen = False
+    for i, token in enumerate(tokens):
+        if not (stems := terms(token)) or stems[0] not in single:
+            continue
+        seen = True
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        head = terms(after)
+        if (
+            not head
+            or not after[0].isalpha()
+            or head[0] in _MEASURES | _PREPOSITIONS | _VERBS | single
+            or model_terms(head)
+            or units_named(after)
+            or after.endswith("ed")
+        ):
+            return False  # this mention asks for the attribute
+    return seen

@@ -33,7 +33,19 @@ _COMPARED = re.compile(
     r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
     re.IGNORECASE,
 )
-_FREQUENCY = re.compile(r"\b(more|less)\s+(?:often|frequently)\b", re.IGNORECASE)
+_FREQUENCY = re.compile(r"\b(more|less)\s+(?:often|frequent(?:ly)?)\b", re.IGNORECASE)
+# How often, said in a word: "monthly sampling, compared with quarterly".
+_PERIODS = {
+    "hourly": (1.0, "h"),
+    "daily": (1.0, "days"),
+    "weekly": (1.0, "weeks"),
+    "fortnightly": (2.0, "weeks"),
+    "monthly": (1.0, "months"),
+    "quarterly": (3.0, "months"),
+    "annually": (1.0, "years"),
+    "yearly": (1.0, "years"),
+}
+_PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIODS)})\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 # A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
 _RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IGNORECASE)
@@ -76,8 +88,11 @@ def relation_problem(
         word = frequency.group(0)
         direction = "lower" if frequency.group(1).lower() == "more" else "higher"
     lowered = set(terms(s.text))
+    # The question's sides, else (a question naming none: "Which breaker takes longer?")
+    # the things the statement itself compares.
+    sides = perception.sides or _stated_sides(s.text, comparatives)
     mentioned = sorted(
-        (side for side in perception.sides if set(terms(side)) <= lowered),
+        (side for side in sides if set(terms(side)) <= lowered),
         key=lambda side: s.text.lower().find(side.lower()),
     )
     if len(mentioned) < 2:
@@ -135,6 +150,21 @@ def relation_problem(
     return None
 
 
+# "more than 5 s" bounds a figure; it compares no sides.
+_BOUND = re.compile(r"\b(?:more|less|fewer|greater|higher|lower|longer)\s+than\s+\d", re.I)
+
+
+def _stated_sides(text: str, comparatives: Comparatives) -> tuple[str, ...]:
+    """The things a statement compares when the question names none ("Which breaker
+    charges faster?"): the names it gives, when it states one comparison and no bound
+    ("… for more than 5 s"); else none."""
+    plain = strip_citations(text)
+    words = {w for w in re.findall(r"[a-z]+", plain.lower()) if w in comparatives.words}
+    if len(words) != 1 or _BOUND.search(plain):
+        return ()
+    return tuple(dict.fromkeys(plain[a:b] for _, a, b in identifiers(plain)))
+
+
 def change_problem(s: Statement) -> str | None:
     """Why "raises X to A, up from B" (or "extends X from B to A") has the wrong direction."""
     rise, fall = _RISE.search(s.text), _FALL.search(s.text)
@@ -172,7 +202,7 @@ def frequency_problem(s: Statement, perception: Perception) -> str | None:
     frequency = _FREQUENCY.search(s.text)
     if frequency is None or not _COMPARED.search(s.text) or perception.route == Route.COMPARISON:
         return None
-    stated = quantities(s.text)
+    stated = sorted(quantities(s.text) + _period_words(s.text), key=lambda q: q.start)
     # "every 12 months, compared with every 2 years": compared in the first one's unit.
     pairs = [
         (p, then)
@@ -189,6 +219,53 @@ def frequency_problem(s: Statement, perception: Perception) -> str | None:
         f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
         f"against every {second:g} {first.unit}"
     )
+
+
+def _period_words(text: str) -> list[Quantity]:
+    """The intervals that "monthly", "quarterly" … name, as quantities."""
+    return [
+        Quantity(*_PERIODS[m.group(0).lower()], m.start(), m.end()) for m in _PERIOD.finditer(text)
+    ]
+
+
+# What makes a number a label rather than a figure: "Rev. 2", "Section 4", "the 2017 code".
+_LABELLED = re.compile(
+    r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|part|no))\s*$"
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def single_figure_comparison(
+    question: str, answer: str, compared: bool, comparatives: Comparatives
+) -> str | None:
+    """Why an answer to a two-sided question ("Is A louder or quieter than B?", "Does A
+    or B need it more often?", "Which is faster, A or B?") states a comparison on fewer
+    than two figures, or None: "More often: Rev. 2 asks for every 4 months [1], shorter
+    than Rev. 1" gives Rev. 1 no figure. ``compared``: the question was read as a
+    comparison of named sides."""
+    # A choice ("A or B", "more or less") and an order to choose by ("faster", "more often").
+    either = "or" in re.findall(r"[a-z]+", question.lower()) and bool(
+        comparatives.find(question) or _FREQUENCY.search(question)
+    )
+    if not (compared or either):
+        return None
+    text = strip_citations(answer)
+    if comparatives.find(text) is None and not _FREQUENCY.search(text):
+        return None
+    masked = mask_identifiers(text)
+    stated: set[tuple[float, str | None]] = {
+        (q.value, q.unit) for q in quantities(text) + _period_words(text)
+    }
+    taken = [(q.start, q.end) for q in quantities(text) + _period_words(text)]
+    for value, start, end in number_spans(text):
+        number = masked[start:end]
+        if any(a <= start < b for a, b in taken) or _YEAR.match(number):
+            continue
+        if not _LABELLED.search(masked[:start]):
+            stated.add((value, None))
+    if len(stated) >= 2:
+        return None
+    return "the comparison gives a figure for one side only"
 
 
 def one_sided(statements: Sequence[Statement], comparatives: Comparatives) -> str | None:

@@ -37,7 +37,7 @@ from ragcore.agents.attributes import (
 from ragcore.agents.evidence import Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
-from ragcore.agents.focus import off_focus
+from ragcore.agents.focus import asked_attributes, off_focus
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.relations import (
@@ -47,6 +47,7 @@ from ragcore.agents.relations import (
     one_sided,
     ranking_problem,
     relation_problem,
+    single_figure_comparison,
     subjects,
 )
 from ragcore.agents.support import SemanticSupport
@@ -55,13 +56,17 @@ from ragcore.documents import DocumentInfo
 from ragcore.inference.reranker import Reranker
 from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import strip_citations
+from ragcore.text.counts import backed as count_backed
+from ragcore.text.counts import counts
+from ragcore.text.effective import effective_date
+from ragcore.text.families import families, in_family
 from ragcore.text.quantities import (
     number_spans,
     numbers,
     quantities,
 )
 from ragcore.text.sentences import split_sentences
-from ragcore.text.terms import coverage, model_terms, terms
+from ragcore.text.terms import model_terms, terms
 from ragcore.types import Check, IssueKind, Route
 
 _PAST = re.compile(
@@ -92,10 +97,41 @@ _LINKING_TERMS = frozenset(
 )
 
 
+# Words that frame a claim rather than state it: how an answer reports its source ("the
+# manual requires", "Rev. 2 gives"), when a rule applies ("in effect since", which
+# timeliness checks against the document's dates), light verbs and particles ("makes",
+# "went up", "goes out") and connectives ("but", "so", "whatever"). A paraphrase uses
+# them freely; the source need not.
+_FRAME_TERMS = frozenset(
+    terms(
+        "require requires required requirement say says said state states stated specify "
+        "specifies specified specification give gives gave given list lists listed "
+        "effect effective apply applies applied applicable force valid "
+        "make makes made go goes went gone take takes took taken had "
+        "up out over under between since until within per via "
+        "but so yet therefore thus hence however whatever whichever although though because "
+        "same figure value "
+        "acceptable sufficient adequate enough compliant complies comply meets satisfies governs"
+    )
+)
+# Numbers written as words are figures, checked as quantities, not as words.
+_NUMBER_WORDS = frozenset(
+    terms(
+        "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
+        "fifty sixty hundred thousand half third quarter twice"
+    )
+)
+# A verdict opening a statement ("Yes, …", "No. …"): it answers the question; the rest
+# of the statement is the claim the sources must support.
+_LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\b[\s,.;:—–-]*", re.IGNORECASE)
+
+
 @functools.cache
 def _relation_terms() -> frozenset[str]:
-    """Linking and comparative words (the shipped table's), left out of word coverage."""
-    return _LINKING_TERMS | frozenset(default_attributes().comparatives.words) | {"than", "vs"}
+    """Linking, framing and comparative words (the shipped table's), left out of word
+    coverage."""
+    comparatives = frozenset(default_attributes().comparatives.words)
+    return _LINKING_TERMS | _FRAME_TERMS | _NUMBER_WORDS | comparatives | {"than", "vs"}
 
 
 @dataclass(frozen=True)
@@ -185,12 +221,13 @@ class Validator:
         trace_issues, support = [], []
         # Numbers the question supplies ("before 2025") are context, not claims.
         given = numbers(perception.question)
+        asked = frozenset(_content_terms(perception.question))
         # What a statement without its own identifier is about: the previous statement's
         # one identifier, else the question's ("it", "its", "the pump").
         subject = _single({name for name, _, _ in identifiers(perception.question)})
         operands = figures(answer.text)  # what a worked-out figure may be computed from
         for statement in _leaning(answer.statements, operands):
-            found, score = self._traceability(statement, by_number, given, subject, operands)
+            found, score = self._traceability(statement, by_number, given, asked, subject, operands)
             trace_issues += found
             support.append(score)
             subject = _single({n for n, _, _ in identifiers(statement.text)}) or subject
@@ -208,6 +245,7 @@ class Validator:
         s: Statement,
         by_number,
         given: set[float],
+        asked: frozenset[str],
         subject: str | None,
         operands: Sequence[Figure],
     ) -> tuple[list[Issue], float]:
@@ -275,6 +313,27 @@ class Validator:
             for value, start, _ in number_spans(s.text)
             if value not in in_source and not derived(Figure(value, None, start), operands)
         }
+        # A count needs its noun beside its number: "12 filter cartridges" is not backed
+        # by a source's "8 cartridges" and "every 12 months".
+        texts = [source, *(e.text for e in cited)]
+        for count in counts(s.text, _relation_terms()):
+            if (
+                count.value not in given
+                and count.value not in unbacked
+                and not count_backed(count, texts)
+                and not derived(Figure(count.value, None, count.start), operands)
+            ):
+                issues.append(
+                    Issue(
+                        Check.TRACEABILITY,
+                        IssueKind.UNSUPPORTED_NUMBER,
+                        f"{count.value:g} {count.words}: no cited sentence gives that number "
+                        "of them",
+                        s.text,
+                        chunk_ids,
+                        documents,
+                    )
+                )
         missing = sorted(unbacked | {q.value for q in figure_check.unmatched} - given)
         if missing:
             listed = ", ".join(f"{n:g}" for n in missing)
@@ -291,7 +350,7 @@ class Validator:
         # A figure found in the sources is a supported term of the claim: "Three years
         # [1]" or "13 bar, which is 1.3 MPa [1]" are supported though few words match.
         backed = sum(q.value in figure_check.found for q in quantities(s.text))
-        score = self._support(s.text, content, source, cited, backed)
+        score = self._support(s.text, content, source, cited, backed, asked)
         supported = score >= self.support_threshold
         if not supported and (meaning := self._meaning(s.text, cited)):
             supported, score = True, max(score, meaning)
@@ -325,7 +384,7 @@ class Validator:
         """Semantic support, counted only at or above its own threshold (0 without it)."""
         if self._semantic is None:
             return 0.0
-        score = self._semantic.score(text, cited)
+        score = self._semantic.score(_LEADING_VERDICT.sub("", strip_citations(text)), cited)
         return score if score >= self.semantic_threshold else 0.0
 
     def _weakest_clause(self, text: str, source: str, cited) -> tuple[str, float] | None:
@@ -334,22 +393,36 @@ class Validator:
         clauses = [c for c in _CLAUSE.split(strip_citations(text)) if c.strip()]
         if len(clauses) < 2:
             return None
-        have = set(terms(source))
+        have = families(terms(source))
         for clause in clauses[1:]:  # the first is the statement's own subject and verb
             content = _content_terms(clause)
             if (
                 len(content) >= 3
-                and (share := coverage(content, have)) < self.support_threshold
+                and (share := _covered(content, have) / len(set(content))) < self.support_threshold
                 and not self._meaning(clause, cited)
             ):
                 return clause.strip(), share
         return None
 
-    def _support(self, text: str, content: list[str], source: str, cited, backed: int) -> float:
+    def _support(
+        self,
+        text: str,
+        content: list[str],
+        source: str,
+        cited,
+        backed: int,
+        asked: frozenset[str] = frozenset(),
+    ) -> float:
         wanted = set(content)
+        have = families(terms(source))
+        # Words the question supplies are context, like its numbers ("before a day's
+        # production" echoed from the question): left out when the claim has at least two
+        # words of its own (an answer that only restates the question keeps them).
+        if len({t for t in wanted if t not in asked}) >= 2:
+            wanted = {t for t in wanted if t not in asked or in_family(t, have)}
         if not wanted and not backed:
             return 1.0
-        lexical = (len(wanted & set(terms(source))) + backed) / (len(wanted) + backed)
+        lexical = (_covered(wanted, have) + backed) / (len(wanted) + backed)
         if self._scorer is None:
             return lexical
         logits = self._scorer.score(text, [e.text for e in cited])
@@ -368,14 +441,21 @@ class Validator:
             newer = doc.superseded_by
             newer_date = newer_docs[newer].updated_at if newer in newer_docs else None
             after, before = dated_range(interval)
+            # In force from its date, or from the later date its text says it takes effect.
+            start = doc.updated_at
+            if interval is not None and start is not None:
+                said = effective_date(e.text for e in evidence if e.document.id == doc.id)
+                start = max(start, said) if said else start
             in_interval = interval is None or (
-                doc.updated_at is not None
-                and (after is None or doc.updated_at >= after)
-                and (before is None or doc.updated_at <= before)
+                start is not None
+                and (after is None or start >= after)
+                and (before is None or start <= before)
             )
             # A question about a change names the versions' periods, not one interval.
             if not in_interval and not perception.constraints.history:
                 when = doc.updated_at.isoformat() if doc.updated_at else "undated"
+                if start is not None and start != doc.updated_at:
+                    when += f", in force from {start.isoformat()}"
                 issues.append(
                     Issue(
                         Check.TIMELINESS,
@@ -432,9 +512,12 @@ class Validator:
         # A yes/no question ("Can the BC-9 drive a DP-24 at its full rated output?") asks
         # whether, not for the attribute it names.
         yes_no = _YES_NO.match(perception.question)
-        if missing := one_sided(answer.statements, self._attributes.comparatives):
+        comparatives = self._attributes.comparatives
+        if missing := one_sided(answer.statements, comparatives) or single_figure_comparison(
+            perception.question, answer.text, bool(sides), comparatives
+        ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.MISSING_SIDE, missing))
-        asked = () if yes_no else self._attributes.asked_in(perception.question)
+        asked = () if yes_no else asked_attributes(perception.question, self._attributes)
         if not any(addresses(asked, s.text, perception.question) for s in answer.statements):
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
@@ -601,6 +684,11 @@ def _content_terms(text: str) -> list[str]:
         masked[q.start : q.end] = " " * (q.end - q.start)
     words = terms("".join(masked))
     return [t for t in words if t not in _relation_terms() and not t.isdigit()]
+
+
+def _covered(wanted: Iterable[str], have: frozenset[str]) -> int:
+    """How many of ``wanted`` have a word of their family in ``have`` (``families``)."""
+    return sum(in_family(t, have) for t in set(wanted))
 
 
 def _sentences_of(text: str) -> list[str]:

@@ -68,6 +68,8 @@ _UNITS = (
     ("°c", "°C"),
     ("°f", "°F"),
     ("%", "%"),
+    ("per cent", "%"),
+    ("percent", "%"),
     ("mm/s", "mm/s"),
     ("mm", "mm"),
     ("operating hours", "h"),
@@ -243,15 +245,53 @@ def number_spans(text: str) -> list[tuple[float, int, int]]:
 
 
 def quantities(text: str) -> list[Quantity]:
-    """Numbers followed by a unit, with the unit in its canonical spelling."""
-    return [
+    """Numbers followed by a unit, with the unit in its canonical spelling; the first
+    figure of a range takes the unit of the last ("20 to 50 mbar": 20 mbar, 50 mbar)."""
+    masked = mask_identifiers(text)
+    found = [
         Quantity(_value(m.group(1)), _CANONICAL[m.group(2).lower()], m.start(), m.end())
-        for m in _QUANTITY.finditer(mask_identifiers(text))
+        for m in _QUANTITY.finditer(masked)
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
         # "a 5-second delay" durations.
         if m.group(2).lower() not in _SPACED or not m.group(0)[len(m.group(1))].isalpha()
         if m.group(2) != "a"  # amperes are "A": "5 a.m." is a time
     ]
+    return _with_range_starts(masked, found)
+
+
+# The first figure of a range or a choice, written bare before the one with the unit:
+# "20 to 50 mbar", "5–30 °C", "3 or 6 months", "between 6 and 8 bar".
+_RANGE_START = re.compile(
+    rf"(?<![\w.,])({_NUMBER})\s*(?:(?:to|or)\s+|[–—-]\s*|(?P<and>and\s+))$", re.IGNORECASE
+)
+_BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
+# What makes a number a label, not a figure: "Rev. 1 to 600 s", "Section 4 to 10 bar".
+_LABEL_BEFORE = re.compile(
+    r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|chapter|"
+    r"annex|table|figure|page|part|item|step|stage|phase|level|class|zone|type|no))\s*$"
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
+    """``found`` with the bare first figure of each range before its quantity, in the
+    quantity's unit."""
+    out: list[Quantity] = []
+    for q in found:
+        before = text[max(0, q.start - 40) : q.start]
+        m = _RANGE_START.search(before)
+        head = before[: m.start(1)] if m else ""
+        if (
+            m
+            and (not m.group("and") or _BETWEEN.search(head))
+            and not _LABEL_BEFORE.search(head)
+            and not _YEAR.match(m.group(1))
+        ):
+            start = q.start - len(before) + m.start(1)
+            if not out or out[-1].end <= start:
+                out.append(Quantity(_value(m.group(1)), q.unit, start, start + len(m.group(1))))
+        out.append(q)
+    return out
 
 
 def _value(number: str) -> float:

@@ -1,0 +1,75 @@
+"""Counts: a bare number with the noun it counts ("12 filter cartridges", "8 air changes
+per hour"). A count is backed by a source sentence (or line) that gives the same number
+with the same noun; the number alone elsewhere in the source (12 months) is not.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ragcore.text.families import families, in_family
+from ragcore.text.quantities import mask_identifiers, number_spans, quantities
+from ragcore.text.sentences import split_sentences
+from ragcore.text.terms import terms
+
+# A number that is a label, not a count: "Rev. 2", "Section 4", "Class 3".
+_LABELLED = re.compile(
+    r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|part|no|step|"
+    r"stage|phase|level|class|type|zone|grade|category|size|table|figure|page|item))\s*$"
+)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+# Words that repeat rather than count things: "no more than 5 times in an hour".
+_REPEATS = frozenset(terms("times time fold"))
+# The (up to) two words after a number: "12 filter cartridges".
+_NEXT = re.compile(r"^\s+([A-Za-z][A-Za-z-]+)(?:\s+([A-Za-z][A-Za-z-]+))?")
+
+
+@dataclass(frozen=True)
+class Count:
+    value: float
+    start: int
+    nouns: tuple[str, ...]
+    """The content terms of the words after the number."""
+    words: str = ""
+    """Those words as written."""
+
+
+def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
+    """The counts of ``text``: bare numbers (no unit, no label, no year) followed by
+    content words, which are the counted nouns (``ignore``: words that count nothing,
+    like "per" or "under")."""
+    masked = mask_identifiers(text)
+    taken = [(q.start, q.end) for q in quantities(text)]
+    out = []
+    for value, start, end in number_spans(text):
+        if any(a <= start < b for a, b in taken) or _YEAR.match(masked[start:end]):
+            continue
+        if _LABELLED.search(masked[:start]) or not (after := _NEXT.match(masked[end:])):
+            continue
+        nouns = tuple(t for w in after.groups() if w for t in terms(w) if t not in ignore)
+        if nouns and nouns[0].isalpha() and nouns[0] not in _REPEATS:
+            out.append(Count(value, start, nouns, " ".join(w for w in after.groups() if w)))
+    return out
+
+
+def backed(count: Count, sources: Iterable[str]) -> bool:
+    """Whether a sentence or line of ``sources`` gives the count's number with one of
+    its nouns."""
+    return any(
+        count.value in numbers and any(in_family(n, keys) for n in count.nouns)
+        for text in sources
+        for numbers, keys in _pieces(text)
+    )
+
+
+@functools.lru_cache(maxsize=4096)  # the same chunks are cited question after question
+def _pieces(text: str) -> tuple[tuple[frozenset[float], frozenset[str]], ...]:
+    # Sentences, and lines of one sentence (a list item, a table row: "Nozzles: 6").
+    lines = [line for line in text.split("\n") if len(split_sentences(line)) <= 1]
+    spans = [text[a:b] for a, b in split_sentences(text)] + lines
+    return tuple(
+        (frozenset(v for v, _, _ in number_spans(p)), families(terms(p))) for p in spans if p
+    )

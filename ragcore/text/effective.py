@@ -1,0 +1,52 @@
+"""The date a document says it takes effect: "Effective 1 July 2021", "is effective from
+1 July 2024", "takes effect on 1 March 2023", "comes into force on 2022-01-01".
+
+A rule or revision is often issued (its metadata date) weeks before it applies; a
+question about the months in between is answered by the version it replaces.
+"""
+
+from __future__ import annotations
+
+import calendar
+import functools
+import re
+from collections.abc import Iterable
+from datetime import date
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTH = "|".join(_MONTHS)
+_DATE = (
+    rf"(?P<day>\d{{1,2}})\s+(?P<month>{_MONTH})\s+(?P<year>\d{{4}})"
+    rf"|(?P<month2>{_MONTH})\s+(?P<day2>\d{{1,2}}),?\s+(?P<year2>\d{{4}})"
+    r"|(?P<iso>\d{4}-\d{2}-\d{2})"
+)
+_EFFECTIVE = re.compile(
+    r"\b(?:effective|takes?\s+effect|took\s+effect|in\s+force|into\s+force|applies|apply)"
+    rf"(?:\s+(?:from|on|as\s+of|with\s+effect\s+from))?\s+(?:{_DATE})",
+    re.IGNORECASE,
+)
+
+
+def effective_date(texts: Iterable[str]) -> date | None:
+    """The earliest date ``texts`` say their document takes effect on, or None."""
+    found = [d for text in texts if (d := _in_text(text))]
+    return min(found) if found else None
+
+
+@functools.lru_cache(maxsize=4096)  # the same chunks are cited question after question
+def _in_text(text: str) -> date | None:
+    found = [d for m in _EFFECTIVE.finditer(text) if (d := _date(m))]
+    return min(found) if found else None
+
+
+def _date(m: re.Match[str]) -> date | None:
+    try:
+        if m.group("iso"):
+            return date.fromisoformat(m.group("iso"))
+        if m.group("day"):
+            day, month, year = m.group("day"), m.group("month"), m.group("year")
+        else:
+            day, month, year = m.group("day2"), m.group("month2"), m.group("year2")
+        return date(int(year), _MONTHS[month.lower()], int(day))
+    except ValueError:
+        return None

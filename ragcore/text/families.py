@@ -1,0 +1,34 @@
+"""Word families: inflections of one word that the light stemmer of ``terms`` leaves
+apart, matched when a claim's words are looked up in its sources.
+
+The stemmer strips one suffix, so "emptied"/"empty" become "empti"/"empty" and
+"continuously"/"continuous" become "continuous"/"continuou". Matching by family keys
+joins them without changing the terms retrieval indexes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+def family(term: str) -> frozenset[str]:
+    """Keys by which ``term`` matches the other inflections of its word: a "y" turned
+    "i" ("empti"/"empty", "carri"/"carry"), and, in terms of six letters or more, one
+    letter more or another last letter ("continuous"/"continuou", "recover"/"recovery";
+    not "clos"/"closur")."""
+    if not term.isalpha():
+        return frozenset({term})
+    keys = {term[:-1] + "y"} if len(term) >= 4 and term.endswith("i") else {term}
+    if len(term) >= 6:
+        keys |= {term[:-1], term}
+    return frozenset(keys)
+
+
+def families(words: Iterable[str]) -> frozenset[str]:
+    """The family keys of ``words``, to look terms up in with ``in_family``."""
+    return frozenset(k for w in words for k in family(w))
+
+
+def in_family(term: str, keys: frozenset[str]) -> bool:
+    """Whether a word of ``term``'s family is among ``keys`` (``families`` of a text)."""
+    return bool(family(term) & keys)
