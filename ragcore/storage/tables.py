@@ -13,6 +13,8 @@ Loading is one transaction on the store's writer: the rows go into a staging tab
 dropped, the staging one renamed and the registry row replaced. A bad row (missing or
 mistyped value) or a schema naming a column the file lacks is an ``InvalidInputError``
 naming the file, row and column; the transaction rolls back and the old table stays.
+The load also moves the ``tables_version`` meta row, so the other processes on the data
+directory (``serve --processes``) notice it before their next question.
 """
 
 from __future__ import annotations
@@ -193,6 +195,10 @@ class Tables:
         name, parsed = source.name, source.schema
         try:
             with self._store.transaction() as conn:
+                conn.execute(  # other processes on this data directory (serve --processes)
+                    "INSERT INTO meta (key, value) VALUES ('tables_version', '1') "
+                    "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+                )
                 count = self._load(conn, source, progress)
                 conn.execute(f'DROP TABLE IF EXISTS "{parsed.sql_name}"')
                 conn.execute(f'ALTER TABLE "{staging_name(name)}" RENAME TO "{parsed.sql_name}"')
@@ -225,9 +231,9 @@ class Tables:
         return loaded
 
     def version(self) -> int:
-        """0: on SQLite only this process loads tables, and a load refreshes the catalog
-        itself (``TableCatalog.refresh``)."""
-        return 0
+        """A counter every table load moves in its own transaction, through any process
+        on this data directory."""
+        return int(self._store.meta("tables_version") or 0)
 
     def all(self) -> list[TableInfo]:
         """Every loaded table, by name."""

@@ -171,6 +171,24 @@ def test_postgres_column_types_batches_and_a_version_every_store_sees(
         two.close()
 
 
+def test_a_load_through_one_process_moves_the_version_the_others_read(files, tmp_path):
+    """serve --processes N: each process has its own Store on the one data directory; a
+    table loaded through one must be noticed by the others' catalogs."""
+    one, two = Store(tmp_path / "data"), Store(tmp_path / "data")
+    try:
+        before = Tables(two).version()
+        files("stock.csv", GOOD_CSV)
+        Tables(one).ingest(tmp_path / "stock.csv", table="stock", schema=tmp_path / "stock.toml")
+        assert Tables(two).version() == before + 1
+        with pytest.raises(InvalidInputError):
+            Tables(one).ingest(tmp_path / "stock.toml", table="stock", schema=tmp_path / "x")
+        assert Tables(two).version() == before + 1  # a refused load moves nothing
+        assert [t.name for t in Tables(two).all()] == ["stock"]
+    finally:
+        one.close()
+        two.close()
+
+
 def test_jsonl_rows_load_and_the_table_name_comes_from_the_caller(side, files, tmp_path):
     lines = [
         {"region": "East", "qty": 3, "usage": 1.5, "month": "2025-03"},
