@@ -2,11 +2,12 @@
 
 Keyword search is FTS5 BM25 over chunk text and document title. The user's text never
 reaches the FTS5 parser as syntax: it is cut into word tokens, each quoted, and joined
-with OR. Hybrid search gathers candidates from both methods (and, when its weight is
-set, the first chunks of the documents that document-level BM25 ranks first), scores
-every candidate by each (exact cosine from the index, BM25 from FTS5, and its
-document's signals), and fuses them as ``fusion`` describes; an optional cross-encoder
-reranks the top.
+with OR. Hybrid search gathers candidates from both methods (the vector search run
+again from a query moved toward its own best chunks when ``feedback_chunks`` is set;
+and, when its weight is set, the first chunks of the documents that document-level
+BM25 ranks first), scores every candidate by each (exact cosine from the index, BM25
+from FTS5, and its document's signals), and fuses them as ``fusion`` describes; an
+optional cross-encoder reranks the top.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class Hit:
     score: float
     """The score this hit was ranked by (its mode's final score)."""
     scores: Mapping[str, float]
-    """Per-method scores: ``vector`` (cosine), ``keyword`` (BM25), ``hybrid`` (0 to 1 over
+    """Per-method scores: ``vector`` (cosine; to the moved query vector when
+    ``feedback_chunks`` is set), ``keyword`` (BM25), ``hybrid`` (0 to 1 over
     the candidates for min-max and z-score fusion), ``rerank``; with document signals also
     ``document_vector`` (the cosine of the document's first chunk) and
     ``document_keyword`` (BM25 of the document's title and whole text)."""
@@ -140,6 +142,14 @@ class Searcher:
         n = max(depth, config.candidates)
         query_vector = self._embedder.embed([query])[0]
         vector_hits = self._nearest(query_vector, n, filters)
+        if config.feedback_chunks and vector_hits:
+            # Rocchio from the vector side's own best chunks: the abstract nearest a claim,
+            # in the embedding's own terms, rewords it; the moved vector searches again.
+            top = [c for c, _ in vector_hits[: config.feedback_chunks]]
+            query_vector = feedback_vector(
+                query_vector, self._index.vectors(top), config.feedback_weight
+            )
+            vector_hits = self._nearest(query_vector, n, filters)
         bm25_ranked, documents_ranked = self._keyword_passes(match, n, filters)
         # The first chunk stands for a document found by its whole text.
         ids = list(
@@ -239,6 +249,15 @@ class Searcher:
                 )
             )
         return hits
+
+
+def feedback_vector(query: np.ndarray, vectors: np.ndarray, weight: float) -> np.ndarray:
+    """``query`` moved toward the mean of ``vectors`` by ``weight`` (Rocchio), unit length."""
+    if len(vectors) == 0 or weight == 0:
+        return query
+    moved = query + weight * vectors.mean(axis=0)
+    norm = float(np.linalg.norm(moved))
+    return (moved / norm).astype(query.dtype) if norm > 0 else query
 
 
 def _check_query(query: object, mode: object, k: object) -> tuple[str, SearchMode]:
