@@ -182,8 +182,10 @@ def copy_store(
     reader = _open_source(src)
     try:
         embedder = reader.meta(EMBEDDER_KEY)
-        dimension = _source_dimension(reader, embedder)
-        if dimension is None:  # no embeddings: nothing to refuse, nothing to write
+        dimension = _source_dimension(reader, embedder) or _target_dimension(dst)
+        if dimension is None and dst.backend is Backend.POSTGRES:
+            # No embeddings anywhere: a new database cannot be given a vector column.
+            _refuse_unknown_dimension(reader, dst)
             empty = tuple(PartReport(part, 0, 0, 0, 0) for part, _check, _copy in _PARTS)
             return CopyReport(src.shown, dst.shown, embedder, empty, time.monotonic() - started)
         writer = _open_target(dst, dimension)
@@ -219,7 +221,8 @@ class _Copy:
     writer: _Exporting
     target: Location
     embedder: str | None
-    dimension: int
+    dimension: int | None
+    """None: neither store holds an embedding (only sessions or tables to copy)."""
     wanted: dict[str, str]
     """Every source document's checksum by id, oldest stored first."""
     group: int
@@ -262,8 +265,37 @@ def _open_source(location: Location) -> _Exporting:
     return PostgresStore(location.where, dimension=dimension)
 
 
-def _open_target(location: Location, dimension: int) -> _Exporting:
+def _target_dimension(location: Location) -> int | None:
+    """The dimension a PostgreSQL target already records (None for a data directory)."""
+    if location.backend is Backend.SQLITE:
+        return None
+    return _postgres().recorded_dimension(location.where)
+
+
+def _refuse_unknown_dimension(reader: _Exporting, location: Location) -> None:
+    """A source with sessions or tables but no embeddings cannot go into a new database:
+    its vector column needs a dimension. Said, rather than copying nothing."""
+    held = {
+        "sessions": _count(reader, "SELECT count(*) FROM sessions"),
+        "tables": _count(reader, "SELECT count(*) FROM table_registry"),
+    }
+    if any(held.values()):
+        listed = " and ".join(f"{n} {what}" for what, n in held.items() if n)
+        raise InvalidInputError(
+            f"the source holds {listed} but no embeddings, so the new database "
+            f"{location.shown} cannot be given an embedding dimension: ingest a document "
+            "into the source first, or copy into a data directory"
+        )
+
+
+def _count(store: _Exporting, sql: str) -> int:
+    with sql_store(store).reading("counting what to copy") as conn:
+        return int(conn.execute(sql).fetchone()[0])
+
+
+def _open_target(location: Location, dimension: int | None) -> _Exporting:
     if location.backend is Backend.POSTGRES:
+        assert dimension is not None  # copy_store refuses before
         PostgresStore = _postgres()
         found = PostgresStore.recorded_dimension(location.where)
         if found is not None and found != dimension:
@@ -325,7 +357,7 @@ def _check_documents(copy: _Copy) -> None:
             "or database"
         )
     for _ids, vectors in store.embeddings(batch=1):
-        if vectors.shape[1] != dimension:
+        if dimension is not None and vectors.shape[1] != dimension:
             raise _dimension_mismatch(location, int(vectors.shape[1]), dimension)
         break
     held = store.checksums(wanted)
@@ -341,11 +373,11 @@ def _check_documents(copy: _Copy) -> None:
 
 # -- documents ----------------------------------------------------------------------
 def _index_of(
-    store: _Exporting, dimension: int, hnsw: HnswParams, threads: int
+    store: _Exporting, dimension: int | None, hnsw: HnswParams, threads: int
 ) -> PersistentIndex | None:
     """A SQLite target's vector index, opened (or rebuilt) by its own machinery; the copy
     extends it as an ingest does. None for PostgreSQL (pgvector's index is in the table)."""
-    if not isinstance(store, Store):
+    if not isinstance(store, Store) or dimension is None:
         return None
     from ragcore.storage.vector_index import PersistentIndex
 

@@ -425,3 +425,39 @@ def test_a_table_left_half_recorded_by_a_crash_is_loaded_again(tmp_path, source,
         assert table_contents(store) == expected
     finally:
         store.close()
+
+
+def test_sessions_and_tables_without_documents_are_copied_or_the_refusal_says_why(
+    tmp_path, postgres_url
+):
+    """A data directory with a session and a table but no document: a data directory
+    target gets them; a new database cannot (its vector column needs a dimension), and
+    says so rather than copying nothing."""
+    only = Store(tmp_path / "only")
+    sessions_on(only).add_turn(
+        "s1", Scope.ALL, question="Hi?", rewritten="Hi?", perception={}, documents=[], status="ok"
+    )
+    (tmp_path / "t.csv").write_text("region,qty\nEast,3\n", "utf-8")
+    schema = 'description = "stock"\n[columns]\nregion = "text"\nqty = "integer"\n'
+    (tmp_path / "t.toml").write_text(schema + "[dimensions.region]\n[measures.qty]\n", "utf-8")
+    from ragcore.storage.tables import Tables
+
+    Tables(only).ingest(tmp_path / "t.csv", table="stock", schema=tmp_path / "t.toml")
+    expected = session_rows(only), table_contents(only)
+    only.close()
+
+    report = copy_store(tmp_path / "only", tmp_path / "copy")
+    assert [(p.part, p.copied) for p in report.parts] == [
+        (Part.DOCUMENTS, 0),
+        (Part.SESSIONS, 1),
+        (Part.TABLES, 1),
+    ]
+    copied = Store(tmp_path / "copy")
+    try:
+        assert (session_rows(copied), table_contents(copied)) == expected
+    finally:
+        copied.close()
+
+    with pytest.raises(InvalidInputError, match="1 sessions and 1 tables but no embeddings"):
+        copy_store(tmp_path / "only", postgres_url)
+    assert PostgresStore.recorded_dimension(postgres_url) is None  # nothing was created
