@@ -20,6 +20,7 @@ from ragcore.agents.figures import (
     context_entity,
     document_entity,
     family,
+    fitted,
     identifiers,
 )
 from ragcore.text.sentences import split_sentences
@@ -58,9 +59,15 @@ def misbound_claim(
         # A rule's designation (AMR-2020) is no entity its sentences are about: "the
         # compressors are isolated at 500 ppm" in it is about whatever they name.
         document = None if e.document.doc_type == "regulation" else document_entity(e)
-        # A part the title names with its product ("MT-9 Hoist with QX-2 Controller"):
-        # the document's sentences that name nothing may be about it too.
-        part = document is not None and claimed in model_terms(terms(e.document.title))
+        # A part the title names with its product ("MT-9 Hoist with QX-2 Controller"),
+        # or one its cited text fits to it or it to ("fitted to the XR-40"): the
+        # document's sentences that name nothing may be about it too.
+        part = document is not None and (
+            claimed in model_terms(terms(e.document.title))
+            or any(
+                claimed in fitted(c.text, document) for c in cited if c.document.id == e.document.id
+            )
+        )
         for about, sentence_terms in _bound_sentences(e.text, document):
             share = coverage(claim, sentence_terms)
             if _is_about(about, claimed, document) or (part and about == {document}):

@@ -6,9 +6,11 @@ entity on both sides: in the statement and in the source sentence, the identifie
 nearest to the figure (one that follows it counts when attached by "of/for the":
 "450 L/min of the PX-20"); a source sentence without one falls back to its document's
 single identifier (title, metadata), which also vouches for figures bound to names of
-another family in it (its controller). A figure that the sources bind to another
-entity and none to the claimed one is a ``wrong_entity``; a matching number in a unit
-that does not convert is a ``unit_mismatch``.
+another family in it (its controller); a part's document vouches for the products its
+text fits the part to ("the CTL-3 is fitted to the XR-40"), and the reverse. A figure
+that the sources bind to another entity and none to the claimed one is a
+``wrong_entity``; a matching number in a unit that does not convert is a
+``unit_mismatch``.
 """
 
 from __future__ import annotations
@@ -31,8 +33,11 @@ _CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
 # Text between a figure and a following identifier that attaches it: "… of the PX-20",
 # "… sump of the smaller KG-250", "4,200 L in the larger SB-12" ("9 h on the CH-80" is
 # where, not whose).
+# "instead of the BF-60's 2,000 h" introduces the other side's figure, not the owner of
+# the one before it.
 _ATTACHED = re.compile(
-    r"^[\s,]*(?:[a-z]+\s+){0,2}(?:of|for|in)\s+(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
+    r"^[\s,]*(?!(?:instead|ahead|because|regardless|out)\s)(?:[a-z]+\s+){0,2}(?:of|for|in)\s+"
+    r"(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )
 
@@ -125,10 +130,11 @@ def binding(text: str, start: int, end: int) -> Binding:
     ]
     best: tuple[int, str, int] | None = None  # distance, name, where the name starts
     attached = False
+    paired = _paired_on(text, sentence, found)
     for name, a, b in found:
         if b <= start:
             distance = start - b
-        elif a >= end and _ATTACHED.match(text[end:a]):
+        elif a >= end and (_ATTACHED.match(text[end:a]) or (start, a) in paired):
             distance, attached = -1, True  # "450 L/min of the PX-20"
         else:
             continue
@@ -147,6 +153,26 @@ def binding(text: str, start: int, end: int) -> Binding:
         if b <= best[2] and not any(b <= f + sentence[0] < best[2] for f in figures)
     )
     return Binding(best[1], attached and best[0] < 0, named, open_before)
+
+
+# "… on the EF-35": where a figure applies, or, said of each of several figures in one
+# sentence, whose it is ("every 1,000 h on the EF-35 and every 500 h on the EF-50").
+_ON = re.compile(r"^\s+on\s+(?:the\s+|an?\s+)?$", re.IGNORECASE)
+
+
+def _paired_on(
+    text: str, sentence: tuple[int, int], found: list[tuple[str, int, int]]
+) -> set[tuple[int, int]]:
+    """(figure start, name start) of each figure followed by "on the <name>", when at
+    least two figures of the sentence are, each with another name."""
+    pairs = {
+        (q.start + sentence[0], a)
+        for q in quantities(text[slice(*sentence)])
+        for _, a, _ in found
+        if a >= q.end + sentence[0] and _ON.match(text[q.end + sentence[0] : a])
+    }
+    names = {a for _, a in pairs}
+    return pairs if len(pairs) >= 2 and len(names) >= 2 else set()
 
 
 # A line that labels what follows it: "DP-24:", "## DP-24", "**RO-300**".
@@ -221,11 +247,49 @@ def document_entity(e: Evidence) -> str | None:
     return next(iter(names)) if len(names) == 1 else None
 
 
+# Words that fit a part to the product it belongs to, either way round: "the CTL-3
+# controller is fitted to the XR-40", "applies to XR-40 and HP-7S", "the PHT-20 with the
+# PC-300 controller", "controlled by the NL-2". Sharing a part relates two products,
+# which stay apart ("uses the CTL-3, shared with the XR-40").
+_FITTED = re.compile(
+    r"\b(?:fitted|installed|mounted|used|equipped|supplied|controlled|driven|"
+    r"applies|apply)\s+(?:to|on|in|with|by)\b"
+    r"|\b(?<!compared )(?<!together )(?<!shared )(?<!along )with\s+the\b",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=4096)  # the same chunks are cited question after question
+def fitted(text: str, document: str | None) -> frozenset[str]:
+    """Entities of another family than ``document`` that ``text`` fits to it or it to
+    them: named after the fitting words, in a sentence naming nothing else before them
+    but the document's entity. A part's figure holds for the product it is fitted to,
+    and the reverse."""
+    if document is None:
+        return frozenset()
+    out: set[str] = set()
+    for a, b in split_sentences(text):
+        sentence = text[a:b]
+        if not (link := _FITTED.search(sentence)):
+            continue
+        names = identifiers(sentence)
+        if {n for n, _, end in names if end <= link.start()} - {document}:
+            continue
+        out |= {n for n, start, _ in names if start >= link.end() and family(n) != family(document)}
+    return frozenset(out)
+
+
 def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
     out = []
+    fits: dict[str, frozenset[str]] = {}
+    for e in cited:  # what any cited chunk of a document fits to its entity
+        fits[e.document.id] = fits.get(e.document.id, frozenset()) | fitted(
+            e.text, document_entity(e)
+        )
     for e in cited:
         document = document_entity(e)
-        parts = frozenset(model_terms(terms(e.document.title))) - {document}
+        title = frozenset(model_terms(terms(e.document.title)))
+        parts = (title | fits[e.document.id]) - {document}
         out += [
             _SourceFigure(q, e, b, document, parts) for q, b in _chunk_figures(e.text, document)
         ]

@@ -9,9 +9,12 @@ span of 18 m").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ragcore.agents.attributes import Attribute, AttributeTable
+from ragcore.text.citations import CITATION
 from ragcore.text.families import families, in_family
+from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
@@ -58,6 +61,8 @@ _SKIP = re.compile(
 )
 
 
+# At most three words before a terse answer's figure: "at least every", "within".
+_TERSE = re.compile(r"^(?:[A-Za-z]+\s+){0,3}$")
 _PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
 
 
@@ -83,8 +88,10 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     if not wanted or any(in_family(t, said) for t in wanted):
         return None
     stripped = answer.lstrip()
-    if any(q.start == len(answer) - len(stripped) for q in quantities(answer)):
-        return None  # a terse answer that starts with its figure ("10 µg/L, under …")
+    lead = len(answer) - len(stripped)
+    if any(_TERSE.match(answer[lead : q.start]) for q in quantities(answer)):
+        return None  # a terse answer that starts with its figure ("10 µg/L, under …",
+        # "At least every 3 months.")
     if _PRONOUN.match(stripped):
         return None  # "It must be changed every …": about what the question names
     # "How often must the X be changed?" asks about X: an interval of something else is
@@ -163,3 +170,58 @@ def _only_as_modifier(attribute: Attribute, tokens: list[str]) -> bool:
         ):
             return False  # this mention asks for the attribute
     return seen
+
+
+def _pairs(text: str) -> list[tuple[str, str, str]]:
+    """Adjacent content words of ``text`` ("winding temperature", "temperature alarm"),
+    as terms and as written; names, figures, punctuation and stopwords break a pair."""
+    for pattern in (*ENTITY_PATTERNS, CITATION):
+        text = pattern.sub(" | ", text)
+    words = [
+        (found[0] if (found := terms(w)) else "", w)
+        for w in re.findall(r"[A-Za-z]+|[^\sA-Za-z]", text)
+    ]
+    return [
+        (a, b, f"{x} {y}".lower())
+        for (a, x), (b, y) in zip(words, words[1:])
+        if a and b and a.isalpha() and b.isalpha()
+    ]
+
+
+# The label of a data line: "- Lift motor: 18 kW", "**Winding temperature alarm:** 105 °C".
+_LABEL = re.compile(r"^\s*(?:[-*•]\s*)?(?:\*\*)?([A-Za-z][^:\n]{2,60}?)(?:\*\*)?:", re.MULTILINE)
+
+
+def _labels(text: str) -> list[str]:
+    return _LABEL.findall(text)
+
+
+def _same(a: str, b: str) -> bool:
+    return in_family(a, families([b]))
+
+
+def other_kind(question: str, answer: str, sources: Sequence[str]) -> str | None:
+    """Why ``answer`` gives another kind of the thing asked about, or None: "the winding
+    temperature alarm" answered with "the top-oil temperature alarm", "the lift motor"
+    with "the drive motors". Read only where the cited sources label data lines with
+    both kinds ("- Lift motor: 18 kW", "- Drive motors: 2 x 7 kW"): a paraphrase
+    ("sound pressure level" for "noise level") or a describing word ("the lower guard")
+    is not another kind; nor are generic words ("rated", "maximum")."""
+    said = families(terms(answer))
+    answered = _pairs(answer)
+    named = [pair for source in sources for label in _labels(source) for pair in _pairs(label)]
+    asked_terms = set(terms(question))
+    for modifier, head, asked in _pairs(question):
+        if modifier in _GENERIC or in_family(modifier, said):
+            continue
+        for other, thing, given in answered:
+            if (
+                _same(thing, head)
+                and other not in _GENERIC
+                and other not in asked_terms
+                and not _same(other, modifier)
+                and any(_same(m, modifier) and _same(h, head) for m, h, _ in named)
+                and any(_same(m, other) and _same(h, head) for m, h, _ in named)
+            ):
+                return f"the question asks about the {asked}; the answer gives the {given}"
+    return None

@@ -69,7 +69,16 @@ def subjects(e: Evidence, chunk: bool = True) -> set[str]:
     return model_terms(terms(" ".join(words)))
 
 
+# A revision named as a side: "Rev. 1", "Revision 2".
+_REVISION = re.compile(r"\bRev(?:ision)?\.?\s*(\d+)\b", re.IGNORECASE)
+
+
 def _mentions(side: str, e: Evidence) -> bool:
+    if revision := _REVISION.fullmatch(side.strip()):
+        # A revision's figures are its document's, whatever other revisions it mentions.
+        number = int(revision.group(1))
+        titled = _REVISION.search(e.document.title)
+        return (int(titled.group(1)) if titled else e.document.version) == number
     key = set(terms(side))
     return bool(key) and (key <= subjects(e) or key <= set(terms(e.text)))
 
@@ -101,16 +110,26 @@ def relation_problem(
     # After "so"/"therefore" the comparison is about the side named there; the figures
     # before it come in the order the sides were named. "A 30, B 60, so B has the bigger"
     # says A has the smaller.
-    conclusion = None if _COMPARED.search(s.text) else CONCLUSION.search(s.text)
+    # So it is when the comparative comes after "so" and the contrast before it ("A 720
+    # rpm, while B 680 rpm, so B turns faster").
+    conclusion = CONCLUSION.search(s.text)
+    if conclusion and _COMPARED.search(s.text):
+        rest = s.text[conclusion.end() :]
+        if word.lower() not in rest.lower() or _COMPARED.search(rest):
+            conclusion = None
     after = set(terms(s.text[conclusion.end() :])) if conclusion else set()
     turned = set(terms(b)) <= after and not set(terms(a)) <= after
     cited = [by_number[n] for n in s.citations if n in by_number]
     # The statement's own figures or words ("louder") say what is compared; else the
     # question's ("... more flow ...").
-    units = tuple(q.unit for q in quantities(s.text)) + attribute_units(s.text)
+    own = tuple(q.unit for q in quantities(s.text))
+    units = own + attribute_units(s.text)
     units = units or perception.constraints.units + attribute_units(perception.question)
-    if not units:  # "A keeps more events: 50, while B keeps 200": the figures in order
-        stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(mask_identifiers(s.text))]
+    stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(mask_identifiers(s.text))]
+    # "A keeps more events: 50, while B keeps 200": the figures in order. Two bare figures
+    # of the statement's own are what it compares, whatever unit its words suggest ("6
+    # starts per hour" are no hours).
+    if not units or (not own and len(stated_numbers) == 2):
         if len(stated_numbers) != 2:
             return None
         first, second = stated_numbers
@@ -126,6 +145,19 @@ def relation_problem(
             if _mentions(side, e):
                 for q in quantities(e.text):
                     figures[side].setdefault(q.unit, []).append(q.value)
+    # A side given in another unit of the same dimension ("3.4 t" against "145 kg")
+    # is compared converted.
+    for side in (a, b):
+        for u in units:
+            if u not in figures[side]:
+                converted = [
+                    c
+                    for other, values in figures[side].items()
+                    for v in values
+                    if (c := convert(v, other, u)) is not None
+                ]
+                if converted:
+                    figures[side][u] = converted
     unit = next((u for u in units if u in figures[a] and u in figures[b]), None)
     if unit is None:
         missing = b if any(u in figures[a] for u in units) else a
@@ -162,7 +194,12 @@ def _stated_sides(text: str, comparatives: Comparatives) -> tuple[str, ...]:
     words = {w for w in re.findall(r"[a-z]+", plain.lower()) if w in comparatives.words}
     if len(words) != 1 or _BOUND.search(plain):
         return ()
-    return tuple(dict.fromkeys(plain[a:b] for _, a, b in identifiers(plain)))
+    names = tuple(dict.fromkeys(plain[a:b] for _, a, b in identifiers(plain)))
+    if len(names) >= 2:
+        return names
+    # Two revisions of one document compared ("Rev. 1 runs at 720 rpm, Rev. 2 at 680").
+    revisions = {int(m.group(1)): m.group(0) for m in _REVISION.finditer(plain)}
+    return tuple(revisions.values()) if len(revisions) >= 2 else names
 
 
 def change_problem(s: Statement) -> str | None:
@@ -250,12 +287,21 @@ def single_figure_comparison(
     if not (compared or either):
         return None
     text = strip_citations(answer)
-    if comparatives.find(text) is None and not _FREQUENCY.search(text):
+    if comparatives.find(text) is None and not _FREQUENCY.search(text) and not _above_a_name(text):
         return None
     masked = mask_identifiers(text)
-    stated: set[tuple[float, str | None]] = {
-        (q.value, q.unit) for q in quantities(text) + _period_words(text)
+    # A figure the question states is where or how both are measured ("louder at 1 m"),
+    # no side's figure.
+    # So is a figure after another one's "at" ("78 dB(A) at 1 m", "90 kW at 80 °C").
+    found = quantities(text)
+    conditions = {(q.value, q.unit) for q in quantities(question)} | {
+        (q.value, q.unit)
+        for before, q in zip(found, found[1:])
+        if _AT.match(masked[before.end : q.start])
     }
+    stated: set[tuple[float, str | None]] = set(
+        {(q.value, q.unit) for q in found + _period_words(text)} - conditions
+    )
     taken = [(q.start, q.end) for q in quantities(text) + _period_words(text)]
     for value, start, end in number_spans(text):
         number = masked[start:end]
@@ -266,6 +312,19 @@ def single_figure_comparison(
     if len(stated) >= 2:
         return None
     return "the comparison gives a figure for one side only"
+
+
+_AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
+# "well above the XR-40's …", "below that of the KB-16": a position relative to a named
+# thing compares with it (relative to a figure, "above 5 bar", it is a bound).
+_ABOVE = re.compile(
+    r"\b(?:above|below|exceeds?|exceeding)\s+(?:that\s+of\s+)?(?:the\s+)?", re.IGNORECASE
+)
+
+
+def _above_a_name(text: str) -> bool:
+    starts = {a for _, a, _ in identifiers(text)}
+    return any(m.end() in starts for m in _ABOVE.finditer(text))
 
 
 def one_sided(statements: Sequence[Statement], comparatives: Comparatives) -> str | None:
@@ -282,7 +341,9 @@ def one_sided(statements: Sequence[Statement], comparatives: Comparatives) -> st
             if (entity := binding(text, f.start, f.start + 1).entity) is not None:
                 given.add(entity)
         names = list(dict.fromkeys(n for n, _, _ in identifiers(text)))
-        if len(names) >= 2 and comparatives.find(text) and _COMPARED_SIDE.search(text):
+        # "more than 110 °C" bounds a figure; it compares no sides.
+        unbounded = _BOUND.sub(" ", text)
+        if len(names) >= 2 and comparatives.find(unbounded) and _COMPARED_SIDE.search(unbounded):
             compared += names
     sides = list(dict.fromkeys(compared))
     if not sides or len(stated) >= len(sides):

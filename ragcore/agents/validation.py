@@ -9,14 +9,16 @@ Three checks, each a list of issues as data, claim by claim:
   or are worked out from the answer's own figures; numbers the question supplies are
   context; a claim without a figure is bound to the entity of the sentence stating it
   (``facts``); its content terms are covered above ``support_threshold``, or its
-  meaning is close to a cited sentence (``support``); so is every clause;
+  meaning is close to a cited sentence (``support``); so is every clause; a claim
+  joined on after a statement's last citation (", and …") cites nothing;
 - **timeliness**: the cited documents fall inside the question's time interval, none is
   superseded by a newer version in the store (unless the question asks about a change
   or an earlier version), and none is contradicted by a newer, at least as
   authoritative document among the evidence (a figure it no longer has);
 - **consistency**: a comparison cites data for every side; "A is louder than B", "more
   often", "raises … up from" agree with the figures (``relations``); the answer gives
-  what the question asks for (``attributes``, else the focus of its form: ``focus``)
+  what the question asks for (``attributes``, else the focus of its form: ``focus``),
+  not another kind of it that the sources label apart ("lift motor", "drive motors"),
   about the code or model it names.
 """
 
@@ -27,6 +29,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import date
 
 from ragcore.agents.attributes import (
     AttributeTable,
@@ -37,7 +40,7 @@ from ragcore.agents.attributes import (
 from ragcore.agents.evidence import Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
-from ragcore.agents.focus import asked_attributes, off_focus
+from ragcore.agents.focus import asked_attributes, off_focus, other_kind
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.relations import (
@@ -55,7 +58,7 @@ from ragcore.config import DEFAULT_SEMANTIC_THRESHOLD, DEFAULT_SUPPORT_THRESHOLD
 from ragcore.documents import DocumentInfo
 from ragcore.inference.reranker import Reranker
 from ragcore.text.arithmetic import Figure, derived, figures
-from ragcore.text.citations import strip_citations
+from ragcore.text.citations import CITATION, strip_citations
 from ragcore.text.counts import backed as count_backed
 from ragcore.text.counts import counts
 from ragcore.text.effective import effective_date
@@ -92,16 +95,19 @@ _NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
 _LINKING_TERMS = frozenset(
     terms(
         "raised raises increased extended extends lowered lowers reduced reduces decreased "
-        "shortened changed unchanged still now whereas while respectively instead"
+        "shortened changed unchanged still now whereas while respectively instead "
+        "halved doubled tripled against versus compared contrast"
     )
 )
 
 
 # Words that frame a claim rather than state it: how an answer reports its source ("the
 # manual requires", "Rev. 2 gives"), when a rule applies ("in effect since", which
-# timeliness checks against the document's dates), light verbs and particles ("makes",
-# "went up", "goes out") and connectives ("but", "so", "whatever"). A paraphrase uses
-# them freely; the source need not.
+# timeliness checks against the document's dates, as it checks "current" against newer
+# versions), light verbs and particles ("makes", "went up", "goes out"), connectives
+# ("but", "so", "whatever") and how far a comparison goes ("only marginally", "far
+# heavier": the relation check reads the figures). A paraphrase uses them freely; the
+# source need not.
 _FRAME_TERMS = frozenset(
     terms(
         "require requires required requirement say says said state states stated specify "
@@ -111,7 +117,9 @@ _FRAME_TERMS = frozenset(
         "up out over under between since until within per via "
         "but so yet therefore thus hence however whatever whichever although though because "
         "same figure value "
-        "acceptable sufficient adequate enough compliant complies comply meets satisfies governs"
+        "acceptable sufficient adequate enough compliant complies comply meets satisfies governs "
+        "current currently today latest "
+        "only just slightly marginally barely somewhat considerably significantly far much"
     )
 )
 # Numbers written as words are figures, checked as quantities, not as words.
@@ -266,6 +274,15 @@ class Validator:
                     Check.TRACEABILITY,
                     IssueKind.INVALID_CITATION,
                     f"{listed} points at no retrieved evidence (there are {len(by_number)})",
+                    s.text,
+                )
+            )
+        if trailing := _after_last_citation(s.text):
+            issues.append(
+                Issue(
+                    Check.TRACEABILITY,
+                    IssueKind.UNCITED,
+                    f"{trailing!r} comes after the statement's last citation and cites nothing",
                     s.text,
                 )
             )
@@ -436,23 +453,33 @@ class Validator:
         successors = [d.superseded_by for d in docs.values() if d.superseded_by]
         newer_docs = self._documents(successors) if self._documents and successors else {}
         interval = perception.constraints.time
-        issues = []
-        for doc in docs.values():
-            newer = doc.superseded_by
-            newer_date = newer_docs[newer].updated_at if newer in newer_docs else None
-            after, before = dated_range(interval)
-            # In force from its date, or from the later date its text says it takes effect.
-            start = doc.updated_at
-            if interval is not None and start is not None:
-                said = effective_date(e.text for e in evidence if e.document.id == doc.id)
-                start = max(start, said) if said else start
-            in_interval = interval is None or (
+        after, before = dated_range(interval)
+        # In force from its date, or from the later date its text says it takes effect.
+        starts = {
+            doc_id: _in_force_from(doc, evidence) if interval is not None else doc.updated_at
+            for doc_id, doc in docs.items()
+        }
+        in_interval = {
+            doc_id: interval is None
+            or (
                 start is not None
                 and (after is None or start >= after)
                 and (before is None or start <= before)
             )
+            for doc_id, start in starts.items()
+        }
+        issues = []
+        for doc in docs.values():
+            newer = doc.superseded_by
+            newer_date = newer_docs[newer].updated_at if newer in newer_docs else None
+            if newer in starts and starts[newer] is not None:
+                newer_date = starts[newer]
+            start = starts[doc.id]
+            # A newer version cited beside the one it replaced, which was in force then,
+            # says why the older one applied ("the 2024 rule only took effect in March").
+            replaced = any(d.superseded_by == doc.id and in_interval[d.id] for d in docs.values())
             # A question about a change names the versions' periods, not one interval.
-            if not in_interval and not perception.constraints.history:
+            if not (in_interval[doc.id] or replaced or perception.constraints.history):
                 when = doc.updated_at.isoformat() if doc.updated_at else "undated"
                 if start is not None and start != doc.updated_at:
                     when += f", in force from {start.isoformat()}"
@@ -464,7 +491,8 @@ class Validator:
                         document_ids=(doc.id,),
                     )
                 )
-            # A question about a past period may rightly cite the version of that period.
+            # A question about a past period may rightly cite the version of that period:
+            # its successor took effect after the period.
             historical = (
                 interval is not None
                 and interval.end is not None
@@ -529,6 +557,9 @@ class Validator:
                 f"the question asks about the {contrast[0]} one; the answer is about {contrast[1]}"
             )
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
+        cited = [by_number[n].text for n in answer.citations if n in by_number]
+        if kind := other_kind(perception.question, strip_citations(answer.text), cited):
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, kind))
         if other := _other_subject(answer, by_number, perception):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, other))
         for s in answer.statements:
@@ -620,8 +651,9 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
 def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> list[Statement]:
     """``statements`` with two kinds of uncited ones checked against a neighbour's
     citations: a short verdict before the cited backing ("Yes.", "The RO-300
-    pre-filter.") and a conclusion from cited figures ("… is therefore 4 dB(A) above that
-    limit"). Any other uncited sentence stays uncited: a fact needs its own citation."""
+    pre-filter.", "Within 30 days.") and a conclusion from cited figures ("… is
+    therefore 4 dB(A) above that limit"). Any other uncited sentence stays uncited: a
+    fact needs its own citation."""
     out = list(statements)
     cited_figures = {(f.value, f.unit) for t in statements if t.citations for f in figures(t.text)}
     for i, s in enumerate(statements):
@@ -630,7 +662,9 @@ def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> lis
         stated = figures(s.text)
         after = next((t for t in statements[i + 1 :] if t.citations), None)
         before = next((t for t in reversed(statements[:i]) if t.citations), None)
-        if i == 0 and after and not stated and _VERDICT.match(s.text):
+        # A short verdict may state the figure it answers with ("Within 30 days."): the
+        # figure is then checked against the backing statement's sources.
+        if i == 0 and after and _VERDICT.match(s.text):
             out[i] = replace(s, citations=after.citations)
         elif (
             before
@@ -639,6 +673,33 @@ def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> lis
         ):
             out[i] = replace(s, citations=before.citations)
     return out
+
+
+def _in_force_from(doc: DocumentInfo, evidence: Sequence[Evidence]) -> date | None:
+    """The date ``doc`` applies from: its own date, or the later date its retrieved text
+    says it takes effect ("Effective 1 March 2024")."""
+    start = doc.updated_at
+    said = effective_date(e.text for e in evidence if e.document.id == doc.id)
+    return max(start, said) if start is not None and said else start
+
+
+# A claim of its own joined on after a citation: ", and …", "; …", ", but …" (a ", which"
+# clause leans on the noun before it; "…, so …" concludes from the cited figures).
+_JOINED = re.compile(r"^\s*(?:,\s*(?:and|but)\s+|;\s*)(?!(?:so|therefore|thus|hence)\b)")
+
+
+def _after_last_citation(text: str) -> str | None:
+    """A claim the statement adds after its last citation, or None: a citation covers
+    what comes before it, so "… weekly [1], and the results go to the health office
+    every quarter." leaves the second claim uncited."""
+    ends = [m.end() for m in CITATION.finditer(text)]
+    if not ends:
+        return None
+    rest = text[ends[-1] :]
+    if not _JOINED.match(rest) or CITATION.search(rest):
+        return None
+    claim = _JOINED.sub("", rest).strip().rstrip(".!")
+    return claim if len(_content_terms(claim)) >= 3 else None
 
 
 def _dated_title(e: Evidence) -> str:

@@ -21,6 +21,12 @@ _LABELLED = re.compile(
     r"stage|phase|level|class|type|zone|grade|category|size|table|figure|page|item))\s*$"
 )
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+# A day of a month is a date, not a count: "1 September 2022", "from 15 March".
+_MONTH = re.compile(
+    r"^\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b",
+    re.IGNORECASE,
+)
 # Words that repeat rather than count things: "no more than 5 times in an hour".
 _REPEATS = frozenset(terms("times time fold"))
 # The (up to) two words after a number: "12 filter cartridges".
@@ -46,6 +52,8 @@ def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
     out = []
     for value, start, end in number_spans(text):
         if any(a <= start < b for a, b in taken) or _YEAR.match(masked[start:end]):
+            continue
+        if _MONTH.match(masked[end:]) and value == int(value) and 1 <= value <= 31:
             continue
         if _LABELLED.search(masked[:start]) or not (after := _NEXT.match(masked[end:])):
             continue

@@ -134,7 +134,12 @@ _UNITS = (
     ("v", "V"),
     ("a", "A"),
 )
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+# Thousands grouped by commas or by (thin, no-break) spaces: "12,000", "16 000".
+_NUMBER = (
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    r"|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?(?![\d,]\d)"
+    r"|\d+(?:\.\d+)?"
+)
 # Small numbers written as words count before a unit: "three years", "a two-hour run".
 _WORDS = {
     w: float(n)
@@ -296,4 +301,6 @@ def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
 
 def _value(number: str) -> float:
     word = _WORDS.get(number.lower())
-    return word if word is not None else float(number.replace(",", ""))
+    if word is not None:
+        return word
+    return float(re.sub(r"[,\s\u00a0\u202f]", "", number))

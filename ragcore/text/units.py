@@ -86,7 +86,9 @@ def agrees(stated: float, stated_unit: str, source: float, source_unit: str) -> 
         return converted == stated
     decimals = len(repr(stated).split(".")[1].rstrip("0")) if "." in repr(stated) else 0
     step = 10.0**-decimals
-    # Rounded as written, or within 2 % (a conversion rounded to a round figure).
-    return abs(converted - stated) <= step / 2 + 1e-9 or abs(converted - stated) <= 0.02 * abs(
-        stated
-    )
+    # Rounded as written, or within 2 % (a conversion rounded to a round figure). A
+    # small whole number rounds coarsely: the rounding may not move the value by more
+    # than a tenth (20,000 h are no "2 years", though 2.28 rounds to 2).
+    error = abs(converted - stated)
+    rounded = error <= step / 2 + 1e-9 and error <= 0.1 * abs(converted)
+    return rounded or error <= 0.02 * abs(stated)

@@ -260,3 +260,278 @@ def test_a_document_about_two_models_lends_no_figure_to_either():
     ]
     report = check("What air pressure does the LM-2 need?", "The LM-2 needs 7 bar [1].", cited)
     assert "wrong_entity" in kinds(report), report.issues
+
+
+# -- bounds, converted sides, degree words ---------------------------------------------------
+def test_a_bound_in_a_statement_naming_a_model_and_its_controller_compares_nothing():
+    doc = document("kw", "KW-5 boiler manual")
+    cited = [evidence(1, "The KW-5 uses the QT-2 controller. F4: flue gas above 95 °C.", doc)]
+    answer = "On the KW-5 (QT-2 controller), F4 means the flue gas is above 95 °C, more than "
+    answer += "95 °C [1]."
+    report = check("What does F4 mean on the KW-5?", answer, cited)
+    assert "missing_side" not in kinds(report), report.issues
+
+
+MASSES = [
+    evidence(1, "The TW-3 tower weighs 2.5 t in operation.", document("tw3", "TW-3 manual")),
+    evidence(2, "The GB-7 boiler has a dry weight of 120 kg.", document("gb7", "GB-7 manual")),
+]
+
+
+def test_sides_given_in_units_of_one_dimension_are_compared_converted():
+    question = "Which is heavier, the GB-7 or the TW-3?"
+    right = "The TW-3 is far heavier: 2.5 t [1], against 120 kg for the GB-7 [2]."
+    assert "unsupported_relation" not in kinds(check(question, right, MASSES))
+    wrong = "The GB-7 is heavier: 120 kg [2], against 2.5 t for the TW-3 [1]."
+    assert "unsupported_relation" in kinds(check(question, wrong, MASSES))
+
+
+def test_how_far_a_comparison_goes_and_current_need_no_support():
+    cited = [
+        evidence(1, "Sound pressure at 10 m: 49 dB(A).", document("hx5", "HX-5 manual")),
+        evidence(2, "Sound pressure at 10 m: 50 dB(A).", document("rz4", "RZ-4 manual")),
+    ]
+    question = "Which is quieter at 10 m, the RZ-4 or the HX-5?"
+    answer = "The current HX-5, though only marginally: 49 dB(A) at 10 m [1], against "
+    answer += "50 dB(A) for the RZ-4 [2]."
+    report = check(question, answer, cited)
+    assert "unsupported" not in kinds(report), report.issues
+
+
+# -- a verdict that states its figure ----------------------------------------------------------
+def test_a_short_verdict_with_a_figure_leans_on_the_next_cited_statement():
+    question = "How often is the ZT-9 intake filter renewed?"
+    right = "Every 400 h. The ZT-9 intake filter element is renewed every 400 h [1]."
+    report = check(question, right, FILTER)
+    assert "uncited" not in kinds(report), report.issues
+    wrong = "Every 500 h. The ZT-9 intake filter element is renewed every 400 h [1]."
+    assert "unsupported_number" in kinds(check(question, wrong, FILTER))
+
+
+def test_a_change_word_in_a_verdict_needs_no_support():
+    cited = [
+        evidence(1, "Check the TK-2 seals every 12 months.", document("a", "TK-2 Rev. 1")),
+        evidence(2, "Check the TK-2 seals every 6 months.", document("b", "TK-2 Rev. 2")),
+    ]
+    question = "How did the TK-2 seal check interval change between revisions?"
+    answer = "It was halved. Rev. 1 asked for a check every 12 months [1]; Rev. 2 asks for "
+    answer += "every 6 months [2]."
+    assert "unsupported" not in kinds(check(question, answer, cited))
+
+
+# -- a newer rule cited to say it did not apply yet -------------------------------------------
+OLD_RULE = document(
+    "gs12", "Gas Safety Rule GS-12", updated_at=date(2012, 3, 1), superseded_by="gs19"
+)
+NEW_RULE = document(
+    "gs19", "Gas Safety Rule GS-19", updated_at=date(2019, 5, 20), supersedes="gs12"
+)
+RULES = [
+    evidence(1, "Gas detectors alarm at 20 % LEL.", OLD_RULE),
+    evidence(
+        2, "Rule GS-19 replaces GS-12. Effective 1 September 2019. Alarm at 10 % LEL.", NEW_RULE
+    ),
+]
+
+
+def test_a_newer_rule_cited_beside_the_one_then_in_force_is_not_outside_the_interval():
+    question = "In July 2019, at what level did gas detectors alarm?"
+    answer = "At 20 % LEL: GS-12 still applied [1], as GS-19 only took effect on "
+    answer += "1 September 2019 [2]."
+    report = check(question, answer, RULES)
+    assert not {"outside_interval", "superseded"} & set(kinds(report)), report.issues
+
+
+def test_the_newer_rule_alone_for_a_month_before_it_took_effect_is_still_outside():
+    question = "In July 2019, at what level did gas detectors alarm?"
+    report = check(question, "Gas detectors alarm at 10 % LEL under GS-19 [2].", RULES)
+    assert "outside_interval" in kinds(report)
+
+
+# -- a part and the product it is fitted to ----------------------------------------------------
+CONTROLLER = [
+    evidence(
+        1,
+        "The QT-2 controller is fitted to the KW-5 boiler. F4 resets itself 3 min after the "
+        "flue gas has cooled.",
+        document("qt2", "QT-2 Controller Reference"),
+    )
+]
+
+
+def test_a_parts_figure_holds_for_the_product_its_document_fits_it_to():
+    question = "Does F4 on the KW-5 clear by itself?"
+    answer = "On the KW-5, F4 resets itself 3 min after the flue gas has cooled [1]."
+    report = check(question, answer, CONTROLLER)
+    assert "wrong_entity" not in kinds(report), report.issues
+
+
+def test_a_parts_figure_does_not_hold_for_a_product_it_is_not_fitted_to():
+    question = "Does F4 on the KW-9 clear by itself?"
+    answer = "On the KW-9, F4 resets itself 3 min after the flue gas has cooled [1]."
+    assert "wrong_entity" in kinds(check(question, answer, CONTROLLER))
+
+
+def test_a_product_sharing_a_part_lends_its_figures_to_no_other_product():
+    doc = document("hx5", "HX-5 heat pump manual")
+    cited = [
+        evidence(
+            1, "The HX-5 uses the QT-2 controller, shared with the RZ-4. Noise: 49 dB(A).", doc
+        )
+    ]
+    report = check("How loud is the RZ-4?", "The RZ-4 is rated at 49 dB(A) [1].", cited)
+    assert "wrong_entity" in kinds(report), report.issues
+
+
+# -- one-sided comparisons -------------------------------------------------------------------
+NOISE = [
+    evidence(1, "Sound pressure at 1 m: 78 dB(A).", document("wx", "WX-9 chiller manual")),
+    evidence(2, "Sound pressure at 1 m: 48 dB(A).", document("bk", "BK-7 boiler manual")),
+]
+
+
+def test_a_figure_the_question_states_is_a_condition_not_a_side():
+    question = "Which is louder at 1 m, the WX-9 or the BK-7?"
+    one = "The WX-9 is much louder, at 78 dB(A) at 1 m [1]; the BK-7 is far quieter."
+    assert "missing_side" in kinds(check(question, one, NOISE))
+    both = "The WX-9 is louder, at 78 dB(A) at 1 m [1]; the BK-7 gives 48 dB(A) at 1 m [2]."
+    assert "missing_side" not in kinds(check(question, both, NOISE))
+
+
+def test_above_a_named_thing_compares_with_it():
+    question = "Which is noisier, the BK-7 or the WX-9?"
+    one = "The WX-9 gives 78 dB(A) at 1 m [1], well above the BK-7's sound level."
+    assert "missing_side" in kinds(check(question, one, NOISE))
+    both = "The WX-9 gives 78 dB(A) at 1 m [1], well above the BK-7's 48 dB(A) [2]."
+    assert "missing_side" not in kinds(check(question, both, NOISE))
+
+
+# -- a terse answer ----------------------------------------------------------------------------
+def test_a_terse_answer_with_a_few_words_before_its_figure_answers_how_often():
+    question = "How often must the NV-7 gearbox oil be changed?"
+    for answer in ("At least every 6,000 h [1].", "Every 6,000 h [1]."):
+        assert "off_question" not in kinds(check(question, answer, GEARBOX)), answer
+    other = "Replace the NV-7 drive belt every 9 months [1]."
+    assert "off_question" in kinds(check(question, other, GEARBOX))
+
+
+def test_two_bare_figures_of_the_statement_are_what_it_compares():
+    cited = [
+        evidence(
+            1, "No more than 6 starts per hour. Oil check every 6000 h.", document("a", "XA-4")
+        ),
+        evidence(
+            2, "No more than 4 starts per hour. Oil check every 20000 h.", document("b", "WB-2")
+        ),
+    ]
+    question = "Which allows more starts per hour, the XA-4 or the WB-2?"
+    right = "The XA-4 allows 6 starts per hour [1], whereas the WB-2 allows 4 [2], so the XA-4 "
+    right += "permits more."
+    assert "unsupported_relation" not in kinds(check(question, right, cited))
+    wrong = right.replace("so the XA-4", "so the WB-2")
+    assert "unsupported_relation" in kinds(check(question, wrong, cited))
+
+
+# -- a claim joined on after the last citation ------------------------------------------------
+def test_a_claim_joined_on_after_the_last_citation_is_uncited():
+    question = "How often is the ZT-9 intake filter renewed?"
+    answer = "The ZT-9 intake filter element is renewed every 400 h [1], and the old element "
+    answer += "must be returned to the supplier for recycling."
+    report = check(question, answer, FILTER)
+    assert "uncited" in kinds(report), report.issues
+
+
+def test_a_conclusion_or_a_which_clause_after_the_citation_leans_on_it():
+    question = "How often is the ZT-9 intake filter renewed?"
+    for tail in (", which is about 17 days of running.", ", and so roughly every 17 days."):
+        answer = "The ZT-9 intake filter element is renewed every 400 h [1]" + tail
+        assert "uncited" not in kinds(check(question, answer, FILTER)), answer
+
+
+# -- another kind of the thing asked about -----------------------------------------------------
+ALARMS = [
+    evidence(
+        1,
+        "- Top-oil temperature alarm: 90 °C\n- Winding temperature alarm: 105 °C",
+        document("tq", "TQ-4 transformer manual"),
+    )
+]
+
+
+def test_another_kind_of_the_thing_the_sources_also_name_is_off_question():
+    question = "What is the winding temperature alarm setting on the TQ-4?"
+    wrong = "The TQ-4's top-oil temperature alarm is set at 90 °C [1]."
+    assert "off_question" in kinds(check(question, wrong, ALARMS))
+    right = "The TQ-4's winding temperature alarm is set at 105 °C [1]."
+    assert "off_question" not in kinds(check(question, right, ALARMS))
+
+
+def test_a_paraphrase_the_sources_do_not_set_apart_is_no_other_kind():
+    cited = [evidence(1, "Sound pressure level: 70 dB(A).", document("x", "XK-1 manual"))]
+    question = "What is the noise level of the XK-1?"
+    answer = "The XK-1's sound pressure level is 70 dB(A) [1]."
+    assert "off_question" not in kinds(check(question, answer, cited))
+
+
+def test_a_describing_word_outside_the_sources_labels_is_no_other_kind():
+    cited = [
+        evidence(
+            1,
+            "- Perimeter guard height: 1,800 mm\nThe lower guard edge sits 150 mm up.",
+            document("r", "Robot cell rules"),
+        )
+    ]
+    question = "How high must a robot cell perimeter guard be?"
+    answer = "The guard must be at least 1,800 mm high, measured from the floor [1]."
+    assert "off_question" not in kinds(check(question, answer, cited))
+
+
+# -- several figures, each "on the" model it is for ---------------------------------------------
+TRUCKS = [
+    evidence(
+        1,
+        "Replace the return filter every 1,000 h on the LT-35 and every 500 h on the LT-50.",
+        document("lt", "LT trucks hydraulics guide"),
+    )
+]
+
+
+def test_figures_each_said_on_a_model_are_that_models():
+    question = "How often is the LT-35 return filter replaced?"
+    wrong = check(question, "Replace the LT-35 return filter every 500 h [1].", TRUCKS)
+    assert "wrong_entity" in kinds(wrong)
+    right = check(question, "Replace the LT-35 return filter every 1,000 h [1].", TRUCKS)
+    assert "wrong_entity" not in kinds(right), right.issues
+
+
+def test_one_figure_on_a_model_says_where_not_whose():
+    cited = [evidence(1, "The CH-8 charges a pack in 9 h on the DB-2 dock.", document("c", "C"))]
+    answer = "The CH-8 charges a pack in 9 h [1]."
+    report = check("How long does the CH-8 take to charge a pack?", answer, cited)
+    assert "wrong_entity" not in kinds(report), report.issues
+
+
+# -- two revisions compared ---------------------------------------------------------------------
+FANS = [
+    evidence(1, "Fan speed: 720 rpm.", document("t1", "KT-2 tower manual (Rev. 1)")),
+    evidence(
+        2, "Replaces Rev. 1. Fan speed: 680 rpm.", document("t2", "KT-2 tower manual (Rev. 2)")
+    ),
+]
+
+
+def test_revisions_named_in_a_statement_are_the_sides_it_compares():
+    question = "Does the KT-2 fan turn faster on Rev. 1 or Rev. 2 towers?"
+    start = "Rev. 1 towers run their fan at 720 rpm [1], while Rev. 2 towers run at 680 rpm [2], "
+    wrong = check(question, start + "so the Rev. 2 fan turns faster.", FANS)
+    assert "unsupported_relation" in kinds(wrong)
+    right = check(question, start + "so the Rev. 1 fan turns faster.", FANS)
+    assert "unsupported_relation" not in kinds(right), right.issues
+
+
+def test_instead_of_a_model_introduces_its_figure_not_the_owner_of_the_one_before():
+    question = "Why does the LT-50 get a new return filter sooner than the LT-35?"
+    answer = "Its return filter is replaced after 500 h instead of the LT-35's 1,000 h [1]."
+    cited = [*TRUCKS]
+    report = check(question, answer.replace("Its", "The LT-50's"), cited)
+    assert "wrong_entity" not in kinds(report), report.issues

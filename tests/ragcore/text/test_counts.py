@@ -19,3 +19,10 @@ def test_a_count_is_backed_by_its_number_beside_its_noun_in_one_sentence_or_line
     [count] = counts("The BX-4 holds 6 spare nozzles.")
     assert backed(count, ["Spare nozzles in the kit: 6\nService every 4 months."])
     assert not backed(count, ["The kit has 4 spare nozzles. Service every 6 months."])
+
+
+def test_a_day_before_a_month_is_a_date_not_a_count():
+    assert counts("Towers installed after 1 September 2022 need eliminators.") == []
+    assert counts("From 15 Mar. the rule applies.") == []
+    [count] = counts("The site runs 3 marine pumps.")  # a word starting like a month
+    assert count.value == 3

@@ -43,3 +43,9 @@ def test_a_label_a_year_or_a_loose_and_before_a_quantity_is_no_range(text, expec
 @pytest.mark.parametrize("text", ["falls below 70 percent", "falls below 70 per cent"])
 def test_percent_spelled_out_is_the_percent_sign(text):
     assert read(text) == [(70, "%")]
+
+
+def test_thousands_grouped_by_spaces_are_one_number():
+    found = quantities("Nominal airflow: AH-12 12 000 m³/h; AH-16 16\u202f000 m³/h.")
+    assert [(q.value, q.unit) for q in found] == [(12000, "m³/h"), (16000, "m³/h")]
+    assert [q.value for q in quantities("every 3 500 h at 20 bar")] == [3500, 20]

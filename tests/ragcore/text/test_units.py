@@ -136,6 +136,7 @@ def test_units_of_different_dimensions_never_convert(unit, to):
         (194, "°F", 90, "°C"),
         (17.4, "psi", 1.2, "bar"),
         (10, "bar", 10, "bar"),
+        (3, "ft", 1, "m"),
     ],
 )
 def test_a_stated_quantity_agrees_with_its_source_converted_and_rounded(
@@ -152,6 +153,7 @@ def test_a_stated_quantity_agrees_with_its_source_converted_and_rounded(
         (150, "psi", 10, "bar"),
         (10.5, "bar", 10, "bar"),
         (5, "years", 48, "months"),
+        (2, "years", 20000, "h"),
     ],
 )
 def test_a_stated_quantity_that_is_not_the_source_does_not_agree(
