@@ -1,10 +1,15 @@
-"""Evidence built by hand for the agents' tests: a document's metadata and a chunk of it."""
+"""Evidence built by hand for the agents' tests (a document's metadata and a chunk of it),
+and the validator's report on an answer citing it."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from ragcore.agents.evidence import Evidence
+from conftest import TODAY
+
+from ragcore.agents.evidence import Draft, Evidence, split_statements
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.validation import ValidationReport, Validator
 from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
 
@@ -52,3 +57,18 @@ def evidence(number: int, text: str, doc: DocumentInfo) -> Evidence:
         document=doc,
     )
     return Evidence(number, hit, 1.0, 0.5)
+
+
+perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
+"""Perception without spaCy, on the tests' fixed day."""
+_validator = Validator()
+
+
+def check(question: str, answer: str, cited: list[Evidence]) -> ValidationReport:
+    """The validator's report on ``answer`` to ``question`` citing ``cited``."""
+    draft = Draft(answer, split_statements(answer), "test")
+    return _validator.check(draft, cited, perceive(question))
+
+
+def kinds(report: ValidationReport) -> list[str]:
+    return [i.kind for i in report.issues]

@@ -6,27 +6,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from conftest import TODAY
-from handmade import document, evidence
+from handmade import check, document, evidence, kinds
 
 from ragcore.agents.attributes import default_attributes
-from ragcore.agents.evidence import Draft, Evidence, split_statements
 from ragcore.agents.focus import asked_attributes
-from ragcore.agents.perception.agent import PerceptionAgent
-from ragcore.agents.validation import ValidationReport, Validator
-
-perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
-validator = Validator()
-
-
-def check(question: str, answer: str, cited: list[Evidence]) -> ValidationReport:
-    draft = Draft(answer, split_statements(answer), "test")
-    return validator.check(draft, cited, perceive(question))
-
-
-def kinds(report: ValidationReport) -> list[str]:
-    return [i.kind for i in report.issues]
-
 
 FILTER = [
     evidence(

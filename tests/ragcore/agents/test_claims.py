@@ -7,26 +7,10 @@ from dataclasses import replace
 from datetime import date
 
 import pytest
-from conftest import TODAY
-from handmade import document, evidence
+from handmade import check, document, evidence, kinds, perceive
 
-from ragcore.agents.evidence import Draft, Evidence, split_statements
+from ragcore.agents.evidence import Evidence
 from ragcore.agents.figures import binding, identifiers
-from ragcore.agents.perception.agent import PerceptionAgent
-from ragcore.agents.validation import ValidationReport, Validator
-
-perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
-validator = Validator()
-
-
-def check(question: str, answer: str, cited: list[Evidence]) -> ValidationReport:
-    draft = Draft(answer, split_statements(answer), "test")
-    return validator.check(draft, cited, perceive(question))
-
-
-def kinds(report: ValidationReport) -> list[str]:
-    return [i.kind for i in report.issues]
-
 
 # -- wrong entity --------------------------------------------------------------------------
 BROCHURE = [
