@@ -39,10 +39,15 @@ MARGIN = 0.25
 
 
 def misbound_claim(
-    statement: str, cited: Sequence[Evidence], claimed: str | None
+    statement: str,
+    cited: Sequence[Evidence],
+    claimed: str | None,
+    codes: frozenset[str] = frozenset(),
 ) -> FigureProblem | None:
     """A ``wrong_entity`` problem when the cited sentence stating the claim is about
-    another entity than ``claimed``, else None."""
+    another entity than ``claimed``, else None. ``codes``: identifiers the statement
+    uses as codes ("AL-35 means …"); a source line naming one is about whatever else it
+    names, or its list's or document's entity."""
     if claimed is None:
         return None
     names = model_terms(terms(statement))
@@ -68,7 +73,7 @@ def misbound_claim(
                 claimed in fitted(c.text, document) for c in cited if c.document.id == e.document.id
             )
         )
-        for about, sentence_terms in _bound_sentences(e.text, document):
+        for about, sentence_terms in _bound_sentences(e.text, document, codes):
             share = coverage(claim, sentence_terms)
             if _is_about(about, claimed, document) or (part and about == {document}):
                 own = max(own, share)
@@ -94,16 +99,17 @@ def _is_about(about: frozenset[str], claimed: str, document: str | None) -> bool
 
 @functools.lru_cache(maxsize=4096)
 def _bound_sentences(
-    text: str, document: str | None
+    text: str, document: str | None, codes: frozenset[str] = frozenset()
 ) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """Each list item or sentence of a chunk with the entities it is about: those it
-    names, else its list's label, else its document's (empty when none is known)."""
+    names (but ``codes``), else its list's label, else its document's (empty when none
+    is known)."""
     out = []
     start = 0
     for line in text.split("\n"):
         spans = [(0, len(line))] if _ITEM.match(line) else split_sentences(line)
         for a, b in spans:
-            names = frozenset(n for n, _, _ in identifiers(line[a:b]))
+            names = frozenset(n for n, _, _ in identifiers(line[a:b])) - codes
             if not names:
                 label = context_entity(text, start + a) or document
                 names = frozenset({label}) if label else frozenset()

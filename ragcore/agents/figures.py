@@ -308,6 +308,11 @@ def _chunk_figures(text: str, document: str | None) -> tuple[tuple[Quantity, Bin
     return tuple(out)
 
 
+# A figure after a definite determiner or a possessive names one already given: "the
+# manufacturer's 50 kV", "that 3,000 h", "its 12 bar" (not "at 12 bar", "is 12 bar").
+_REFERS_BACK = re.compile(r"(?:\b(?:the|that|this|those|these|its|their)|'s|s')\s+$", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class FigureCheck:
     problems: tuple[FigureProblem, ...]
@@ -323,11 +328,14 @@ def check_figures(
     cited: Sequence[Evidence],
     subject: str | None,
     operands: Sequence[Figure] = (),
+    earlier: frozenset[tuple[float, str]] = frozenset(),
 ) -> FigureCheck:
     """Problems with the statement's quantities, the values found in the sources, and
     the quantities found nowhere. ``subject`` is the entity a figure is about when the
     statement names none near it (the previous statement's, or the question's); a
-    figure worked out from ``operands`` (the answer's figures) needs no source."""
+    figure worked out from ``operands`` (the answer's figures) needs no source, nor
+    does one of ``earlier`` (figures earlier cited statements gave) that the statement
+    refers back to ("the manufacturer's 50 kV")."""
     problems: list[FigureProblem] = []
     found: set[float] = set()
     unmatched: list[Quantity] = []
@@ -335,6 +343,13 @@ def check_figures(
     for q in quantities(statement):
         matches = [f for f in sources if agrees(q.value, q.unit, f.quantity.value, f.quantity.unit)]
         stated = f"{q.value:g} {q.unit}"
+        if (
+            not matches
+            and (q.value, q.unit) in earlier
+            and _REFERS_BACK.search(statement[max(0, q.start - 40) : q.start])
+        ):
+            found.add(q.value)
+            continue
         if not matches and derived(Figure(q.value, q.unit, q.start), operands):
             found.add(q.value)
             continue

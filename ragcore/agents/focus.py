@@ -196,6 +196,11 @@ def _labels(text: str) -> list[str]:
     return _LABEL.findall(text)
 
 
+def _lines(text: str) -> list[tuple[str, str]]:
+    """Each data line of ``text`` as its label and what follows the label on its line."""
+    return [(m.group(1), text[m.end() :].split("\n", 1)[0]) for m in _LABEL.finditer(text)]
+
+
 def _same(a: str, b: str) -> bool:
     return in_family(a, families([b]))
 
@@ -211,9 +216,28 @@ def other_kind(question: str, answer: str, sources: Sequence[str]) -> str | None
     answered = _pairs(answer)
     named = [pair for source in sources for label in _labels(source) for pair in _pairs(label)]
     asked_terms = set(terms(question))
+    stated = {(q.value, q.unit) for q in quantities(answer)}
     for modifier, head, asked in _pairs(question):
         if modifier in _GENERIC or in_family(modifier, said):
             continue
+        if not any(_same(m, modifier) and _same(h, head) for m, h, _ in named):
+            continue
+        # The answer's figure is the value of a line labelled with another kind of the
+        # head ("Full clamping pressure: 180 bar" for the residual pressure).
+        for source in sources:
+            for label, value in _lines(source):
+                label_terms = terms(label)
+                if (
+                    any(_same(t, head) for t in label_terms)
+                    # a label the question spells out is what it asks for
+                    and not set(label_terms) - STOPWORDS - _GENERIC <= asked_terms
+                    and not any(_same(t, modifier) for t in label_terms)
+                    and stated & {(q.value, q.unit) for q in quantities(value)}
+                ):
+                    return (
+                        f"the question asks about the {asked}; the answer gives the "
+                        f"{label.strip().lower()}"
+                    )
         for other, thing, given in answered:
             if (
                 _same(thing, head)

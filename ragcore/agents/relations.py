@@ -281,9 +281,12 @@ def single_figure_comparison(
     than Rev. 1" gives Rev. 1 no figure. ``compared``: the question was read as a
     comparison of named sides."""
     # A choice ("A or B", "more or less") and an order to choose by ("faster", "more often").
-    either = "or" in re.findall(r"[a-z]+", question.lower()) and bool(
-        comparatives.find(question) or _FREQUENCY.search(question)
+    # "Which inverter is more efficient?" chooses among several too (unless it asks for
+    # those beyond a bound: "Which pumps deliver more than 100 L/min?").
+    choice = "or" in re.findall(r"[a-z]+", question.lower()) or bool(
+        _WHICH.match(question) and not _THAN_FIGURE.search(question)
     )
+    either = choice and bool(comparatives.find(question) or _FREQUENCY.search(question))
     if not (compared or either):
         return None
     text = strip_citations(answer)
@@ -315,6 +318,8 @@ def single_figure_comparison(
 
 
 _AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
+_THAN_FIGURE = re.compile(r"\bthan\s+(?:about\s+|around\s+)?\d", re.IGNORECASE)
 # "well above the XR-40's …", "below that of the KB-16": a position relative to a named
 # thing compares with it (relative to a figure, "above 5 bar", it is a bound).
 _ABOVE = re.compile(

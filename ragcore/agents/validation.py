@@ -126,7 +126,7 @@ _FRAME_TERMS = frozenset(
 _NUMBER_WORDS = frozenset(
     terms(
         "one two three four five six seven eight nine ten eleven twelve twenty thirty forty "
-        "fifty sixty hundred thousand half third quarter twice"
+        "fifty sixty hundred thousand half third quarter twice minus"
     )
 )
 # A verdict opening a statement ("Yes, …", "No. …"): it answers the question; the rest
@@ -234,10 +234,15 @@ class Validator:
         # one identifier, else the question's ("it", "its", "the pump").
         subject = _single({name for name, _, _ in identifiers(perception.question)})
         operands = figures(answer.text)  # what a worked-out figure may be computed from
+        earlier: frozenset[tuple[float, str]] = frozenset()  # figures cited statements gave
         for statement in _leaning(answer.statements, operands):
-            found, score = self._traceability(statement, by_number, given, asked, subject, operands)
+            found, score = self._traceability(
+                statement, by_number, given, asked, subject, operands, earlier
+            )
             trace_issues += found
             support.append(score)
+            if statement.citations:
+                earlier |= {(q.value, q.unit) for q in quantities(statement.text)}
             subject = _single({n for n, _, _ in identifiers(statement.text)}) or subject
         cited = [by_number[n] for n in answer.citations if n in by_number]
         checks = (
@@ -256,6 +261,7 @@ class Validator:
         asked: frozenset[str],
         subject: str | None,
         operands: Sequence[Figure],
+        earlier: frozenset[tuple[float, str]] = frozenset(),
     ) -> tuple[list[Issue], float]:
         content = _content_terms(s.text)
         key = len(content) >= 2 or numbers(s.text)
@@ -292,12 +298,13 @@ class Validator:
         chunk_ids = tuple(e.chunk_id for e in cited)
         documents = tuple(dict.fromkeys(e.document.id for e in cited))
         source = " ".join(f"{_dated_title(e)} {e.text}" for e in cited)
-        figure_check = check_figures(s.text, cited, subject, operands)
+        figure_check = check_figures(s.text, cited, subject, operands, earlier)
         problems = list(figure_check.problems)
-        named = {n for n, _, _ in identifiers(s.text)}
+        codes = _codes(s.text)
+        named = {n for n, _, _ in identifiers(s.text)} - codes
         claimed = _single(named) if named else subject
         if not any(p.kind == IssueKind.WRONG_ENTITY for p in problems) and (
-            misbound := misbound_claim(s.text, cited, claimed)
+            misbound := misbound_claim(s.text, cited, claimed, codes)
         ):
             problems.append(misbound)
         for problem in problems:
@@ -546,7 +553,10 @@ class Validator:
         ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.MISSING_SIDE, missing))
         asked = () if yes_no else asked_attributes(perception.question, self._attributes)
-        if not any(addresses(asked, s.text, perception.question) for s in answer.statements):
+        if not any(
+            addresses(asked, _without_compounds(s.text), perception.question)
+            for s in answer.statements
+        ):
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
@@ -588,13 +598,38 @@ class Validator:
         return off_focus(perception.question, strip_citations(answer.text), self._attributes)
 
 
+# A hyphenated compound before a noun describes the noun: a "variable-speed drive" or a
+# "high-pressure hose" gives no speed or pressure.
+_COMPOUND = re.compile(r"\b[A-Za-z]+-[A-Za-z]+\b(?=\s+[A-Za-z])")
+
+
+def _without_compounds(text: str) -> str:
+    """``text`` with its hyphenated compound modifiers blanked (figures kept)."""
+    return _COMPOUND.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def _has_data_for(side: str, s: Statement, by_number) -> bool:
     cited = [by_number[n] for n in s.citations if n in by_number]
     key = set(terms(side))
+    said = set(terms(s.text))
     # Named in the statement, or the statement names no side and a cited document is
     # about this one (its title or metadata; a chunk that merely mentions it is not).
-    about = key <= set(terms(s.text)) or any(key <= subjects(e, chunk=False) for e in cited)
+    about = (
+        key <= said
+        or bool((short := _short_name(side)) and short <= said)
+        or any(key <= subjects(e, chunk=False) for e in cited)
+    )
     return about and bool(cited) and bool(numbers(s.text))
+
+
+def _short_name(side: str) -> set[str]:
+    """What a side of several words is called for short: its capitalised abbreviation
+    or model ("Lumora LIC" → LIC, "Nordvolt BMS" → BMS); an answer names a make once,
+    then the thing. Empty for one word, or when no word is written in capitals."""
+    words = side.split()
+    if len(words) < 2:
+        return set()
+    return {t for w in words if len(w) > 1 and w.isupper() for t in terms(w)}
 
 
 def _outranked(answer: Draft, by_number) -> list[Issue]:
@@ -707,6 +742,25 @@ def _dated_title(e: Evidence) -> str:
     2024)" is supported by the document's own metadata."""
     when = e.document.updated_at
     return f"{e.document.title} {when.isoformat()}" if when else e.document.title
+
+
+# An identifier read as a code by the words around it: "fault F-21", "E-07 indicates …".
+_CODE_BEFORE = re.compile(r"\b(?:fault|error|alarm|warning|event|code)s?\s+$", re.IGNORECASE)
+_CODE_AFTER = re.compile(
+    r"^\s*(?:means|meant|indicates|signals|signifies|stands\s+for|denotes|shows)\b",
+    re.IGNORECASE,
+)
+
+
+def _codes(text: str) -> frozenset[str]:
+    """The identifiers ``text`` uses as codes: a code names what the controller reports,
+    not the model a claim is about ("On the YCU-8, F-21 signals …" is about the YCU-8)."""
+    return frozenset(
+        name
+        for name, start, end in identifiers(text)
+        if _CODE_BEFORE.search(text[max(0, start - 20) : start])
+        or _CODE_AFTER.match(text[end : end + 30])
+    )
 
 
 def _single(names: set[str]) -> str | None:

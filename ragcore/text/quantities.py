@@ -14,6 +14,20 @@ from ragcore.text.identifiers import ENTITY_PATTERNS
 
 # Units as written in the documents, longest first so "L/min" wins over "L".
 _UNITS = (
+    # A volume "per minute" / "per hour" is a flow, however the volume is written.
+    *(
+        (f"{volume} per {per}", f"{canonical}/{short}")
+        for volume, canonical in (
+            ("cubic metres", "m³"),
+            ("cubic meters", "m³"),
+            ("m³", "m³"),
+            ("m3", "m³"),
+            ("litres", "L"),
+            ("liters", "L"),
+            ("l", "L"),
+        )
+        for per, short in (("minute", "min"), ("hour", "h"))
+    ),
     ("litres per minute", "L/min"),
     ("liters per minute", "L/min"),
     ("litres per hour", "L/h"),
@@ -51,7 +65,15 @@ _UNITS = (
     ("nm", "N·m"),
     ("n m", "N·m"),
     ("kva", "kVA"),
+    # Electrical units with their SI prefixes: energy, power, voltage, resistance.
+    ("kwh", "kWh"),
+    ("mwh", "MWh"),
     ("kw", "kW"),
+    ("mw", "MW"),
+    ("kv", "kV"),
+    ("kω", "kΩ"),
+    ("kohm", "kΩ"),
+    ("ω", "Ω"),
     ("mbar", "mbar"),
     ("millibar", "mbar"),
     ("bar", "bar"),
