@@ -7,15 +7,13 @@ yet."""
 from __future__ import annotations
 
 import json
-import re
-import threading
 import time
 from dataclasses import replace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import psycopg
 import pytest
 from conftest import TODAY, TOP3_EAST_LAST_MONTH, make_docs
+from llm_stand_in import stand_in_llm
 
 from ragcore import Config, Document, Engine, SearchFilters
 from ragcore.cli import main
@@ -405,44 +403,16 @@ def test_cli_ingest_table_on_a_store(tmp_path, postgres_url, capsys, real_embedd
         assert [(t.name, t.row_count) for t in engine.list_tables()] == [("inventory", 40)]
 
 
-class _StandInLlm(BaseHTTPRequestHandler):
-    """An LLM on loopback: proposes a good SELECT when asked for SQL (it must not be,
-    on PostgreSQL), otherwise quotes the first passage, cited."""
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-        system, user = (m["content"] for m in body["messages"])
-        self.server.systems.append(system)  # type: ignore[attr-defined]
-        if "SQLite SELECT" in system:
-            content = "SELECT rowid, model FROM data_shortages LIMIT 1"
-        else:
-            number, text = re.findall(r"^\[(\d+)\] \(.*?\) (.+)$", user, re.MULTILINE)[0]
-            content = f"{text.rstrip('.')} [{number}]."
-        data = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *_args) -> None:
-        pass
-
-
 @pytest.mark.process
 def test_on_postgres_the_llm_is_not_offered_raw_sql(tmp_path, postgres_url, real_embedder):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _StandInLlm)
-    server.systems = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    config = Config(
-        data_dir=tmp_path / "pg",
-        store_url=postgres_url,
-        llm_base_url=f"http://{host}:{port}/v1",
-        llm_model="stand-in",
-    )
-    try:
+    # It would propose a good SELECT if asked: it must not be, on PostgreSQL.
+    with stand_in_llm("SELECT rowid, model FROM data_shortages LIMIT 1") as server:
+        config = Config(
+            data_dir=tmp_path / "pg",
+            store_url=postgres_url,
+            llm_base_url=server.url,
+            llm_model="stand-in",
+        )
         with Engine(config, embedder=real_embedder, clock=lambda: TODAY) as engine:
             engine.ingest(make_docs())
             ingest_sample_tables(engine)
@@ -451,11 +421,7 @@ def test_on_postgres_the_llm_is_not_offered_raw_sql(tmp_path, postgres_url, real
             assert answer.status == AnswerStatus.NO_ANSWER
             trace = "\n".join(f"{n.name} {n.detail}" for n in answer.trace.walk())
             assert "data question not expressible" in trace and "model's query" not in trace
-            assert not any("SQLite SELECT" in s for s in server.systems)  # never asked
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+            assert not any("SQLite SELECT" in system for system, _ in server.requests)
 
 
 @pytest.mark.integration

@@ -5,13 +5,10 @@ statement or runs too long is refused, changes nothing and leaves the no_answer.
 
 from __future__ import annotations
 
-import json
-import re
-import threading
 from datetime import date
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from llm_stand_in import stand_in_llm
 
 from ragcore import Config, Engine
 from ragcore.agents.planning.llm_sql import build_messages, vet
@@ -28,45 +25,17 @@ GOOD = (
 )
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-        system, user = (m["content"] for m in body["messages"])
-        self.server.requests.append((system, user))  # type: ignore[attr-defined]
-        if "SQLite SELECT" in system:  # the SQL proposal: whatever the test set
-            content = self.server.sql  # type: ignore[attr-defined]
-        else:  # a faithful answer: the first passage, cited
-            number, text = re.findall(r"^\[(\d+)\] \(.*?\) (.+)$", user, re.MULTILINE)[0]
-            content = f"{text.rstrip('.')} [{number}]."
-        data = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *_args) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def llm():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.sql, server.requests = GOOD, []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    with stand_in_llm(GOOD) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory, real_embedder, llm):
-    host, port = llm.server_address[:2]
     config = Config(
         data_dir=tmp_path_factory.mktemp("llm_sql") / "data",
-        llm_base_url=f"http://{host}:{port}/v1",
+        llm_base_url=llm.url,
         llm_model="stand-in",
         answer_cache_size=0,  # the same question is asked with different model replies
         retrieval_cache_size=0,
