@@ -29,6 +29,7 @@ from ragcore.types import IssueKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 _CODE = re.compile(r"^e\d+$")  # a code is named in the question, not in each list item
+_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+", re.IGNORECASE)
 _LINKS = frozenset(terms("means mean indicates shows signals"))
 
 MIN_CLAIM_TERMS = 3
@@ -41,16 +42,17 @@ MARGIN = 0.25
 def misbound_claim(
     statement: str,
     cited: Sequence[Evidence],
-    claimed: str | None,
+    claimed: frozenset[str],
     codes: frozenset[str] = frozenset(),
 ) -> FigureProblem | None:
     """A ``wrong_entity`` problem when the cited sentence stating the claim is about
-    another entity than ``claimed``, else None. ``codes``: identifiers the statement
-    uses as codes ("AL-35 means …"); a source line naming one is about whatever else it
+    other entities than the ``claimed`` ones (a model and its controller: "On the
+    DS-12's DSC-4, E14 means …"), else None. ``codes``: identifiers the statement uses
+    as codes ("AL-35 means …"); a source line naming one is about whatever else it
     names, or its list's or document's entity."""
-    if claimed is None:
+    if not claimed:
         return None
-    names = model_terms(terms(statement))
+    names = {n for n, _, _ in identifiers(statement)}  # a part label ("C2") is content
     claim = {
         t
         for t in terms(statement)
@@ -68,9 +70,11 @@ def misbound_claim(
         # or one its cited text fits to it or it to ("fitted to the XR-40"): the
         # document's sentences that name nothing may be about it too.
         part = document is not None and (
-            claimed in model_terms(terms(e.document.title))
+            claimed & set(model_terms(terms(e.document.title)))
             or any(
-                claimed in fitted(c.text, document) for c in cited if c.document.id == e.document.id
+                claimed & set(fitted(c.text, document))
+                for c in cited
+                if c.document.id == e.document.id
             )
         )
         for about, sentence_terms in _bound_sentences(e.text, document, codes):
@@ -82,19 +86,20 @@ def misbound_claim(
     if best is None or best[0] < BEST_SUPPORT or own > best[0] - MARGIN:
         return None
     other = " / ".join(sorted(n.upper() for n in best[1]))
+    said = " / ".join(sorted(n.upper() for n in claimed))
     return FigureProblem(
         IssueKind.WRONG_ENTITY,
-        f"the cited source says this of {other}, not {claimed.upper()}",
+        f"the cited source says this of {other}, not {said}",
         (best[2],),
     )
 
 
-def _is_about(about: frozenset[str], claimed: str, document: str | None) -> bool:
-    """The sentence is about the claimed entity: it names it, or it is in the claimed
-    entity's document and names only parts of another family (its controller)."""
-    if not about or claimed in about:
+def _is_about(about: frozenset[str], claimed: frozenset[str], document: str | None) -> bool:
+    """The sentence is about a claimed entity: it names one, or it is in a claimed
+    entity's document and names only parts of other families (its controller)."""
+    if not about or about & claimed:
         return True
-    return document == claimed and all(family(n) != family(claimed) for n in about)
+    return document in claimed and all(family(n) != family(document) for n in about)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,12 +112,16 @@ def _bound_sentences(
     out = []
     start = 0
     for line in text.split("\n"):
-        spans = [(0, len(line))] if _ITEM.match(line) else split_sentences(line)
-        for a, b in spans:
-            names = frozenset(n for n, _, _ in identifiers(line[a:b])) - codes
-            if not names:
+        item = bool(_ITEM.match(line))
+        for a, b in [(0, len(line))] if item else split_sentences(line):
+            sentence = frozenset(n for n, _, _ in identifiers(line[a:b])) - codes
+            if not sentence:
                 label = context_entity(text, start + a) or document
-                names = frozenset({label}) if label else frozenset()
-            out.append((names, frozenset(terms(line[a:b]))))
+                sentence = frozenset({label}) if label else frozenset()
+            # "… a filter warning on a TR-110, whereas on a TR-85 it indicates low C2
+            # clutch pressure": each side of a contrast is about what it names.
+            for clause in [line[a:b]] if item else _CONTRAST.split(line[a:b]):
+                names = frozenset(n for n, _, _ in identifiers(clause)) - codes
+                out.append((names or sentence, frozenset(terms(clause))))
         start += len(line) + 1
     return tuple(out)

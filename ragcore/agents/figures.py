@@ -308,6 +308,9 @@ def _chunk_figures(text: str, document: str | None) -> tuple[tuple[Quantity, Bin
     return tuple(out)
 
 
+_CONTRAST = re.compile(r"\b(?:than|compared|versus|vs|whereas|while|unlike)\b", re.IGNORECASE)
+
+
 # A figure after a definite determiner or a possessive names one already given: "the
 # manufacturer's 50 kV", "that 3,000 h", "its 12 bar" (not "at 12 bar", "is 12 bar").
 _REFERS_BACK = re.compile(r"(?:\b(?:the|that|this|those|these|its|their)|'s|s')\s+$", re.IGNORECASE)
@@ -377,7 +380,10 @@ def check_figures(
         if said.named and not said.attached and not _clause_names(statement, q.start):
             entity = None
         elif said.attached or len(said.named) == 1:
-            entity = said.entity
+            # The one name a statement gives is its figure's, before or after it ("800 kg
+            # … is required on the TR-85"), unless it names the other side of a contrast.
+            alone = not said.attached and not _CONTRAST.search(statement)
+            entity = said.entity or (next(iter(said.named)) if alone else None)
         else:
             entity = subject if not said.named else None
         # Wrong when some source binds the figure to another entity and none to this one.

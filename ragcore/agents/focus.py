@@ -63,6 +63,11 @@ _SKIP = re.compile(
 
 # At most three words before a terse answer's figure: "at least every", "within".
 _TERSE = re.compile(r"^(?:[A-Za-z]+\s+){0,3}$")
+_QUALIFIER = re.compile(
+    r"\b(?:under|in|at|on|for|by|per|during|since|after|before|from|of|to|with|within|"
+    r"according)\b|[?,]",
+    re.IGNORECASE,
+)
 _PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
 
 
@@ -97,7 +102,10 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     # "How often must the X be changed?" asks about X: an interval of something else is
     # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
     if how_often := _FORMS[3].match(question):
-        done = set(terms(question[how_often.end("focus") :])) - _GENERIC
+        # What is done is the verb phrase, not the rule or place named after it ("… be
+        # offered under the 2021 regulation?").
+        verb = _QUALIFIER.split(question[how_often.end("focus") :], maxsplit=1)[0]
+        done = set(terms(verb)) - _GENERIC
         if any(in_family(t, said) for t in done):
             return None
     asked = () if how_often else attributes.asked_in(question)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from ragcore.agents.attributes import (
+    Attribute,
     AttributeTable,
     addresses,
     default_attributes,
@@ -85,6 +86,8 @@ _YES_NO = re.compile(
     r"(?![^?]*\bor\b)",  # "Is it higher or lower …?" asks which
     re.IGNORECASE,
 )
+# A question for a reason ("Why was the interval extended?") asks for no attribute's figure.
+_WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # Where one claim of a statement ends and another begins.
 _CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+which\s+|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)")
 # A proper name of two or more capitalised words, not at the start of the statement:
@@ -302,7 +305,7 @@ class Validator:
         problems = list(figure_check.problems)
         codes = _codes(s.text)
         named = {n for n, _, _ in identifiers(s.text)} - codes
-        claimed = _single(named) if named else subject
+        claimed = frozenset(named or ([subject] if subject else []))
         if not any(p.kind == IssueKind.WRONG_ENTITY for p in problems) and (
             misbound := misbound_claim(s.text, cited, claimed, codes)
         ):
@@ -415,6 +418,11 @@ class Validator:
         """A clause of a several-claim statement that the sources do not cover, or None:
         "85 dB(A) [1]" supported does not carry ", and … may not work more than 4 hours"."""
         clauses = [c for c in _CLAUSE.split(strip_citations(text)) if c.strip()]
+        # "… every 300 h [1], always as a complete set so the rotor stays balanced": what
+        # a statement adds after its citation is a claim of its own.
+        ends = [m.end() for m in CITATION.finditer(text)]
+        if ends and _TAIL.match(tail := text[ends[-1] :]):
+            clauses.append(_TAIL.sub("", tail))
         if len(clauses) < 2:
             return None
         have = families(terms(source))
@@ -478,9 +486,10 @@ class Validator:
         issues = []
         for doc in docs.values():
             newer = doc.superseded_by
-            newer_date = newer_docs[newer].updated_at if newer in newer_docs else None
-            if newer in starts and starts[newer] is not None:
-                newer_date = starts[newer]
+            # The successor applies from the date its text says it takes effect, cited or not.
+            newer_date = starts.get(newer) or (
+                _in_force_from(newer_docs[newer], evidence) if newer in newer_docs else None
+            )
             start = starts[doc.id]
             # A newer version cited beside the one it replaced, which was in force then,
             # says why the older one applied ("the 2024 rule only took effect in March").
@@ -545,14 +554,14 @@ class Validator:
                     )
                 )
         # A yes/no question ("Can the BC-9 drive a DP-24 at its full rated output?") asks
-        # whether, not for the attribute it names.
-        yes_no = _YES_NO.match(perception.question)
+        # whether, and a why-question for a reason, not for the attribute it names.
+        whether = bool(_YES_NO.match(perception.question) or _WHY.match(perception.question))
         comparatives = self._attributes.comparatives
         if missing := one_sided(answer.statements, comparatives) or single_figure_comparison(
             perception.question, answer.text, bool(sides), comparatives
         ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.MISSING_SIDE, missing))
-        asked = () if yes_no else asked_attributes(perception.question, self._attributes)
+        asked = () if whether else asked_attributes(perception.question, self._attributes)
         if not any(
             addresses(asked, _without_compounds(s.text), perception.question)
             for s in answer.statements
@@ -560,8 +569,10 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
-        elif focus_reason := self._off_focus(answer, by_number, perception, bool(yes_no)):
+        elif focus_reason := self._off_focus(answer, by_number, perception, whether):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, focus_reason))
+        if unbacked := _unbacked_attribute(asked, answer, by_number):
+            issues.append(Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_CLAIM, unbacked))
         if contrast := self._attributes.contrast(perception.question, answer.text):
             message = (
                 f"the question asks about the {contrast[0]} one; the answer is about {contrast[1]}"
@@ -586,12 +597,12 @@ class Validator:
         return CheckResult(Check.CONSISTENCY, tuple(issues), len(answer.statements))
 
     def _off_focus(
-        self, answer: Draft, by_number, perception: Perception, yes_no: bool
+        self, answer: Draft, by_number, perception: Perception, whether: bool
     ) -> str | None:
         """An attribute the table does not list, read from the question's form ("What
-        payload can the RB-12 carry?"); not for yes/no, comparison or change questions,
+        payload can the RB-12 carry?"); not for yes/no, why, comparison or change questions,
         nor for answers from a table (its query names what was asked)."""
-        if yes_no or perception.route == Route.COMPARISON or perception.constraints.history:
+        if whether or perception.route == Route.COMPARISON or perception.constraints.history:
             return None
         if any(is_table_evidence(by_number[n]) for n in answer.citations if n in by_number):
             return None
@@ -606,6 +617,24 @@ _COMPOUND = re.compile(r"\b[A-Za-z]+-[A-Za-z]+\b(?=\s+[A-Za-z])")
 def _without_compounds(text: str) -> str:
     """``text`` with its hyphenated compound modifiers blanked (figures kept)."""
     return _COMPOUND.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _unbacked_attribute(asked: Sequence[Attribute], answer: Draft, by_number) -> str | None:
+    """Why the answer gives an asked attribute without units (colour, maker, warranty)
+    that none of its cited sources speaks of, or None: such a value is no figure that
+    the source check would compare ("supplied painted in safety yellow")."""
+    for attribute in asked:
+        if attribute.units:
+            continue
+        for s in answer.statements:
+            cited = [by_number[n] for n in s.citations if n in by_number]
+            if (
+                cited
+                and attribute.addressed_by(strip_citations(s.text))
+                and not any(attribute.addressed_by(f"{e.document.title} {e.text}") for e in cited)
+            ):
+                return f"the answer gives the {attribute.name}; no cited source speaks of it"
+    return None
 
 
 def _has_data_for(side: str, s: Statement, by_number) -> bool:
@@ -721,6 +750,10 @@ def _in_force_from(doc: DocumentInfo, evidence: Sequence[Evidence]) -> date | No
 # A claim of its own joined on after a citation: ", and …", "; …", ", but …" (a ", which"
 # clause leans on the noun before it; "…, so …" concludes from the cited figures).
 _JOINED = re.compile(r"^\s*(?:,\s*(?:and|but)\s+|;\s*)(?!(?:so|therefore|thus|hence)\b)")
+
+
+# A clause joined on after a statement's last citation by a comma.
+_TAIL = re.compile(r"^\s*,\s*(?!(?:so|therefore|thus|hence|which|i\.e\.|e\.g\.)\b)(?=\w)")
 
 
 def _after_last_citation(text: str) -> str | None:

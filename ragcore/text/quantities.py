@@ -14,9 +14,9 @@ from ragcore.text.identifiers import ENTITY_PATTERNS
 
 # Units as written in the documents, longest first so "L/min" wins over "L".
 _UNITS = (
-    # A volume "per minute" / "per hour" is a flow, however the volume is written.
+    # A volume "per minute", "an hour" or "a second" is a flow, however it is written.
     *(
-        (f"{volume} per {per}", f"{canonical}/{short}")
+        (f"{volume} {each} {per}", f"{canonical}/{short}")
         for volume, canonical in (
             ("cubic metres", "m³"),
             ("cubic meters", "m³"),
@@ -26,7 +26,12 @@ _UNITS = (
             ("liters", "L"),
             ("l", "L"),
         )
-        for per, short in (("minute", "min"), ("hour", "h"))
+        for each in ("per", "a", "an")
+        for per, short in (
+            ("minute", "min"),
+            ("hour", "h"),
+            ("second", "s"),
+        )
     ),
     ("litres per minute", "L/min"),
     ("liters per minute", "L/min"),
@@ -35,6 +40,10 @@ _UNITS = (
     ("cubic metres per hour", "m³/h"),
     ("cubic meters per hour", "m³/h"),
     ("kilograms per hour", "kg/h"),
+    ("cubic metres per second", "m³/s"),
+    ("cubic meters per second", "m³/s"),
+    ("m³/s", "m³/s"),
+    ("m3/s", "m³/s"),
     ("m³/min", "m³/min"),
     ("m3/min", "m³/min"),
     ("m³/h", "m³/h"),
@@ -80,6 +89,8 @@ _UNITS = (
     ("psi", "psi"),
     ("kpa", "kPa"),
     ("mpa", "MPa"),
+    ("pascals", "Pa"),
+    ("pa", "Pa"),
     ("lbf·ft", "lbf·ft"),
     ("lbf ft", "lbf·ft"),
     ("lbf-ft", "lbf·ft"),

@@ -193,7 +193,9 @@ class ExtractiveGenerator:
                     ),
                 )
                 per_side.append((side, best))
-        unique = {id(s): (side, s) for side, s in per_side}  # sides may share a sentence
+        unique: dict[tuple[int, str], tuple[str, _Sentence]] = {}
+        for side, s in per_side:  # sides may share a sentence (read once per side)
+            unique.setdefault((s.evidence.number, s.text), (side, s))
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(question, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
