@@ -99,6 +99,8 @@ class TaskFilter(_Vocabulary):
     CURRENT = "current"
     SUPERSEDED = "superseded"
     """Only earlier revisions (documents a newer one supersedes)."""
+    ABOUT = "about"
+    """Only documents whose title or metadata names the task's side or entity."""
 
 
 class ForEach(_Vocabulary):

@@ -169,7 +169,7 @@ def evaluate_golden(
             "converged_share": _share(
                 outcomes, lambda o: o.answer.status != AnswerStatus.UNCERTAIN
             ),
-            "fast_path_share": _share(outcomes, lambda o: o.answer.tasks == 1),
+            "fast_path_share": _share(outcomes, lambda o: o.answer.searches == 1),
         },
         "generation": {
             "citation_precision": _share(

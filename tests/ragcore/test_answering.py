@@ -119,9 +119,14 @@ def test_a_comparison_missing_one_side_gets_a_task_for_that_side(tmp_path, real_
     # Without the per-side rule and with the base task on the manuals only, round 1 finds
     # only the ZX-1; the ZX-2 data sheet is in another knowledge base.
     no_per_side = ('name = "comparison-per-side"', 'name = "comparison-off"\nwhen.route = "direct"')
+    no_about = (
+        'name = "documents-about-each-named-model"\nwhen = { min_entities = 1 }',
+        'name = "about-off"\nwhen = { route = "direct" }',
+    )
     path = strategy(
         tmp_path,
         no_per_side,
+        no_about,
         ('when = { route = "comparison" }\nfor_each', "for_each"),
         ('mode = "hybrid"      # search type of the base task', 'knowledge_bases = ["manuals"]'),
     )
@@ -160,7 +165,7 @@ def test_a_simple_answer_has_citations_report_trace_and_timings(sample_engine):
     assert citation.title.startswith("HP-400")
     assert citation.updated_at == date(2023, 11, 15)
     assert answer.evidence[citation.number - 1].chunk_id == citation.chunk_id
-    assert answer.report.passed and answer.rounds == 1 and answer.tasks == 1
+    assert answer.report.passed and answer.rounds == 1 and answer.searches == answer.tasks
     names = [node.name for node in answer.trace.walk()]
     for stage in ("perception", "plan", "retrieval", "generation", "validation"):
         assert stage in names

@@ -24,6 +24,7 @@ from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate
 from ragcore.agents.planning.tables import TableTask
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
+from ragcore.text.terms import model_terms, terms
 from ragcore.types import ForEach, IssueKind, RetrievalMode, Route, SearchMode, TaskFilter
 
 if TYPE_CHECKING:  # validation is a sibling agent; only its Issue type is needed here
@@ -69,6 +70,7 @@ class SearchKey(NamedTuple):
     mode: SearchMode
     k: int
     filters: SearchFilters
+    about: str = ""
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,15 @@ class RetrievalTask:
     weight: float
     priority: int
     reason: str
+    about: str = ""
+    """Only hits from documents whose title or metadata names this identifier ("CH-310"):
+    a question about one model and a rule may otherwise retrieve only the rule."""
 
     @property
     def key(self) -> SearchKey:
         """Identifies the search itself: two tasks with one key would return the same hits."""
-        return SearchKey(" ".join(self.query.lower().split()), self.mode, self.k, self.filters)
+        query = " ".join(self.query.lower().split())
+        return SearchKey(query, self.mode, self.k, self.filters, self.about)
 
 
 @dataclass(frozen=True)
@@ -138,7 +144,8 @@ def initial_plan(
         for item in _items(rule, perception):
             templates += [(t, rule.name, item) for t in rule.tasks]
     k = strategy.mode(retrieval).k
-    tasks = [_task(t, reason, item, perception, k) for t, reason, item in templates]
+    made = (_task(t, reason, item, perception, k) for t, reason, item in templates)
+    tasks = [t for t in made if t is not None]
     if retrieval == RetrievalMode.EXPLORE:  # explore searches deeper than any task's own k
         tasks = [replace(t, k=max(t.k, k)) for t in tasks]
     if forced_mode:
@@ -208,8 +215,11 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
 
 
 # -- round 1 -----------------------------------------------------------------------------
-def _task(template: TaskTemplate, reason: str, item: str, p: Perception, k: int) -> RetrievalTask:
-    """A task from a rule's template, its placeholders filled from the perception."""
+def _task(
+    template: TaskTemplate, reason: str, item: str, p: Perception, k: int
+) -> RetrievalTask | None:
+    """A task from a rule's template, its placeholders filled from the perception (None:
+    it keeps to documents about an item that is no identifier)."""
     query = template.query.format(
         question=p.question,
         keywords=_keywords(p, item),
@@ -231,6 +241,11 @@ def _task(template: TaskTemplate, reason: str, item: str, p: Perception, k: int)
         if TaskFilter.SOURCE in template.filters and p.constraints.source
         else (),
     )
+    about = ""
+    if TaskFilter.ABOUT in template.filters:
+        if not model_terms(terms(item)):  # "diesel" names no documents; "CH-310" does
+            return None
+        about = item
     return RetrievalTask(
         id="",
         query=" ".join(query.split()),
@@ -240,6 +255,7 @@ def _task(template: TaskTemplate, reason: str, item: str, p: Perception, k: int)
         weight=template.weight,
         priority=template.priority,
         reason=reason,
+        about=about,
     )
 
 

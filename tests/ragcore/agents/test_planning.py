@@ -58,14 +58,34 @@ def searching_orchestrator(sample_engine):
 
 
 def test_a_simple_question_takes_the_fast_path(sample_orchestrator):
-    plan = sample_orchestrator.plan(perceive("What torque for the HP-400 platen bolts?"))
+    plan = sample_orchestrator.plan(perceive("How long must a lockout tag stay on?"))
     assert plan.fast_path
     [task] = plan.tasks
     assert (task.mode, task.reason, task.query) == (
         "hybrid",
         "base",
-        "What torque for the HP-400 platen bolts?",
+        "How long must a lockout tag stay on?",
     )
+
+
+def test_a_named_model_adds_a_keyword_task_kept_to_its_documents(sample_orchestrator):
+    plan = sample_orchestrator.plan(perceive("What torque for the HP-400 platen bolts?"))
+    [base] = [t for t in plan.tasks if t.reason == "base"]
+    [about] = [t for t in plan.tasks if t.reason != "base"]
+    assert base.about == ""
+    assert (about.mode, about.about) == ("keyword", "HP-400")
+    assert about.query.startswith("HP-400 ")
+
+
+def test_documents_about_a_model_are_those_naming_it(searching_orchestrator):
+    p = perceive("Does the CP-350 need hearing protection under the noise regulation?")
+    plan = searching_orchestrator.plan(p)
+    [about] = [t for t in plan.tasks if t.about]
+    retrieval = searching_orchestrator.execute(plan, p, {})
+    [result] = [r for r in retrieval.results if r.task is about]
+    assert result.hits and all("CP-350" in h.document.title for h in result.hits)
+    # Its best hit is evidence even when the regulation outranks the manual.
+    assert result.hits[0].chunk_id in {e.chunk_id for e in retrieval.evidence}
 
 
 def test_a_time_constraint_adds_a_dated_keyword_task_on_regulations(sample_orchestrator):
@@ -168,7 +188,7 @@ def test_adjust_follows_what_failed_and_never_repeats_a_search(sample_orchestrat
         assert len(plans) < 10, "adjust must run out of new searches"
     keys = [t.key for pl in plans for t in pl.tasks]
     assert len(keys) == len(set(keys))
-    assert {t.mode for t in plans[1].tasks} == {"keyword"}
+    assert {t.mode for t in plans[1].tasks if not t.about} == {"keyword"}
 
 
 # -- the strategy file -----------------------------------------------------------------
