@@ -87,6 +87,10 @@ class Draft:
     abstained: bool = False
     reason: str = ""
     """Why the generator abstained, when it knows more than "no relevant evidence"."""
+    shown: tuple[int, ...] | None = None
+    """The evidence numbers the generator was given (an LLM's context may hold fewer
+    passages than were retrieved); None: all of them. A citation of another points at
+    nothing the writer read."""
 
     @property
     def citations(self) -> tuple[int, ...]:

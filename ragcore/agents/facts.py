@@ -29,7 +29,10 @@ from ragcore.types import IssueKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 _CODE = re.compile(r"^e\d+$")  # a code is named in the question, not in each list item
-_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+", re.IGNORECASE)
+_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+|,\s+where\s+", re.IGNORECASE)
+# A parenthesised aside names another entity's figure, not what its line is about:
+# "- Drive motor: 11 kW (ES-80: 7.5 kW)".
+_ASIDE = re.compile(r"\([^)]*\)")
 _LINKS = frozenset(terms("means mean indicates shows signals"))
 
 MIN_CLAIM_TERMS = 3
@@ -60,12 +63,15 @@ def misbound_claim(
     }
     if len(claim) < MIN_CLAIM_TERMS:
         return None
+    asked_codes = {t for t in terms(statement) if _CODE.match(t)}
     best: tuple[float, frozenset[str], Evidence] | None = None
     own = 0.0
     for e in cited:
-        # A rule's designation (AMR-2020) is no entity its sentences are about: "the
-        # compressors are isolated at 500 ppm" in it is about whatever they name.
-        document = None if e.document.doc_type == "regulation" else document_entity(e)
+        # A rule's designation (AMR-2020) is no entity its sentences are about, even where
+        # they name it: "the compressors are isolated at 500 ppm" is about what they name.
+        rule = e.document.doc_type == "regulation"
+        document = None if rule else document_entity(e)
+        ignored = codes | frozenset(model_terms(terms(e.document.title))) if rule else codes
         # A part the title names with its product ("MT-9 Hoist with QX-2 Controller"),
         # or one its cited text fits to it or it to ("fitted to the XR-40"): the
         # document's sentences that name nothing may be about it too.
@@ -77,7 +83,10 @@ def misbound_claim(
                 if c.document.id == e.document.id
             )
         )
-        for about, sentence_terms in _bound_sentences(e.text, document, codes):
+        for about, sentence_terms in _bound_sentences(e.text, document, ignored):
+            said_codes = {t for t in sentence_terms if _CODE.match(t)}
+            if asked_codes and said_codes and not said_codes & asked_codes:
+                continue  # about another code: "… the comb plate switch is reported as E23"
             share = coverage(claim, sentence_terms)
             if _is_about(about, claimed, document) or (part and about == {document}):
                 own = max(own, share)
@@ -114,14 +123,17 @@ def _bound_sentences(
     for line in text.split("\n"):
         item = bool(_ITEM.match(line))
         for a, b in [(0, len(line))] if item else split_sentences(line):
-            sentence = frozenset(n for n, _, _ in identifiers(line[a:b])) - codes
+            sentence = frozenset(n for n, _, _ in identifiers(_ASIDE.sub(" ", line[a:b]))) - codes
             if not sentence:
                 label = context_entity(text, start + a) or document
                 sentence = frozenset({label}) if label else frozenset()
             # "… a filter warning on a TR-110, whereas on a TR-85 it indicates low C2
-            # clutch pressure": each side of a contrast is about what it names.
+            # clutch pressure": each side of a contrast is about what it names, or what
+            # was named last before it ("… than on the ES-80, where it indicates …").
+            last = sentence
             for clause in [line[a:b]] if item else _CONTRAST.split(line[a:b]):
-                names = frozenset(n for n, _, _ in identifiers(clause)) - codes
-                out.append((names or sentence, frozenset(terms(clause))))
+                named = [n for n, _, _ in identifiers(_ASIDE.sub(" ", clause)) if n not in codes]
+                out.append((frozenset(named) or last, frozenset(terms(clause))))
+                last = frozenset(named[-1:]) or last
         start += len(line) + 1
     return tuple(out)

@@ -227,10 +227,14 @@ _CLAUSE_BREAK = re.compile(r",\s+and\s+|;\s+")
 
 
 def _clause_names(text: str, position: int) -> bool:
-    """Whether the clause of ``text`` around ``position`` names an entity."""
+    """Whether the clause of ``text`` around ``position`` names an entity, itself or by a
+    pronoun that refers back to the clause before ("…; its 3 L reservoir …")."""
     start = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, position)), default=0)
     end = next((m.start() for m in _CLAUSE_BREAK.finditer(text, position)), len(text))
-    return bool(identifiers(text[start:end]))
+    return bool(identifiers(text[start:end]) or _REFERS_TO_NAMED.match(text, start))
+
+
+_REFERS_TO_NAMED = re.compile(r"\s*(?:its|their|it|they)\b", re.IGNORECASE)
 
 
 # "ATS-400 Transfer Switch with AC-3 Controller": what follows "with" is a part of it.
@@ -287,8 +291,16 @@ def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
             e.text, document_entity(e)
         )
     for e in cited:
-        document = document_entity(e)
         title = frozenset(model_terms(terms(e.document.title)))
+        if e.document.doc_type == "regulation":
+            # A rule's designation ("MGPS-1") names the rule, not a product its figures
+            # are about: they bind to whatever else the sentence names, or to nothing.
+            out += [
+                _SourceFigure(q, e, Binding(None) if b.entity in title else b, None)
+                for q, b in _chunk_figures(e.text, None)
+            ]
+            continue
+        document = document_entity(e)
         parts = (title | fits[e.document.id]) - {document}
         out += [
             _SourceFigure(q, e, b, document, parts) for q, b in _chunk_figures(e.text, document)
@@ -397,4 +409,7 @@ def check_figures(
                     tuple({f.evidence.number: f.evidence for f in matches}.values()),
                 )
             )
-    return FigureCheck(tuple(problems), frozenset(found), tuple(unmatched))
+    # A bare number reads without its sign: "-112 °F" is found as 112 too.
+    return FigureCheck(
+        tuple(problems), frozenset(found | {abs(v) for v in found}), tuple(unmatched)
+    )

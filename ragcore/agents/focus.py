@@ -90,7 +90,11 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     """Why ``answer`` answers something other than the focus of ``question``, or None."""
     phrase, wanted = focus(question)
     said = families(terms(answer))  # "continuously" names the "continuous" current
-    if not wanted or any(in_family(t, said) for t in wanted):
+    # The phrase's head, or half its words: "the limit" names the "respirable silica
+    # limit"; "brake holding torque" names the brake of the "brake air gap", not its gap.
+    head = next((t for t in reversed(terms(phrase)) if t in wanted), None)
+    named = sum(in_family(t, said) for t in wanted)
+    if not wanted or 2 * named >= len(wanted) or (head and in_family(head, said)):
         return None
     stripped = answer.lstrip()
     lead = len(answer) - len(stripped)
@@ -116,6 +120,24 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
     phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
     return f"the question asks about the {phrase}; the answer does not name it"
+
+
+# "How often …?" is answered by a frequency: "every 500 h", "monthly", "twice a year",
+# "6,000 h or 12 months, whichever comes first" — not by "72 h of back-up".
+_HOW_OFTEN = re.compile(r"^\s*how\s+(?:often|frequently)\b", re.IGNORECASE)
+_FREQUENCY = re.compile(
+    r"\b(?:every|each|per|once|twice|thrice|times\s+a|a\s+(?:day|week|month|year|shift)|"
+    r"intervals?|annual(?:ly)?|daily|weekly|monthly|quarterly|yearly|hourly|fortnightly|"
+    r"whichever|biennial(?:ly)?|continuous(?:ly)?)\b",
+    re.IGNORECASE,
+)
+
+
+def no_frequency(question: str, answer: str) -> str | None:
+    """Why ``answer`` does not say how often, when ``question`` asks it; else None."""
+    if _HOW_OFTEN.match(question) and not _FREQUENCY.search(answer):
+        return "the question asks how often; the answer gives no interval or frequency"
+    return None
 
 
 # What may follow an attribute's word in a question that still asks for the attribute:

@@ -258,6 +258,81 @@ def frequency_problem(s: Statement, perception: Perception) -> str | None:
     )
 
 
+def concluded_frequency_problem(s: Statement) -> str | None:
+    """Why "… every 6 months and the door check every 3 months, so the thermometric test
+    is done more often" is wrong: the conclusion's subject is the thing whose words stand
+    before one of the two figures, and more often is the shorter interval."""
+    conclusion = CONCLUSION.search(s.text)
+    frequency = _FREQUENCY.search(s.text, conclusion.end()) if conclusion else None
+    if conclusion is None or frequency is None or _COMPARED.search(s.text):
+        return None
+    before = strip_citations(s.text[: conclusion.start()])
+    stated = sorted(quantities(before) + _period_words(before), key=lambda q: q.start)
+    if (
+        len(stated) != 2
+        or (second := convert(stated[1].value, stated[1].unit, stated[0].unit)) is None
+    ):
+        return None
+    subject = set(terms(s.text[conclusion.end() : frequency.start()])) - _STATE_WORDS
+    # Each figure's own words: from the previous figure (or the start) up to it.
+    owners = [
+        set(terms(before[: stated[0].start])),
+        set(terms(before[stated[0].end : stated[1].start])),
+    ]
+    shared = [len(subject & own) for own in owners]
+    if shared[0] == shared[1] or stated[0].value == second:
+        return None
+    mine, other = (stated[0].value, second) if shared[0] > shared[1] else (second, stated[0].value)
+    more = frequency.group(1).lower() == "more"
+    if (mine < other) == more:
+        return None
+    return (
+        f"'{frequency.group(0)}' contradicts the figures: every {mine:g} against every "
+        f"{other:g} {stated[0].unit}"
+    )
+
+
+# Words of a conclusion that say nothing of what it is about.
+_STATE_WORDS = frozenset(
+    terms("is are was were be been done carried out performed needed required must")
+)
+# "45 s …, which is slower than braking, which takes 50 s": a comparative word before "than".
+_FIGURE_NEXT = re.compile(
+    r"\s*(?:about|around|approximately|roughly|some|minus|[-−])?\s*\d", re.IGNORECASE
+)
+_THAN = re.compile(r"\b([a-z]+)\s+than\b", re.IGNORECASE)
+
+
+def inline_comparison_problem(s: Statement, comparatives: Comparatives) -> str | None:
+    """Why "The CR-22 takes 45 s to accelerate, which is slower than braking, which takes
+    50 s" is wrong: the statement's first figure is compared, by the word before "than",
+    with the first figure after it in the same dimension."""
+    text = strip_citations(s.text)
+    for m in _THAN.finditer(text):
+        word = m.group(1).lower()
+        if word not in comparatives.words or _FIGURE_NEXT.match(text, m.end()):
+            continue  # "warmer than 3 °C", "more than 50 s": a bound, not a comparison
+        stated = quantities(text)
+        first = next((q for q in stated if q.end <= m.start()), None)
+        if first is None:
+            continue
+        after = [
+            (q, value)
+            for q in stated
+            if q.start >= m.end() and (value := convert(q.value, q.unit, first.unit)) is not None
+        ]
+        if not after or after[0][1] == first.value:
+            continue
+        direction = comparatives.direction(word, first.unit)
+        if (first.value > after[0][1]) == (direction == "higher"):
+            continue
+        return (
+            f"'{m.group(0)}' contradicts the figures: {first.value:g} {first.unit} against "
+            f"{after[0][0].value:g} {after[0][0].unit}"
+        )
+    return None
+
+
 def _period_words(text: str) -> list[Quantity]:
     """The intervals that "monthly", "quarterly" … name, as quantities."""
     return [

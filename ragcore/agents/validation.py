@@ -41,13 +41,15 @@ from ragcore.agents.attributes import (
 from ragcore.agents.evidence import Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
-from ragcore.agents.focus import asked_attributes, off_focus, other_kind
+from ragcore.agents.focus import asked_attributes, no_frequency, off_focus, other_kind
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.relations import (
     CONCLUSION,
     change_problem,
+    concluded_frequency_problem,
     frequency_problem,
+    inline_comparison_problem,
     one_sided,
     ranking_problem,
     relation_problem,
@@ -221,7 +223,9 @@ class Validator:
     def check(
         self, answer: Draft, evidence: Sequence[Evidence], perception: Perception
     ) -> ValidationReport:
-        by_number = {e.number: e for e in evidence}
+        by_number = {
+            e.number: e for e in evidence if answer.shown is None or e.number in answer.shown
+        }
         if answer.abstained:
             if answer.reason:  # the generator knows what is missing
                 issue = Issue(Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, answer.reason)
@@ -282,7 +286,8 @@ class Validator:
                 Issue(
                     Check.TRACEABILITY,
                     IssueKind.INVALID_CITATION,
-                    f"{listed} points at no retrieved evidence (there are {len(by_number)})",
+                    f"{listed} points at no passage the answer was given (there are "
+                    f"{len(by_number)})",
                     s.text,
                 )
             )
@@ -569,7 +574,9 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
-        elif focus_reason := self._off_focus(answer, by_number, perception, whether):
+        elif focus_reason := self._off_focus(
+            answer, by_number, perception, whether
+        ) or no_frequency(perception.question, strip_citations(answer.text)):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, focus_reason))
         if unbacked := _unbacked_attribute(asked, answer, by_number):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_CLAIM, unbacked))
@@ -589,6 +596,8 @@ class Validator:
                 or ranking_problem(s, tuple(by_number.values()))
                 or change_problem(s)
                 or frequency_problem(s, perception)
+                or concluded_frequency_problem(s)
+                or inline_comparison_problem(s, self._attributes.comparatives)
             )
             if problem:
                 issues.append(

@@ -33,6 +33,15 @@ _UNITS = (
             ("second", "s"),
         )
     ),
+    ("persons per hour", "persons/h"),
+    ("people per hour", "persons/h"),
+    ("passengers per hour", "persons/h"),
+    ("persons/h", "persons/h"),
+    ("cubic feet", "ft³"),
+    ("cubic foot", "ft³"),
+    ("cu ft", "ft³"),
+    ("ft³", "ft³"),
+    ("ft3", "ft³"),
     ("litres per minute", "L/min"),
     ("liters per minute", "L/min"),
     ("litres per hour", "L/h"),
@@ -114,6 +123,7 @@ _UNITS = (
     ("h", "h"),
     ("flight cycles", "cycles"),
     ("cycles", "cycles"),
+    ("runs", "runs"),
     ("minutes", "min"),
     ("minute", "min"),
     ("mins", "min"),
@@ -287,7 +297,12 @@ def quantities(text: str) -> list[Quantity]:
     figure of a range takes the unit of the last ("20 to 50 mbar": 20 mbar, 50 mbar)."""
     masked = mask_identifiers(text)
     found = [
-        Quantity(_value(m.group(1)), _CANONICAL[m.group(2).lower()], m.start(), m.end())
+        Quantity(
+            _signed(masked, m.start(), _value(m.group(1)), unit := _CANONICAL[m.group(2).lower()]),
+            unit,
+            m.start(),
+            m.end(),
+        )
         for m in _QUANTITY.finditer(masked)
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
         # "a 5-second delay" durations.
@@ -330,6 +345,17 @@ def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
                 out.append(Quantity(_value(m.group(1)), q.unit, start, start + len(m.group(1))))
         out.append(q)
     return out
+
+
+# A minus before a temperature: "-80 °C", "(−50 °C)", "minus 20 °C"; not the dash of a
+# range ("5-30 °C").
+_MINUS = re.compile(r"(?:(?:^|[\s(:;,=])[-−]|\bminus\s+)$", re.IGNORECASE)
+
+
+def _signed(text: str, start: int, value: float, unit: str) -> float:
+    if unit in ("°C", "°F") and _MINUS.search(text[max(0, start - 7) : start]):
+        return -value
+    return value
 
 
 def _value(number: str) -> float:

@@ -28,6 +28,7 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "L": ("volume", 1e-3),
     "gal": ("volume", 3.785411784e-3),
     "m³": ("volume", 1.0),
+    "ft³": ("volume", 0.028316846592),
     "kg/h": ("mass flow", 1.0),
     "kg/min": ("mass flow", 60.0),
     "t/h": ("mass flow", 1000.0),

@@ -54,7 +54,20 @@ def build_messages(
     ones are dropped first. A first passage longer than the budget is cut to it, so the
     model never gets an empty context when evidence exists.
     """
-    entries: list[str] = []
+    context = "\n\n".join(entry for _, entry in _passages(evidence, max_context_chars))
+    user = f"Context:\n{context}\n\nQuestion: {question.strip()}"
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def shown_numbers(
+    evidence: Sequence[Evidence], max_context_chars: int = DEFAULT_MAX_CONTEXT_CHARS
+) -> tuple[int, ...]:
+    """The evidence numbers ``build_messages`` puts in the context (the rest are dropped)."""
+    return tuple(number for number, _ in _passages(evidence, max_context_chars))
+
+
+def _passages(evidence: Sequence[Evidence], max_context_chars: int) -> list[tuple[int, str]]:
+    entries: list[tuple[int, str]] = []
     used = 0
     for item in sorted(evidence, key=lambda e: e.number):
         doc = item.document
@@ -63,13 +76,11 @@ def build_messages(
         cost = len(entry) + (2 if entries else 0)
         if used + cost > max_context_chars:
             if not entries:
-                entries.append(entry[:max_context_chars])
+                entries.append((item.number, entry[:max_context_chars]))
             break
-        entries.append(entry)
+        entries.append((item.number, entry))
         used += cost
-    context = "\n\n".join(entries)
-    user = f"Context:\n{context}\n\nQuestion: {question.strip()}"
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+    return entries
 
 
 def _is_http_url(url: object) -> bool:
@@ -163,7 +174,10 @@ class OpenAICompatibleGenerator:
             "stream": False,
         }
         content = self._content(self._post(payload))
-        return Draft(content, split_statements(content), self.name, _is_no_answer(content))
+        shown = shown_numbers(evidence, self.max_context_chars)
+        return Draft(
+            content, split_statements(content), self.name, _is_no_answer(content), shown=shown
+        )
 
     def chat(self, messages: list[dict[str, str]], *, max_tokens: int | None = None) -> str:
         """The model's reply to ``messages`` (another agent's prompt, e.g. a SQL

@@ -12,6 +12,7 @@ from handmade import check, document, evidence, kinds, perceive
 
 from ragcore.agents.evidence import Draft, split_statements
 from ragcore.agents.validation import Validator
+from ragcore.documents import DocumentInfo
 from ragcore.text.quantities import quantities
 from ragcore.text.units import agrees
 from ragcore.types import Route
@@ -267,3 +268,182 @@ def test_a_pressure_in_pa_answers_a_pressure_question():
     question = "What positive pressure must enclosed operator cabins maintain?"
     report = check(question, "At least 50 Pa above ambient [1].", cited)
     assert "off_question" not in kinds(report), report.issues
+
+
+# -- second half of the round ----------------------------------------------------------------
+def test_a_citation_of_a_passage_the_writer_was_not_given_is_invalid():
+    cited = [
+        evidence(1, "The ES-90 drive motor is rated 11 kW.", document("es90", "ES-90 Manual")),
+        evidence(2, "The ES-80 drive motor is rated 7.5 kW.", document("es80", "ES-80 Manual")),
+    ]
+    answer = "The ES-80 drive motor is rated 7.5 kW [2]."
+    perception = perceive("What power is the ES-80 drive motor?")
+    shown_one = Draft(answer, split_statements(answer), "test", shown=(1,))
+    report = Validator().check(shown_one, cited, perception)
+    assert "invalid_citation" in kinds(report), report.issues
+    shown_both = Draft(answer, split_statements(answer), "test", shown=(1, 2))
+    assert not Validator().check(shown_both, cited, perception).issues
+
+
+def test_a_rules_designation_is_not_the_entity_of_its_figures():
+    rule = document("reg-mgps", "MGPS-1 Medical Gas Pipeline Systems 2023")
+    rule = DocumentInfo(**{**rule.__dict__, "doc_type": "regulation"})
+    cited = [
+        evidence(
+            1,
+            "The VX-300 raises the low vacuum alarm at -450 mbar.",
+            document("vx", "VX-300 Manual"),
+        ),
+        evidence(
+            2, "Under MGPS-1 each terminal unit must hold at least 40 kPa below atmospheric.", rule
+        ),
+    ]
+    answer = (
+        "The VX-300 raises its low vacuum alarm at -450 mbar [1]. Each terminal unit must "
+        "hold at least 40 kPa below atmospheric [2]."
+    )
+    report = check(
+        "What is the VX-300's low vacuum alarm, and what must terminal units hold?", answer, cited
+    )
+    assert "wrong_entity" not in kinds(report), report.issues
+
+
+def test_temperatures_below_zero_keep_their_sign():
+    found = quantities("set point -80 °C, which is -112 °F; colder than minus 20 °C; 5-30 °C")
+    assert [q.value for q in found] == [-80, -112, -20, 5, 30]
+    assert agrees(-112, "°F", -80, "°C") and not agrees(112, "°F", -80, "°C")
+
+
+def test_cubic_feet_and_people_per_hour_are_units():
+    found = quantities("about 25.7 cubic feet; 11,000 persons per hour")
+    assert [(q.value, q.unit) for q in found] == [(25.7, "ft³"), (11000, "persons/h")]
+    assert agrees(25.7, "ft³", 728, "L")
+
+
+CENTRIFUGE = [
+    evidence(
+        1,
+        "The CR-22 accelerates to maximum speed in 45 s and brakes to standstill in 50 s.",
+        document("cr22", "CR-22 Centrifuge Manual"),
+    )
+]
+
+
+def test_a_comparison_inside_a_statement_is_checked_against_its_figures():
+    question = "On the CR-22, how does acceleration time compare with braking time?"
+    wrong = (
+        "The CR-22 takes 45 s to accelerate, which is slower than braking, which takes 50 s [1]."
+    )
+    right = (
+        "The CR-22 takes 45 s to accelerate, which is faster than braking, which takes 50 s [1]."
+    )
+    assert "unsupported_relation" in kinds(check(question, wrong, CENTRIFUGE))
+    assert "unsupported_relation" not in kinds(check(question, right, CENTRIFUGE))
+
+
+def test_a_bound_after_than_is_no_comparison():
+    cited = [
+        evidence(
+            1,
+            "Below 2 °C the step heaters switch on and keep the step band above 3 °C.",
+            document("es90", "ES-90 Escalator Manual"),
+        )
+    ]
+    answer = "Once it is colder than 2 °C, heaters keep the step band warmer than 3 °C [1]."
+    report = check("How does the ES-90 cope with frost?", answer, cited)
+    assert "unsupported_relation" not in kinds(report), report.issues
+
+
+STERILISER_RULE = [
+    evidence(
+        1,
+        "The small-load thermometric test is required every 6 months; the door interlock "
+        "check every 3 months.",
+        document("reg-stu2", "STU-2 Steriliser Code 2021"),
+    )
+]
+
+
+def test_a_concluded_more_often_is_checked_against_whose_interval_is_shorter():
+    question = "Is the thermometric test done more or less often than the door interlock check?"
+    stated = (
+        "The thermometric test is required every 6 months and the door interlock check every "
+        "3 months [1], so the {} is done more often."
+    )
+    wrong = check(question, stated.format("thermometric test"), STERILISER_RULE)
+    right = check(question, stated.format("door interlock check"), STERILISER_RULE)
+    assert "unsupported_relation" in kinds(wrong), wrong.issues
+    assert "unsupported_relation" not in kinds(right), right.issues
+
+
+FREEZER = [
+    evidence(
+        1,
+        "The UF-86 alarm battery provides 72 h of back-up. Replace it every 3 years.",
+        document("uf86", "UF-86 Freezer Manual"),
+    )
+]
+
+
+def test_how_often_is_answered_by_a_frequency_not_a_duration():
+    question = "How often should the UF-86 alarm battery be replaced?"
+    duration = check(question, "The UF-86 alarm battery provides 72 h of back-up [1].", FREEZER)
+    assert "off_question" in kinds(duration), duration.issues
+    interval = check(question, "Replace the UF-86 alarm battery every 3 years [1].", FREEZER)
+    assert "off_question" not in kinds(interval), interval.issues
+
+
+def test_the_focus_is_named_by_its_head_or_half_its_words():
+    cited = [
+        evidence(
+            1,
+            "VL-20 brake: holding torque 200 N·m per circuit; air gap 0.3 to 0.5 mm.",
+            document("vl20", "VL-20 Lift Manual"),
+        )
+    ]
+    question = "What brake air gap should the VL-20 have?"
+    torque = check(
+        question, "The VL-20 brake holding torque should be 200 N·m per circuit [1].", cited
+    )
+    assert "off_question" in kinds(torque), torque.issues
+    gap = check(question, "Its air gap should be 0.3 to 0.5 mm [1].", cited)
+    assert "off_question" not in kinds(gap), gap.issues
+
+
+ESCALATORS = [
+    evidence(
+        1,
+        "- Drive motor: 11 kW, 400 V (ES-80: 7.5 kW)\n\n"
+        "Unlike the ES-80, whose drive chain is lubricated by hand every 1,000 running hours, "
+        "the ES-90 has an automatic lubricator. Refill its 3 L reservoir every 2,000 running "
+        "hours.\n\n"
+        "Note that E22 has a different meaning on the ES-90 than on the ES-80, where it "
+        "indicates the comb plate safety switch. On the ES-90 the comb plate switch is "
+        "reported as E23.",
+        document("manual-es90", "ES-90 Escalator Manual"),
+    )
+]
+
+
+def test_a_parenthesised_aside_does_not_take_its_lines_figure():
+    report = check(
+        "What power is the ES-90 drive motor?",
+        "The ES-90 has an 11 kW drive motor [1].",
+        ESCALATORS,
+    )
+    assert "wrong_entity" not in kinds(report), report.issues
+
+
+def test_a_where_clause_is_about_the_name_before_it_and_another_code_is_another_fact():
+    answer = "On the ES-90, E22 means the comb plate safety switch has operated [1]."
+    report = check("What does E22 mean on the ES-90?", answer, ESCALATORS)
+    assert "wrong_entity" in kinds(report), report.issues
+
+
+def test_its_in_a_clause_of_its_own_refers_to_the_entity_before():
+    answer = (
+        "The ES-80 uses an automatic lubricator; its 3 L reservoir is refilled every 2,000 "
+        "running hours [1]."
+    )
+    report = check("How is the ES-80 drive chain lubricated?", answer, ESCALATORS)
+    assert "wrong_entity" in kinds(report), report.issues
