@@ -31,6 +31,7 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -84,6 +85,7 @@ from ragcore.types import IngestStatus, SearchMode
 # the validator is shared by every question and reads documents through one callable.
 _ASK_SCOPE: ContextVar[Scope] = ContextVar("ragcore_ask_scope", default=Scope.ALL)
 _INDEX_KEYS = ("index_file", "index_sha256", "index_data_version", "index_count")
+_SEARCH_THREADS = 8
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,8 @@ class Engine:
         self._queries: QueryEmbeddings | None = None
         self._tables: AnyTableReader | None = None
         self._catalog: TableCatalog | None = None
+        self._overlap: tuple[int, ThreadPoolExecutor] | None = None
+        """(pid, threads that embed hybrid queries while their keyword passes run)."""
 
     @classmethod
     def open(cls, data_dir: Path | str, **settings) -> Engine:
@@ -247,6 +251,9 @@ class Engine:
 
     def close(self) -> None:
         with self._lock:
+            if self._overlap is not None:
+                self._overlap[1].shutdown(wait=True)  # before the embedder they use closes
+                self._overlap = None
             if self._answerer is not None:
                 self._answerer.orchestrator.close()
                 self._answerer.generator.close()
@@ -700,7 +707,31 @@ class Engine:
         settings (e.g. fusion) overridden."""
         config = replace(self.config, **changes) if changes else self.config
         store = self.store.within(_scope(scope))
-        return Searcher(store, self._index_for(store), self._query_embedder, config, self.reranker)
+        return Searcher(
+            store,
+            self._index_for(store),
+            self._query_embedder,
+            config,
+            self.reranker,
+            self._search_threads(),
+        )
+
+    def _search_threads(self) -> ThreadPoolExecutor:
+        """The searches' embedding threads: started on first use (none exists before
+        ``serve --processes`` forks) and made again in a forked child, which has none of
+        its parent's threads."""
+        overlap = self._overlap
+        if overlap is None or overlap[0] != os.getpid():
+            with self._lock:
+                overlap = self._overlap
+                if overlap is None or overlap[0] != os.getpid():
+                    # As many as searches that may run at once (the edge server's workers,
+                    # the orchestrator's tasks); an idle one costs nothing.
+                    threads = ThreadPoolExecutor(
+                        _SEARCH_THREADS, thread_name_prefix="ragcore-search"
+                    )
+                    self._overlap = overlap = (os.getpid(), threads)
+        return overlap[1]
 
     @property
     def _query_embedder(self) -> Embedder:

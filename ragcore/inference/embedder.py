@@ -5,6 +5,12 @@ texts are tokenized without padding, sorted by length and batched, each batch pa
 only to its longest member (dynamic padding), mean-pooled over the attention mask and
 L2-normalised. The ONNX session is created on first use, never by the constructor.
 
+Within ``beside_other_work()``, one text runs on a second session with a single intra-op
+thread: a hybrid search embeds its query while its keyword passes run, and there a second
+thread (and its spin-wait after the run) would only contend for the core SQLite is on.
+Elsewhere one text keeps the configured threads, which on an idle machine are faster for
+it alone. The two sessions give the same vectors.
+
 ``embed_stream`` serves ingest: it takes batches already ordered by the caller and
 tokenizes the next batch on a helper thread while onnxruntime runs the current one
 (both release the GIL), one ``session.run`` per batch.
@@ -12,11 +18,13 @@ tokenizes the next batch on a helper thread while onnxruntime runs the current o
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -24,6 +32,18 @@ import numpy as np
 
 from ragcore.errors import ConfigError, ModelError
 from ragcore.inference.models import EmbedderSpec, resolve_embedder
+
+_BESIDE_OTHER_WORK: ContextVar[bool] = ContextVar("ragcore_embed_beside", default=False)
+
+
+@contextlib.contextmanager
+def beside_other_work() -> Iterator[None]:
+    """Embed one text on a single thread within: the caller runs other work meanwhile."""
+    token = _BESIDE_OTHER_WORK.set(True)
+    try:
+        yield
+    finally:
+        _BESIDE_OTHER_WORK.reset(token)
 
 
 @runtime_checkable
@@ -97,6 +117,8 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         # onnxruntime and tokenizers objects, loaded on first use (the libraries have no types).
         self._session: Any = None
+        self._single: Any = None
+        self._model: Path | None = None
         self._tokenizer: Any = None
         self._counter: Any = None
         self._input_names: frozenset[str] = frozenset()
@@ -120,7 +142,6 @@ class OnnxEmbedder:
     def _load(self):
         with self._lock:
             if self._session is None:
-                import onnxruntime as ort
                 from tokenizers import Tokenizer
 
                 model, tokenizer_file = resolve_embedder(self._spec, self._model_path)
@@ -130,26 +151,32 @@ class OnnxEmbedder:
                 self._counter = Tokenizer.from_str(tokenizer.to_str())
                 self._counter.no_truncation()
                 tokenizer.enable_truncation(self._spec.max_length)
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self._threads
-                options.inter_op_num_threads = 1
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                try:
-                    session = ort.InferenceSession(
-                        str(model), options, providers=["CPUExecutionProvider"]
-                    )
-                except Exception as exc:  # onnxruntime raises its own untyped errors
-                    raise ModelError(f"cannot load embedder model {model}: {exc}") from exc
+                session = _session(model, self._threads)
                 self._input_names = frozenset(i.name for i in session.get_inputs())
                 self._tokenizer = tokenizer
+                self._model = model
                 self._session = session
         return self._session, self._tokenizer
+
+    def _single_text_session(self, session):
+        """The one-thread session, made on the first single text (``session``, the batch
+        one, when that has one thread too)."""
+        single = self._single
+        if single is None:
+            with self._lock:
+                if self._single is None:
+                    assert self._model is not None  # _load set it with session
+                    self._single = session if self._threads == 1 else _session(self._model, 1)
+                single = self._single
+        return single
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         session, tokenizer = self._load()
         if len(texts) == 1:  # a query: no sorting or batching to do
+            if _BESIDE_OTHER_WORK.get():
+                session = self._single_text_session(session)
             return self._run(session, tokenizer.encode_batch(list(texts)))
         encodings = tokenizer.encode_batch(list(texts))
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
@@ -209,7 +236,7 @@ class OnnxEmbedder:
 
     def close(self) -> None:
         with self._lock:
-            self._session = None
+            self._session = self._single = None
             self._tokenizer = None
             self._counter = None
 
@@ -218,6 +245,20 @@ class OnnxEmbedder:
 
     def __exit__(self, *_exc) -> None:
         self.close()
+
+
+def _session(model: Path, threads: int) -> Any:
+    """An onnxruntime CPU session of ``model`` running each call on ``threads`` threads."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    try:
+        return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelError(f"cannot load embedder model {model}: {exc}") from exc
 
 
 def pool(hidden: np.ndarray, mask: np.ndarray, *, normalize: bool = True) -> np.ndarray:

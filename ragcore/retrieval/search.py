@@ -8,12 +8,18 @@ and, when its weight is set, the first chunks of the documents that document-lev
 BM25 ranks first), scores every candidate by each (exact cosine from the index, BM25
 from FTS5, and its document's signals), and fuses them as ``fusion`` describes; an
 optional cross-encoder reranks the top.
+
+With an ``executor`` (the engine's), a hybrid query is embedded on one of its threads
+(on one onnxruntime thread) while the keyword passes run: onnxruntime and SQLite both
+release the GIL, so on two cores the two take about as long as the slower of them
+rather than their sum.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -22,7 +28,7 @@ import numpy as np
 from ragcore.config import Config
 from ragcore.documents import DocumentInfo
 from ragcore.errors import InvalidQueryError
-from ragcore.inference.embedder import Embedder
+from ragcore.inference.embedder import Embedder, beside_other_work
 from ragcore.inference.reranker import Reranker
 from ragcore.retrieval.fusion import Signals, fuse
 from ragcore.storage.filters import SearchFilters
@@ -72,7 +78,7 @@ def fts_query(text: str) -> str:
 
 
 class Searcher:
-    """Runs searches; owns nothing, so it is cheap to build."""
+    """Runs searches; owns nothing (not even ``executor``), so it is cheap to build."""
 
     def __init__(
         self,
@@ -81,12 +87,14 @@ class Searcher:
         embedder: Embedder,
         config: Config,
         reranker: Reranker | None = None,
+        executor: Executor | None = None,
     ) -> None:
         self._store = store
         self._index = index
         self._embedder = embedder
         self._config = config
         self._reranker = reranker
+        self._executor = executor
 
     def search(
         self,
@@ -140,7 +148,9 @@ class Searcher:
     def _hybrid(self, query, match, depth, filters):
         config = self._config
         n = max(depth, config.candidates)
-        query_vector = self._embedder.embed([query])[0]
+        embedded = self._embedding(query)
+        bm25_ranked, documents_ranked = self._keyword_passes(match, n, filters)
+        query_vector = embedded()
         vector_hits = self._nearest(query_vector, n, filters)
         if config.feedback_chunks and vector_hits:
             # Rocchio from the vector side's own best chunks: the abstract nearest a claim,
@@ -150,7 +160,6 @@ class Searcher:
                 query_vector, self._index.vectors(top), config.feedback_weight
             )
             vector_hits = self._nearest(query_vector, n, filters)
-        bm25_ranked, documents_ranked = self._keyword_passes(match, n, filters)
         # The first chunk stands for a document found by its whole text.
         ids = list(
             dict.fromkeys(
@@ -169,6 +178,20 @@ class Searcher:
         for c, value in zip(ids, fuse(signals, config).tolist(), strict=True):
             scores[c]["hybrid"] = value
         return sorted(scores.items(), key=lambda item: -item[1]["hybrid"])
+
+    def _embedding(self, query: str) -> Callable[[], np.ndarray]:
+        """The query's vector, started on the executor when there is one: call to get it."""
+        embed = self._embedder.embed
+        try:
+            future = (
+                None if self._executor is None else self._executor.submit(_beside, embed, query)
+            )
+        except RuntimeError:  # its owner shut it down meanwhile (closing): embed here
+            future = None
+        if future is None:
+            vector = embed([query])[0]
+            return lambda: vector
+        return lambda: future.result()[0]
 
     def _keyword_passes(self, match, n, filters):
         """Chunk-level BM25, and document-level BM25 when its weight is set."""
@@ -249,6 +272,12 @@ class Searcher:
                 )
             )
         return hits
+
+
+def _beside(embed: Callable[[list[str]], np.ndarray], query: str) -> np.ndarray:
+    """``query``'s embedding, on one thread: the keyword passes run meanwhile."""
+    with beside_other_work():
+        return embed([query])
 
 
 def feedback_vector(query: np.ndarray, vectors: np.ndarray, weight: float) -> np.ndarray:

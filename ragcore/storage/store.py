@@ -701,6 +701,9 @@ class Store:
         are chunk ids (``chunks_fts``: each chunk; ``documents_fts``: a document's first)."""
         unfiltered = filters.empty and self._within is None
         where, params = where_clause(filters, self._within)
+        # Ordered by the selected column, BM25 is computed once per matching row, and the
+        # rows come as the (id, score) tuples to return. Ties keep the order of the match
+        # either way (SQLite's sorter breaks them by arrival).
         sql = (
             f"SELECT f.rowid, -bm25({table}, ?, 1.0) AS score FROM {table} f "
             + (
@@ -710,11 +713,11 @@ class Store:
             )
             + f"WHERE {table} MATCH ? "
             + ("" if unfiltered else f"AND {where} ")
-            + f"ORDER BY bm25({table}, ?, 1.0) LIMIT ?"
+            + "ORDER BY score DESC LIMIT ?"
         )
-        args = [title_weight, match] + ([] if unfiltered else params) + [title_weight, limit]
+        args = [title_weight, match] + ([] if unfiltered else params) + [limit]
         try:
-            return [(r[0], r[1]) for r in self._r.execute(sql, args)]
+            return self._r.execute(sql, args).fetchall()
         except sqlite3.OperationalError as exc:
             if "fts5" not in str(exc) and "syntax" not in str(exc):
                 raise  # not the query's fault: translated as a store error
