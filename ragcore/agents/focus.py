@@ -43,7 +43,18 @@ _FORMS = (
         r"(?P<focus>[^?]+?)\s+(?:be|been|get|gets|need|needs)\b",
         re.IGNORECASE,
     ),
+    # "How long must examination reports be kept?", "How long is bleed-off locked out …?",
+    # "Under the current regulation, how long must records be kept?"
+    re.compile(
+        r"^(?:[^?,]*,\s*)?how\s+(?:long|quickly|soon)\s+"
+        r"(?:must|should|does|do|is|are|has|have|did|can|will)\s+(?P<focus>[^?]+?)\s+"
+        r"(?:be\s+|been\s+)?(?=\w+(?:ed|en)\b|(?:kept|held|run|left|sent|stored)\b)",
+        re.IGNORECASE,
+    ),
 )
+# The forms that ask about something done to the focus: an answer naming neither the
+# focus nor what is done to it is about something else.
+_DONE_FORMS = _FORMS[3:]
 # Words of a focus phrase that do not say which attribute ("the maximum …", "the rated …").
 _GENERIC = frozenset(
     terms(
@@ -105,7 +116,7 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
         return None  # "It must be changed every …": about what the question names
     # "How often must the X be changed?" asks about X: an interval of something else is
     # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
-    if how_often := _FORMS[3].match(question):
+    if how_often := next((m for form in _DONE_FORMS if (m := form.match(question))), None):
         # What is done is the verb phrase, not the rule or place named after it ("… be
         # offered under the 2021 regulation?").
         verb = _QUALIFIER.split(question[how_often.end("focus") :], maxsplit=1)[0]

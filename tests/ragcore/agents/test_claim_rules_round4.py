@@ -447,3 +447,52 @@ def test_its_in_a_clause_of_its_own_refers_to_the_entity_before():
     )
     report = check("How is the ES-80 drive chain lubricated?", answer, ESCALATORS)
     assert "wrong_entity" in kinds(report), report.issues
+
+
+RECORDS_RULE = [
+    evidence(
+        1,
+        "Overload limiters must be calibrated every 12 months. Examination reports shall be "
+        "kept for at least 6 years.",
+        document("reg-ler", "Lifting Equipment Rules LER-2024"),
+    )
+]
+
+
+def test_how_long_something_else_is_done_is_off_the_question():
+    question = "Under LER-2024, how long must examination reports be kept?"
+    other = check(
+        question, "Overload limiters must be calibrated every 12 months [1].", RECORDS_RULE
+    )
+    assert "off_question" in kinds(other), other.issues
+    kept = check(
+        question, "Examination reports must be kept for at least 6 years [1].", RECORDS_RULE
+    )
+    assert "off_question" not in kinds(kept), kept.issues
+
+
+def test_laden_and_boost_are_not_unladen_and_float():
+    cited = [
+        evidence(
+            1,
+            "The EF-50 travels at 17 km/h laden and 19 km/h unladen. Its charger floats at "
+            "2.27 V per cell and boosts at 2.35 V per cell.",
+            document("ef50", "EF-50 Truck Manual"),
+        )
+    ]
+    laden = check(
+        "What is the unladen travel speed of the EF-50?", "Laden, it travels at 17 km/h [1].", cited
+    )
+    assert "off_question" in kinds(laden), laden.issues
+    unladen = check(
+        "What is the unladen travel speed of the EF-50?",
+        "Unladen, it travels at 19 km/h [1].",
+        cited,
+    )
+    assert "off_question" not in kinds(unladen), unladen.issues
+    floating = check(
+        "What is the EF-50 boost charge voltage?",
+        "The EF-50 charger floats at 2.27 V per cell [1].",
+        cited,
+    )
+    assert "off_question" in kinds(floating), floating.issues
