@@ -70,9 +70,11 @@ from ragcore.text.quantities import (
     number_spans,
     numbers,
     quantities,
+    units_named,
 )
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
+from ragcore.text.units import dimension
 from ragcore.types import Check, IssueKind, Route
 
 _PAST = re.compile(
@@ -432,6 +434,8 @@ class Validator:
             return None
         have = families(terms(source))
         for clause in clauses[1:]:  # the first is the statement's own subject and verb
+            if _IN_FORCE.search(clause):
+                continue  # when a rule applied is the timeliness check's to judge
             content = _content_terms(clause)
             if (
                 len(content) >= 3
@@ -567,6 +571,10 @@ class Validator:
         ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.MISSING_SIDE, missing))
         asked = () if whether else asked_attributes(perception.question, self._attributes)
+        # "… in m³/h?" is answered by a figure in m³/h, whatever the attribute's words.
+        spelled = {dimension(u) for u in units_named(perception.question)}
+        if any(dimension(q.unit) in spelled for q in quantities(answer.text)):
+            asked = ()
         if not any(
             addresses(asked, _without_compounds(s.text), perception.question)
             for s in answer.statements
@@ -761,6 +769,13 @@ def _in_force_from(doc: DocumentInfo, evidence: Sequence[Evidence]) -> date | No
 _JOINED = re.compile(r"^\s*(?:,\s*(?:and|but)\s+|;\s*)(?!(?:so|therefore|thus|hence)\b)")
 
 
+# A clause about when a document applied: "…, which stayed in force until the 2023
+# edition took effect on 1 July 2023".
+_IN_FORCE = re.compile(
+    r"\b(?:in force|took effect|takes effect|came into force|comes into force|"
+    r"superseded|was replaced|were replaced)\b",
+    re.IGNORECASE,
+)
 # A clause joined on after a statement's last citation by a comma.
 _TAIL = re.compile(r"^\s*,\s*(?!(?:so|therefore|thus|hence|which|i\.e\.|e\.g\.)\b)(?=\w)")
 

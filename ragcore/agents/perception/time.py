@@ -73,12 +73,14 @@ _TIME = tuple(  # the earliest match wins; at the same position, the earlier kin
         ("bound", rf"\b({_BOUND})\s+({_POINT})"),
         ("rolling", rf"\b{_IN_THE}(?:last|past)\s+({_N})\s+{_UNIT}s?\b"),
         ("relative", rf"\b(last|previous|past|this|current)\s+{_UNIT}\b"),
+        ("part", rf"\b(early|mid|late)[-\s]+({_Y})(?![\w/]|[-.]\d)"),
         ("point", rf"(?:\b(?:in|during|of|for)\s+)?({_POINT})"),
     )
 )
 
 
 _DAY = timedelta(days=1)
+_THIRDS = {"early": 1, "mid": 5, "late": 9}  # first month of a third of the year
 
 
 def _interval(text: str) -> tuple[date, date] | None:
@@ -115,6 +117,10 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
         if word in ("before", "prior"):
             return None, span[0] - _DAY
         return None, span[1]  # until, till, up to, through, by
+    if kind == "part":  # "mid-2019": a third of the year
+        year, opening = int(m.group(2)), _THIRDS[m.group(1).lower()]
+        closing = opening + 3
+        return date(year, opening, 1), date(year, closing, calendar.monthrange(year, closing)[1])
     today = clock()
     which, unit = m.group(1).lower(), m.group(2).lower()
     if kind == "rolling" or which == "past":  # "past 6 months", "past year": up to today

@@ -496,3 +496,39 @@ def test_laden_and_boost_are_not_unladen_and_float():
         cited,
     )
     assert "off_question" in kinds(floating), floating.issues
+
+
+def test_mid_early_and_late_in_a_year_are_thirds_of_it():
+    mid = perceive("What oil content limit applied in mid-2019?").constraints.time
+    assert (mid.start, mid.end) == (date(2019, 5, 1), date(2019, 8, 31))
+    late = perceive("How often was it tested in late 2022?").constraints.time
+    assert (late.start, late.end) == (date(2022, 9, 1), date(2022, 12, 31))
+
+
+def test_a_figure_in_the_unit_the_question_spells_answers_it():
+    cited = [
+        evidence(
+            1,
+            "PX-45 maximum heavy fuel oil throughput: 4,500 L/h.",
+            document("px45", "PX-30 and PX-45 Separator Manual"),
+        )
+    ]
+    question = "What is the maximum heavy fuel oil throughput of the PX-45 in m³/h?"
+    report = check(question, "About 4.5 m³/h [1].", cited)
+    assert "off_question" not in kinds(report), report.issues
+
+
+def test_a_clause_on_when_a_rule_applied_is_left_to_the_timeliness_check():
+    rule = document("reg-survey-2019", "Class Survey Rules 2019", updated_at=date(2019, 3, 1))
+    cited = [
+        evidence(1, "Starting-air receivers: internal examination at least every 60 months.", rule)
+    ]
+    answer = (
+        "60 months, under the 2019 edition of the rules, which stayed in force until the "
+        "2023 edition took effect on 1 July 2023 [1]."
+    )
+    question = (
+        "In 2021, what was the maximum interval between internal examinations of a "
+        "starting-air receiver?"
+    )
+    assert "unsupported_claim" not in kinds(check(question, answer, cited))
