@@ -161,6 +161,7 @@ _UNITS = (
     ("rpm", "rpm"),
     ("hp", "hp"),
     ("volts", "V"),
+    ("watts", "W"),
     ("kn", "kN"),
     ("amperes", "A"),
     ("amps", "A"),
@@ -175,6 +176,7 @@ _UNITS = (
     ("m", "m"),
     ("s", "s"),
     ("v", "V"),
+    ("w", "W"),
     ("a", "A"),
 )
 # Thousands grouped by commas or by (thin, no-break) spaces: "12,000", "16 000".
@@ -219,7 +221,7 @@ _QUANTITY = re.compile(
 )
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
-_SPACED = frozenset({"s", "m", "v", "t", "a"})
+_SPACED = frozenset({"s", "m", "v", "t", "a", "w"})
 
 
 # Attribute words and the units a comparison about them is in ("louder" → dB(A)).
@@ -315,7 +317,7 @@ def quantities(text: str) -> list[Quantity]:
 # The first figure of a range or a choice, written bare before the one with the unit:
 # "20 to 50 mbar", "5–30 °C", "3 or 6 months", "between 6 and 8 bar".
 _RANGE_START = re.compile(
-    rf"(?<![\w.,])({_NUMBER})\s*(?:(?:to|or)\s+|[–—-]\s*|(?P<and>and\s+))$", re.IGNORECASE
+    rf"(?<![\w.,])({_NUMBER})\s*(?:(?:to|or)\s+|[–—-]\s*|(?P<and>and\s+))\+?$", re.IGNORECASE
 )
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 # What makes a number a label, not a figure: "Rev. 1 to 600 s", "Section 4 to 10 bar".
@@ -342,7 +344,8 @@ def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
         ):
             start = q.start - len(before) + m.start(1)
             if not out or out[-1].end <= start:
-                out.append(Quantity(_value(m.group(1)), q.unit, start, start + len(m.group(1))))
+                value = _signed(text, start, _value(m.group(1)), q.unit)  # "-25 to +70 °C"
+                out.append(Quantity(value, q.unit, start, start + len(m.group(1))))
         out.append(q)
     return out
 

@@ -38,6 +38,7 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "g": ("mass", 1e-3),
     "lb": ("mass", 0.45359237),
     "t": ("mass", 1000.0),
+    "W": ("power", 1.0),
     "kW": ("power", 1000.0),
     "hp": ("power", 745.699872),
     "MW": ("power", 1e6),

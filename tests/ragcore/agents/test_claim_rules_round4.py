@@ -532,3 +532,16 @@ def test_a_clause_on_when_a_rule_applied_is_left_to_the_timeliness_check():
         "starting-air receiver?"
     )
     assert "unsupported_claim" not in kinds(check(question, answer, cited))
+
+
+def test_watts_heating_capacity_and_signed_range_starts():
+    found = quantities("-25 to +70 °C; 60 W against 45 W")
+    assert [(q.value, q.unit) for q in found] == [(-25, "°C"), (70, "°C"), (60, "W"), (45, "W")]
+    assert agrees(0.06, "kW", 60, "W")
+    cited = [
+        evidence(1, "HV-14 heating capacity: 30 kW.", document("hv14", "HV-14 Coach HVAC Manual")),
+        evidence(2, "HV-12 heating capacity: 24 kW.", document("hv12", "HV-12 Coach HVAC Manual")),
+    ]
+    answer = "The HV-14 heats with 30 kW [1], more than the HV-12's 24 kW [2]."
+    report = check("Compare the heating capacity of the HV-12 and HV-14.", answer, cited)
+    assert "off_question" not in kinds(report), report.issues
