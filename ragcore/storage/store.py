@@ -676,6 +676,30 @@ class Store:
             vectors = np.vstack([np.frombuffer(r[1], dtype="<f4") for r in rows])
             yield ids, vectors
 
+    @_guarded("reading embeddings")
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        """The stored embeddings of chunks ``ids``, in that order (whatever the scope, as
+        the vector index); a row of zeros for a chunk that is gone (deleted since it was
+        found: it scores 0 and is dropped with its chunk). The same floats as the hnswlib
+        index holds, read in about a quarter of the time of its ``get_items``."""
+        found: dict[int, bytes] = {}
+        ids = [int(i) for i in ids]
+        if not ids:
+            return np.zeros((0, 0), dtype=np.float32)
+        for begin in range(0, len(ids), 500):
+            part = ids[begin : begin + 500]
+            marks = ",".join("?" * len(part))
+            found.update(
+                self._r.execute(f"SELECT id, embedding FROM chunks WHERE id IN ({marks})", part)
+            )
+        blob = next(iter(found.values()), None)
+        if blob is None:  # none left: any chunk's length gives the dimension
+            row = self._r.execute("SELECT embedding FROM chunks LIMIT 1").fetchone()
+            blob = row[0] if row else b""
+        zeros = bytes(len(blob))
+        joined = b"".join(found.get(i, zeros) for i in ids)
+        return np.frombuffer(joined, dtype="<f4").astype(np.float32).reshape(len(ids), -1)
+
     @_guarded("filtering chunks")
     def filtered_chunk_ids(self, filters: SearchFilters) -> set[int]:
         where, params = where_clause(filters, self._within)
