@@ -36,6 +36,7 @@ from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine, TraceNode
 from ragcore import cli as ragcore_cli
 from ragcore.cli import default_data_dir
+from ragcore.config import DEFAULT_LLM_CONTEXT_CHARS
 from ragcore.errors import RagcoreError
 from ragcore.evaluation import ingest_sample_tables, sample_documents
 from ragcore.types import IngestStatus
@@ -131,6 +132,13 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "default: extractive answers, no model)",
     )
     serve_.add_argument("--llm-model", default=None, help="model name for --llm-url")
+    serve_.add_argument(
+        "--llm-context-chars",
+        type=int,
+        default=DEFAULT_LLM_CONTEXT_CHARS,
+        help="characters of numbered context sent to --llm-url (default %(default)s, about "
+        "1,500 tokens; the highest-numbered passages are dropped first)",
+    )
     serve_.add_argument(
         "--answer-cache",
         type=int,
@@ -239,6 +247,7 @@ def _serve(args, serve_args: list[str]) -> int:
                 threads=args.threads,
                 llm_base_url=args.llm_url,
                 llm_model=args.llm_model,
+                llm_context_chars=args.llm_context_chars,
                 answer_cache_size=args.answer_cache,
                 retrieval_cache_size=args.retrieval_cache,
             ),

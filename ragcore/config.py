@@ -45,6 +45,11 @@ DEFAULT_SUPPORT_THRESHOLD = 0.6
 # when its words differ; calibrated on benchmarks/faults/set-a (benchmarks/README.md).
 DEFAULT_SEMANTIC_THRESHOLD = 0.57
 DEFAULT_LLM_TIMEOUT = 30.0
+DEFAULT_LLM_CONTEXT_CHARS = 6000
+"""About 1,500 tokens: reading the prompt is the slow part of a local model's answer on a
+2-core CPU. A plan's evidence (6 passages for a lookup, 8 for a comparison, ~1,000
+characters each) may need up to 9,000; on the fault sets that changed about 1 answer in
+150 (benchmarks/README.md), so raise it for a bigger machine or model, not by default."""
 # Conversations (Engine.ask(..., session=...)) and caches.
 DEFAULT_SESSION_MAX_TURNS = 20  # the oldest turns beyond this are dropped
 DEFAULT_SESSION_IDLE_SECONDS = 1800.0
@@ -111,6 +116,8 @@ class Config:
     ``llm_base_url`` (an OpenAI-compatible endpoint, e.g. ``http://127.0.0.1:8080/v1``)
     and ``llm_model`` answers are written by that LLM instead of the extractive
     generator; its key is read from ``$RAGCORE_LLM_API_KEY``, never from the config.
+    ``llm_context_chars`` caps the numbered context it is sent (the highest-numbered
+    passages are dropped first; the answer may cite only the passages sent).
 
     Storage: with ``store_url`` None the documents, chunks and vectors live in
     ``data_dir`` (SQLite and an hnswlib file); a ``postgresql://`` URL keeps them in that
@@ -171,6 +178,7 @@ class Config:
     llm_base_url: str | None = None
     llm_model: str | None = None
     llm_timeout: float = DEFAULT_LLM_TIMEOUT
+    llm_context_chars: int = DEFAULT_LLM_CONTEXT_CHARS
     session_max_turns: int = DEFAULT_SESSION_MAX_TURNS
     session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS
     answer_cache_size: int = DEFAULT_ANSWER_CACHE_SIZE
@@ -271,6 +279,12 @@ class Config:
             isinstance(self.llm_timeout, int | float) and self.llm_timeout > 0
         ):
             raise ConfigError("llm_timeout", self.llm_timeout, "use a number of seconds > 0")
+        if isinstance(self.llm_context_chars, bool) or not (
+            isinstance(self.llm_context_chars, int) and self.llm_context_chars >= 1
+        ):
+            raise ConfigError(
+                "llm_context_chars", self.llm_context_chars, "use a whole number of characters >= 1"
+            )
         if isinstance(self.session_idle_seconds, bool) or not (
             isinstance(self.session_idle_seconds, int | float) and self.session_idle_seconds > 0
         ):

@@ -628,6 +628,7 @@ class Engine:
             model,
             api_key=os.environ.get(LLM_API_KEY_ENV) or None,
             timeout=self.config.llm_timeout,
+            max_context_chars=self.config.llm_context_chars,
         )
 
     def _documents_in_ask_scope(self, ids: Iterable[str]) -> dict[str, DocumentInfo]:

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
             "strategy_path": args.strategy,
             "llm_base_url": args.llm_url,
             "llm_model": args.llm_model,
+            "llm_context_chars": args.llm_context_chars,
         }
     try:
         config = Config(

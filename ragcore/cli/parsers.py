@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ragcore.config import STORE_READ_URL_ENV, STORE_URL_ENV, default_data_dir
+from ragcore.config import (
+    DEFAULT_LLM_CONTEXT_CHARS,
+    STORE_READ_URL_ENV,
+    STORE_URL_ENV,
+    default_data_dir,
+)
 from ragcore.evaluation.conversations import SAMPLE_CONVERSATIONS
 from ragcore.evaluation.golden import SAMPLE_GOLDEN
 from ragcore.types import Fusion, SearchMode
@@ -188,6 +193,13 @@ def build_parsers() -> Parsers:
         "key from $RAGCORE_LLM_API_KEY (default: extractive answers, no model)",
     )
     ask.add_argument("--llm-model", default=None, help="model name for --llm-url")
+    ask.add_argument(
+        "--llm-context-chars",
+        type=int,
+        default=DEFAULT_LLM_CONTEXT_CHARS,
+        help="characters of numbered context sent to --llm-url (default %(default)s, about "
+        "1,500 tokens; the highest-numbered passages are dropped first)",
+    )
     ask.add_argument(
         "--session",
         default=None,

@@ -290,6 +290,8 @@ def test_a_faithful_llm_answer_passes(tmp_path, real_embedder, llm_server):
         ({"llm_base_url": "http://127.0.0.1:1/v1"}, "llm_model"),
         ({"llm_model": "m"}, "llm_base_url"),
         ({"llm_timeout": 0}, "llm_timeout"),
+        ({"llm_context_chars": 0}, "llm_context_chars"),
+        ({"llm_context_chars": 2.5}, "llm_context_chars"),
     ],
 )
 def test_bad_answering_settings_name_the_field(tmp_path, settings, field):

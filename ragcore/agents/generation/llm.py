@@ -22,13 +22,14 @@ from http.client import HTTPException
 from urllib.parse import urlsplit
 
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, split_statements
+from ragcore.config import DEFAULT_LLM_CONTEXT_CHARS
 from ragcore.errors import ConfigError, GenerationError
 from ragcore.text.citations import strip_citations
 
 NO_ANSWER_TEXT = NO_ANSWER
 """The exact reply the model is told to give when the context does not hold the answer."""
 
-DEFAULT_MAX_CONTEXT_CHARS = 6000
+DEFAULT_MAX_CONTEXT_CHARS = DEFAULT_LLM_CONTEXT_CHARS
 _SNIPPET_CHARS = 200
 
 SYSTEM_PROMPT = (

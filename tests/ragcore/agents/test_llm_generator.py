@@ -285,9 +285,11 @@ def test_build_messages_truncates_context_to_budget(evidence):
 
 def test_generator_applies_its_context_budget(serve, evidence):
     url, server = serve(faithful)
-    generator(url, max_context_chars=50).generate(QUESTION, evidence)
+    draft = generator(url, max_context_chars=50).generate(QUESTION, evidence)
     (request,) = server.requests
     assert len(_entries([None, {"content": request.user}])) == 1
+    # The draft says which passages the model read: a citation of another points at nothing.
+    assert draft.shown == (min(e.number for e in evidence),)
 
 
 # -- configuration -------------------------------------------------------------------
