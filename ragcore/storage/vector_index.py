@@ -192,6 +192,9 @@ class PersistentIndex:
         with self._sync_lock:
             self.index.remove(result.removed_chunk_ids)
             self._live.difference_update(result.removed_chunk_ids)
+            # A search's refresh may have caught up with this write already (it reads
+            # SQLite once the write commits): adding a chunk twice would count it twice.
+            added = {c: v for c, v in added.items() if c not in self._live}
             if added:
                 self.index.add(list(added), np.vstack(list(added.values())))
                 self._live.update(added)

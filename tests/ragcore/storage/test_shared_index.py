@@ -97,3 +97,25 @@ def test_a_bad_document_through_one_engine_leaves_both_intact(pair):
     assert len(b._vectors.index) == before
     stamp, version = _recorded(b.config.data_dir)
     assert stamp == version
+
+
+def test_a_write_a_search_caught_up_with_first_is_counted_once(tmp_path):
+    # A search on another thread may refresh the index between the write's commit and
+    # the writer's own update of it; the chunk must not be counted twice (the recorded
+    # count would then exceed the database's chunks and `check` would call for a rebuild).
+    from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor
+    from ragcore.stores import open_vectors
+
+    with _engine(tmp_path) as engine:
+        engine.ingest(make_docs())
+        vectors = open_vectors(engine.store, engine.embedder.dimension, engine.config)
+
+        def refreshed_first(result, added):
+            vectors.refresh()  # what a concurrent search does once the write committed
+            vectors.apply(result, added)
+
+        policy = ChunkingPolicy(engine.embedder.max_tokens, 0, True, 1_000_000)
+        Ingestor(engine.store, engine.embedder, policy, refreshed_first).ingest([VALVE, PUMP])
+        vectors.save()
+        assert len(vectors.index) == engine.store.counts()["chunks"]
+        assert engine.check().ok, engine.check().problems
