@@ -36,7 +36,6 @@ from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine, TraceNode
 from ragcore import cli as ragcore_cli
 from ragcore.cli import default_data_dir
-from ragcore.config import DEFAULT_LLM_CONTEXT_CHARS
 from ragcore.errors import RagcoreError
 from ragcore.evaluation import ingest_sample_tables, sample_documents
 from ragcore.types import IngestStatus
@@ -135,7 +134,7 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
     serve_.add_argument(
         "--llm-context-chars",
         type=int,
-        default=DEFAULT_LLM_CONTEXT_CHARS,
+        default=_LIBRARY_DEFAULTS["llm_context_chars"],
         help="characters of numbered context sent to --llm-url (default %(default)s, about "
         "1,500 tokens; the highest-numbered passages are dropped first)",
     )
