@@ -545,3 +545,18 @@ def test_watts_heating_capacity_and_signed_range_starts():
     answer = "The HV-14 heats with 30 kW [1], more than the HV-12's 24 kW [2]."
     report = check("Compare the heating capacity of the HV-12 and HV-14.", answer, cited)
     assert "off_question" not in kinds(report), report.issues
+
+
+def test_a_comparative_after_while_is_said_of_the_side_named_there():
+    cited = [
+        evidence(
+            1,
+            "Mounting bolt torque: CB-20 85 N·m; CB-35 120 N·m.",
+            document("faq-compressors", "Depot FAQ - CB-20 versus CB-35 Brake Compressors"),
+        )
+    ]
+    question = "Are CB-20 and CB-35 mounting bolts tightened to the same torque?"
+    right = "No. CB-20 bolts take 85 N·m, while the CB-35 needs a higher 120 N·m [1]."
+    wrong = "No. CB-20 bolts take 120 N·m, while the CB-35 needs a higher 85 N·m [1]."
+    assert "unsupported_relation" not in kinds(check(question, right, cited))
+    assert {"unsupported_relation", "wrong_entity"} & set(kinds(check(question, wrong, cited)))
