@@ -286,7 +286,9 @@ def fitted(text: str, document: str | None) -> frozenset[str]:
 def source_figures(cited: Sequence[Evidence]) -> list[_SourceFigure]:
     out = []
     fits: dict[str, frozenset[str]] = {}
-    for e in cited:  # what any cited chunk of a document fits to its entity
+    for e in cited:  # what any cited chunk of a document fits to its entity (not a rule's)
+        if e.document.doc_type == "regulation":
+            continue
         fits[e.document.id] = fits.get(e.document.id, frozenset()) | fitted(
             e.text, document_entity(e)
         )

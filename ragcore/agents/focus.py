@@ -126,11 +126,17 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     asked = () if how_often else attributes.asked_in(question)
     if any(a.addressed_by(answer, question) for a in asked):
         return None  # "rated output" answered in kVA, "noise level" in dB(A)
-    spelled = {dimension(u) for u in units_named(question)}
-    if any(dimension(q.unit) in spelled for q in quantities(answer)):
+    if in_spelled_unit(question, answer):
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
     phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
     return f"the question asks about the {phrase}; the answer does not name it"
+
+
+def in_spelled_unit(question: str, answer: str) -> bool:
+    """Whether ``answer`` gives a figure in a dimension ``question`` spells a unit of
+    ("… in m³/h?", "How many pounds …?"): that answers it, whatever its words."""
+    spelled = {dimension(u) for u in units_named(question)}
+    return any(dimension(q.unit) in spelled for q in quantities(answer))
 
 
 # "How often …?" is answered by a frequency: "every 500 h", "monthly", "twice a year",

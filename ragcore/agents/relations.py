@@ -308,10 +308,7 @@ _STATE_WORDS = frozenset(
     terms("is are was were be been done carried out performed needed required must")
 )
 # "45 s …, which is slower than braking, which takes 50 s": a comparative word before "than".
-_FIGURE_NEXT = re.compile(
-    r"\s*(?:about|around|approximately|roughly|some|minus|[-−])?\s*\d", re.IGNORECASE
-)
-_THAN = re.compile(r"\b([a-z]+)\s+than\b", re.IGNORECASE)
+_THAN = re.compile(r"\b([a-z]+)\s+(than)\b", re.IGNORECASE)
 
 
 def inline_comparison_problem(s: Statement, comparatives: Comparatives) -> str | None:
@@ -321,7 +318,7 @@ def inline_comparison_problem(s: Statement, comparatives: Comparatives) -> str |
     text = strip_citations(s.text)
     for m in _THAN.finditer(text):
         word = m.group(1).lower()
-        if word not in comparatives.words or _FIGURE_NEXT.match(text, m.end()):
+        if word not in comparatives.words or _THAN_FIGURE.match(text, m.start(2)):
             continue  # "warmer than 3 °C", "more than 50 s": a bound, not a comparison
         stated = quantities(text)
         first = next((q for q in stated if q.end <= m.start()), None)
@@ -405,7 +402,11 @@ def single_figure_comparison(
 
 _AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
-_THAN_FIGURE = re.compile(r"\bthan\s+(?:about\s+|around\s+)?\d", re.IGNORECASE)
+# "than 3 °C", "than about 100 L/min", "than minus 20 °C": a bound, not another side.
+_THAN_FIGURE = re.compile(
+    r"\bthan\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d",
+    re.IGNORECASE,
+)
 # "well above the XR-40's …", "below that of the KB-16": a position relative to a named
 # thing compares with it (relative to a figure, "above 5 bar", it is a bound).
 _ABOVE = re.compile(

@@ -41,7 +41,13 @@ from ragcore.agents.attributes import (
 from ragcore.agents.evidence import Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.facts import misbound_claim
 from ragcore.agents.figures import check_figures, identifiers
-from ragcore.agents.focus import asked_attributes, no_frequency, off_focus, other_kind
+from ragcore.agents.focus import (
+    asked_attributes,
+    in_spelled_unit,
+    no_frequency,
+    off_focus,
+    other_kind,
+)
 from ragcore.agents.perception.agent import Perception
 from ragcore.agents.perception.time import dated_range
 from ragcore.agents.relations import (
@@ -70,11 +76,9 @@ from ragcore.text.quantities import (
     number_spans,
     numbers,
     quantities,
-    units_named,
 )
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
-from ragcore.text.units import dimension
 from ragcore.types import Check, IssueKind, Route
 
 _PAST = re.compile(
@@ -427,8 +431,7 @@ class Validator:
         clauses = [c for c in _CLAUSE.split(strip_citations(text)) if c.strip()]
         # "… every 300 h [1], always as a complete set so the rotor stays balanced": what
         # a statement adds after its citation is a claim of its own.
-        ends = [m.end() for m in CITATION.finditer(text)]
-        if ends and _TAIL.match(tail := text[ends[-1] :]):
+        if (tail := _after_citations(text)) is not None and _TAIL.match(tail):
             clauses.append(_TAIL.sub("", tail))
         if len(clauses) < 2:
             return None
@@ -571,10 +574,8 @@ class Validator:
         ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.MISSING_SIDE, missing))
         asked = () if whether else asked_attributes(perception.question, self._attributes)
-        # "… in m³/h?" is answered by a figure in m³/h, whatever the attribute's words.
-        spelled = {dimension(u) for u in units_named(perception.question)}
-        if any(dimension(q.unit) in spelled for q in quantities(answer.text)):
-            asked = ()
+        if in_spelled_unit(perception.question, answer.text):
+            asked = ()  # "… in m³/h?" is answered in m³/h, whatever the attribute's words
         if not any(
             addresses(asked, _without_compounds(s.text), perception.question)
             for s in answer.statements
@@ -784,14 +785,17 @@ def _after_last_citation(text: str) -> str | None:
     """A claim the statement adds after its last citation, or None: a citation covers
     what comes before it, so "… weekly [1], and the results go to the health office
     every quarter." leaves the second claim uncited."""
-    ends = [m.end() for m in CITATION.finditer(text)]
-    if not ends:
-        return None
-    rest = text[ends[-1] :]
-    if not _JOINED.match(rest) or CITATION.search(rest):
+    rest = _after_citations(text)
+    if rest is None or not _JOINED.match(rest):
         return None
     claim = _JOINED.sub("", rest).strip().rstrip(".!")
     return claim if len(_content_terms(claim)) >= 3 else None
+
+
+def _after_citations(text: str) -> str | None:
+    """What ``text`` says after its last citation marker; None when it cites nothing."""
+    ends = [m.end() for m in CITATION.finditer(text)]
+    return text[ends[-1] :] if ends else None
 
 
 def _dated_title(e: Evidence) -> str:

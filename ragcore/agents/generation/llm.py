@@ -55,19 +55,17 @@ def build_messages(
     ones are dropped first. A first passage longer than the budget is cut to it, so the
     model never gets an empty context when evidence exists.
     """
-    context = "\n\n".join(entry for _, entry in _passages(evidence, max_context_chars))
+    return _messages(question, _passages(evidence, max_context_chars))
+
+
+def _messages(question: str, passages: list[tuple[int, str]]) -> list[dict[str, str]]:
+    context = "\n\n".join(entry for _, entry in passages)
     user = f"Context:\n{context}\n\nQuestion: {question.strip()}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-def shown_numbers(
-    evidence: Sequence[Evidence], max_context_chars: int = DEFAULT_MAX_CONTEXT_CHARS
-) -> tuple[int, ...]:
-    """The evidence numbers ``build_messages`` puts in the context (the rest are dropped)."""
-    return tuple(number for number, _ in _passages(evidence, max_context_chars))
-
-
 def _passages(evidence: Sequence[Evidence], max_context_chars: int) -> list[tuple[int, str]]:
+    """(evidence number, context entry) of each passage that fits the budget."""
     entries: list[tuple[int, str]] = []
     used = 0
     for item in sorted(evidence, key=lambda e: e.number):
@@ -167,15 +165,16 @@ class OpenAICompatibleGenerator:
         """
         if not evidence:
             return Draft(NO_ANSWER_TEXT, (), self.name, abstained=True)
+        passages = _passages(evidence, self.max_context_chars)
         payload = {
             "model": self.model,
-            "messages": build_messages(question, evidence, self.max_context_chars),
+            "messages": _messages(question, passages),
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
             "stream": False,
         }
         content = self._content(self._post(payload))
-        shown = shown_numbers(evidence, self.max_context_chars)
+        shown = tuple(number for number, _ in passages)
         return Draft(
             content, split_statements(content), self.name, _is_no_answer(content), shown=shown
         )
