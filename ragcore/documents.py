@@ -11,6 +11,7 @@ from datetime import date
 from types import MappingProxyType
 
 from ragcore.errors import InvalidDocumentError
+from ragcore.text.terms import model_terms, terms
 
 MAX_DOCUMENT_CHARS = 2_000_000
 """Default cap on a document's text; larger documents should be split before ingest."""
@@ -37,6 +38,16 @@ class DocumentInfo:
     checksum: str
     ingested_at: str
     superseded_by: str | None = None
+
+
+def named_identifiers(text: str) -> frozenset[str]:
+    """The identifiers ``text`` names, normalised: "CH-310" and "ch310" are one."""
+    return frozenset(model_terms(terms(text)))
+
+
+def identifiers_of(document: DocumentInfo) -> frozenset[str]:
+    """The identifiers a document's title and metadata name ("CSM-2018", "CH-310")."""
+    return named_identifiers(" ".join([document.title, *map(str, document.metadata.values())]))
 
 
 @dataclass(frozen=True)

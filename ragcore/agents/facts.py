@@ -29,7 +29,13 @@ from ragcore.types import IssueKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 _CODE = re.compile(r"^e\d+$")  # a code is named in the question, not in each list item
-_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+|,\s+where\s+", re.IGNORECASE)
+_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+|,\s+where\s+|;\s+", re.IGNORECASE)
+# A clause about a kind of unit its words name, not a model: "On the air handlers E-34
+# is a valve position error; on the CH-900 it signals low water flow".
+_UNNAMED_OWNER = re.compile(
+    r"^\s*(?:on|for)\s+(?:the\s+|all\s+)?((?:[a-z-]+\s+){0,2}[a-z-]+)\s*,?\s+(?=[A-Z]{1,3}-?\d)",
+    re.IGNORECASE,
+)
 # A parenthesised aside names another entity's figure, not what its line is about:
 # "- Drive motor: 11 kW (ES-80: 7.5 kW)".
 _ASIDE = re.compile(r"\([^)]*\)")
@@ -133,6 +139,8 @@ def _bound_sentences(
             last = sentence
             for clause in [line[a:b]] if item else _CONTRAST.split(line[a:b]):
                 named = [n for n, _, _ in identifiers(_ASIDE.sub(" ", clause)) if n not in codes]
+                if not named and (owner := _UNNAMED_OWNER.match(clause)):
+                    named = [owner.group(1).lower()]
                 out.append((frozenset(named) or last, frozenset(terms(clause))))
                 last = frozenset(named[-1:]) or last
         start += len(line) + 1

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ragcore.agents.evidence import Evidence
 from ragcore.text.arithmetic import Figure, derived
+from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
@@ -99,6 +100,13 @@ class _SourceFigure:
         if self.document != claimed or self.binding.attached:
             return False
         return bound is None or family(bound) != family(claimed)
+
+
+def _named_after_citation(statement: str, end: int) -> bool:
+    """Whether every name of the statement comes after a citation that follows ``end``:
+    "every 3 months [1], which is the interval DCPS-2023 requires [2]"."""
+    cut = CITATION.search(statement, end)
+    return cut is not None and all(a >= cut.start() for _, a, _ in identifiers(statement))
 
 
 def family(name: str) -> str:
@@ -396,7 +404,12 @@ def check_figures(
         elif said.attached or len(said.named) == 1:
             # The one name a statement gives is its figure's, before or after it ("800 kg
             # … is required on the TR-85"), unless it names the other side of a contrast.
-            alone = not said.attached and not _CONTRAST.search(statement)
+            # A name after the citation that closes the figure's claim is another claim's.
+            alone = (
+                not said.attached
+                and not _CONTRAST.search(statement)
+                and not _named_after_citation(statement, q.end)
+            )
             entity = said.entity or (next(iter(said.named)) if alone else None)
         else:
             entity = subject if not said.named else None

@@ -107,22 +107,15 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     named = sum(in_family(t, said) for t in wanted)
     if not wanted or 2 * named >= len(wanted) or (head and in_family(head, said)):
         return None
-    stripped = answer.lstrip()
-    lead = len(answer) - len(stripped)
-    if any(_TERSE.match(answer[lead : q.start]) for q in quantities(answer)):
-        return None  # a terse answer that starts with its figure ("10 µg/L, under …",
-        # "At least every 3 months.")
-    if _PRONOUN.match(stripped):
+    if _terse(answer):
+        return None
+    if _PRONOUN.match(answer.lstrip()):
         return None  # "It must be changed every …": about what the question names
     # "How often must the X be changed?" asks about X: an interval of something else is
     # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
-    if how_often := next((m for form in _DONE_FORMS if (m := form.match(question))), None):
-        # What is done is the verb phrase, not the rule or place named after it ("… be
-        # offered under the 2021 regulation?").
-        verb = _QUALIFIER.split(question[how_often.end("focus") :], maxsplit=1)[0]
-        done = set(terms(verb)) - _GENERIC
-        if any(in_family(t, said) for t in done):
-            return None
+    how_often = next((m for form in _DONE_FORMS if (m := form.match(question))), None)
+    if how_often and any(in_family(t, said) for t in _done(question, how_often)):
+        return None
     asked = () if how_often else attributes.asked_in(question)
     if any(a.addressed_by(answer, question) for a in asked):
         return None  # "rated output" answered in kVA, "noise level" in dB(A)
@@ -130,6 +123,13 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
     phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
     return f"the question asks about the {phrase}; the answer does not name it"
+
+
+def _terse(answer: str) -> bool:
+    """A terse answer starts with its figure ("10 µg/L, under …", "At least every 3
+    months."): about what the question asks."""
+    lead = len(answer) - len(answer.lstrip())
+    return any(_TERSE.match(answer[lead : q.start]) for q in quantities(answer))
 
 
 def in_spelled_unit(question: str, answer: str) -> bool:
@@ -151,10 +151,31 @@ _FREQUENCY = re.compile(
 
 
 def no_frequency(question: str, answer: str) -> str | None:
-    """Why ``answer`` does not say how often, when ``question`` asks it; else None."""
-    if _HOW_OFTEN.match(question) and not _FREQUENCY.search(answer):
+    """Why ``answer`` does not say how often, when ``question`` asks it, or how often
+    something else is done; else None."""
+    if not _HOW_OFTEN.match(question):
+        return None
+    if not _FREQUENCY.search(answer):
         return "the question asks how often; the answer gives no interval or frequency"
+    # "How often must the cylinders be hydrostatically tested?" is not answered by how
+    # often they are checked: a qualified action must be named by one of its words.
+    if (
+        (how := _FORMS[3].match(question))
+        and len(done := _done(question, how)) >= 2
+        and not _terse(answer)
+    ):
+        said = families(terms(answer))
+        if not any(in_family(t, said) for t in done):
+            verb = _QUALIFIER.split(question[how.end() :], maxsplit=1)[0].strip()
+            return f"the question asks how often it is {verb}; the answer names no such thing"
     return None
+
+
+def _done(question: str, how: re.Match[str]) -> set[str]:
+    """What a "how often … be <done>" question says is done: the verb phrase, not the
+    rule or place named after it ("… be offered under the 2021 regulation?")."""
+    verb = _QUALIFIER.split(question[how.end("focus") :], maxsplit=1)[0]
+    return set(terms(verb)) - _GENERIC
 
 
 # What may follow an attribute's word in a question that still asks for the attribute:

@@ -64,7 +64,7 @@ from ragcore.agents.relations import (
 )
 from ragcore.agents.support import SemanticSupport
 from ragcore.config import DEFAULT_SEMANTIC_THRESHOLD, DEFAULT_SUPPORT_THRESHOLD
-from ragcore.documents import DocumentInfo
+from ragcore.documents import DocumentInfo, identifiers_of, named_identifiers
 from ragcore.inference.reranker import Reranker
 from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import CITATION, strip_citations
@@ -96,8 +96,16 @@ _YES_NO = re.compile(
 )
 # A question for a reason ("Why was the interval extended?") asks for no attribute's figure.
 _WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
+# "What does the TS-400 do once utility power comes back?" asks what happens, not for the
+# attribute its clause names.
+_WHAT_HAPPENS = re.compile(
+    r"^\s*what\s+(?:happens|(?:does|do|did|will|should|must)\b[^?]*\bdo)\b", re.IGNORECASE
+)
 # Where one claim of a statement ends and another begins.
-_CLAUSE = re.compile(r",\s+and\s+|;\s+|,\s+which\s+|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)")
+_CLAUSE = re.compile(
+    r",\s+and\s+|;\s+|,\s+(?:after|before|during|until)?\s*which\s+"
+    r"|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)"
+)
 # A proper name of two or more capitalised words, not at the start of the statement:
 # "manufactured by Gridline Controls". A name the sources never use is invented.
 _NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+")
@@ -245,12 +253,15 @@ class Validator:
         asked = frozenset(_content_terms(perception.question))
         # What a statement without its own identifier is about: the previous statement's
         # one identifier, else the question's ("it", "its", "the pump").
-        subject = _single({name for name, _, _ in identifiers(perception.question)})
+        # A code the question names as one ("fault code E-34") is no subject in any
+        # statement: what it means on a model is a claim about the model.
+        codes = _codes(perception.question)
+        subject = _single({name for name, _, _ in identifiers(perception.question)} - codes)
         operands = figures(answer.text)  # what a worked-out figure may be computed from
         earlier: frozenset[tuple[float, str]] = frozenset()  # figures cited statements gave
         for statement in _leaning(answer.statements, operands):
             found, score = self._traceability(
-                statement, by_number, given, asked, subject, operands, earlier
+                statement, by_number, given, asked, subject, operands, earlier, codes
             )
             trace_issues += found
             support.append(score)
@@ -275,6 +286,7 @@ class Validator:
         subject: str | None,
         operands: Sequence[Figure],
         earlier: frozenset[tuple[float, str]] = frozenset(),
+        asked_codes: frozenset[str] = frozenset(),
     ) -> tuple[list[Issue], float]:
         content = _content_terms(s.text)
         key = len(content) >= 2 or numbers(s.text)
@@ -314,7 +326,7 @@ class Validator:
         source = " ".join(f"{_dated_title(e)} {e.text}" for e in cited)
         figure_check = check_figures(s.text, cited, subject, operands, earlier)
         problems = list(figure_check.problems)
-        codes = _codes(s.text)
+        codes = _codes(s.text) | asked_codes
         named = {n for n, _, _ in identifiers(s.text)} - codes
         claimed = frozenset(named or ([subject] if subject else []))
         if not any(p.kind == IssueKind.WRONG_ENTITY for p in problems) and (
@@ -527,6 +539,7 @@ class Validator:
                 and newer_date is not None
                 and newer_date > interval.end
             ) or self._about_the_past(answer, doc, newer, docs, perception)
+            historical = historical or _asked_version(doc, newer_docs.get(newer), perception)
             if newer is not None and not historical:
                 issues.append(
                     Issue(
@@ -567,7 +580,7 @@ class Validator:
                 )
         # A yes/no question ("Can the BC-9 drive a DP-24 at its full rated output?") asks
         # whether, and a why-question for a reason, not for the attribute it names.
-        whether = bool(_YES_NO.match(perception.question) or _WHY.match(perception.question))
+        whether = any(p.match(perception.question) for p in (_YES_NO, _WHY, _WHAT_HAPPENS))
         comparatives = self._attributes.comparatives
         if missing := one_sided(answer.statements, comparatives) or single_figure_comparison(
             perception.question, answer.text, bool(sides), comparatives
@@ -779,6 +792,15 @@ _IN_FORCE = re.compile(
 )
 # A clause joined on after a statement's last citation by a comma.
 _TAIL = re.compile(r"^\s*,\s*(?!(?:so|therefore|thus|hence|which|i\.e\.|e\.g\.)\b)(?=\w)")
+
+
+def _asked_version(doc, newer, perception: Perception) -> bool:
+    """Whether the question names this version ("Under CSM-2018, how often …"): an
+    identifier of its title or metadata that its successor does not share."""
+    if newer is None:
+        return False
+    asked = named_identifiers(perception.question) & identifiers_of(doc)
+    return bool(asked - identifiers_of(newer))
 
 
 def _after_last_citation(text: str) -> str | None:

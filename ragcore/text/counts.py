@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragcore.text.families import families, in_family
-from ragcore.text.quantities import mask_identifiers, number_spans, quantities
+from ragcore.text.quantities import mask_identifiers, number_spans, quantities, word_number_spans
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
 
@@ -29,6 +29,14 @@ _MONTH = re.compile(
 )
 # Words that repeat rather than count things: "no more than 5 times in an hour".
 _REPEATS = frozenset(terms("times time fold"))
+_CONTRAST = re.compile(r",\s+(?:where|whereas|while)\s+|;\s+", re.IGNORECASE)
+# A number word after these counts nothing new ("the two probes", "the larger of two
+# volumes") or is worked out ("about ten units").
+_NOT_COUNTED = re.compile(
+    r"\b(?:the|these|those|both|all|of|about|around|roughly|approximately|nearly|almost|"
+    r"some)\s+$",
+    re.IGNORECASE,
+)
 # The (up to) two words after a number: "12 filter cartridges".
 _NEXT = re.compile(r"^\s+([A-Za-z][A-Za-z-]+)(?:\s+([A-Za-z][A-Za-z-]+))?")
 
@@ -50,7 +58,8 @@ def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
     masked = mask_identifiers(text)
     taken = [(q.start, q.end) for q in quantities(text)]
     out = []
-    for value, start, end in number_spans(text):
+    written = [s for s in word_number_spans(masked) if not _NOT_COUNTED.search(masked[: s[1]])]
+    for value, start, end in sorted(number_spans(text) + written):
         if any(a <= start < b for a, b in taken) or _YEAR.match(masked[start:end]):
             continue
         if _MONTH.match(masked[end:]) and value == int(value) and 1 <= value <= 31:
@@ -75,9 +84,15 @@ def backed(count: Count, sources: Iterable[str]) -> bool:
 
 @functools.lru_cache(maxsize=4096)  # the same chunks are cited question after question
 def _pieces(text: str) -> tuple[tuple[frozenset[float], frozenset[str]], ...]:
-    # Sentences, and lines of one sentence (a list item, a table row: "Nozzles: 6").
+    # Sentences, and lines of one sentence (a list item, a table row: "Nozzles: 6"); each
+    # side of a contrast stands alone ("three strings, where the PW-300 takes two").
     lines = [line for line in text.split("\n") if len(split_sentences(line)) <= 1]
     spans = [text[a:b] for a, b in split_sentences(text)] + lines
+    pieces = [p for span in spans for p in _CONTRAST.split(span) if p]
     return tuple(
-        (frozenset(v for v, _, _ in number_spans(p)), families(terms(p))) for p in spans if p
+        (
+            frozenset(v for v, _, _ in number_spans(p) + word_number_spans(p)),
+            families(terms(p)),
+        )
+        for p in pieces
     )

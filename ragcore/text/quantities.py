@@ -294,6 +294,28 @@ def number_spans(text: str) -> list[tuple[float, int, int]]:
     ]
 
 
+# Counts written as words ("three parallel strings"); "one" and "zero" are left out: "one
+# of the sensors", "zero-point" are rarely counts.
+_COUNT_WORD = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.IGNORECASE
+)
+
+
+# A share written as a fraction is a percentage: "four-fifths of its rated capacity".
+_FRACTIONS = {"third": 1 / 3, "quarter": 1 / 4, "fifth": 1 / 5, "tenth": 1 / 10}
+_FRACTIONS |= {f"{w}s": v for w, v in _FRACTIONS.items()}
+_FRACTION = re.compile(
+    r"\b(one|two|three|four|nine)[- ](thirds?|quarters?|fifths?|tenths?)\b"
+    r"(?!\s+of\s+an?\s+(?:hour|minute|second|day|week|month|year|mile|inch)\b)",  # a time
+    re.IGNORECASE,
+)
+
+
+def word_number_spans(text: str) -> list[tuple[float, int, int]]:
+    """Small numbers written as words, from two to twelve, with where they are."""
+    return [(_WORDS[m.group(1).lower()], m.start(), m.end()) for m in _COUNT_WORD.finditer(text)]
+
+
 def quantities(text: str) -> list[Quantity]:
     """Numbers followed by a unit, with the unit in its canonical spelling; the first
     figure of a range takes the unit of the last ("20 to 50 mbar": 20 mbar, 50 mbar)."""
@@ -311,7 +333,16 @@ def quantities(text: str) -> list[Quantity]:
         if m.group(2).lower() not in _SPACED or not m.group(0)[len(m.group(1))].isalpha()
         if m.group(2) != "a"  # amperes are "A": "5 a.m." is a time
     ]
-    return _with_range_starts(masked, found)
+    found += [
+        Quantity(
+            round(100 * _FRACTIONS[m.group(2).lower()] * _WORDS[m.group(1).lower()], 1),
+            "%",
+            m.start(),
+            m.end(),
+        )
+        for m in _FRACTION.finditer(masked)
+    ]
+    return _with_range_starts(masked, sorted(found, key=lambda q: q.start))
 
 
 # The first figure of a range or a choice, written bare before the one with the unit:

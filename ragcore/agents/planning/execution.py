@@ -13,10 +13,9 @@ from dataclasses import dataclass, replace
 
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.planning.planner import Plan, RetrievalTask, SearchKey
-from ragcore.documents import DocumentInfo
+from ragcore.documents import identifiers_of, named_identifiers
 from ragcore.retrieval.search import Hit
 from ragcore.scope import Scope
-from ragcore.text.terms import model_terms, terms
 
 SearchFunction = Callable[..., list[Hit]]
 """``search(query, *, mode, k, filters, scope) -> hits``, e.g. ``Engine.search``."""
@@ -104,21 +103,12 @@ class Executor:
             return tuple(hits), (time.perf_counter() - started) * 1000
         # Documents about an entity, kept from a deeper search: their titles and metadata
         # are read from the hits, so the store needs no filter of its own for them.
-        name = _names(task.about)
+        name = named_identifiers(task.about)
         deeper = self._search(
             task.query, mode=task.mode, k=task.k * ABOUT_DEPTH, filters=filters, scope=scope
         )
-        hits = [h for h in deeper if name <= _named(h.document)][: task.k]
+        hits = [h for h in deeper if name <= identifiers_of(h.document)][: task.k]
         return tuple(hits), (time.perf_counter() - started) * 1000
-
-
-def _named(document: DocumentInfo) -> frozenset[str]:
-    """The identifiers a document's title and metadata name, normalised ("ch310")."""
-    return _names(" ".join([document.title, *(str(v) for v in document.metadata.values())]))
-
-
-def _names(text: str) -> frozenset[str]:
-    return frozenset(model_terms(terms(text)))
 
 
 def _missing_kbs(task: RetrievalTask, known: set[str]) -> set[str]:

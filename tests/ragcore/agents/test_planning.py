@@ -111,6 +111,29 @@ def test_asking_for_the_latest_adds_a_current_documents_task(sample_orchestrator
     assert current.filters.exclude_superseded
 
 
+def test_a_question_about_a_rule_adds_a_task_on_regulations(sample_orchestrator):
+    p = perceive("Does the CP-200's seal interval meet today's code?")
+    [rules] = [
+        t for t in sample_orchestrator.plan(p).tasks if t.reason == "rules-for-a-requirement"
+    ]
+    assert rules.filters.doc_types == ("regulation",)
+    plain = sample_orchestrator.plan(perceive("What is the CP-200 seal interval?"))
+    assert not [t for t in plain.tasks if t.reason == "rules-for-a-requirement"]
+
+
+def test_a_question_about_a_change_reads_the_earlier_and_the_current_revision(
+    sample_orchestrator,
+):
+    p = perceive("How did the CP-200 seal interval change between Rev. 1 and Rev. 2?")
+    tasks = [
+        t for t in sample_orchestrator.plan(p).tasks if t.reason == "history-earlier-revisions"
+    ]
+    assert {(t.filters.only_superseded, t.filters.exclude_superseded) for t in tasks} == {
+        (True, False),
+        (False, True),
+    }
+
+
 def test_interaction_forces_keyword_search(sample_orchestrator):
     plan = sample_orchestrator.plan(perceive("Is there an interaction between seal and oil?"))
     assert {t.mode for t in plan.tasks} == {"keyword"}

@@ -1,0 +1,221 @@
+"""General rules of the fifth round, on hand-written sentences: a question that names a
+superseded version, counts written as words, a claim after "after which", fractions as
+percentages, how often a qualified action is done, cooling capacity, "outlasts", a code's
+meaning for a kind of unit, what-happens questions, and a name after the citation that
+closes a figure's claim."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from handmade import check, document, evidence, kinds, perceive
+
+from ragcore.agents.evidence import Draft, split_statements
+from ragcore.agents.validation import Validator
+from ragcore.text.counts import counts
+from ragcore.text.quantities import quantities
+
+
+# -- a question that names the superseded version ------------------------------------------
+OLD = document(
+    "reg-csm-2018",
+    "CSM-2018 Server Room Maintenance Standard",
+    updated_at=date(2018, 3, 1),
+    superseded_by="reg-csm-2022",
+)
+NEW = document(
+    "reg-csm-2022",
+    "CSM-2022 Server Room Maintenance Standard",
+    updated_at=date(2022, 3, 1),
+    version=2,
+    supersedes="reg-csm-2018",
+)
+VERSIONS = Validator(documents=lambda ids: {d.id: d for d in (OLD, NEW)})
+OLD_RULE = [evidence(1, "Condenser coils of air handlers are cleaned every 12 months.", OLD)]
+
+
+def _report(question: str, answer: str, cited):
+    return VERSIONS.check(
+        Draft(answer, split_statements(answer), "test"), cited, perceive(question)
+    )
+
+
+def test_a_question_naming_the_superseded_version_may_cite_it():
+    answer = "CSM-2018 set coil cleaning for air handlers at every 12 months [1]."
+    report = _report("Under CSM-2018, how often were CRAH coils cleaned?", answer, OLD_RULE)
+    assert "superseded" not in kinds(report), report.issues
+
+
+def test_a_question_about_today_citing_the_superseded_version_is_caught():
+    answer = "Air handler coils are cleaned every 12 months [1]."
+    report = _report("How often must CRAH coils be cleaned today?", answer, OLD_RULE)
+    assert "superseded" in kinds(report), report.issues
+
+
+# -- counts written as words ---------------------------------------------------------------
+STRINGS = [
+    evidence(
+        1,
+        "The PW-500 takes three parallel strings, where the PW-300 takes two. Each string "
+        "is 40 VRLA blocks of 12 V.",
+        document("manual-pw500", "PW-500 UPS Service Manual"),
+    )
+]
+
+
+def test_a_count_in_words_that_the_source_gives_another_side_is_unsupported():
+    wrong = "The PW-500 takes two parallel strings of 40 blocks each [1]."
+    right = "The PW-500 takes three parallel strings of 40 blocks each [1]."
+    question = "How many battery strings does the PW-500 take?"
+    assert "unsupported_number" in kinds(check(question, wrong, STRINGS))
+    assert "unsupported_number" not in kinds(check(question, right, STRINGS))
+
+
+def test_number_words_that_refer_back_or_are_estimates_count_nothing():
+    assert counts("The PC-300 raises E22 when the two probes differ by more than 0.3 °C.") == []
+    assert counts("so about ten CA-20 units could be supplied") == []
+    assert [c.value for c in counts("It has eight condenser fans.")] == [8]
+
+
+# -- a claim after "after which" -----------------------------------------------------------
+def test_a_claim_added_after_which_must_be_supported():
+    cited = [
+        evidence(
+            1,
+            "The TS-400 automatic transfer switch has a rated mechanical endurance of 8,000 "
+            "operations at rated current. Inspect the busbar terminals every 12 months.",
+            document("manual-ts400", "TS-400 Transfer Switch Manual"),
+        )
+    ]
+    answer = (
+        "The TS-400 automatic transfer switch has a rated mechanical endurance of 8,000 "
+        "operations, after which its contacts are replaced as a set [1]."
+    )
+    report = check("What is the mechanical endurance of the TS-400?", answer, cited)
+    assert "unsupported_claim" in kinds(report), report.issues
+
+
+# -- fractions -----------------------------------------------------------------------------
+def test_a_fraction_is_a_percentage_but_not_of_an_hour():
+    found = quantities("below four-fifths of its rated capacity, or two-thirds of it")
+    assert [(q.value, q.unit) for q in found] == [(80.0, "%"), (66.7, "%")]
+    assert quantities("three quarters of an hour") == []
+
+
+# -- how often a qualified action is done --------------------------------------------------
+TESTS = [
+    evidence(
+        1,
+        "FS-60 cylinder pressure and agent quantity are checked every 6 months. The "
+        "cylinders need a hydrostatic test every 10 years.",
+        document("manual-fs60", "FS-60 Clean Agent System Manual"),
+    )
+]
+HYDROSTATIC = "How often must FS-60 cylinders be hydrostatically tested?"
+
+
+def test_how_often_another_action_is_done_does_not_answer():
+    answer = "FS-60 cylinder pressure has to be checked every 6 months [1]."
+    assert "off_question" in kinds(check(HYDROSTATIC, answer, TESTS))
+
+
+def test_how_often_the_asked_action_is_done_answers_in_any_form():
+    for answer in (
+        "FS-60 cylinders need a hydrostatic test every 10 years [1].",
+        "Every 10 years [1].",
+    ):
+        assert "off_question" not in kinds(check(HYDROSTATIC, answer, TESTS)), answer
+
+
+# -- cooling capacity ----------------------------------------------------------------------
+CHILLER = [
+    evidence(
+        1,
+        "Cooling capacity: 900 kW at 35 °C ambient. Nominal chilled water flow: 129 m³/h. "
+        "Compressor motor: 160 kW.",
+        document("manual-ch900", "CH-900 Chiller Manual"),
+    )
+]
+
+
+def test_a_cooling_capacity_is_answered_by_a_power_not_a_flow_or_a_motor():
+    question = "What is the cooling capacity of the CH-900?"
+    for answer, off in (
+        ("The CH-900 delivers a nominal chilled water flow of 129 m³/h [1].", True),
+        ("The CH-900 has a 160 kW compressor motor [1].", True),
+        ("The CH-900 provides 900 kW of cooling at 35 °C ambient [1].", False),
+    ):
+        assert ("off_question" in kinds(check(question, answer, CHILLER))) is off, answer
+
+
+# -- "outlasts" ----------------------------------------------------------------------------
+def test_outlasting_the_other_side_needs_its_figure():
+    cited = [
+        evidence(
+            1,
+            "Autonomy at full load: 12 min.",
+            document("manual-pw300", "PW-300 UPS Service Manual"),
+        )
+    ]
+    answer = "The PW-300 gives 12 min at full load [1], so it outlasts the PW-500."
+    question = "Which runs longer on battery at full load, the PW-300 or the PW-500?"
+    assert "missing_side" in kinds(check(question, answer, cited))
+
+
+# -- a code's meaning on a kind of unit ----------------------------------------------------
+CODES = [
+    evidence(
+        1,
+        "## What does E-34 mean?\nIt depends on the unit. On the air handlers E-34 is a "
+        "chilled-water valve position error; on the CH-900 it signals low water flow.",
+        document("faq-cooling", "Cooling FAQ"),
+    )
+]
+
+
+def test_a_meaning_the_source_gives_for_a_kind_of_unit_is_not_the_models():
+    question = "What does fault code E-34 mean on the CH-900 chiller?"
+    wrong = "On the CH-900, E-34 is a chilled-water valve position error [1]."
+    right = "On the CH-900, E-34 signals low water flow [1]."
+    assert "wrong_entity" in kinds(check(question, wrong, CODES))
+    assert "wrong_entity" not in kinds(check(question, right, CODES))
+
+
+# -- what happens --------------------------------------------------------------------------
+def test_a_what_does_it_do_question_asks_for_no_attribute_its_clause_names():
+    cited = [
+        evidence(
+            1,
+            "Retransfer delay after mains returns: default 5 min. Generator cooldown after "
+            "retransfer: 5 min at no load.",
+            document("manual-ts400", "TS-400 Transfer Switch Manual"),
+        )
+    ]
+    answer = (
+        "It waits 5 min before moving the load back to the mains, then lets the generator "
+        "cool down for 5 min at no load [1]."
+    )
+    report = check("What does the TS-400 do once utility power comes back?", answer, cited)
+    assert "off_question" not in kinds(report), report.issues
+
+
+# -- a name after the citation that closes a figure's claim --------------------------------
+def test_a_name_after_the_figures_citation_does_not_own_the_figure():
+    cited = [
+        evidence(
+            1,
+            "Internal impedance check of every block: every 3 months.",
+            document("manual-pw300-v2", "PW-300 UPS Service Manual (Rev. 2)"),
+        ),
+        evidence(
+            2,
+            "UPS battery impedance is checked every 3 months.",
+            document("reg-dcps-2023", "DCPS-2023 Power Systems Code"),
+        ),
+    ]
+    answer = (
+        "Yes. The Rev. 2 manual asks for an impedance check of every block every 3 months "
+        "[1], which is the interval DCPS-2023 requires [2]."
+    )
+    question = "Does the PW-300's battery impedance check interval meet today's code?"
+    assert "wrong_entity" not in kinds(check(question, answer, cited))
