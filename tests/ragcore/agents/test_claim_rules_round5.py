@@ -15,7 +15,6 @@ from ragcore.agents.validation import Validator
 from ragcore.text.counts import counts
 from ragcore.text.quantities import quantities
 
-
 # -- a question that names the superseded version ------------------------------------------
 OLD = document(
     "reg-csm-2018",
