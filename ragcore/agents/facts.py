@@ -39,6 +39,7 @@ _UNNAMED_OWNER = re.compile(
 # A parenthesised aside names another entity's figure, not what its line is about:
 # "- Drive motor: 11 kW (ES-80: 7.5 kW)".
 _ASIDE = re.compile(r"\([^)]*\)")
+_CLAUSES = re.compile(r",\s+and\s+|;\s+")
 _LINKS = frozenset(terms("means mean indicates shows signals"))
 
 MIN_CLAIM_TERMS = 3
@@ -61,6 +62,22 @@ def misbound_claim(
     names, or its list's or document's entity."""
     if not claimed:
         return None
+    # Each clause is a claim of its own: "E21 means the blade strain is low, and the saw
+    # is braked" took the first clause from another controller's line.
+    pieces = [p for p in _CLAUSES.split(statement) if p.strip()]
+    return next(
+        (
+            problem
+            for piece in ([statement, *pieces] if len(pieces) > 1 else [statement])
+            if (problem := _misbound(piece, cited, claimed, codes))
+        ),
+        None,
+    )
+
+
+def _misbound(
+    statement: str, cited: Sequence[Evidence], claimed: frozenset[str], codes: frozenset[str]
+) -> FigureProblem | None:
     names = {n for n, _, _ in identifiers(statement)}  # a part label ("C2") is content
     claim = {
         t

@@ -15,7 +15,7 @@ from ragcore.agents.attributes import Attribute, AttributeTable
 from ragcore.text.citations import CITATION
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.quantities import quantities, units_named
+from ragcore.text.quantities import number_spans, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 
@@ -29,7 +29,8 @@ _FORMS = (
     ),
     # "What payload can the RB-12 carry?", "What hardness does the WS-50 produce?"
     re.compile(
-        r"^\s*what\s+(?P<focus>[^?]+?)\s+(?:does|do|did|can|could|must|should|will)\s",
+        r"^\s*what\s+(?!(?:is|are|was|were)\b)(?P<focus>[^?]+?)\s+"
+        r"(?:does|do|did|can|could|must|should|will)\s",
         re.IGNORECASE,
     ),
     # "How many tools does the VMC-600 hold?"
@@ -127,9 +128,10 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
 
 def _terse(answer: str) -> bool:
     """A terse answer starts with its figure ("10 µg/L, under …", "At least every 3
-    months."): about what the question asks."""
+    months.", "5 mg/m³ as an 8-hour average"): about what the question asks."""
     lead = len(answer) - len(answer.lstrip())
-    return any(_TERSE.match(answer[lead : q.start]) for q in quantities(answer))
+    starts = [q.start for q in quantities(answer)] + [s for _, s, _ in number_spans(answer)]
+    return any(_TERSE.match(answer[lead:start]) for start in starts)
 
 
 def in_spelled_unit(question: str, answer: str) -> bool:
@@ -291,21 +293,29 @@ def other_kind(question: str, answer: str, sources: Sequence[str]) -> str | None
         if not any(_same(m, modifier) and _same(h, head) for m, h, _ in named):
             continue
         # The answer's figure is the value of a line labelled with another kind of the
-        # head ("Full clamping pressure: 180 bar" for the residual pressure).
-        for source in sources:
-            for label, value in _lines(source):
-                label_terms = terms(label)
-                if (
-                    any(_same(t, head) for t in label_terms)
-                    # a label the question spells out is what it asks for
-                    and not set(label_terms) - STOPWORDS - _GENERIC <= asked_terms
-                    and not any(_same(t, modifier) for t in label_terms)
-                    and stated & {(q.value, q.unit) for q in quantities(value)}
-                ):
-                    return (
-                        f"the question asks about the {asked}; the answer gives the "
-                        f"{label.strip().lower()}"
-                    )
+        # head ("Full clamping pressure: 180 bar" for the residual pressure), unless the
+        # asked kind's line gives the same figure ("Hardwood dust: 5 mg/m³", "Softwood
+        # dust: 5 mg/m³").
+        lines = [(terms(label), label, value) for s in sources for label, value in _lines(s)]
+        own = {
+            (q.value, q.unit)
+            for label_terms, _, value in lines
+            if any(_same(t, head) for t in label_terms)
+            and any(_same(t, modifier) for t in label_terms)
+            for q in quantities(value)
+        }
+        for label_terms, label, value in lines:
+            if (
+                any(_same(t, head) for t in label_terms)
+                # a label the question spells out is what it asks for
+                and not set(label_terms) - STOPWORDS - _GENERIC <= asked_terms
+                and not any(_same(t, modifier) for t in label_terms)
+                and (stated - own) & {(q.value, q.unit) for q in quantities(value)}
+            ):
+                return (
+                    f"the question asks about the {asked}; the answer gives the "
+                    f"{label.strip().lower()}"
+                )
         for other, thing, given in answered:
             if (
                 _same(thing, head)

@@ -112,6 +112,20 @@ _UNITS = (
     ("%", "%"),
     ("per cent", "%"),
     ("percent", "%"),
+    ("millimetres", "mm"),
+    ("millimeters", "mm"),
+    ("centimetres", "cm"),
+    ("centimeters", "cm"),
+    ("metres", "m"),
+    ("meters", "m"),
+    ("metre", "m"),
+    ("meter", "m"),
+    ("inches", "in"),
+    ("inch", "in"),
+    ("mg/m³", "mg/m³"),
+    ("mg/m3", "mg/m³"),
+    ("µg/m³", "µg/m³"),
+    ("µg/m3", "µg/m³"),
     ("mm/s", "mm/s"),
     ("mm", "mm"),
     ("operating hours", "h"),
@@ -311,6 +325,20 @@ _FRACTION = re.compile(
 )
 
 
+_FRACTION_OF_TIME = re.compile(
+    r"\b(?:(one|two|three|four|nine)[- ](thirds?|quarters?|fifths?|tenths?)|(?:a\s+)?(half))"
+    r"\s+(?:of\s+)?an?\s+(second|minute|hour|day|week|month|year)\b",
+    re.IGNORECASE,
+)
+
+
+def _share(count: str | None, part: str) -> float:
+    """The share a fraction in words is: ("three", "tenths") → 0.3, (None, "half") → 0.5."""
+    if count is None:
+        return 0.5
+    return round(_WORDS[count.lower()] * _FRACTIONS[part.lower()], 6)
+
+
 def word_number_spans(text: str) -> list[tuple[float, int, int]]:
     """Small numbers written as words, from two to twelve, with where they are."""
     return [(_WORDS[m.group(1).lower()], m.start(), m.end()) for m in _COUNT_WORD.finditer(text)]
@@ -334,13 +362,13 @@ def quantities(text: str) -> list[Quantity]:
         if m.group(2) != "a"  # amperes are "A": "5 a.m." is a time
     ]
     found += [
-        Quantity(
-            round(100 * _FRACTIONS[m.group(2).lower()] * _WORDS[m.group(1).lower()], 1),
-            "%",
-            m.start(),
-            m.end(),
-        )
+        Quantity(round(100 * _share(m.group(1), m.group(2)), 1), "%", m.start(), m.end())
         for m in _FRACTION.finditer(masked)
+    ]
+    # "half a minute", "three tenths of a second": a share of a time unit.
+    found += [
+        Quantity(_share(m.group(1), m.group(2)), _CANONICAL[m.group(4).lower()], m.start(), m.end())
+        for m in _FRACTION_OF_TIME.finditer(masked)
     ]
     return _with_range_starts(masked, sorted(found, key=lambda q: q.start))
 

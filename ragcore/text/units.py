@@ -63,6 +63,7 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "cm": ("length", 1e-2),
     "m": ("length", 1.0),
     "ft": ("length", 0.3048),
+    "in": ("length", 0.0254),
 }
 _TEMPERATURE = {"°C": (1.0, 0.0), "°F": (5 / 9, -32 * 5 / 9)}  # to °C: value * a + b
 
