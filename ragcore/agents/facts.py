@@ -29,7 +29,8 @@ from ragcore.types import IssueKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 _CODE = re.compile(r"^e\d+$")  # a code is named in the question, not in each list item
-_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+|,\s+where\s+|;\s+", re.IGNORECASE)
+_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+|,\s+where\s+", re.IGNORECASE)
+_PARTS = re.compile(r";\s+")
 # A clause about a kind of unit its words name, not a model: "On the air handlers E-34
 # is a valve position error; on the CH-900 it signals low water flow".
 _UNNAMED_OWNER = re.compile(
@@ -40,9 +41,12 @@ _UNNAMED_OWNER = re.compile(
 # "- Drive motor: 11 kW (ES-80: 7.5 kW)".
 _ASIDE = re.compile(r"\([^)]*\)")
 _CLAUSES = re.compile(r",\s+and\s+|;\s+")
-_LINKS = frozenset(terms("means mean indicates shows signals"))
+# Words that link a code to its meaning or name the kind of thing it is shown on ("On
+# the DC-6's DL-5 controller, E-301 means …"): not what the claim says.
+_LINKS = frozenset(terms("means mean indicates shows signals controller panel display unit"))
 
 MIN_CLAIM_TERMS = 3
+MIN_CODE_CLAIM_TERMS = 2
 BEST_SUPPORT = 0.6
 """The other entity's sentence must state most of the claim."""
 MARGIN = 0.25
@@ -62,17 +66,17 @@ def misbound_claim(
     names, or its list's or document's entity."""
     if not claimed:
         return None
-    # Each clause is a claim of its own: "E21 means the blade strain is low, and the saw
-    # is braked" took the first clause from another controller's line.
+    if problem := _misbound(statement, cited, claimed, codes):
+        return problem
+    # A clause naming what it is about is a claim of its own: "On the CS-60, E21 means
+    # the blade strain is low, and the saw is braked" took its first clause from another
+    # controller's line.
     pieces = [p for p in _CLAUSES.split(statement) if p.strip()]
-    return next(
-        (
-            problem
-            for piece in ([statement, *pieces] if len(pieces) > 1 else [statement])
-            if (problem := _misbound(piece, cited, claimed, codes))
-        ),
-        None,
-    )
+    for piece in pieces if len(pieces) > 1 else ():
+        named = frozenset(n for n, _, _ in identifiers(piece)) - codes
+        if named and (problem := _misbound(piece, cited, named, codes)):
+            return problem
+    return None
 
 
 def _misbound(
@@ -84,9 +88,10 @@ def _misbound(
         for t in terms(statement)
         if t not in names and t not in STOPWORDS and t not in _LINKS and not _CODE.match(t)
     }
-    if len(claim) < MIN_CLAIM_TERMS:
+    asked_codes = {t for t in terms(statement) if _CODE.match(t) or t in codes}
+    # A code's meaning is a whole claim in two words ("F03 means the filter is blocked").
+    if len(claim) < (MIN_CODE_CLAIM_TERMS if asked_codes else MIN_CLAIM_TERMS):
         return None
-    asked_codes = {t for t in terms(statement) if _CODE.match(t)}
     best: tuple[float, frozenset[str], Evidence] | None = None
     own = 0.0
     for e in cited:
@@ -153,12 +158,17 @@ def _bound_sentences(
             # "… a filter warning on a TR-110, whereas on a TR-85 it indicates low C2
             # clutch pressure": each side of a contrast is about what it names, or what
             # was named last before it ("… than on the ES-80, where it indicates …").
-            last = sentence
-            for clause in [line[a:b]] if item else _CONTRAST.split(line[a:b]):
-                named = [n for n, _, _ in identifiers(_ASIDE.sub(" ", clause)) if n not in codes]
-                if not named and (owner := _UNNAMED_OWNER.match(clause)):
-                    named = [owner.group(1).lower()]
-                out.append((frozenset(named) or last, frozenset(terms(clause))))
-                last = frozenset(named[-1:]) or last
+            # Each part of a sentence cut by ";" starts afresh ("On the air handlers E-34
+            # is …; on the CH-900 it signals …").
+            for part in [line[a:b]] if item else _PARTS.split(line[a:b]):
+                last = sentence
+                for clause in [part] if item else _CONTRAST.split(part):
+                    named = [
+                        n for n, _, _ in identifiers(_ASIDE.sub(" ", clause)) if n not in codes
+                    ]
+                    if not named and (owner := _UNNAMED_OWNER.match(clause)):
+                        named = [owner.group(1).lower()]
+                    out.append((frozenset(named) or last, frozenset(terms(clause))))
+                    last = frozenset(named[-1:]) or last
         start += len(line) + 1
     return tuple(out)

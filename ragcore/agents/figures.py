@@ -30,7 +30,8 @@ from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import agrees
 from ragcore.types import IssueKind
 
-_CODE = re.compile(r"^E\d+$")  # error codes: E01, E4027
+# Error codes (E01, E4027) and protection ratings (IP65) belong to no one.
+_CODE = re.compile(r"^(?:E\d+|IP\d\dK?)$")
 # Text between a figure and a following identifier that attaches it: "… of the PX-20",
 # "… sump of the smaller KG-250", "4,200 L in the larger SB-12" ("9 h on the CH-80" is
 # where, not whose).

@@ -126,11 +126,16 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     return f"the question asks about the {phrase}; the answer does not name it"
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d$")  # "The 2021 regulation requires …" is no figure
+
+
 def _terse(answer: str) -> bool:
     """A terse answer starts with its figure ("10 µg/L, under …", "At least every 3
     months.", "5 mg/m³ as an 8-hour average"): about what the question asks."""
     lead = len(answer) - len(answer.lstrip())
-    starts = [q.start for q in quantities(answer)] + [s for _, s, _ in number_spans(answer)]
+    starts = [q.start for q in quantities(answer)] + [
+        s for v, s, e in number_spans(answer) if not _YEAR.match(answer[s:e])
+    ]
     return any(_TERSE.match(answer[lead:start]) for start in starts)
 
 

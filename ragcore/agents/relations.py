@@ -29,6 +29,7 @@ from ragcore.text.units import convert
 from ragcore.types import Route
 
 # What puts two things side by side in one statement: "louder than", "68 against 72".
+_YEAR_IN = re.compile(r"\b((?:19|20)\d\d)\b")
 _COMPARED = re.compile(
     r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
     re.IGNORECASE,
@@ -230,7 +231,15 @@ def change_problem(s: Statement) -> str | None:
     between = s.text[first.end : second.start].lower()
     now = re.search(r"\bnow\b", s.text[: first.start], re.IGNORECASE)
     verb = change.start() < first.start
-    if re.search(r"\bfrom\b", between) or ((now or verb) and _COMPARED.search(between)):
+    # "lowered it to A, compared with B" reads the new figure first; "lowered: the 2016
+    # edition gave A, while the 2021 edition gives B" tells each in its turn.
+    years = [
+        int(y) for y in _YEAR_IN.findall(s.text[: first.start])[-1:] + _YEAR_IN.findall(between)
+    ]
+    in_turn = len(years) == 2 and years[0] < years[1]
+    if in_turn:
+        old, new = first.value, second.value
+    elif re.search(r"\bfrom\b", between) or ((now or verb) and _COMPARED.search(between)):
         # "to A, up from B", "now A, versus B", "lowered it to A, compared with B"
         new, old = first.value, second.value
     elif re.search(r"\bto\b", between) and re.search(r"\bfrom\s*$", s.text[: first.start].lower()):

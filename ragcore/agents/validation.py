@@ -259,7 +259,7 @@ class Validator:
         subject = _single({name for name, _, _ in identifiers(perception.question)} - codes)
         operands = figures(answer.text)  # what a worked-out figure may be computed from
         earlier: frozenset[tuple[float, str]] = frozenset()  # figures cited statements gave
-        for statement in _leaning(answer.statements, operands):
+        for statement in _leaning(answer.statements, operands, answer.text):
             found, score = self._traceability(
                 statement, by_number, given, asked, subject, operands, earlier, codes
             )
@@ -743,13 +743,17 @@ def _outranked(answer: Draft, by_number) -> list[Issue]:
     return issues
 
 
-def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> list[Statement]:
-    """``statements`` with two kinds of uncited ones checked against a neighbour's
+def _leaning(
+    statements: Sequence[Statement], operands: Sequence[Figure], text: str = ""
+) -> list[Statement]:
+    """``statements`` with three kinds of uncited ones checked against a neighbour's
     citations: a short verdict before the cited backing ("Yes.", "The RO-300
-    pre-filter.", "Within 30 days.") and a conclusion from cited figures ("… is
-    therefore 4 dB(A) above that limit"). Any other uncited sentence stays uncited: a
-    fact needs its own citation."""
+    pre-filter.", "Within 30 days."), a conclusion from cited figures ("… is
+    therefore 4 dB(A) above that limit"), and a sentence of a paragraph that cites once
+    after its last full stop ("Run the pump first. Warm the oil below −15 °C.[1]").
+    Any other uncited sentence stays uncited: a fact needs its own citation."""
     out = list(statements)
+    closing = _paragraph_citations(statements, text)
     cited_figures = {(f.value, f.unit) for t in statements if t.citations for f in figures(t.text)}
     for i, s in enumerate(statements):
         if s.citations:
@@ -767,6 +771,33 @@ def _leaning(statements: Sequence[Statement], operands: Sequence[Figure]) -> lis
             and all((f.value, f.unit) in cited_figures or derived(f, operands) for f in stated)
         ):
             out[i] = replace(s, citations=before.citations)
+        elif closing.get(i):
+            out[i] = replace(s, citations=closing[i])
+    return out
+
+
+_CLOSING = re.compile(r"[.!?]\s*(?:\[\d+\]\s*)+$")
+
+
+def _paragraph_citations(statements: Sequence[Statement], text: str) -> dict[int, tuple[int, ...]]:
+    """The citations each uncited statement takes from the end of its paragraph: the
+    paragraph's last statement cites after its full stop, and no other statement of the
+    paragraph cites."""
+    out: dict[int, tuple[int, ...]] = {}
+    where, pending = 0, []
+    for i, s in enumerate(statements):
+        found = text.find(s.text, where)
+        if found < 0:
+            return {}
+        if pending and "\n" in text[where:found]:
+            pending = []  # a new paragraph
+        where = found + len(s.text)
+        if not s.citations:
+            pending.append(i)
+            continue
+        if pending and _CLOSING.search(s.text):
+            out |= dict.fromkeys(pending, s.citations)
+        pending = []
     return out
 
 

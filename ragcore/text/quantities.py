@@ -89,6 +89,9 @@ _UNITS = (
     ("kw", "kW"),
     ("mw", "MW"),
     ("kv", "kV"),
+    ("megohms", "MΩ"),
+    ("megohm", "MΩ"),
+    ("mω", "MΩ"),  # "mΩ" (milliohms) is told apart by its case in _canonical
     ("kω", "kΩ"),
     ("kohm", "kΩ"),
     ("ω", "Ω"),
@@ -350,7 +353,7 @@ def quantities(text: str) -> list[Quantity]:
     masked = mask_identifiers(text)
     found = [
         Quantity(
-            _signed(masked, m.start(), _value(m.group(1)), unit := _CANONICAL[m.group(2).lower()]),
+            _signed(masked, m.start(), _value(m.group(1)), unit := _canonical(m.group(2))),
             unit,
             m.start(),
             m.end(),
@@ -418,6 +421,11 @@ def _signed(text: str, start: int, value: float, unit: str) -> float:
     if unit in ("°C", "°F") and _MINUS.search(text[max(0, start - 7) : start]):
         return -value
     return value
+
+
+def _canonical(unit: str) -> str:
+    """A unit as matched (case ignored) in its canonical spelling; "mΩ" is not "MΩ"."""
+    return "mΩ" if unit == "mΩ" else _CANONICAL[unit.lower()]
 
 
 def _value(number: str) -> float:

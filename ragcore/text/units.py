@@ -48,6 +48,8 @@ _LINEAR: dict[str, tuple[str, float]] = {
     "kV": ("voltage", 1000.0),
     "Ω": ("resistance", 1.0),
     "kΩ": ("resistance", 1e3),
+    "MΩ": ("resistance", 1e6),
+    "mΩ": ("resistance", 1e-3),
     "ms": ("duration", 1 / 3_600_000),
     "s": ("duration", 1 / 3600),
     "min": ("duration", 1 / 60),
