@@ -784,7 +784,7 @@ def _paragraph_citations(statements: Sequence[Statement], text: str) -> dict[int
     paragraph's last statement cites after its full stop, and no other statement of the
     paragraph cites."""
     out: dict[int, tuple[int, ...]] = {}
-    where, pending = 0, []
+    where, pending = 0, list[int]()
     for i, s in enumerate(statements):
         found = text.find(s.text, where)
         if found < 0:
