@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ragcore.text.synonyms import SYNONYM_KEYS
+
 
 def family(term: str) -> frozenset[str]:
     """Keys by which ``term`` matches the other inflections of its word: a "y" turned
     "i" ("empti"/"empty", "carri"/"carry"), and, in terms of six letters or more, one
     letter more or another last letter ("continuous"/"continuou", "recover"/"recovery";
-    not "clos"/"closur")."""
+    not "clos"/"closur"), and the key of its group of synonyms ("withdrawn"/"removed")."""
     if not term.isalpha():
         return frozenset({term})
     keys = {term[:-1] + "y"} if len(term) >= 4 and term.endswith("i") else {term}
     if len(term) >= 6:
         keys |= {term[:-1], term}
+    if synonym := SYNONYM_KEYS.get(term):  # "withdrawn" and "removed", "log" and "record"
+        keys.add(synonym)
     return frozenset(keys)
 
 

@@ -392,3 +392,25 @@ def test_a_change_told_in_the_order_of_its_editions():
     wrong = right.replace("lowered", "raised")
     assert "unsupported_relation" not in kinds(check(question, right, cited))
     assert "unsupported_relation" in kinds(check(question, wrong, cited))
+
+
+# -- synonyms ------------------------------------------------------------------------------
+def test_a_paraphrase_in_synonyms_is_supported_and_an_unrelated_clause_is_not():
+    cited = [
+        evidence(
+            1,
+            "Each grip is tested three times in succession; the lowest value is the result.",
+            document("manual-gt3", "GT-3 Grip Tester Manual"),
+        )
+    ]
+    question = "How does the GT-3 arrive at the grip force result?"
+    right = (
+        "Every grip is measured three times in succession, and the smallest of those "
+        "readings is taken as its result [1]."
+    )
+    wrong = (
+        "Every grip is measured three times in succession, and the operator signs the "
+        "report before the grip returns to service [1]."
+    )
+    assert not {"unsupported", "unsupported_claim"} & set(kinds(check(question, right, cited)))
+    assert {"unsupported", "unsupported_claim"} & set(kinds(check(question, wrong, cited)))
