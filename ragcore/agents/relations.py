@@ -25,10 +25,11 @@ from ragcore.text.quantities import (
     quantities,
 )
 from ragcore.text.terms import model_terms, terms
-from ragcore.text.units import convert
+from ragcore.text.units import convert, dimension
 from ragcore.types import Route
 
 # What puts two things side by side in one statement: "louder than", "68 against 72".
+_TIMED = re.compile(r"^(?:shorten|lengthen|extend)", re.IGNORECASE)
 _YEAR_IN = re.compile(r"\b((?:19|20)\d\d)\b")
 _COMPARED = re.compile(
     r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
@@ -220,8 +221,11 @@ def change_problem(s: Statement) -> str | None:
     change = rise or fall
     if change is None or (rise and fall):  # no change stated, or both ways: nothing to check
         return None
-    # Figures with units, else bare ones: "… now at 8 broken wires, compared with 10".
-    stated = quantities(s.text) or [
+    # Figures with units, else bare ones: "… now at 8 broken wires, compared with 10". A
+    # time is shortened or lengthened, not the pressure it is reached at ("reach 9 bar
+    # from 0 bar within 12 minutes; … shortened this to 10 minutes").
+    timed = _TIMED.search(change.group(0))
+    stated = [q for q in quantities(s.text) if not timed or dimension(q.unit) == "duration"] or [
         Quantity(value, "", start, end) for value, start, end in number_spans(s.text)
     ]
     pairs = [(p, q) for p, q in zip(stated, stated[1:]) if p.unit == q.unit]

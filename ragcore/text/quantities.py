@@ -112,6 +112,11 @@ _UNITS = (
     ("ft-lb", "lbf·ft"),
     ("°c", "°C"),
     ("°f", "°F"),
+    ("degrees celsius", "°C"),
+    ("degrees fahrenheit", "°F"),
+    ("degrees", "°"),  # an angle: "tilted by more than 10°"
+    ("degree", "°"),
+    ("°", "°"),
     ("%", "%"),
     ("per cent", "%"),
     ("percent", "%"),

@@ -414,3 +414,24 @@ def test_a_paraphrase_in_synonyms_is_supported_and_an_unrelated_clause_is_not():
     )
     assert not {"unsupported", "unsupported_claim"} & set(kinds(check(question, right, cited)))
     assert {"unsupported", "unsupported_claim"} & set(kinds(check(question, wrong, cited)))
+
+
+# -- angles; what a shortened time is ------------------------------------------------------
+def test_degrees_are_an_angle_unless_celsius():
+    found = quantities("tilted by no more than 10 degrees, or 10°; 25 degrees Celsius")
+    assert [(q.value, q.unit) for q in found] == [(10, "°"), (10, "°"), (25, "°C")]
+
+
+def test_a_shortened_time_is_read_from_the_durations():
+    cited = [
+        evidence(1, "Reach 9 bar from 0 bar within 12 min.", document("reg-2018", "Rule 2018")),
+        evidence(2, "Reach 9 bar from 0 bar within 10 min.", document("reg-2023", "Rule 2023")),
+    ]
+    question = "How did the charging time limit change in the brake rule?"
+    right = (
+        "Under the 2018 rule the reservoir had to reach 9 bar from 0 bar within 12 minutes "
+        "[1]; the 2023 rule shortened this to 10 minutes [2]."
+    )
+    assert "unsupported_relation" not in kinds(check(question, right, cited))
+    wrong = right.replace("shortened", "extended")
+    assert "unsupported_relation" in kinds(check(question, wrong, cited))
