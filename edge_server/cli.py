@@ -136,7 +136,7 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         type=int,
         default=_LIBRARY_DEFAULTS["llm_context_chars"],
         help="characters of numbered context sent to --llm-url (default %(default)s, about "
-        "1,500 tokens; the highest-numbered passages are dropped first)",
+        "2,300 tokens; the highest-numbered passages are dropped first)",
     )
     serve_.add_argument(
         "--answer-cache",

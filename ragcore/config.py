@@ -45,11 +45,13 @@ DEFAULT_SUPPORT_THRESHOLD = 0.6
 # when its words differ; calibrated on benchmarks/faults/set-a (benchmarks/README.md).
 DEFAULT_SEMANTIC_THRESHOLD = 0.57
 DEFAULT_LLM_TIMEOUT = 30.0
-DEFAULT_LLM_CONTEXT_CHARS = 6000
-"""About 1,500 tokens: reading the prompt is the slow part of a local model's answer on a
-2-core CPU. A plan's evidence (6 passages for a lookup, 8 for a comparison, ~1,000
-characters each) may need up to 9,000; on the fault sets that changed about 1 answer in
-150 (benchmarks/README.md), so raise it for a bigger machine or model, not by default."""
+DEFAULT_LLM_CONTEXT_CHARS = 9000
+"""About 2,300 tokens: a plan's evidence (6 passages for a lookup, 8 for a comparison,
+~1,000 characters each). At 6,000 the last passages were dropped, and an answer that
+needed one could not cite it; on the fault sets 9,000 accepted 9 more correct answers of
+~940 and caught as many faults, and 12,000 changed nothing more (benchmarks/README.md).
+Reading the prompt is the slow part of a local model's answer on a 2-core CPU: lower it
+for a small model's context window."""
 # Conversations (Engine.ask(..., session=...)) and caches.
 DEFAULT_SESSION_MAX_TURNS = 20  # the oldest turns beyond this are dropped
 DEFAULT_SESSION_IDLE_SECONDS = 1800.0

@@ -15,7 +15,7 @@ from ragcore.agents.attributes import Attribute, AttributeTable
 from ragcore.text.citations import CITATION
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.quantities import number_spans, quantities, units_named
+from ragcore.text.quantities import number_spans, quantities, units_named, word_number_spans
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 
@@ -134,7 +134,9 @@ def _terse(answer: str) -> bool:
     months.", "5 mg/m³ as an 8-hour average"): about what the question asks."""
     lead = len(answer) - len(answer.lstrip())
     starts = [q.start for q in quantities(answer)] + [
-        s for v, s, e in number_spans(answer) if not _YEAR.match(answer[s:e])
+        s
+        for v, s, e in number_spans(answer) + word_number_spans(answer)
+        if not _YEAR.match(answer[s:e])
     ]
     return any(_TERSE.match(answer[lead:start]) for start in starts)
 
@@ -175,6 +177,21 @@ def no_frequency(question: str, answer: str) -> str | None:
         if not any(in_family(t, said) for t in done):
             verb = _QUALIFIER.split(question[how.end() :], maxsplit=1)[0].strip()
             return f"the question asks how often it is {verb}; the answer names no such thing"
+    return None
+
+
+# "How long does the SC-3 take to close?" asks for a time: a speed does not answer it.
+_HOW_LONG_TAKES = re.compile(
+    r"^\s*how\s+long\s+(?:does|do|did|will|would|should)\b[^?]*\btake", re.IGNORECASE
+)
+
+
+def no_duration(question: str, answer: str) -> str | None:
+    """Why ``answer`` gives no time when ``question`` asks how long something takes."""
+    if _HOW_LONG_TAKES.match(question) and not any(
+        dimension(q.unit) == "duration" for q in quantities(answer)
+    ):
+        return "the question asks how long it takes; the answer gives no time"
     return None
 
 

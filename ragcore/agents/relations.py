@@ -132,6 +132,12 @@ def relation_problem(
             and word.lower() in rest
             and not re.search(r"\bthan\b", rest)  # "… while B is louder than A" names both
         )
+    # "DSE-2018 … every 6 months, whereas DSE-2024 … every 3 months, so sampling is now
+    # more frequent": what is now done is the later edition's.
+    if conclusion and re.search(r"\bnow\b", s.text[conclusion.end() :], re.IGNORECASE):
+        years = [_YEAR_IN.findall(side) for side in (a, b)]
+        if all(years) and int(years[1][-1]) > int(years[0][-1]):
+            turned = True
     cited = [by_number[n] for n in s.citations if n in by_number]
     # The statement's own figures or words ("louder") say what is compared; else the
     # question's ("... more flow ...").
@@ -237,11 +243,7 @@ def change_problem(s: Statement) -> str | None:
     verb = change.start() < first.start
     # "lowered it to A, compared with B" reads the new figure first; "lowered: the 2016
     # edition gave A, while the 2021 edition gives B" tells each in its turn.
-    years = [
-        int(y) for y in _YEAR_IN.findall(s.text[: first.start])[-1:] + _YEAR_IN.findall(between)
-    ]
-    in_turn = len(years) == 2 and years[0] < years[1]
-    if in_turn:
+    if _in_turn(s.text, first, second):
         old, new = first.value, second.value
     elif re.search(r"\bfrom\b", between) or ((now or verb) and _COMPARED.search(between)):
         # "to A, up from B", "now A, versus B", "lowered it to A, compared with B"
@@ -256,12 +258,25 @@ def change_problem(s: Statement) -> str | None:
     return f"'{said}' contradicts the figures: {old:g} {first.unit} before, {new:g} after"
 
 
+def _in_turn(text: str, first: Quantity, second: Quantity) -> bool:
+    """Whether the two figures are told in the order of their editions or revisions: a
+    year or revision number before the first, and a later one between them ("the 2016
+    edition gave 20 m/s [1], while the 2021 edition gives 18 m/s", "Rev. 1 … Rev. 2")."""
+    before, between = text[: first.start], text[first.end : second.start]
+    for label in (_YEAR_IN, _REVISION):
+        earlier, later = label.findall(before)[-1:], label.findall(between)[:1]
+        if earlier and later and int(earlier[0]) < int(later[0]):
+            return True
+    return False
+
+
 def frequency_problem(s: Statement, perception: Perception) -> str | None:
     """Why "X is done more often, every 3000 h, compared with every 2000 h" is wrong:
-    more often is the shorter interval (first figure: the subject's). Comparisons of
-    the question's sides are checked by ``relation_problem`` instead."""
+    more often is the shorter interval (first figure: the subject's; the later
+    edition's in a change told in turn that says what is "now" done). Other comparisons
+    of the question's sides are checked by ``relation_problem`` instead."""
     frequency = _FREQUENCY.search(s.text)
-    if frequency is None or not _COMPARED.search(s.text) or perception.route == Route.COMPARISON:
+    if frequency is None or not _COMPARED.search(s.text):
         return None
     stated = sorted(quantities(s.text) + _period_words(s.text), key=lambda q: q.start)
     # "every 12 months, compared with every 2 years": compared in the first one's unit.
@@ -273,12 +288,20 @@ def frequency_problem(s: Statement, perception: Perception) -> str | None:
     if not pairs or pairs[0][0].value == pairs[0][1]:
         return None
     first, second = pairs[0]
+    mine, other = first.value, second
+    # "… 2018 required every 6 months, whereas 2024 requires every 3 months, so sampling
+    # is now less frequent": what is now done is the later edition's.
+    later = stated[stated.index(first) + 1]
+    if _in_turn(s.text, first, later) and re.search(r"\bnow\b", s.text[later.end :], re.I):
+        mine, other = other, mine  # a change, whatever sides the question compares
+    elif perception.route == Route.COMPARISON:
+        return None
     more = frequency.group(1).lower() == "more"
-    if (first.value < second) == more:
+    if (mine < other) == more:
         return None
     return (
-        f"'{frequency.group(0)}' contradicts the figures: every {first.value:g} {first.unit} "
-        f"against every {second:g} {first.unit}"
+        f"'{frequency.group(0)}' contradicts the figures: every {mine:g} {first.unit} "
+        f"against every {other:g} {first.unit}"
     )
 
 

@@ -44,6 +44,7 @@ from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.focus import (
     asked_attributes,
     in_spelled_unit,
+    no_duration,
     no_frequency,
     off_focus,
     other_kind,
@@ -115,6 +116,7 @@ _LINKING_TERMS = frozenset(
     terms(
         "raised raises increased extended extends lowered lowers reduced reduces decreased "
         "shortened changed unchanged still now whereas while respectively instead "
+        "bring brings brought down cut cuts "
         "halved doubled tripled against versus compared contrast"
     )
 )
@@ -404,7 +406,9 @@ class Validator:
         supported = score >= self.support_threshold
         if not supported and (meaning := self._meaning(s.text, cited)):
             supported, score = True, max(score, meaning)
-        clause = self._weakest_clause(s.text, source, cited) if supported else None
+        clause = (
+            self._weakest_clause(s.text, source, cited, figure_check.found) if supported else None
+        )
         if clause:
             issues.append(
                 Issue(
@@ -437,9 +441,13 @@ class Validator:
         score = self._semantic.score(_LEADING_VERDICT.sub("", strip_citations(text)), cited)
         return score if score >= self.semantic_threshold else 0.0
 
-    def _weakest_clause(self, text: str, source: str, cited) -> tuple[str, float] | None:
+    def _weakest_clause(
+        self, text: str, source: str, cited, found: frozenset[float] = frozenset()
+    ) -> tuple[str, float] | None:
         """A clause of a several-claim statement that the sources do not cover, or None:
-        "85 dB(A) [1]" supported does not carry ", and … may not work more than 4 hours"."""
+        "85 dB(A) [1]" supported does not carry ", and … may not work more than 4 hours".
+        A figure of the clause found in the sources (``found``) is a covered term, as in
+        the statement's support ("Rev. 2 brings that down to every 18 months")."""
         clauses = [c for c in _CLAUSE.split(strip_citations(text)) if c.strip()]
         # "… every 300 h [1], always as a complete set so the rotor stays balanced": what
         # a statement adds after its citation is a claim of its own.
@@ -452,9 +460,11 @@ class Validator:
             if _IN_FORCE.search(clause):
                 continue  # when a rule applied is the timeliness check's to judge
             content = _content_terms(clause)
+            backed = sum(q.value in found for q in quantities(clause))
+            share = (_covered(content, have) + backed) / (len(set(content)) + backed or 1)
             if (
                 len(content) >= 3
-                and (share := _covered(content, have) / len(set(content))) < self.support_threshold
+                and share < self.support_threshold
                 and not self._meaning(clause, cited)
             ):
                 return clause.strip(), share
@@ -596,9 +606,9 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
-        elif focus_reason := self._off_focus(
-            answer, by_number, perception, whether
-        ) or no_frequency(perception.question, strip_citations(answer.text)):
+        elif focus_reason := self._off_focus(answer, by_number, perception, whether) or _no_measure(
+            perception.question, strip_citations(answer.text)
+        ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, focus_reason))
         if unbacked := _unbacked_attribute(asked, answer, by_number):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.UNSUPPORTED_CLAIM, unbacked))
@@ -864,6 +874,12 @@ _CODE_AFTER = re.compile(
     r"^\s*(?:means|meant|indicates|signals|signifies|stands\s+for|denotes|shows)\b",
     re.IGNORECASE,
 )
+
+
+def _no_measure(question: str, answer: str) -> str | None:
+    """Why ``answer`` does not give the measure a how-often or how-long-does-it-take
+    question asks for, else None."""
+    return no_frequency(question, answer) or no_duration(question, answer)
 
 
 def _codes(text: str) -> frozenset[str]:

@@ -198,7 +198,7 @@ def build_parsers() -> Parsers:
         type=int,
         default=DEFAULT_LLM_CONTEXT_CHARS,
         help="characters of numbered context sent to --llm-url (default %(default)s, about "
-        "1,500 tokens; the highest-numbered passages are dropped first)",
+        "2,300 tokens; the highest-numbered passages are dropped first)",
     )
     ask.add_argument(
         "--session",

@@ -37,6 +37,14 @@ _NOT_COUNTED = re.compile(
     r"some)\s+$",
     re.IGNORECASE,
 )
+# … or it counts no noun ("three can sit", "five altogether") or the answer's own list
+# ("two options: fit a second brake, or …").
+_NO_NOUN = re.compile(
+    r"\s+(?:(?:can|could|may|must|are|were|is|was|of|in|on|at|to|for|and|or|each|apiece|"
+    r"altogether|overall|total|more|less|fewer|times)\b|(?:options|ways|things|choices|"
+    r"methods|conditions|cases|reasons|steps|rules|points|kinds|types)\b)",
+    re.IGNORECASE,
+)
 # The (up to) two words after a number: "12 filter cartridges".
 _NEXT = re.compile(r"^\s+([A-Za-z][A-Za-z-]+)(?:\s+([A-Za-z][A-Za-z-]+))?")
 
@@ -58,7 +66,11 @@ def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
     masked = mask_identifiers(text)
     taken = [(q.start, q.end) for q in quantities(text)]
     out = []
-    written = [s for s in word_number_spans(masked) if not _NOT_COUNTED.search(masked[: s[1]])]
+    written = [
+        s
+        for s in word_number_spans(masked)
+        if not _NOT_COUNTED.search(masked[: s[1]]) and not _NO_NOUN.match(masked[s[2] :])
+    ]
     for value, start, end in sorted(number_spans(text) + written):
         if any(a <= start < b for a, b in taken) or _YEAR.match(masked[start:end]):
             continue

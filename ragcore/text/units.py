@@ -104,5 +104,5 @@ def agrees(stated: float, stated_unit: str, source: float, source_unit: str) -> 
     # small whole number rounds coarsely: the rounding may not move the value by more
     # than a tenth (20,000 h are no "2 years", though 2.28 rounds to 2).
     error = abs(converted - stated)
-    rounded = error <= step / 2 + 1e-9 and error <= 0.1 * abs(converted)
+    rounded = error <= step / 2 + 1e-9 and error <= 0.1 * abs(converted) * (1 + 1e-9)
     return rounded or error <= 0.02 * abs(stated)

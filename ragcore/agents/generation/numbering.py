@@ -4,8 +4,9 @@ Generators cite evidence by its retrieval rank (``[3]`` is the third-best chunk)
 answer may read "... [3] ... [1]". ``renumber`` gives the draft and its evidence new
 numbers: the cited evidence 1..n in order of first use in the text, the uncited after
 them in rank order. The evidence keeps its order (best first); only the numbers change,
-in the text, in every statement and on the evidence, so draft and evidence agree and
-validation checks the renumbered pair exactly as it would the original. A number that
+in the text, in every statement, in the passages the model was shown and on the
+evidence, so draft and evidence agree and validation checks the renumbered pair exactly
+as it would the original. A number that
 points at no evidence (an invented citation) is left as it is, for validation to flag.
 """
 
@@ -46,7 +47,12 @@ def renumber(
         Statement(_rewrite(s.text, mapping), tuple(mapping.get(n, n) for n in s.citations))
         for s in draft.statements
     )
-    renumbered = replace(draft, text=_rewrite(draft.text, mapping), statements=statements)
+    # The passages the model was shown keep their identity: a citation of one it was
+    # not shown stays one after renumbering.
+    shown = None if draft.shown is None else tuple(mapping.get(n, n) for n in draft.shown)
+    renumbered = replace(
+        draft, text=_rewrite(draft.text, mapping), statements=statements, shown=shown
+    )
     return renumbered, tuple(replace(e, number=mapping[e.number]) for e in evidence), mapping
 
 

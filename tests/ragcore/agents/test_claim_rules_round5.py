@@ -14,6 +14,7 @@ from ragcore.agents.evidence import Draft, split_statements
 from ragcore.agents.validation import Validator
 from ragcore.text.counts import counts
 from ragcore.text.quantities import quantities
+from ragcore.text.units import agrees
 
 # -- a question that names the superseded version ------------------------------------------
 OLD = document(
@@ -435,3 +436,78 @@ def test_a_shortened_time_is_read_from_the_durations():
     assert "unsupported_relation" not in kinds(check(question, right, cited))
     wrong = right.replace("shortened", "extended")
     assert "unsupported_relation" in kinds(check(question, wrong, cited))
+
+
+# -- seventh round (sets U and V) ----------------------------------------------------------
+def test_times_an_hour_answers_how_often():
+    cited = [
+        evidence(
+            1,
+            "The automatic condensate drain opens every 15 minutes for 6 seconds.",
+            document("manual-hpc280", "HPC-280 Compressor Manual"),
+        )
+    ]
+    answer = "It opens four times an hour, for about six seconds each time [1]."
+    report = check("How often does the HPC-280 condensate drain open?", answer, cited)
+    assert "off_question" not in kinds(report), report.issues
+
+
+def test_number_words_before_a_verb_a_total_or_a_list_count_nothing():
+    assert counts("Five altogether: three can sit in the main lock.") == []
+    assert counts("The code allowed two options: fit a second brake, or derate it.") == []
+
+
+def test_a_figure_found_in_the_sources_covers_a_clause():
+    cited = [
+        evidence(1, "Door seals: replace every 24 months.", document("ddc12-v1", "DDC-12 Rev. 1")),
+        evidence(2, "Door seals: replace every 18 months.", document("ddc12-v2", "DDC-12 Rev. 2")),
+    ]
+    answer = (
+        "Yes. The first revision had the door seals replaced every 24 months [1], and "
+        "Rev. 2 brings that down to every 18 months [2]."
+    )
+    report = check("Did the DDC-12 door seal replacement interval change?", answer, cited)
+    assert "unsupported_claim" not in kinds(report), report.issues
+
+
+def test_how_long_something_takes_needs_a_time():
+    cited = [
+        evidence(
+            1,
+            "The SC-3 closes in 25 s; during the final 1 m it is slowed to 0.15 m/s.",
+            document("manual-sc3", "SC-3 Safety Curtain Manual"),
+        )
+    ]
+    question = "How long does the SC-3 take to close completely?"
+    speed = "During the final 1 m of travel the SC-3 is slowed to 0.15 m/s [1]."
+    time = "The SC-3 closes completely in 25 s [1]."
+    assert "off_question" in kinds(check(question, speed, cited))
+    assert "off_question" not in kinds(check(question, time, cited))
+
+
+def test_a_change_told_by_revisions_and_what_is_now_less_frequent():
+    cited = [
+        evidence(1, "Gearbox oil: every 10,000 h.", document("fh250-v1", "FH-250 Rev. 1")),
+        evidence(2, "Gearbox oil: every 8,000 h.", document("fh250-v2", "FH-250 Rev. 2")),
+    ]
+    right = (
+        "It was shortened: Rev. 1 specified an oil change every 10,000 operating hours [1], "
+        "while Rev. 2 reduces this to every 8,000 hours [2]."
+    )
+    question = "How did the FH-250 gearbox oil change interval change?"
+    assert "unsupported_relation" not in kinds(check(question, right, cited))
+    rules = [
+        evidence(1, "Sample the air every 6 months.", document("reg-dse-2018", "DSE-2018")),
+        evidence(2, "Sample the air every 3 months.", document("reg-dse-2024", "DSE-2024")),
+    ]
+    told = (
+        "DSE-2018 required sampling every 6 months [1], whereas DSE-2024 requires it every "
+        "3 months [2], so sampling is now {} frequent."
+    )
+    question = "How does air sampling under DSE-2024 compare with DSE-2018?"
+    assert "unsupported_relation" in kinds(check(question, told.format("less"), rules))
+    assert "unsupported_relation" not in kinds(check(question, told.format("more"), rules))
+
+
+def test_a_conversion_rounded_to_one_significant_figure_agrees():
+    assert agrees(0.03, "m/s", 2, "m/min")

@@ -33,6 +33,17 @@ def test_the_first_cited_becomes_1_and_draft_and_evidence_agree():
     assert (by_number[1], by_number[2], by_number[3]) == ("doc-3", "doc-1", "doc-2")
 
 
+def test_a_passage_the_model_was_not_shown_stays_unshown_after_renumbering():
+    # The model saw passages 1-3 (the context budget dropped 4) and cited [4].
+    text = "The seal lasts 3000 h [4]."
+    shown = Draft(text, split_statements(text), "test", shown=(1, 2, 3))
+    draft, renumbered, _ = renumber(shown, EVIDENCE)
+    assert draft.text == "The seal lasts 3000 h [1]."
+    assert draft.shown is not None and 1 not in draft.shown
+    hidden = {e.number: e.document.id for e in renumbered}[1]
+    assert hidden == "doc-4"
+
+
 def test_lists_in_one_marker_and_invented_numbers():
     draft, _, _ = renumber(_draft("Both apply [4, 2]. See also [9]."), EVIDENCE)
     assert draft.text == "Both apply [1, 2]. See also [9]."  # [9] stays: validation flags it
