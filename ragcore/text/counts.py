@@ -45,6 +45,15 @@ _NO_NOUN = re.compile(
     r"methods|conditions|cases|reasons|steps|rules|points|kinds|types)\b)",
     re.IGNORECASE,
 )
+# An ordinal backs its count: "after the third unsuccessful attempt" is three attempts.
+_ORDINALS = {
+    w: float(n)
+    for n, w in enumerate(
+        ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"),
+        2,
+    )
+}
+_ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
 # The (up to) two words after a number: "12 filter cartridges".
 _NEXT = re.compile(r"^\s+([A-Za-z][A-Za-z-]+)(?:\s+([A-Za-z][A-Za-z-]+))?")
 
@@ -103,7 +112,8 @@ def _pieces(text: str) -> tuple[tuple[frozenset[float], frozenset[str]], ...]:
     pieces = [p for span in spans for p in _CONTRAST.split(span) if p]
     return tuple(
         (
-            frozenset(v for v, _, _ in number_spans(p) + word_number_spans(p)),
+            frozenset(v for v, _, _ in number_spans(p) + word_number_spans(p))
+            | {_ORDINALS[m.group(0).lower()] for m in _ORDINAL.finditer(p)},
             families(terms(p)),
         )
         for p in pieces

@@ -340,6 +340,13 @@ _FRACTION_OF_TIME = re.compile(
 )
 
 
+_ONE_TIME_UNIT = re.compile(
+    r"\b(?:within|in|after|for|under|up\s+to|at\s+least|at\s+most)\s+(?P<one>an?)\s+"
+    r"(?P<unit>second|minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\s+(?:a|an|two)\b)",
+    re.IGNORECASE,
+)
+
+
 def _share(count: str | None, part: str) -> float:
     """The share a fraction in words is: ("three", "tenths") → 0.3, (None, "half") → 0.5."""
     if count is None:
@@ -372,6 +379,11 @@ def quantities(text: str) -> list[Quantity]:
     found += [
         Quantity(round(100 * _share(m.group(1), m.group(2)), 1), "%", m.start(), m.end())
         for m in _FRACTION.finditer(masked)
+    ]
+    # "within a day", "for an hour": one of a time unit.
+    found += [
+        Quantity(1.0, _CANONICAL[m.group("unit").lower()], m.start("one"), m.end())
+        for m in _ONE_TIME_UNIT.finditer(masked)
     ]
     # "half a minute", "three tenths of a second": a share of a time unit.
     found += [

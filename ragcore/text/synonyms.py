@@ -37,6 +37,8 @@ _GROUPS = (
     "verify verifies verified",
     "clean cleans cleaned wash washes washed",
     "drop drops dropped fall falls fell",
+    "try tries tried attempt attempts attempted",
+    "result results outcome outcomes",
 )
 
 SYNONYM_KEYS: dict[str, str] = {

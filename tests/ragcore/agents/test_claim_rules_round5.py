@@ -511,3 +511,19 @@ def test_a_change_told_by_revisions_and_what_is_now_less_frequent():
 
 def test_a_conversion_rounded_to_one_significant_figure_agrees():
     assert agrees(0.03, "m/s", 2, "m/min")
+
+
+def test_one_time_unit_and_an_ordinal_count():
+    found = quantities("the Directorate has to be told within a day, then run it for an hour")
+    assert [(q.value, q.unit) for q in found] == [(1, "days"), (1, "h")]
+    assert quantities("once a day") == []
+    cited = [
+        evidence(
+            1,
+            "E33: start failure after the third unsuccessful start attempt of a sequence.",
+            document("manual-dg620", "DG-620 Generator Manual"),
+        )
+    ]
+    answer = "It makes three tries per start sequence before it reports E33 [1]."
+    report = check("How many times does the DG-620 try to start?", answer, cited)
+    assert "unsupported_number" not in kinds(report), report.issues
