@@ -143,8 +143,10 @@ def binding(text: str, start: int, end: int) -> Binding:
     for name, a, b in found:
         if b <= start:
             distance = start - b
-        elif a >= end and (_ATTACHED.match(text[end:a]) or (start, a) in paired):
-            distance, attached = -1, True  # "450 L/min of the PX-20"
+        elif a >= end and (
+            _ATTACHED.match(text[end:a]) or (start, a) in paired or not text[end:a].strip()
+        ):
+            distance, attached = -1, True  # "450 L/min of the PX-20", "the 22 mm CR-80 rope"
         else:
             continue
         if best is None or distance < best[0]:
@@ -184,6 +186,7 @@ def _paired_on(
     return pairs if len(pairs) >= 2 and len(names) >= 2 else set()
 
 
+_NAMED_HEADING = re.compile(r"^\s*#+\s+(?:the\s+)?[A-Z][A-Z0-9]*-?\d")
 # A line that labels what follows it: "DP-24:", "## DP-24", "**RO-300**".
 _LABEL = re.compile(r"^\s*(?:#+\s*)?\**\s*[^\n]{1,60}?\**\s*:?\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
@@ -218,9 +221,15 @@ def context_entity(text: str, position: int) -> str | None:
     items under "DP-24:" or "## DP-24" are the DP-24's ("- Maximum back-pressure: 7 bar")."""
     lines = text[:position].split("\n")
     lines[-1] = ""  # the sentence's own line, up to the sentence
-    for line in reversed(lines[:-1]):
+    above = list(reversed(lines[:-1]))
+    for i, line in enumerate(above):
         if not line.strip():
-            return None  # a blank line ends the list
+            # A blank line ends the list, unless a heading that starts with a name stands
+            # right above it ("## WX-55 technical data", a blank line, then its list; not
+            # "## Changes from SMSC-2016").
+            heading = next((x for x in above[i + 1 :] if x.strip()), "")
+            names = {n for n, _, _ in identifiers(heading)}
+            return next(iter(names)) if len(names) == 1 and _NAMED_HEADING.match(heading) else None
         names = {n for n, _, _ in identifiers(line)}
         if _ITEM.match(line):
             if names:

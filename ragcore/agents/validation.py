@@ -311,6 +311,8 @@ class Validator:
                     s.text,
                 )
             )
+        if not key:
+            return issues, 1.0  # "Not by default [1]." states nothing to support
         if trailing := _after_last_citation(s.text):
             issues.append(
                 Issue(
@@ -871,7 +873,7 @@ def _dated_title(e: Evidence) -> str:
 # An identifier read as a code by the words around it: "fault F-21", "E-07 indicates …".
 _CODE_BEFORE = re.compile(r"\b(?:fault|error|alarm|warning|event|code)s?\s+$", re.IGNORECASE)
 _CODE_AFTER = re.compile(
-    r"^\s*(?:means|meant|indicates|signals|signifies|stands\s+for|denotes|shows)\b",
+    r"^\s*(?:means?|meant|indicates?|signals?|signifies|stands?\s+for|denotes?|shows?)\b",
     re.IGNORECASE,
 )
 

@@ -39,6 +39,8 @@ _GROUPS = (
     "drop drops dropped fall falls fell",
     "try tries tried attempt attempts attempted",
     "result results outcome outcomes",
+    "new fresh",
+    "spot spots point points place places position positions location locations",
 )
 
 SYNONYM_KEYS: dict[str, str] = {

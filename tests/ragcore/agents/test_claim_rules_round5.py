@@ -527,3 +527,77 @@ def test_one_time_unit_and_an_ordinal_count():
     answer = "It makes three tries per start sequence before it reports E33 [1]."
     report = check("How many times does the DG-620 try to start?", answer, cited)
     assert "unsupported_number" not in kinds(report), report.issues
+
+
+# -- eighth round (sets W and X) -----------------------------------------------------------
+WASHERS = [
+    evidence(
+        1,
+        "## WX-55 technical data\n\n- Drum volume: 550 L\n- Maximum spin speed: 950 rpm\n"
+        "- Water consumption: 9.0 L per kg\n\n## WX-80 technical data\n\n- Rated load: 80 kg "
+        "dry linen\n- Drum volume: 800 L\n- Maximum spin speed: 850 rpm\n"
+        "- Water consumption: 8.5 L per kg",
+        document("manual-wx", "WX-55 and WX-80 Washer-Extractors Manual"),
+    )
+]
+
+
+def test_a_heading_above_a_blank_line_labels_its_list():
+    question = "What is the maximum spin speed of the WX-80?"
+    assert "wrong_entity" in kinds(check(question, "The WX-80 spins at 950 rpm [1].", WASHERS))
+    assert "wrong_entity" not in kinds(check(question, "The WX-80 spins at 850 rpm [1].", WASHERS))
+
+
+def test_a_volume_is_not_a_load_and_per_kilogram_asks_no_weight():
+    volume = "What is the drum volume of the WX-80?"
+    assert "off_question" in kinds(check(volume, "The WX-80 takes an 80 kg dry load [1].", WASHERS))
+    question = "Which uses less water per kilogram, the WX-55 or the WX-80?"
+    answer = "The WX-80 uses slightly less: 8.5 L per kg against 9.0 L per kg for the WX-55 [1]."
+    assert "off_question" not in kinds(check(question, answer, WASHERS))
+
+
+def test_a_figure_right_before_a_name_is_that_names():
+    cited = [
+        evidence(
+            1,
+            "For the 16 mm TC-30 rope the discard diameter is 14.9 mm; for the 22 mm CR-80 "
+            "rope it is 20.5 mm.",
+            document("manual-wrh", "Wire Rope and Hook Inspection Guide"),
+        )
+    ]
+    answer = "The 22 mm CR-80 rope must be discarded at a measured 20.5 mm [1]."
+    report = check("At what diameter must the CR-80 hoist rope be discarded?", answer, cited)
+    assert "wrong_entity" not in kinds(report), report.issues
+
+
+def test_devices_named_after_an_attribute_and_a_verdict_with_nothing_to_support():
+    cited = [
+        evidence(
+            1,
+            "The GI-4 uses a differential pressure switch set at 50 Pa. Stage 2 at 50 ppm "
+            "shuts the gas off.",
+            document("manual-gi4", "GI-4 Gas Interlock Manual"),
+        )
+    ]
+    question = "At what setting does the GI-4 airflow proving switch work?"
+    answer = "The GI-4 uses a differential pressure switch set at 50 Pa [1]."
+    assert "off_question" not in kinds(check(question, answer, cited))
+    verdict = "Not by default. The GI-4 shuts the gas off at stage 2, 50 ppm [1]."
+    report = check("Does the GI-4 shut off gas at 20 ppm?", verdict, cited)
+    assert "unsupported" not in kinds(report), report.issues
+
+
+def test_throughput_and_each_day():
+    cited = [
+        evidence(
+            1,
+            "Throughput: up to 800 kg/h. The low-water cutout is tested every day the boiler "
+            "is in use.",
+            document("manual-tw16", "TW-16 Tunnel Washer Manual"),
+        )
+    ]
+    question = "What is the rated throughput of the TW-16 tunnel washer?"
+    assert "off_question" not in kinds(check(question, "It is rated for 800 kg/h [1].", cited))
+    question = "How often must the low-water cutout be tested?"
+    answer = "It is function-tested on each day the boiler is in service [1]."
+    assert "off_question" not in kinds(check(question, answer, cited))
