@@ -6,6 +6,7 @@ contain digits but are not numbers; they are masked before numbers are read.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -296,6 +297,7 @@ class Quantity:
     end: int
 
 
+@functools.lru_cache(maxsize=8192)
 def mask_identifiers(text: str) -> str:
     """``text`` with identifiers and citation markers blanked (same length, same offsets)."""
     for pattern in (*ENTITY_PATTERNS, CITATION):
@@ -362,6 +364,13 @@ def word_number_spans(text: str) -> list[tuple[float, int, int]]:
 def quantities(text: str) -> list[Quantity]:
     """Numbers followed by a unit, with the unit in its canonical spelling; the first
     figure of a range takes the unit of the last ("20 to 50 mbar": 20 mbar, 50 mbar)."""
+    return list(_quantities(text))
+
+
+# A pure function of its text, memoised: validation reads the same evidence sentences
+# and answer clauses many times per question.
+@functools.lru_cache(maxsize=8192)
+def _quantities(text: str) -> tuple[Quantity, ...]:
     masked = mask_identifiers(text)
     found = [
         Quantity(
@@ -390,7 +399,7 @@ def quantities(text: str) -> list[Quantity]:
         Quantity(_share(m.group(1), m.group(2)), _CANONICAL[m.group(4).lower()], m.start(), m.end())
         for m in _FRACTION_OF_TIME.finditer(masked)
     ]
-    return _with_range_starts(masked, sorted(found, key=lambda q: q.start))
+    return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start)))
 
 
 # The first figure of a range or a choice, written bare before the one with the unit:
