@@ -62,7 +62,12 @@ _COMPARED_SIDE = re.compile(
     r"\b(?:than|against|compared (?:with|to)|versus|vs|above|below|over|under)\b", re.IGNORECASE
 )
 # A statement that draws a conclusion from the figures before it.
-CONCLUSION = re.compile(r"\b(?:therefore|thus|hence|so|which means|this means)\b", re.IGNORECASE)
+CONCLUSION = re.compile(
+    r"\b(?:therefore|thus|hence|so|which means|this means|making|which makes)\b", re.IGNORECASE
+)
+# A verdict before a colon that the figures after it back: "Less often: A every 800 h and
+# B every 1,000 h".
+_VERDICT_COLON = re.compile(r"^\s*(?:[\w-]+\s+){0,3}[\w-]+\s*:\s")
 
 
 def subjects(e: Evidence, chunk: bool = True) -> set[str]:
@@ -86,13 +91,23 @@ def _mentions(side: str, e: Evidence) -> bool:
     return bool(key) and (key <= subjects(e) or key <= set(terms(e.text)))
 
 
+def _verdict_before_colon(text: str, word: str) -> bool:
+    """Whether the comparative ``word`` is a verdict the colon after it explains."""
+    verdict = _VERDICT_COLON.match(text)
+    return verdict is not None and word.lower() in verdict.group(0).lower()
+
+
 def relation_problem(
     s: Statement, by_number, perception: Perception, comparatives: Comparatives
 ) -> str | None:
     """Why "A is <comparative> than B" is not backed by the cited figures, or None."""
     found = comparatives.find(s.text)
     # "A is louder than B", or "A holds 30 and B 60, so A has the bigger magazine".
-    if found is None or not (_COMPARED.search(s.text) or CONCLUSION.search(s.text)):
+    if found is None or not (
+        _COMPARED.search(s.text)
+        or CONCLUSION.search(s.text)
+        or _verdict_before_colon(s.text, found[0])
+    ):
         return None
     word, direction = found
     frequency = _FREQUENCY.search(s.text)

@@ -41,6 +41,7 @@ _GROUPS = (
     "result results outcome outcomes",
     "new fresh",
     "spot spots point points place places position positions location locations",
+    "people person persons occupant occupants",
 )
 
 SYNONYM_KEYS: dict[str, str] = {

@@ -601,3 +601,30 @@ def test_throughput_and_each_day():
     question = "How often must the low-water cutout be tested?"
     answer = "It is function-tested on each day the boiler is in service [1]."
     assert "off_question" not in kinds(check(question, answer, cited))
+
+
+# -- ninth round (sets Y and Z) ------------------------------------------------------------
+def test_a_comparative_verdict_before_a_colon_and_a_conclusion_with_making():
+    fans = [
+        evidence(
+            1,
+            "The AX-55 is greased every 800 h and the AX-45 every 1,000 h.",
+            document("faq-fans", "Fan FAQ"),
+        )
+    ]
+    question = "Does the AX-55 need greasing more or less often than the AX-45?"
+    wrong = "Less often: the AX-55 is greased every 800 h and the AX-45 every 1,000 h [1]."
+    right = wrong.replace("Less often", "More often")
+    assert "unsupported_relation" in kinds(check(question, wrong, fans))
+    assert "unsupported_relation" not in kinds(check(question, right, fans))
+    dryers = [
+        evidence(1, "Noise: 77 dB(A) at 1 m.", document("manual-hd40", "HD-40 Dryer Manual")),
+        evidence(2, "Noise: 79 dB(A) at 1 m.", document("manual-hd60", "HD-60 Dryer Manual")),
+    ]
+    question = "How do the HD-40 and HD-60 compare on noise?"
+    told = (
+        "The HD-40 measures 77 dB(A) [1] and the HD-60 79 dB(A) [2], making the {} the "
+        "louder dryer."
+    )
+    assert "unsupported_relation" in kinds(check(question, told.format("HD-40"), dryers))
+    assert "unsupported_relation" not in kinds(check(question, told.format("HD-60"), dryers))
