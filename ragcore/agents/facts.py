@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.figures import (
+    CLAUSE_BREAK,
     FigureProblem,
     context_entity,
     document_entity,
@@ -40,7 +41,6 @@ _UNNAMED_OWNER = re.compile(
 # A parenthesised aside names another entity's figure, not what its line is about:
 # "- Drive motor: 11 kW (ES-80: 7.5 kW)".
 _ASIDE = re.compile(r"\([^)]*\)")
-_CLAUSES = re.compile(r",\s+and\s+|;\s+")
 # Words that link a code to its meaning or name the kind of thing it is shown on ("On
 # the DC-6's DL-5 controller, E-301 means …"): not what the claim says.
 _LINKS = frozenset(terms("means mean indicates shows signals controller panel display unit"))
@@ -71,7 +71,7 @@ def misbound_claim(
     # A clause naming what it is about is a claim of its own: "On the CS-60, E21 means
     # the blade strain is low, and the saw is braked" took its first clause from another
     # controller's line.
-    pieces = [p for p in _CLAUSES.split(statement) if p.strip()]
+    pieces = [p for p in CLAUSE_BREAK.split(statement) if p.strip()]
     for piece in pieces if len(pieces) > 1 else ():
         named = frozenset(n for n, _, _ in identifiers(piece)) - codes
         if named and (problem := _misbound(piece, cited, named, codes)):

@@ -241,14 +241,14 @@ def context_entity(text: str, position: int) -> str | None:
 
 # Where an independent claim of a statement begins (a ", which" clause still leans on
 # the noun before it: "118 kg of R-513A, which is about 260 lb").
-_CLAUSE_BREAK = re.compile(r",\s+and\s+|;\s+")
+CLAUSE_BREAK = re.compile(r",\s+and\s+|;\s+")
 
 
 def _clause_names(text: str, position: int) -> bool:
     """Whether the clause of ``text`` around ``position`` names an entity, itself or by a
     pronoun that refers back to the clause before ("…; its 3 L reservoir …")."""
-    start = max((m.end() for m in _CLAUSE_BREAK.finditer(text, 0, position)), default=0)
-    end = next((m.start() for m in _CLAUSE_BREAK.finditer(text, position)), len(text))
+    start = max((m.end() for m in CLAUSE_BREAK.finditer(text, 0, position)), default=0)
+    end = next((m.start() for m in CLAUSE_BREAK.finditer(text, position)), len(text))
     return bool(identifiers(text[start:end]) or _REFERS_TO_NAMED.match(text, start))
 
 

@@ -56,6 +56,7 @@ _FORMS = (
 # The forms that ask about something done to the focus: an answer naming neither the
 # focus nor what is done to it is about something else.
 _DONE_FORMS = _FORMS[3:]
+_HOW_OFTEN_DONE = _FORMS[3]  # "How often must the RB-12 gearbox oil be changed?"
 # Words of a focus phrase that do not say which attribute ("the maximum …", "the rated …").
 _GENERIC = frozenset(
     terms(
@@ -135,7 +136,7 @@ def _terse(answer: str) -> bool:
     lead = len(answer) - len(answer.lstrip())
     starts = [q.start for q in quantities(answer)] + [
         s
-        for v, s, e in number_spans(answer) + word_number_spans(answer)
+        for _, s, e in number_spans(answer) + word_number_spans(answer)
         if not _YEAR.match(answer[s:e])
     ]
     return any(_TERSE.match(answer[lead:start]) for start in starts)
@@ -169,7 +170,7 @@ def no_frequency(question: str, answer: str) -> str | None:
     # "How often must the cylinders be hydrostatically tested?" is not answered by how
     # often they are checked: a qualified action must be named by one of its words.
     if (
-        (how := _FORMS[3].match(question))
+        (how := _HOW_OFTEN_DONE.match(question))
         and len(done := _done(question, how)) >= 2
         and not _terse(answer)
     ):

@@ -28,9 +28,11 @@ from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import convert, dimension
 from ragcore.types import Route
 
-# What puts two things side by side in one statement: "louder than", "68 against 72".
+# Change words said of a time, not of the figures it is reached at.
 _TIMED = re.compile(r"^(?:shorten|lengthen|extend)", re.IGNORECASE)
+# A year that labels an edition ("the 2016 edition", "DSE-2018").
 _YEAR_IN = re.compile(r"\b((?:19|20)\d\d)\b")
+# What puts two things side by side in one statement: "louder than", "68 against 72".
 _COMPARED = re.compile(
     r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
     re.IGNORECASE,

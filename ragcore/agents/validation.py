@@ -551,6 +551,7 @@ class Validator:
                 and newer_date is not None
                 and newer_date > interval.end
             ) or self._about_the_past(answer, doc, newer, docs, perception)
+            # "Under CSM-2018, how often …" asks about the version it names.
             historical = historical or _asked_version(doc, newer_docs.get(newer), perception)
             if newer is not None and not historical:
                 issues.append(
@@ -837,7 +838,7 @@ _IN_FORCE = re.compile(
 _TAIL = re.compile(r"^\s*,\s*(?!(?:so|therefore|thus|hence|which|i\.e\.|e\.g\.)\b)(?=\w)")
 
 
-def _asked_version(doc, newer, perception: Perception) -> bool:
+def _asked_version(doc: DocumentInfo, newer: DocumentInfo | None, perception: Perception) -> bool:
     """Whether the question names this version ("Under CSM-2018, how often …"): an
     identifier of its title or metadata that its successor does not share."""
     if newer is None:
