@@ -30,15 +30,16 @@ from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import agrees
 from ragcore.types import IssueKind
 
-# Error codes (E01, E4027) and protection ratings (IP65) belong to no one.
-_CODE = re.compile(r"^(?:E\d+|IP\d\dK?)$")
+# Error codes (E01, E4027, E-19) and protection ratings (IP65) belong to no one.
+_CODE = re.compile(r"^(?:E-?\d+|IP\d\dK?)$")
 # Text between a figure and a following identifier that attaches it: "… of the PX-20",
 # "… sump of the smaller KG-250", "4,200 L in the larger SB-12" ("9 h on the CH-80" is
 # where, not whose).
 # "instead of the BF-60's 2,000 h" introduces the other side's figure, not the owner of
 # the one before it.
 _ATTACHED = re.compile(
-    r"^[\s,]*(?!(?:instead|ahead|because|regardless|out)\s)(?:[a-z]+\s+){0,2}(?:of|for|in)\s+"
+    r"^[\s,]*(?:at\s+[\d.,]+\s*[^\s,]+\s+)?"  # where it is measured: "74 dB(A) at 7 m for …"
+    r"(?!(?:instead|ahead|because|regardless|out)\s)(?:[a-z]+\s+){0,2}(?:of|for|in)\s+"
     r"(?:the\s+|an?\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )

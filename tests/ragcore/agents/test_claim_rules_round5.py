@@ -628,3 +628,32 @@ def test_a_comparative_verdict_before_a_colon_and_a_conclusion_with_making():
     )
     assert "unsupported_relation" in kinds(check(question, told.format("HD-40"), dryers))
     assert "unsupported_relation" not in kinds(check(question, told.format("HD-60"), dryers))
+
+
+# -- after set R's held-out run (R then used for development) ------------------------------
+def test_us_gallons_per_minute_a_hyphenated_code_and_a_figure_measured_at_a_distance():
+    found = quantities("About 61 US gallons per minute, that is 230 L/min")
+    assert [(q.value, q.unit) for q in found] == [(61, "gal/min"), (230, "L/min")]
+    assert agrees(61, "gal/min", 230, "L/min")
+    tractors = [
+        evidence(
+            1,
+            "The battery-electric TX-50 is much quieter: 62 dB(A) at 7 m, against 74 dB(A) at "
+            "7 m for the diesel PB-120.",
+            document("faq-tractors", "Baggage tractor FAQ"),
+        )
+    ]
+    question = "How loud is the TX-50 at 7 m?"
+    wrong = "The TX-50 measures 74 dB(A) at 7 m [1]."
+    assert "wrong_entity" in kinds(check(question, wrong, tractors))
+    belt = [
+        evidence(
+            1,
+            "The stabiliser legs must be deployed whenever the boom is raised above 2.5 m.\n"
+            "- **E-19** – Stabiliser not deployed with boom above 2.5 m (belt stops).",
+            document("manual-bl20", "BL-20 Belt Loader Manual"),
+        )
+    ]
+    answer = "Whenever the boom is raised above 2.5 m, the BL-20's stabilisers must be down [1]."
+    report = check("When do the BL-20 stabiliser legs have to be put down?", answer, belt)
+    assert "wrong_entity" not in kinds(report), report.issues
