@@ -43,8 +43,8 @@ would match by chance (and cost n² per figure)."""
 
 def derived(target: Figure, operands: Iterable[Figure]) -> bool:
     """Whether ``target`` is the sum, difference, product or ratio of two ``operands``
-    (in its unit; a product or ratio takes one bare or percentage factor), or their
-    percentage."""
+    (in its unit; a product or ratio takes one bare or percentage factor), their
+    percentage, or one of them raised or lowered by the other's percentage."""
     distinct = list(dict.fromkeys((f.value, f.unit) for f in operands))
     if len(distinct) > MAX_OPERANDS:
         return False
@@ -71,6 +71,8 @@ def _results(a: Figure, b: Figure, unit: str | None) -> list[float]:
     if x is not None and b.unit in (None, "%"):  # "1.43 times", "at 70 % recovery"
         factor = b.value / 100 if b.unit == "%" else b.value
         out += [x * factor] + ([x / factor] if factor else [])
+        if b.unit == "%":  # "20 % above the nominal 60 s": 72 s
+            out += [x * (1 + factor), x * (1 - factor)]
     return out
 
 

@@ -42,6 +42,7 @@ _GROUPS = (
     "new fresh",
     "spot spots point points place places position positions location locations",
     "people person persons occupant occupants",
+    "round rounds set sets series batch batches",
 )
 
 SYNONYM_KEYS: dict[str, str] = {

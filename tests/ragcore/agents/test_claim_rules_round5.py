@@ -657,3 +657,11 @@ def test_us_gallons_per_minute_a_hyphenated_code_and_a_figure_measured_at_a_dist
     answer = "Whenever the boom is raised above 2.5 m, the BL-20's stabilisers must be down [1]."
     report = check("When do the BL-20 stabiliser legs have to be put down?", answer, belt)
     assert "wrong_entity" not in kinds(report), report.issues
+
+
+def test_a_figure_raised_by_a_percentage_is_worked_out():
+    from ragcore.text.arithmetic import Figure, derived, figures
+
+    answer = "An operating time more than 20 % above the nominal 60 s, so over about 72 s."
+    assert derived(Figure(72, "s", 0), figures(answer))
+    assert not derived(Figure(75, "s", 0), figures(answer))
