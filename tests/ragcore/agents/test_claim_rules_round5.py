@@ -665,3 +665,20 @@ def test_a_figure_raised_by_a_percentage_is_worked_out():
     answer = "An operating time more than 20 % above the nominal 60 s, so over about 72 s."
     assert derived(Figure(72, "s", 0), figures(answer))
     assert not derived(Figure(75, "s", 0), figures(answer))
+
+
+def test_the_acid_tank_is_not_the_caustic_tank():
+    cited = [
+        evidence(
+            1,
+            "- Caustic tank: 1,200 L\n- Acid tank: 800 L",
+            document("manual-tc5", "TC-5 CIP Unit Manual"),
+        )
+    ]
+    question = "How large is the acid tank on the TC-5?"
+    assert "off_question" in kinds(
+        check(question, "The TC-5's caustic tank holds 1,200 L [1].", cited)
+    )
+    assert "off_question" not in kinds(
+        check(question, "The TC-5's acid tank holds 800 L [1].", cited)
+    )
