@@ -15,7 +15,13 @@ from ragcore.agents.attributes import Attribute, AttributeTable
 from ragcore.text.citations import CITATION
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.quantities import number_spans, quantities, units_named, word_number_spans
+from ragcore.text.quantities import (
+    YEAR,
+    number_spans,
+    quantities,
+    units_named,
+    word_number_spans,
+)
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 
@@ -127,9 +133,6 @@ def off_focus(question: str, answer: str, attributes: AttributeTable) -> str | N
     return f"the question asks about the {phrase}; the answer does not name it"
 
 
-_YEAR = re.compile(r"(?:19|20)\d\d$")  # "The 2021 regulation requires …" is no figure
-
-
 def _terse(answer: str) -> bool:
     """A terse answer starts with its figure ("10 µg/L, under …", "At least every 3
     months.", "5 mg/m³ as an 8-hour average"): about what the question asks."""
@@ -137,7 +140,7 @@ def _terse(answer: str) -> bool:
     starts = [q.start for q in quantities(answer)] + [
         s
         for _, s, e in number_spans(answer) + word_number_spans(answer)
-        if not _YEAR.match(answer[s:e])
+        if not YEAR.match(answer[s:e])  # "The 2021 regulation requires …"
     ]
     return any(_TERSE.match(answer[lead:start]) for start in starts)
 
@@ -194,6 +197,12 @@ def no_duration(question: str, answer: str) -> str | None:
     ):
         return "the question asks how long it takes; the answer gives no time"
     return None
+
+
+def no_measure(question: str, answer: str) -> str | None:
+    """Why ``answer`` does not give the measure a how-often or how-long-does-it-take
+    question asks for, else None."""
+    return no_frequency(question, answer) or no_duration(question, answer)
 
 
 def _done(question: str, how: re.Match[str]) -> set[str]:

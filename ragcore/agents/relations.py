@@ -18,6 +18,7 @@ from ragcore.agents.perception.agent import Perception
 from ragcore.text.arithmetic import figures
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import (
+    YEAR,
     Quantity,
     attribute_units,
     mask_identifiers,
@@ -405,7 +406,6 @@ def _period_words(text: str) -> list[Quantity]:
 _LABELLED = re.compile(
     r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|part|no))\s*$"
 )
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 
 def single_figure_comparison(
@@ -444,7 +444,7 @@ def single_figure_comparison(
     taken = [(q.start, q.end) for q in quantities(text) + _period_words(text)]
     for value, start, end in number_spans(text):
         number = masked[start:end]
-        if any(a <= start < b for a, b in taken) or _YEAR.match(number):
+        if any(a <= start < b for a, b in taken) or YEAR.match(number):
             continue
         if not _LABELLED.search(masked[:start]):
             stated.add((value, None))

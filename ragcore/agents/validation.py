@@ -44,8 +44,7 @@ from ragcore.agents.figures import check_figures, identifiers
 from ragcore.agents.focus import (
     asked_attributes,
     in_spelled_unit,
-    no_duration,
-    no_frequency,
+    no_measure,
     off_focus,
     other_kind,
 )
@@ -609,7 +608,7 @@ class Validator:
             names = " or ".join(a.name for a in asked)
             message = f"the question asks for the {names}; the answer gives none"
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, message))
-        elif focus_reason := self._off_focus(answer, by_number, perception, whether) or _no_measure(
+        elif focus_reason := self._off_focus(answer, by_number, perception, whether) or no_measure(
             perception.question, strip_citations(answer.text)
         ):
             issues.append(Issue(Check.CONSISTENCY, IssueKind.OFF_QUESTION, focus_reason))
@@ -877,12 +876,6 @@ _CODE_AFTER = re.compile(
     r"^\s*(?:means?|meant|indicates?|signals?|signifies|stands?\s+for|denotes?|shows?)\b",
     re.IGNORECASE,
 )
-
-
-def _no_measure(question: str, answer: str) -> str | None:
-    """Why ``answer`` does not give the measure a how-often or how-long-does-it-take
-    question asks for, else None."""
-    return no_frequency(question, answer) or no_duration(question, answer)
 
 
 def _codes(text: str) -> frozenset[str]:

@@ -11,7 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragcore.text.families import families, in_family
-from ragcore.text.quantities import mask_identifiers, number_spans, quantities, word_number_spans
+from ragcore.text.quantities import (
+    YEAR,
+    mask_identifiers,
+    number_spans,
+    quantities,
+    word_number_spans,
+)
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
 
@@ -20,7 +26,6 @@ _LABELLED = re.compile(
     r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|part|no|step|"
     r"stage|phase|level|class|type|zone|grade|category|size|table|figure|page|item))\s*$"
 )
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
 # A day of a month is a date, not a count: "1 September 2022", "from 15 March".
 _MONTH = re.compile(
     r"^\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
@@ -81,7 +86,7 @@ def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
         if not _NOT_COUNTED.search(masked[: s[1]]) and not _NO_NOUN.match(masked[s[2] :])
     ]
     for value, start, end in sorted(number_spans(text) + written):
-        if any(a <= start < b for a, b in taken) or _YEAR.match(masked[start:end]):
+        if any(a <= start < b for a, b in taken) or YEAR.match(masked[start:end]):
             continue
         if _MONTH.match(masked[end:]) and value == int(value) and 1 <= value <= 31:
             continue

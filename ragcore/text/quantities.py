@@ -416,7 +416,8 @@ _LABEL_BEFORE = re.compile(
     r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|chapter|"
     r"annex|table|figure|page|part|item|step|stage|phase|level|class|zone|type|no))\s*$"
 )
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
+YEAR = re.compile(r"^(?:19|20)\d\d$")
+"""A number that is a year (1990–2099): a date, not a figure or a count."""
 
 
 def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
@@ -431,7 +432,7 @@ def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
             m
             and (not m.group("and") or _BETWEEN.search(head))
             and not _LABEL_BEFORE.search(head)
-            and not _YEAR.match(m.group(1))
+            and not YEAR.match(m.group(1))
         ):
             start = q.start - len(before) + m.start(1)
             if not out or out[-1].end <= start:
