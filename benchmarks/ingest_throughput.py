@@ -19,13 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 from _common import DEFAULT_BEIR, median, peak_rss_mb
 
 from ragcore import Config, Engine
 from ragcore.config import DEFAULT_BATCH_TOKENS, DEFAULT_THREADS, default_embedder
 from ragcore.evaluation.beir import open_beir
-from ragcore.inference.embedder import OnnxEmbedder
+from ragcore.inference.embedder import OnnxEmbedder, model_inputs
 from ragcore.ingest.loaders import load_file
 
 
@@ -37,19 +36,12 @@ def raw_onnx(embedder: OnnxEmbedder, texts: list[str]) -> dict[str, float]:
     names = {i.name for i in session.get_inputs()}
     total, calls, padded, real = 0.0, 0, 0, 0
     for members in embedder.plan_batches([len(e.ids) for e in encodings]):
-        batch = [encodings[i] for i in members]
-        width = max(len(e.ids) for e in batch)
-        ids = np.zeros((len(batch), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        for row, e in enumerate(batch):
-            ids[row, : len(e.ids)] = e.ids
-            mask[row, : len(e.ids)] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        feeds, mask = model_inputs([encodings[i] for i in members], names)
         began = time.perf_counter()
-        session.run(None, {k: v for k, v in feeds.items() if k in names})
+        session.run(None, feeds)
         total += time.perf_counter() - began
         calls += 1
-        padded += ids.size
+        padded += mask.size
         real += int(mask.sum())
     return {"seconds": total, "calls": calls, "padding": padded / max(real, 1), "tokens": real}
 

@@ -10,10 +10,11 @@ from ragcore.documents import MAX_DOCUMENT_CHARS
 from ragcore.errors import ConfigError
 from ragcore.types import Fusion
 
-# The int8-compute graph built by `make models`: 0.43x the CPU time of the shipped graph per
-# 32 x 256-token batch, dense / hybrid nDCG@10 on SciFact train within 0.5 point of it
-# (benchmarks/README.md, "Embedder"); "all-MiniLM-L6-v2" is the shipped graph.
-DEFAULT_EMBEDDER = "all-MiniLM-L6-v2-qint8"
+# The int8-compute graph built by `make models`, attention and GELU fused: about 0.35x the
+# time of the shipped graph per batch, dense / hybrid nDCG@10 on SciFact train within 0.5
+# point of it (benchmarks/README.md, "Embedder"); "all-MiniLM-L6-v2" is the shipped graph,
+# "all-MiniLM-L6-v2-qint8" the previous default (data directories built with it keep it).
+DEFAULT_EMBEDDER = "all-MiniLM-L6-v2-qint8-fused"
 DEFAULT_THREADS = 2
 DEFAULT_BATCH_SIZE = 32
 # 16 full-length inputs: fewer session.run calls, peak RSS within 600 MB with the int8 graph

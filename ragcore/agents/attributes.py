@@ -83,8 +83,9 @@ class Comparatives:
 @dataclass(frozen=True)
 class AttributeTable:
     attributes: tuple[Attribute, ...]
-    contrasts: tuple[frozenset[str], ...] = ()
-    """Sets of words of which a question names one ("low" | "high"), as terms."""
+    contrasts: tuple[tuple[frozenset[str], ...], ...] = ()
+    """Sets of sides of which a question names one ("low" | "high"; "cooling" | "heating
+    heater"), each side its alternative words as terms."""
     comparatives: Comparatives = field(default_factory=Comparatives)
 
     def contrast(self, question: str, text: str) -> tuple[str, str] | None:
@@ -93,10 +94,11 @@ class AttributeTable:
         # "lowered from 85 to 83 dB(A)" changes a figure; it names no lower one.
         unchanged = _CHANGE_VERB.sub(" ", text)
         asked_terms, said_terms = set(terms(question)), set(terms(unchanged))
-        for words in self.contrasts:
-            asked, said = words & asked_terms, words & said_terms
-            if asked and said and not asked & said:
-                return min(asked), min(said)
+        for sides in self.contrasts:
+            asked = [side for side in sides if side & asked_terms]
+            said = [side for side in sides if side & said_terms]
+            if asked and said and not set(asked) & set(said):
+                return min(asked[0] & asked_terms), min(said[0] & said_terms)
         return None
 
     def asked_in(self, question: str) -> tuple[Attribute, ...]:
@@ -132,7 +134,7 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         fix = f"contrasts must be a list of lists of words ({path})"
         raise ConfigError("attributes_path", str(path), fix)
     sets = tuple(
-        frozenset(t for w in _strings(c, f"contrasts[{i}]", path) for t in terms(w))
+        tuple(frozenset(terms(w)) for w in _strings(c, f"contrasts[{i}]", path) if terms(w))
         for i, c in enumerate(contrasts)
     )
     attributes = []

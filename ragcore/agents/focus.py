@@ -17,6 +17,7 @@ from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import (
     YEAR,
+    mask_identifiers,
     number_spans,
     quantities,
     units_named,
@@ -199,10 +200,35 @@ def no_duration(question: str, answer: str) -> str | None:
     return None
 
 
+# "How many knives does the GR-450 have?" asks for a count: a figure with a unit
+# ("380 rpm") is a measure of something else, unless the question names the unit
+# ("How many hours …?") or asks how many times something is done.
+_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?!times\b)", re.IGNORECASE)
+
+
+def no_count(question: str, answer: str) -> str | None:
+    """Why ``answer`` gives no count when ``question`` asks how many, else None: all its
+    figures are measures in a unit."""
+    if not _HOW_MANY.match(question) or units_named(question) or not quantities(answer):
+        return None
+    masked = mask_identifiers(answer)
+    taken = [(q.start, q.end) for q in quantities(answer)]
+    bare = [
+        start
+        for _, start, end in number_spans(masked) + word_number_spans(masked)
+        if not any(a <= start < b for a, b in taken) and not YEAR.match(masked[start:end])
+    ]
+    return None if bare else "the question asks how many; the answer gives only measures"
+
+
 def no_measure(question: str, answer: str) -> str | None:
-    """Why ``answer`` does not give the measure a how-often or how-long-does-it-take
-    question asks for, else None."""
-    return no_frequency(question, answer) or no_duration(question, answer)
+    """Why ``answer`` does not give the measure a how-often, how-long-does-it-take or
+    how-many question asks for, else None."""
+    return (
+        no_frequency(question, answer)
+        or no_duration(question, answer)
+        or no_count(question, answer)
+    )
 
 
 def _done(question: str, how: re.Match[str]) -> set[str]:

@@ -139,7 +139,8 @@ _FRAME_TERMS = frozenset(
         "same figure value "
         "acceptable sufficient adequate enough compliant complies comply meets satisfies governs "
         "current currently today latest "
-        "only just slightly marginally barely somewhat considerably significantly far much"
+        "only just slightly marginally barely somewhat considerably significantly far much "
+        "roughly approximately around nearly almost circa"
     )
 )
 # Numbers written as words are figures, checked as quantities, not as words.
@@ -788,6 +789,8 @@ def _leaning(
     return out
 
 
+# Only citations after the full stop close a paragraph: "A. B [1]." cites B alone
+# (fault sets' authors wrote it for a missing citation of A).
 _CLOSING = re.compile(r"[.!?]\s*(?:\[\d+\]\s*)+$")
 
 

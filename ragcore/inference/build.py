@@ -7,10 +7,13 @@ int8 kernels:
 
 1. **fold** every ``Cast(int8 weight) -> Mul(scale)`` into an fp32 initializer (outputs
    identical to the shipped graph);
-2. **fuse attention**: each layer's query/key/value projections and its
-   scaled-dot-product attention (which the exporter spelled as ~30 nodes, including an
-   ``IsNaN -> Where`` pass over every score) become one ``com.microsoft.Attention`` node
-   with the three weights concatenated;
+2. the manifest entry's ``fusions``, in order:
+   - ``attention``: each layer's query/key/value projections and its
+     scaled-dot-product attention (which the exporter spelled as ~30 nodes, including an
+     ``IsNaN -> Where`` pass over every score) become one ``com.microsoft.Attention``
+     node with the three weights concatenated;
+   - ``gelu``: each feed-forward GELU, spelled ``x * 0.5 * (1 + erf(x / sqrt 2))``,
+     becomes one ``com.microsoft.BiasGelu`` (onnxruntime's fusion at load misses it);
 3. **quantize** with ``onnxruntime.quantization.quantize_dynamic(per_channel=True,
    weight_type=QInt8)``: ``MatMulInteger`` / ``QAttention`` kernels.
 
@@ -36,6 +39,7 @@ import numpy as np
 from ragcore.errors import ModelError, ModelMismatchError
 from ragcore.inference.models import (
     EmbedderSpec,
+    GraphFusion,
     built_model_path,
     embedder_names,
     embedder_spec,
@@ -101,11 +105,7 @@ def fuse_attention(model: Any, heads: int) -> int:
 
     graph = model.graph
     initializers = {i.name: i for i in graph.initializer}
-    producers = {output: node for node in graph.node for output in node.output}
-    consumers: dict[str, list[Any]] = {}
-    for node in graph.node:
-        for name in node.input:
-            consumers.setdefault(name, []).append(node)
+    producers, consumers = _links(graph)
 
     def sole(value: str, op_type: str) -> Any:
         users = consumers.get(value, [])
@@ -181,6 +181,78 @@ def fuse_attention(model: Any, heads: int) -> int:
     return layer
 
 
+def fuse_gelu(model: Any) -> int:
+    """Replace each exact GELU the exporter spelled out, ``x * 0.5 * (1 + erf(x / sqrt 2))``
+    (five element-wise passes over the feed-forward activations), by one
+    ``com.microsoft.BiasGelu`` (or ``Gelu`` when ``x`` is no bias addition); returns how
+    many were fused. onnxruntime's own GELU fusion at load misses this spelling."""
+    from onnx import helper, numpy_helper
+
+    graph = model.graph
+    constants = {i.name: numpy_helper.to_array(i) for i in graph.initializer if not i.dims}
+    producers, consumers = _links(graph)
+
+    def only_user(value: str, op_type: str) -> Any:
+        users = consumers.get(value, [])
+        return users[0] if len(users) == 1 and users[0].op_type == op_type else None
+
+    def constant(value: str, expected: float) -> bool:
+        return value in constants and abs(float(constants[value]) - expected) < 1e-4
+
+    def other(node: Any, value: str) -> str:
+        return node.input[1] if node.input[0] == value else node.input[0]
+
+    fused = 0
+    for erf in [n for n in graph.node if n.op_type == "Erf"]:
+        divide = producers.get(erf.input[0])
+        if divide is None or divide.op_type != "Div" or not constant(divide.input[1], 2**0.5):
+            continue
+        x = divide.input[0]
+        plus_one = only_user(erf.output[0], "Add")
+        first = plus_one and only_user(plus_one.output[0], "Mul")
+        second = first and only_user(first.output[0], "Mul")
+        if not (plus_one and first and second and constant(other(plus_one, erf.output[0]), 1)):
+            continue
+        factors = {other(first, plus_one.output[0]), other(second, first.output[0])}
+        half = next((f for f in factors if f != x), None)
+        if x not in factors or half is None or not constant(half, 0.5):
+            continue
+        bias_add = producers.get(x)
+        inputs = [x]
+        if (
+            bias_add is not None
+            and bias_add.op_type == "Add"
+            and len(consumers[x]) == 2
+            and bias_add.input[1] in {i.name for i in graph.initializer}
+        ):
+            inputs = list(bias_add.input)
+        graph.node.append(
+            helper.make_node(
+                "BiasGelu" if len(inputs) == 2 else "Gelu",
+                inputs,
+                [second.output[0]],
+                name=f"gelu{fused}",
+                domain="com.microsoft",
+            )
+        )
+        graph.node.remove(second)
+        fused += 1
+    if fused:
+        _sort_topologically(graph)
+        _prune(graph)
+    return fused
+
+
+def _links(graph: Any) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """(the node producing each value, the nodes consuming each value) of ``graph``."""
+    producers = {output: node for node in graph.node for output in node.output}
+    consumers: dict[str, list[Any]] = {}
+    for node in graph.node:
+        for name in node.input:
+            consumers.setdefault(name, []).append(node)
+    return producers, consumers
+
+
 def _sort_topologically(graph: Any) -> None:
     """Order the nodes so each comes after its inputs' producers (stable otherwise)."""
     ready = {i.name for i in graph.input} | {i.name for i in graph.initializer} | {""}
@@ -238,7 +310,11 @@ def build_graph(spec: EmbedderSpec, target: Path) -> str:
     source, _ = resolve_embedder(embedder_spec(spec.build_from))
     model = onnx.load(str(source))
     fold_dequantized_weights(model)
-    fuse_attention(model, spec.attention_heads)
+    for fusion in spec.fusions:
+        if fusion is GraphFusion.ATTENTION:
+            fuse_attention(model, spec.attention_heads)
+        elif not fuse_gelu(model):
+            raise ModelError(f"cannot fuse GELU: {source} has no x * 0.5 * (1 + erf(x / sqrt 2))")
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
         fused = Path(tmp) / "fused.onnx"

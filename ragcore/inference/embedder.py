@@ -151,7 +151,7 @@ class OnnxEmbedder:
                 self._counter = Tokenizer.from_str(tokenizer.to_str())
                 self._counter.no_truncation()
                 tokenizer.enable_truncation(self._spec.max_length)
-                session = _session(model, self._threads)
+                session = _session(model, self._threads, self._spec.disabled_optimizers)
                 self._input_names = frozenset(i.name for i in session.get_inputs())
                 self._tokenizer = tokenizer
                 self._model = model
@@ -166,7 +166,11 @@ class OnnxEmbedder:
             with self._lock:
                 if self._single is None:
                     assert self._model is not None  # _load set it with session
-                    self._single = session if self._threads == 1 else _session(self._model, 1)
+                    self._single = (
+                        session
+                        if self._threads == 1
+                        else _session(self._model, 1, self._spec.disabled_optimizers)
+                    )
                 single = self._single
         return single
 
@@ -219,14 +223,7 @@ class OnnxEmbedder:
         return batches if batches[0] else []
 
     def _run(self, session, encodings) -> np.ndarray:
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        for row, encoding in enumerate(encodings):
-            ids[row, : len(encoding.ids)] = encoding.ids
-            mask[row, : len(encoding.ids)] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        feeds = {k: v for k, v in feeds.items() if k in self._input_names}
+        feeds, mask = model_inputs(encodings, self._input_names)
         hidden = session.run([self._spec.output], feeds)[0]
         return pool(hidden, mask, normalize=self._spec.normalize)
 
@@ -247,8 +244,9 @@ class OnnxEmbedder:
         self.close()
 
 
-def _session(model: Path, threads: int) -> Any:
-    """An onnxruntime CPU session of ``model`` running each call on ``threads`` threads."""
+def _session(model: Path, threads: int, disabled_optimizers: Sequence[str] = ()) -> Any:
+    """An onnxruntime CPU session of ``model`` running each call on ``threads`` threads,
+    without the graph optimizers named in ``disabled_optimizers``."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -256,9 +254,28 @@ def _session(model: Path, threads: int) -> Any:
     options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:
-        return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(
+            str(model),
+            options,
+            providers=["CPUExecutionProvider"],
+            disabled_optimizers=list(disabled_optimizers),
+        )
     except Exception as exc:  # onnxruntime raises its own untyped errors
         raise ModelError(f"cannot load embedder model {model}: {exc}") from exc
+
+
+def model_inputs(encodings, input_names: Iterable[str]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The feeds of one ``session.run`` for ``encodings`` (tokenizers Encodings), padded
+    to the longest, restricted to the graph's ``input_names``; and the attention mask."""
+    width = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(encodings), width), dtype=np.int64)
+    mask = np.zeros_like(ids)
+    for row, encoding in enumerate(encodings):
+        ids[row, : len(encoding.ids)] = encoding.ids
+        mask[row, : len(encoding.ids)] = 1
+    feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    names = set(input_names)
+    return {k: v for k, v in feeds.items() if k in names}, mask
 
 
 def pool(hidden: np.ndarray, mask: np.ndarray, *, normalize: bool = True) -> np.ndarray:

@@ -14,6 +14,7 @@ import hashlib
 import importlib.util
 import tomllib
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from ragcore.errors import ConfigError, ModelMismatchError, ModelNotFoundError
@@ -33,6 +34,15 @@ def models_dir() -> Path:
         + ", ".join(str(d) for d in _MODEL_DIRS)
         + "); reinstall ragcore with `make setup`"
     )
+
+
+class GraphFusion(StrEnum):
+    """A rewrite ``make models`` applies to a built graph before quantizing it."""
+
+    ATTENTION = "attention"
+    """Each layer's Q/K/V projections and attention -> one ``com.microsoft.Attention``."""
+    GELU = "gelu"
+    """The exporter's erf GELU (five element-wise nodes) -> one ``BiasGelu``."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,11 @@ class EmbedderSpec:
     built_with: str = ""
     """The exact library versions that make the pinned bytes, e.g. ``onnx==1.23.2 ...``."""
     attention_heads: int = 0
+    fusions: tuple[GraphFusion, ...] = ()
+    """The rewrites a built graph gets, in order (see ``ragcore.inference.build``)."""
+    disabled_optimizers: tuple[str, ...] = ()
+    """onnxruntime graph optimizers not to run at load: a fused kernel that is slower
+    than the nodes it replaces (measured; see the manifest)."""
 
     @property
     def built(self) -> bool:
@@ -75,6 +90,13 @@ def embedder_spec(name: str) -> EmbedderSpec:
         )
     entry = entries[name]
     fields = {k: entry[k] for k in EmbedderSpec.__dataclass_fields__ if k in entry}
+    try:
+        fields["fusions"] = tuple(GraphFusion(f) for f in entry.get("fusions", ()))
+    except ValueError as exc:
+        raise ConfigError(
+            "fusions", entry["fusions"], f"use some of {[f.value for f in GraphFusion]}"
+        ) from exc
+    fields["disabled_optimizers"] = tuple(entry.get("disabled_optimizers", ()))
     return EmbedderSpec(name=name, **fields)
 
 

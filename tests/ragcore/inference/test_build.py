@@ -5,21 +5,32 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from ragcore import Config, Document, Engine
-from ragcore.errors import ModelError, ModelMismatchError, ModelNotFoundError, StoreError
-from ragcore.inference import build
+from ragcore.config import default_embedder
+from ragcore.errors import (
+    ConfigError,
+    ModelError,
+    ModelMismatchError,
+    ModelNotFoundError,
+    StoreError,
+)
+from ragcore.inference import build, models
 from ragcore.inference.embedder import OnnxEmbedder
 from ragcore.inference.models import (
+    GraphFusion,
     built_model_path,
     embedder_names,
     embedder_spec,
+    models_dir,
     resolve_embedder,
     sha256_of,
 )
 
-FAST = embedder_spec("all-MiniLM-L6-v2-qint8")
+FAST = embedder_spec(default_embedder())  # the fused int8 graph
+PREVIOUS = embedder_spec("all-MiniLM-L6-v2-qint8")  # the previous default, attention fused
 SHIPPED = embedder_spec("all-MiniLM-L6-v2")
 
 
@@ -37,10 +48,11 @@ def test_manifest_names_the_built_graph_and_its_source():
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_building_again_gives_the_pinned_bytes(tmp_path):
+@pytest.mark.parametrize("spec", [FAST, PREVIOUS], ids=lambda s: s.name)
+def test_building_again_gives_the_pinned_bytes(tmp_path, spec):
     target = tmp_path / "again.onnx"
-    assert build.build_graph(FAST, target) == FAST.sha256
-    assert sha256_of(built_model_path(FAST)) == FAST.sha256  # what `make models` left
+    assert build.build_graph(spec, target) == spec.sha256
+    assert sha256_of(built_model_path(spec)) == spec.sha256  # what `make models` left
 
 
 def test_a_missing_built_graph_says_to_run_make_models():
@@ -85,8 +97,43 @@ def test_the_fast_graph_computes_with_int8_kernels():
     import onnx
 
     ops = {node.op_type for node in onnx.load(str(built_model_path(FAST))).graph.node}
-    assert {"QAttention", "MatMulInteger", "DynamicQuantizeLinear"} <= ops
-    assert "Attention" not in ops and "IsNaN" not in ops
+    assert {"QAttention", "MatMulInteger", "DynamicQuantizeLinear", "BiasGelu"} <= ops
+    assert not {"Attention", "IsNaN", "Erf"} & ops
+    assert FAST.fusions == (GraphFusion.ATTENTION, GraphFusion.GELU)
+    assert PREVIOUS.fusions == (GraphFusion.ATTENTION,)
+
+
+@pytest.mark.model
+def test_the_fused_graph_gives_the_previous_graphs_vectors():
+    """GELU fused and onnxruntime's SkipLayerNormalization left out change only rounding
+    (which per-batch int8 activations may amplify a little)."""
+    texts = ["The pump delivers 120 litres per minute.", "Lock the breaker first.", "E07"]
+    fused = OnnxEmbedder(FAST, threads=1).embed(texts)
+    previous = OnnxEmbedder(PREVIOUS, threads=1).embed(texts)
+    assert FAST.disabled_optimizers == ("SkipLayerNormFusion",)
+    assert np.min(np.sum(fused * previous, axis=1)) > 0.99
+
+
+def test_a_manifest_fusion_outside_the_vocabulary_is_refused(tmp_path, monkeypatch):
+    manifest = (models_dir() / "manifest.toml").read_text("utf-8")
+    (tmp_path / "manifest.toml").write_text(
+        manifest.replace('fusions = ["attention", "gelu"]', 'fusions = ["attention", "softmax"]')
+    )
+    monkeypatch.setattr(models, "models_dir", lambda: tmp_path)
+    with pytest.raises(ConfigError, match="use some of"):
+        models.embedder_spec(FAST.name)
+
+
+def test_gelu_fusion_refuses_a_graph_without_gelu():
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "no-gelu",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    assert build.fuse_gelu(helper.make_model(graph)) == 0
 
 
 @pytest.mark.model

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ragcore.config import default_embedder
 from ragcore.errors import ConfigError, ModelMismatchError, ModelNotFoundError
 from ragcore.inference.embedder import HashEmbedder, OnnxEmbedder
 from ragcore.inference.models import embedder_spec, resolve_embedder
@@ -72,7 +73,7 @@ def test_the_int8_graph_moves_vectors_only_slightly():
     vector varies a little with its batch — most for a short text padded to a long one's
     width ("Short." here: 0.982), which length-sorted batches avoid; every vector stays
     close to the shipped graph's (benchmarks/README.md)."""
-    fast = OnnxEmbedder(embedder_spec("all-MiniLM-L6-v2-qint8"), threads=1)
+    fast = OnnxEmbedder(embedder_spec(default_embedder()), threads=1)
     together = fast.embed(TEXTS)
     alone = np.vstack([fast.embed([t]) for t in TEXTS])
     shipped = OnnxEmbedder(SPEC, threads=1).embed(TEXTS)
