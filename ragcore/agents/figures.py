@@ -103,6 +103,17 @@ class _SourceFigure:
             return False
         return bound is None or family(bound) != family(claimed)
 
+    def shared(self, claimed: str) -> bool:
+        """In a manual of several models ("BC-20 and BC-30 …"), in a sentence naming
+        none: ``claimed``'s figure, unless the manual binds it to another elsewhere
+        (a chunk may have lost the "BC-30:" label above its list)."""
+        return (
+            self.document is None
+            and claimed in self.parts
+            and self.binding.entity is None
+            and not self.binding.named
+        )
+
 
 def _named_after_citation(statement: str, end: int) -> bool:
     """Whether every name of the statement comes after a citation that follows ``end``:
@@ -426,7 +437,13 @@ def check_figures(
             entity = subject if not said.named else None
         # Wrong when some source binds the figure to another entity and none to this one.
         others = [f for f in matches if entity and f.binding.contradicts(entity)]
-        if entity and others and not any(f.supports(entity) for f in matches):
+        owned = {f.evidence.document.id for f in others}
+        if (
+            entity
+            and others
+            and not any(f.supports(entity) for f in matches)
+            and not any(f.shared(entity) and f.evidence.document.id not in owned for f in matches)
+        ):
             owner = others[0].binding.entity or "?"
             problems.append(
                 FigureProblem(

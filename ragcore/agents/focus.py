@@ -283,7 +283,8 @@ def _only_as_modifier(attribute: Attribute, tokens: list[str]) -> bool:
         return False
     seen = False
     for i, token in enumerate(tokens):
-        if not (stems := terms(token)) or stems[0] not in single:
+        # "high-pressure pump": the compound's last word is the one that modifies.
+        if not (stems := terms(token)) or stems[-1] not in single:
             continue
         seen = True
         after = tokens[i + 1] if i + 1 < len(tokens) else ""

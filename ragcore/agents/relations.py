@@ -113,6 +113,9 @@ def relation_problem(
     ):
         return None
     word, direction = found
+    said = [m.start() for m in re.finditer(rf"\b{word}\s+than\b", s.text, re.IGNORECASE)]
+    if said and all(_BOUND.match(s.text, start) for start in said):
+        return None  # "weaker than −125 Pa", "falls faster than expected"
     frequency = _FREQUENCY.search(s.text)
     if frequency:  # "more often" is the shorter interval
         word = frequency.group(0)
@@ -204,6 +207,8 @@ def relation_problem(
     # The figures stated for the sides: before a conclusion ("…, so B allows 10 °C more").
     end = conclusion.start() if conclusion else len(s.text)
     stated = [q.value for q in quantities(s.text[:end]) if q.unit == unit]
+    if len(stated) == 3:  # "A, at 12,000 L/h, has 4,000 L/h more than B at 8,000 L/h"
+        stated = _without_difference(stated)
     if len(stated) == 2:  # "A is louder than B (72 vs 69 dB(A))": A's figure comes first
         for side, value in zip((a, b), stated):
             if value not in figures[side][unit]:
@@ -219,8 +224,23 @@ def relation_problem(
     return None
 
 
-# "more than 5 s" bounds a figure; it compares no sides.
-_BOUND = re.compile(r"\b(?:more|less|fewer|greater|higher|lower|longer)\s+than\s+\d", re.I)
+def _without_difference(values: list[float]) -> list[float]:
+    """Three figures of which one is the difference of the other two: those two."""
+    for i, value in enumerate(values):
+        others = values[:i] + values[i + 1 :]
+        if abs(abs(others[0] - others[1]) - value) < 1e-9:
+            return others
+    return values
+
+
+# "more than 5 s", "weaker than −125 Pa" bound a figure, and "faster than expected"
+# compares with no named thing: neither compares two sides.
+_BOUND = re.compile(
+    r"\b[a-z]+\s+than\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d"
+    r"|\b[a-z]+\s+than\s+(?:(?:is|was|were|are)\s+)?(?:expected|anticipated|planned|usual|"
+    r"normal|before|necessary|needed|intended|originally|previously)\b",
+    re.IGNORECASE,
+)
 
 
 def _stated_sides(text: str, comparatives: Comparatives) -> tuple[str, ...]:

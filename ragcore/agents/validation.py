@@ -69,7 +69,7 @@ from ragcore.inference.reranker import Reranker
 from ragcore.text.arithmetic import Figure, derived, figures
 from ragcore.text.citations import CITATION, strip_citations
 from ragcore.text.counts import backed as count_backed
-from ragcore.text.counts import counts
+from ragcore.text.counts import counts, enumerated
 from ragcore.text.effective import effective_date
 from ragcore.text.families import families, in_family
 from ragcore.text.quantities import (
@@ -375,6 +375,7 @@ class Validator:
                 count.value not in given
                 and count.value not in unbacked
                 and not count_backed(count, texts)
+                and not enumerated(count, s.text)
                 and not derived(Figure(count.value, None, count.start), operands)
             ):
                 issues.append(

@@ -98,6 +98,24 @@ def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
     return out
 
 
+# The list a count introduces: "three filter stages: an F7 pre-filter, an F9 bag filter
+# and an H14 final filter".
+_LIST = re.compile(r"\s*:\s*([^.;:\[]+)")
+_ITEM_BREAK = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def enumerated(count: Count, text: str) -> bool:
+    """Whether ``text`` lists exactly the counted things right after the count: a count
+    of the answer's own list needs no source to give the number (its items are claims
+    of their own)."""
+    after = text.find(count.words, count.start)
+    listed = _LIST.match(text, after + len(count.words)) if after >= 0 else None
+    if listed is None:
+        return False
+    items = [i for i in _ITEM_BREAK.split(listed.group(1).strip()) if i.strip()]
+    return len(items) == count.value
+
+
 def backed(count: Count, sources: Iterable[str]) -> bool:
     """Whether a sentence or line of ``sources`` gives the count's number with one of
     its nouns."""

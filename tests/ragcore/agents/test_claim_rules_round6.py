@@ -55,3 +55,100 @@ def test_a_side_of_a_contrast_may_have_several_words():
     cited = [evidence(1, "The heating function stays locked out below 10 L/min.", TC40[0].document)]
     answer = "Get water moving first: heating stays locked out below 10 L/min [1]."
     assert "off_question" not in kinds(check(heaters, answer, cited))
+
+
+GC7 = [
+    evidence(
+        1,
+        "The GC-7 gas cabinet runs on the GCC-3 controller.\n- E5 – Exhaust loss: cabinet "
+        "static pressure weaker than −125 Pa.",
+        document("manual-gc7", "GC-7 Gas Cabinet Manual"),
+    )
+]
+
+
+def test_a_comparative_against_a_figure_or_an_expectation_compares_no_sides():
+    question = "What does fault E5 mean on the GC-7 gas cabinet?"
+    answer = (
+        "On the GC-7's GCC-3 controller, E5 means exhaust loss: the static pressure is "
+        "weaker than −125 Pa [1]."
+    )
+    assert kinds(check(question, answer, GC7)) == []
+    later = "The GC-7 and the GCC-3 fail faster than expected when E5 persists [1]."
+    assert "unsupported_relation" not in kinds(check(question, later, GC7))
+
+
+def test_a_hyphenated_attribute_before_a_noun_only_modifies_it():
+    question = "Which has the bigger motor, the RO-14 high-pressure pump or the UP-60 pump?"
+    cited = [
+        evidence(1, "RO-14 high-pressure pump motor: 30 kW.", document("m-ro14", "RO-14")),
+        evidence(2, "UP-60 distribution pump motor: 22 kW.", document("m-up60", "UP-60")),
+    ]
+    answer = (
+        "The RO-14's high-pressure pump motor is larger at 30 kW [1], against 22 kW for the "
+        "UP-60 [2]."
+    )
+    assert "off_question" not in kinds(check(question, answer, cited))
+
+
+def test_a_count_of_the_answers_own_list_needs_no_source_number():
+    cited = [
+        evidence(
+            1,
+            "Filters: F7 pre-filter, F9 bag filter, H14 final filter.",
+            document("manual-ah900", "AH-900 Air Handler Manual"),
+        )
+    ]
+    question = "Which filter stages does the AH-900 have?"
+    listed = ": an F7 pre-filter, an F9 bag filter and an H14 final filter [1]."
+    assert "unsupported_number" not in kinds(
+        check(question, "The AH-900 has three filter stages" + listed, cited)
+    )
+    assert "unsupported_number" in kinds(
+        check(question, "The AH-900 has four filter stages" + listed, cited)
+    )
+
+
+def test_a_difference_between_the_compared_figures_is_no_side():
+    cited = [
+        evidence(1, "PH-12 capacity: 12,000 L/h.", document("manual-ph12", "PH-12 Manual")),
+        evidence(2, "HG-250 capacity: 8,000 L/h.", document("manual-hg250", "HG-250 Manual")),
+    ]
+    question = "Which has the larger capacity, the PH-12 or the HG-250?"
+    answer = (
+        "The PH-12, at 12,000 L/h [1], has 4,000 L/h {} capacity than the HG-250 at 8,000 L/h [2]."
+    )
+    assert "unsupported_relation" not in kinds(check(question, answer.format("more"), cited))
+    assert "unsupported_relation" in kinds(check(question, answer.format("less"), cited))
+
+
+def test_a_figure_naming_no_model_in_a_manual_of_two_holds_for_each():
+    cited = [
+        evidence(
+            1,
+            "## Maintenance\n- Calibrate the conductivity sensor every 6 months.\n- Calibrate "
+            "the temperature transmitters every 12 months.",
+            document("manual-tc5", "TC-5 CIP Unit Manual"),
+        ),
+        evidence(
+            2,
+            "## Maintenance\n- Calibrate the tank temperature probe every 12 months.",
+            document("manual-bc20-bc30", "BC-20 and BC-30 Bulk Milk Cooler Manual"),
+        ),
+    ]
+    question = "Which is calibrated more often, the TC-5 conductivity sensor or the BC-20 probe?"
+    answer = "The TC-5 sensor, every 6 months, versus every 12 months for the BC-20's probe [1][2]."
+    assert "wrong_entity" not in kinds(check(question, answer, cited))
+    wrong = "The TC-5 sensor, every 6 months, versus every 12 months for the BC-20's probe [1]."
+    assert "wrong_entity" in kinds(check(question, wrong, cited))
+
+
+def test_a_shared_manual_binding_the_figure_to_the_other_model_elsewhere_is_no_support():
+    manual = document("manual-bc20-bc30", "BC-20 and BC-30 Bulk Milk Cooler Manual")
+    cited = [
+        evidence(1, "BC-20:\n- Cooling time: 3.0 h.\n\nBC-30:\n- Cooling time: 2.5 h.", manual),
+        evidence(2, "- Cooling time: 2.5 h for a two-milking load.", manual),  # label cut off
+    ]
+    question = "How long does a BC-20 take to cool a two-milking load?"
+    assert "wrong_entity" in kinds(check(question, "The BC-20 takes 2.5 h [1][2].", cited))
+    assert "wrong_entity" not in kinds(check(question, "The BC-20 takes 3.0 h [1].", cited))
