@@ -24,7 +24,7 @@ from ragcore.agents.evidence import Evidence
 from ragcore.text.arithmetic import Figure, derived
 from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.quantities import Quantity, quantities
+from ragcore.text.quantities import Quantity, number_spans, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import agrees
@@ -360,6 +360,20 @@ _CONTRAST = re.compile(r"\b(?:than|compared|versus|vs|whereas|while|unlike)\b", 
 _REFERS_BACK = re.compile(r"(?:\b(?:the|that|this|those|these|its|their)|'s|s')\s+$", re.IGNORECASE)
 
 
+def _with_words_between(written: str, value: float, cited: Sequence[Evidence]) -> bool:
+    """Whether a cited source gives ``value`` with the unit word of ``written`` one or two
+    words later: "750,000 cycles" is the source's "750,000 switching cycles"."""
+    unit = re.sub(r"^[\d.,\s]+", "", written)
+    if not unit.isalpha():
+        return False
+    after = re.compile(rf"^\s+(?:[A-Za-z-]+\s+){{1,2}}{re.escape(unit)}\b", re.IGNORECASE)
+    return any(
+        v == value and after.match(e.text[end:])
+        for e in cited
+        for v, _, end in number_spans(e.text)
+    )
+
+
 @dataclass(frozen=True)
 class FigureCheck:
     problems: tuple[FigureProblem, ...]
@@ -398,6 +412,9 @@ def check_figures(
             found.add(q.value)
             continue
         if not matches and derived(Figure(q.value, q.unit, q.start), operands):
+            found.add(q.value)
+            continue
+        if not matches and _with_words_between(statement[q.start : q.end], q.value, cited):
             found.add(q.value)
             continue
         if not matches:

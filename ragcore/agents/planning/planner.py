@@ -24,6 +24,7 @@ from ragcore.agents.planning.strategy import Rule, Strategy, TaskTemplate
 from ragcore.agents.planning.tables import TableTask
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
+from ragcore.text.citations import strip_citations
 from ragcore.text.terms import model_terms, terms
 from ragcore.types import ForEach, IssueKind, RetrievalMode, Route, SearchMode, TaskFilter
 
@@ -53,6 +54,19 @@ UNSUPPORTED = frozenset(
 )
 """Issue kinds answered by wider searches by another method."""
 MISSING_EVIDENCE = frozenset({IssueKind.NO_EVIDENCE, IssueKind.ATTRIBUTE_NOT_FOUND})
+# A cited claim its passages do not back: its own words may find the passage of the
+# document that does, when it was not among those shown ("… allows 750,000 cycles").
+UNBACKED_CLAIM = frozenset(
+    {
+        IssueKind.INVALID_CITATION,
+        IssueKind.UNSUPPORTED,
+        IssueKind.UNSUPPORTED_CLAIM,
+        IssueKind.UNIT_MISMATCH,
+        IssueKind.UNSUPPORTED_NUMBER,
+    }
+)
+CLAIM_SEARCHES = 2
+"""At most this many unbacked claims get a search of their own per round."""
 """Issue kinds after which a precise plan widens to explore."""
 OFF_TARGET = frozenset({IssueKind.WRONG_ENTITY, IssueKind.OFF_QUESTION})
 """Issue kinds answered by a search focused on what the question names and asks."""
@@ -158,7 +172,8 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
 
     Outdated evidence → every task keeps to current documents (and the question's
     interval); a missing comparison side → a task for that entity; unsupported
-    statements → wider searches by another method.
+    statements → wider searches by another method, and a cited claim its passages do not
+    back → a search with its own words.
     """
     kinds = {issue.kind for issue in issues}
     tasks, reasons, retrieval = list(plan.tasks), [], plan.retrieval
@@ -205,6 +220,20 @@ def adjust(plan: Plan, perception: Perception, issues: Sequence[Issue]) -> Plan 
             if kinds & MISSING_EVIDENCE and retrieval == RetrievalMode.PRECISE:
                 retrieval = RetrievalMode.EXPLORE
                 reasons.append("missing evidence: precise → explore")
+    claims = dict.fromkeys(i.statement for i in issues if i.kind in UNBACKED_CLAIM and i.statement)
+    weight = max((t.weight for t in tasks), default=1.0)  # as much as the heaviest task
+    for claim in list(claims)[:CLAIM_SEARCHES]:
+        query = " ".join(strip_citations(claim).split())
+        if any(t.query == query for t in tasks):
+            continue  # searched last round (and widened with the others)
+        own = RetrievalTask(
+            "", query, SearchMode.HYBRID, DEFAULT_K, SearchFilters(), weight, 2, "a claim's words"
+        )
+        bounded = _bound(own, plan)
+        fresh = _fresh(bounded, plan) if bounded is not None else None
+        if fresh is not None:
+            tasks.append(fresh)
+            reasons.append("unbacked claim: a search with its own words")
     # Cached tasks are not searched again, so a smaller or re-filtered set of known
     # searches is still a new plan; the same set again is not.
     if {t.key for t in tasks} == {t.key for t in plan.tasks}:

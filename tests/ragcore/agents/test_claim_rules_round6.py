@@ -152,3 +152,16 @@ def test_a_shared_manual_binding_the_figure_to_the_other_model_elsewhere_is_no_s
     question = "How long does a BC-20 take to cool a two-milking load?"
     assert "wrong_entity" in kinds(check(question, "The BC-20 takes 2.5 h [1][2].", cited))
     assert "wrong_entity" not in kinds(check(question, "The BC-20 takes 3.0 h [1].", cited))
+
+
+def test_a_unit_word_a_qualifier_apart_in_the_source_is_the_same_figure():
+    cited = [
+        evidence(
+            1,
+            "With the new seal material the seals are replaced after 750,000 switching cycles.",
+            document("manual-to900-v2", "TO-900 Oxidiser Manual (Rev. 2)"),
+        )
+    ]
+    question = "How often are the TO-900 poppet valve seals replaced?"
+    assert kinds(check(question, "Every 750,000 cycles [1].", cited)) == []
+    assert "unsupported_number" in kinds(check(question, "Every 750,000 hours [1].", cited))

@@ -317,3 +317,26 @@ def test_an_answer_about_another_entity_gets_a_search_focused_on_the_asked_one(
     focused = [t for t in adjusted.tasks if t.reason == "focused"]
     assert len(focused) == 1 and focused[0].mode == "keyword"
     assert focused[0].query.startswith("CP-200 ")
+
+
+def test_a_cited_claim_its_passages_do_not_back_is_searched_with_its_own_words(
+    sample_orchestrator,
+):
+    perception = perceive("How did the CP-200 oil change interval change between revisions?")
+    plan = sample_orchestrator.plan(perception)
+    claim = "Rev. 2 allows 3,000 h between oil changes [2]."
+    issue = Issue(
+        Check.TRACEABILITY, IssueKind.UNSUPPORTED_NUMBER, "3000 appears in no cited chunk", claim
+    )
+    second = sample_orchestrator.adjust(plan, perception, [issue])
+    assert second is not None
+    own = [t for t in second.tasks if t.query == "Rev. 2 allows 3,000 h between oil changes."]
+    assert len(own) == 1 and own[0].mode == "hybrid"
+    third = sample_orchestrator.adjust(second, perception, [issue])
+    assert third is not None  # the claim's search is widened with the others, not repeated
+    assert sum(t.query == own[0].query for t in third.tasks) == 1
+    uncited = Issue(
+        Check.TRACEABILITY, IssueKind.UNCITED, "cites nothing", "Rev. 2 allows 3,000 h."
+    )
+    plain = sample_orchestrator.adjust(plan, perception, [uncited])
+    assert plain is None or not any(t.query == "Rev. 2 allows 3,000 h." for t in plain.tasks)
