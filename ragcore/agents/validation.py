@@ -532,7 +532,13 @@ class Validator:
             # says why the older one applied ("the 2024 rule only took effect in March").
             replaced = any(d.superseded_by == doc.id and in_interval[d.id] for d in docs.values())
             # A question about a change names the versions' periods, not one interval.
-            if not (in_interval[doc.id] or replaced or perception.constraints.history):
+            # One that asks for the current version of something and names a year ("Do
+            # the SX-12's current damper times satisfy the 2021 Code?") dates the rule,
+            # not the manual.
+            current_manual = perception.constraints.latest and doc.doc_type != "regulation"
+            if not (
+                in_interval[doc.id] or replaced or perception.constraints.history or current_manual
+            ):
                 when = doc.updated_at.isoformat() if doc.updated_at else "undated"
                 if start is not None and start != doc.updated_at:
                     when += f", in force from {start.isoformat()}"

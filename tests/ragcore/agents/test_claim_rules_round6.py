@@ -4,6 +4,8 @@ was) a citation before a paragraph's last full stop."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from handmade import check, document, evidence, kinds
 
 from ragcore.agents.focus import no_count
@@ -165,3 +167,24 @@ def test_a_unit_word_a_qualifier_apart_in_the_source_is_the_same_figure():
     question = "How often are the TO-900 poppet valve seals replaced?"
     assert kinds(check(question, "Every 750,000 cycles [1].", cited)) == []
     assert "unsupported_number" in kinds(check(question, "Every 750,000 hours [1].", cited))
+
+
+def test_a_current_manual_beside_a_rule_named_by_its_year_is_in_its_period():
+    from dataclasses import replace
+
+    manual = document("manual-sx12-v2", "SX-12 Smoke Damper Manual (Rev. 2)")  # 2024
+    rule = replace(
+        document(
+            "reg-fpstc-2021", "Fire Protection Testing Code 2021", updated_at=date(2021, 3, 1)
+        ),
+        doc_type="regulation",
+    )
+    cited = [
+        evidence(1, "The dampers must be fully open within 30 s.", manual),
+        evidence(2, "Dampers shall open fully within 30 s.", rule),
+    ]
+    answer = "Yes: the SX-12 dampers open within 30 s [1], the 30 s limit of the 2021 Code [2]."
+    current = "Do the SX-12's current damper opening times satisfy the 2021 Testing Code?"
+    assert "outside_interval" not in kinds(check(current, answer, cited))
+    then = "Did the SX-12's damper opening times satisfy the Testing Code in 2021?"
+    assert "outside_interval" in kinds(check(then, answer, cited))
