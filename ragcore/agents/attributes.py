@@ -24,7 +24,9 @@ from ragcore.text.units import dimension
 
 _CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)\b", re.IGNORECASE)
 Direction = Literal["higher", "lower"]
-_KEYS = frozenset({"words", "answered_by", "units", "not_in", "units_not_with"})
+_KEYS = frozenset(
+    {"words", "answered_by", "answered_by_patterns", "units", "not_in", "units_not_with"}
+)
 DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
 
 
@@ -40,6 +42,8 @@ class Attribute:
     """Terms that make a figure in the unit another quantity ("payload" for kg)."""
     answered_by: tuple[frozenset[str], ...] = ()
     """Words that address the attribute in an answer but do not ask for it ("daily")."""
+    answered_by_patterns: tuple[re.Pattern[str], ...] = ()
+    """Regular expressions that do the same ("every 500 brews")."""
 
     def named_in(self, text_terms: Iterable[str]) -> bool:
         present = set(text_terms)
@@ -51,6 +55,8 @@ class Attribute:
         that quantity too: "the safe working load in kilograms")."""
         text_terms = set(terms(text))
         if self.named_in(text_terms) or any(w <= text_terms for w in self.answered_by):
+            return True
+        if any(p.search(text) for p in self.answered_by_patterns):
             return True
         if text_terms & self.units_not_with - set(terms(question)):
             return False
@@ -147,6 +153,11 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         not_in = _strings(table.get("not_in", []), f"[{name}].not_in", path)
         unlike = _strings(table.get("units_not_with", []), f"[{name}].units_not_with", path)
         answers = _strings(table.get("answered_by", []), f"[{name}].answered_by", path)
+        where = f"[{name}].answered_by_patterns"
+        patterns = tuple(
+            _pattern(p, where, path)
+            for p in _strings(table.get("answered_by_patterns", []), where, path)
+        )
         stemmed = tuple(frozenset(terms(w)) for w in words if terms(w))
         if not stemmed:
             fix = f"[{name}].words has no content word; name the attribute's words ({path})"
@@ -159,6 +170,7 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
                 tuple(p.lower() for p in not_in),
                 frozenset(t for w in unlike for t in terms(w)),
                 tuple(frozenset(terms(w)) for w in answers if terms(w)),
+                patterns,
             )
         )
     return AttributeTable(tuple(attributes), sets, comparatives)
@@ -192,6 +204,14 @@ def _strings(value: object, where: str, path: Path) -> list[str]:
         fix = f"{where} must be a list of non-empty strings ({path})"
         raise ConfigError("attributes_path", str(path), fix)
     return value
+
+
+def _pattern(text: str, where: str, path: Path) -> re.Pattern[str]:
+    try:
+        return re.compile(text, re.IGNORECASE)
+    except re.error as exc:
+        fix = f"{where}: {text!r} is not a regular expression ({exc}) ({path})"
+        raise ConfigError("attributes_path", str(path), fix) from exc
 
 
 def _without(text: str, phrases: tuple[str, ...]) -> str:

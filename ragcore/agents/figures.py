@@ -88,10 +88,12 @@ class _SourceFigure:
         siblings: the KG-150 manual's "the GC-400 controller shuts the engine down below
         1.4 bar" is the KG-150's figure, its "the KG-400's 42 L" is not. A figure of a
         sentence naming nothing, in a document about a product "with" a part, may be
-        the part's."""
+        the part's; a rule's figure naming no product holds for each it covers."""
         bound = self.binding.entity
         if bound == claimed:
             return True
+        if self.evidence.document.doc_type == "regulation" and bound is None:
+            return not self.binding.named  # a rule's figure naming no product: any one's
         if (
             self.document is not None
             and claimed in self.parts

@@ -28,6 +28,12 @@ from ragcore.text.units import dimension
 
 # The forms whose focus is a noun phrase, and where the phrase is.
 _FORMS = (
+    # "What does the hygiene standard say about residual water in kegs?"
+    re.compile(
+        r"^\s*what\s+(?:does|do|did)\s+[^?]+?\s+say\s+(?:about|on)\s+(?:the\s+)?"
+        r"(?P<focus>[^?]+?)(?:\s+(?:in|of|for|on|at|from)\s[^?]*)?\?",
+        re.IGNORECASE,
+    ),
     # "What is the lift height of the OH-10?", "What was the lead limit for …"
     re.compile(
         r"^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<focus>.+?)\s+"
@@ -62,8 +68,8 @@ _FORMS = (
 )
 # The forms that ask about something done to the focus: an answer naming neither the
 # focus nor what is done to it is about something else.
-_DONE_FORMS = _FORMS[3:]
-_HOW_OFTEN_DONE = _FORMS[3]  # "How often must the RB-12 gearbox oil be changed?"
+_DONE_FORMS = _FORMS[4:]
+_HOW_OFTEN_DONE = _FORMS[4]  # "How often must the RB-12 gearbox oil be changed?"
 # Words of a focus phrase that do not say which attribute ("the maximum …", "the rated …").
 _GENERIC = frozenset(
     terms(

@@ -453,11 +453,21 @@ def single_figure_comparison(
     # no side's figure.
     # So is a figure after another one's "at" ("78 dB(A) at 1 m", "90 kW at 80 °C").
     found = quantities(text)
-    conditions = {(q.value, q.unit) for q in quantities(question)} | {
-        (q.value, q.unit)
-        for before, q in zip(found, found[1:])
-        if _AT.match(masked[before.end : q.start])
-    }
+    # So are the ends of a span it is measured over ("from 20 °C to 0 °C").
+    conditions = (
+        {(q.value, q.unit) for q in quantities(question)}
+        | {
+            (q.value, q.unit)
+            for before, q in zip(found, found[1:])
+            if _AT.match(masked[before.end : q.start])
+        }
+        | {
+            (q.value, q.unit)
+            for first, second in zip(found, found[1:])
+            if _FROM.search(masked[: first.start]) and _TO.match(masked[first.end : second.start])
+            for q in (first, second)
+        }
+    )
     stated: set[tuple[float, str | None]] = set(
         {(q.value, q.unit) for q in found + _period_words(text)} - conditions
     )
@@ -474,6 +484,8 @@ def single_figure_comparison(
 
 
 _AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
+_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+_TO = re.compile(r"^\s*to\s*$", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
 # "than 3 °C", "than about 100 L/min", "than minus 20 °C": a bound, not another side.
 _THAN_FIGURE = re.compile(

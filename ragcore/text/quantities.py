@@ -101,7 +101,11 @@ _UNITS = (
     ("ω", "Ω"),
     ("mbar", "mbar"),
     ("millibar", "mbar"),
+    ("bar(g)", "bar"),
+    ("bar (g)", "bar"),
+    ("barg", "bar"),
     ("bar", "bar"),
+    ("psig", "psi"),
     ("psi", "psi"),
     ("kpa", "kPa"),
     ("mpa", "MPa"),
@@ -247,6 +251,7 @@ _QUANTITY = re.compile(
 )
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
 _CANONICAL = {u.lower(): c for u, c in _UNITS}
+_RATES = frozenset(c for c in _CANONICAL.values() if "/" in c)
 _SPACED = frozenset({"s", "m", "v", "t", "a", "w"})
 
 
@@ -387,6 +392,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         # "a 5-second delay" durations.
         if m.group(2).lower() not in _SPACED or not m.group(0)[len(m.group(1))].isalpha()
         if m.group(2) != "a"  # amperes are "A": "5 a.m." is a time
+        # "Rev. 2 runs 1.5 % NaOH": a label's number followed by a verb is no figure.
+        if not (m.group(2).lower() in _VERB_UNITS and _LABEL_BEFORE.search(masked[: m.start()]))
     ]
     found += [
         Quantity(round(100 * _share(m.group(1), m.group(2)), 1), "%", m.start(), m.end())
@@ -402,7 +409,20 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         Quantity(_share(m.group(1), m.group(2)), _CANONICAL[m.group(4).lower()], m.start(), m.end())
         for m in _FRACTION_OF_TIME.finditer(masked)
     ]
+    found = [_rate_of(masked, q) for q in found]
     return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start)))
+
+
+# "500 kg of CO2 per hour" is 500 kg/h.
+_OF_PER = re.compile(r"\s+of\s+(?:[\w-]+\s+){1,2}?per\s+(hour|minute)\b", re.IGNORECASE)
+_PER = {"hour": "h", "minute": "min"}
+
+
+def _rate_of(text: str, q: Quantity) -> Quantity:
+    """``q``, or the rate it starts when the words after it say "of … per hour"."""
+    m = _OF_PER.match(text, q.end)
+    rate = f"{q.unit}/{_PER[m.group(1).lower()]}" if m else ""
+    return Quantity(q.value, rate, q.start, m.end()) if rate in _RATES else q
 
 
 # The first figure of a range or a choice, written bare before the one with the unit:
@@ -416,6 +436,8 @@ _LABEL_BEFORE = re.compile(
     r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|chapter|"
     r"annex|table|figure|page|part|item|step|stage|phase|level|class|zone|type|no))\s*$"
 )
+# Units that are also verbs ("the pump runs …").
+_VERB_UNITS = frozenset({"runs"})
 YEAR = re.compile(r"^(?:19|20)\d\d$")
 """A number that is a year (1990–2099): a date, not a figure or a count."""
 

@@ -105,6 +105,10 @@ def test_the_default_attributes_file_is_the_shipped_one():
         ('[weight]\nunits = ["kg"]\n', "[weight].words must be a list"),
         ("[weight]\nwords = []\n", "[weight].words has no content word"),
         ('[weight]\nwords = ["the", "of"]\n', "[weight].words has no content word"),
+        (
+            '[interval]\nwords = ["interval"]\nanswered_by_patterns = ["every ("]\n',
+            "[interval].answered_by_patterns: 'every (' is not a regular expression",
+        ),
         ('[comparatives]\nbigger = ["larger"]\n', "takes only 'higher' and 'lower'"),
         ('[comparatives]\nhigher = "louder"\n', "[comparatives].higher must be a list"),
         ('[comparatives.duration]\nfaster = ["x"]\n', "[comparatives.duration] takes only"),

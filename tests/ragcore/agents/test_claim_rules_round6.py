@@ -9,6 +9,7 @@ from datetime import date
 from handmade import check, document, evidence, kinds
 
 from ragcore.agents.focus import no_count
+from ragcore.text.quantities import quantities
 
 TC40 = [
     evidence(
@@ -188,3 +189,79 @@ def test_a_current_manual_beside_a_rule_named_by_its_year_is_in_its_period():
     assert "outside_interval" not in kinds(check(current, answer, cited))
     then = "Did the SX-12's damper opening times satisfy the Testing Code in 2021?"
     assert "outside_interval" in kinds(check(then, answer, cited))
+
+
+def test_gauge_pressure_units_a_rate_of_a_substance_and_a_revisions_verb():
+    said = [(q.value, q.unit) for q in quantities("2.5 bar (g), roughly 36 psig, or 3 barg")]
+    assert said == [(2.5, "bar"), (36.0, "psi"), (3.0, "bar")]
+    assert [(q.value, q.unit) for q in quantities("up to 500 kg of CO2 per hour")] == [
+        (500.0, "kg/h")
+    ]
+    assert [q.unit for q in quantities("Rev. 2 runs 1.5 % NaOH")] == ["%"]
+    assert [q.unit for q in quantities("It made 2 runs")] == ["runs"]
+
+
+def test_an_interval_counted_in_anything_answers_how_often_it_changed():
+    cited = [
+        evidence(1, "Caustic boil-out: every 500 brews.", document("m-bk300-v1", "BK-300 Rev. 1")),
+        evidence(2, "Caustic boil-out: every 400 brews.", document("m-bk300-v2", "BK-300 Rev. 2")),
+    ]
+    question = "How did the BK-300 caustic boil-out interval change between manual revisions?"
+    answer = "Rev. 1 called for a boil-out every 500 brews [1]; Rev. 2 every 400 brews [2]."
+    assert "off_question" not in kinds(check(question, answer, cited))
+
+
+def test_what_a_rule_says_about_something_is_its_focus_and_gross_is_not_working():
+    cited = [
+        evidence(
+            1,
+            "Keg washers shall give at least 20 s of caustic contact per keg. Residual water "
+            "in a washed keg shall not exceed 30 mL.",
+            document("reg-hyg-2020", "Brewery Hygiene Standard 2020"),
+        )
+    ]
+    question = "What does the hygiene standard say about residual water in kegs?"
+    assert "off_question" in kinds(
+        check(question, "Keg washers must give at least 20 s of caustic contact [1].", cited)
+    )
+    assert "off_question" not in kinds(
+        check(question, "Residual water in a washed keg may not exceed 30 mL [1].", cited)
+    )
+    tank = [evidence(1, "Working volume 90 hL; gross volume 108 hL.", document("m-fv90", "FV-90"))]
+    question = "What is the gross volume of the FV-90?"
+    assert "off_question" in kinds(
+        check(question, "The FV-90 holds 90 hL working volume [1].", tank)
+    )
+    assert "off_question" not in kinds(check(question, "Its gross volume is 108 hL [1].", tank))
+
+
+def test_the_span_a_time_is_measured_over_is_no_side_of_the_comparison():
+    cited = [
+        evidence(
+            1,
+            "Crash cooling from 20 °C to 0 °C: FV-60 18 h, FV-90 22 h.",
+            document("m-fv60-fv90", "FV-60 and FV-90 Fermenter Manual"),
+        )
+    ]
+    question = "Which takes longer to crash-cool, the FV-60 or the FV-90?"
+    one = "The FV-90 takes longer; a full one needs about 22 h to go from 20 °C to 0 °C [1]."
+    assert "missing_side" in kinds(check(question, one, cited))
+    both = "The FV-90 takes longer: 22 h from 20 °C to 0 °C, against 18 h for the FV-60 [1]."
+    assert "missing_side" not in kinds(check(question, both, cited))
+
+
+def test_a_rules_figure_naming_no_product_holds_for_the_asked_one():
+    from dataclasses import replace
+
+    rule = replace(document("reg-pv-2022", "Pressure Vessel Code 2022"), doc_type="regulation")
+    cited = [
+        evidence(
+            1,
+            "PT100 sensors are calibrated every 12 months. Vessels above 0.5 bar get an "
+            "external visual inspection at least every 12 months.",
+            rule,
+        )
+    ]
+    question = "How often does an FV-90 tank need an external inspection?"
+    answer = "The FV-90 needs an external visual inspection at least every 12 months [1]."
+    assert "wrong_entity" not in kinds(check(question, answer, cited))
