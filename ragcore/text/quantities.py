@@ -421,8 +421,9 @@ _PER = {"hour": "h", "minute": "min"}
 def _rate_of(text: str, q: Quantity) -> Quantity:
     """``q``, or the rate it starts when the words after it say "of … per hour"."""
     m = _OF_PER.match(text, q.end)
-    rate = f"{q.unit}/{_PER[m.group(1).lower()]}" if m else ""
-    return Quantity(q.value, rate, q.start, m.end()) if rate in _RATES else q
+    if m is None or (rate := f"{q.unit}/{_PER[m.group(1).lower()]}") not in _RATES:
+        return q
+    return Quantity(q.value, rate, q.start, m.end())
 
 
 # The first figure of a range or a choice, written bare before the one with the unit:
