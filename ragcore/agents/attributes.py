@@ -24,6 +24,7 @@ from ragcore.text.units import dimension
 
 _CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)\b", re.IGNORECASE)
 Direction = Literal["higher", "lower"]
+_BEFORE_MODEL = re.compile(r"\s+[A-Z][A-Z0-9]*-?\d")  # "… DR-60", "… XR40"
 _KEYS = frozenset(
     {"words", "answered_by", "answered_by_patterns", "units", "not_in", "units_not_with"}
 )
@@ -73,11 +74,18 @@ class Comparatives:
     by_dimension: Mapping[str, Mapping[str, Direction]] = field(default_factory=dict)
 
     def find(self, text: str) -> tuple[str, Direction] | None:
-        """The first comparative word of ``text`` and its usual direction."""
-        for word in re.findall(r"[a-z]+", text.lower()):
-            if word in self.words:
-                return word, self.words[word]
-        return None
+        """The first comparative word of ``text`` and its usual direction, preferring one
+        that does not describe the model it stands before ("The smaller DR-60 turns
+        faster": "faster"; "The quieter AC-75 …" alone: "quieter")."""
+        found = [
+            (bool(_BEFORE_MODEL.match(text, m.end())), m.group(0).lower())
+            for m in re.finditer(r"[a-z]+", text, re.IGNORECASE)
+            if m.group(0).lower() in self.words
+        ]
+        if not found:
+            return None
+        word = min(found, key=lambda f: f[0])[1]  # stable: the first of the preferred kind
+        return word, self.words[word]
 
     def direction(self, word: str, unit: str | None) -> Direction | None:
         """Which figure ``word`` says is larger when the figures are in ``unit``."""

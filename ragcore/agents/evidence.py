@@ -101,7 +101,8 @@ class Draft:
 def split_statements(text: str) -> tuple[Statement, ...]:
     """Cut an answer into sentence statements with the citations each carries.
 
-    Citations right after a sentence's full stop (``... 52 N·m. [2]``) belong to it.
+    Citations right after a sentence's full stop (``... 52 N·m. [2]``) belong to it, and
+    close it even after an abbreviation ("… every 10 min. [1] Skipping …").
     """
     statements = []
     for block in _BLOCK_END.split(text.strip()):
@@ -109,7 +110,8 @@ def split_statements(text: str) -> tuple[Statement, ...]:
         cuts = [
             m.end()
             for m in _SENTENCE_END.finditer(block)
-            if not ends_with_abbreviation(block[: m.start() + 1])  # "Rev. 2", "i.e. 1.6 MPa"
+            # "Rev. 2", "i.e. 1.6 MPa" go on; a citation after the stop ends the sentence.
+            if "[" in m.group(0) or not ends_with_abbreviation(block[: m.start() + 1])
         ] + [len(block)]
         for end in cuts:
             piece = block[start:end].strip().lstrip("-* ").strip()

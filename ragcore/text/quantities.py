@@ -337,14 +337,15 @@ _COUNT_WORD = re.compile(
 _FRACTIONS = {"third": 1 / 3, "quarter": 1 / 4, "fifth": 1 / 5, "tenth": 1 / 10}
 _FRACTIONS |= {f"{w}s": v for w, v in _FRACTIONS.items()}
 _FRACTION = re.compile(
-    r"\b(one|two|three|four|nine)[- ](thirds?|quarters?|fifths?|tenths?)\b"
+    r"\b(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)\b"
     r"(?!\s+of\s+an?\s+(?:hour|minute|second|day|week|month|year|mile|inch)\b)",  # a time
     re.IGNORECASE,
 )
 
 
 _FRACTION_OF_TIME = re.compile(
-    r"\b(?:(one|two|three|four|nine)[- ](thirds?|quarters?|fifths?|tenths?)|(?:a\s+)?(half))"
+    r"\b(?:(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)"
+    r"|(?:a\s+)?(half))"
     r"\s+(?:of\s+)?an?\s+(second|minute|hour|day|week|month|year)\b",
     re.IGNORECASE,
 )

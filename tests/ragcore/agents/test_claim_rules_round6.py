@@ -8,7 +8,10 @@ from datetime import date
 
 from handmade import check, document, evidence, kinds
 
+from ragcore.agents.attributes import default_attributes
+from ragcore.agents.evidence import split_statements
 from ragcore.agents.focus import no_count
+from ragcore.text.counts import counts
 from ragcore.text.quantities import quantities
 
 TC40 = [
@@ -265,3 +268,29 @@ def test_a_rules_figure_naming_no_product_holds_for_the_asked_one():
     question = "How often does an FV-90 tank need an external inspection?"
     answer = "The FV-90 needs an external visual inspection at least every 12 months [1]."
     assert "wrong_entity" not in kinds(check(question, answer, cited))
+
+
+def test_tenths_in_words_are_a_share_and_count_nothing():
+    text = "If the flow sinks below seven tenths of its nominal value, the unit trips."
+    assert [(q.value, q.unit) for q in quantities(text)] == [(70.0, "%")]
+    assert counts(text) == []
+
+
+def test_a_comparative_describing_a_model_gives_way_to_the_compared_one():
+    comparatives = default_attributes().comparatives
+    assert comparatives.find("The smaller DR-60 turns faster, at 1,200 rpm versus 900 rpm.") == (
+        "faster",
+        "higher",
+    )
+    assert comparatives.find("The quieter AC-75 runs at 69 dB(A) versus 72 dB(A).") == (
+        "quieter",
+        "lower",
+    )
+
+
+def test_a_citation_after_an_abbreviations_full_stop_closes_the_sentence():
+    answer = (
+        "Warm up for 60 min from cold, 0.5 bar every 10 min. [1] Skipping it voids the warranty."
+    )
+    statements = split_statements(answer)
+    assert [s.citations for s in statements] == [(1,), ()]
