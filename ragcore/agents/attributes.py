@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Literal
 
 from ragcore.errors import ConfigError
+from ragcore.text.identifiers import MODEL_START
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
 from ragcore.text.units import dimension
 
 _CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)\b", re.IGNORECASE)
 Direction = Literal["higher", "lower"]
-_BEFORE_MODEL = re.compile(r"\s+[A-Z][A-Z0-9]*-?\d")  # "… DR-60", "… XR40"
+_BEFORE_MODEL = re.compile(rf"\s+{MODEL_START}")  # "… DR-60", "… XR40"
 _KEYS = frozenset(
     {"words", "answered_by", "answered_by_patterns", "units", "not_in", "units_not_with"}
 )

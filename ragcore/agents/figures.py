@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ragcore.agents.evidence import Evidence
 from ragcore.text.arithmetic import Figure, derived
 from ragcore.text.citations import CITATION
-from ragcore.text.identifiers import ENTITY_PATTERNS
+from ragcore.text.identifiers import ENTITY_PATTERNS, MODEL_START
 from ragcore.text.quantities import Quantity, number_spans, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
@@ -200,7 +200,7 @@ def _paired_on(
     return pairs if len(pairs) >= 2 and len(names) >= 2 else set()
 
 
-_NAMED_HEADING = re.compile(r"^\s*#+\s+(?:the\s+)?[A-Z][A-Z0-9]*-?\d")
+_NAMED_HEADING = re.compile(rf"^\s*#+\s+(?:the\s+)?{MODEL_START}")
 # A line that labels what follows it: "DP-24:", "## DP-24", "**RO-300**".
 _LABEL = re.compile(r"^\s*(?:#+\s*)?\**\s*[^\n]{1,60}?\**\s*:?\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")

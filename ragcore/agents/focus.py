@@ -26,6 +26,24 @@ from ragcore.text.quantities import (
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 
+# The forms that ask about something done to the focus: an answer naming neither the
+# focus nor what is done to it is about something else.
+# "How often must the RB-12 gearbox oil be changed?"
+_HOW_OFTEN_DONE = re.compile(
+    r"^\s*how\s+(?:often|frequently)\s+(?:must|should|does|do|is|are|has|have|did|can)\s+"
+    r"(?P<focus>[^?]+?)\s+(?:be|been|get|gets|need|needs)\b",
+    re.IGNORECASE,
+)
+# "How long must examination reports be kept?", "How long is bleed-off locked out …?",
+# "Under the current regulation, how long must records be kept?"
+_HOW_LONG_DONE = re.compile(
+    r"^(?:[^?,]*,\s*)?how\s+(?:long|quickly|soon)\s+"
+    r"(?:must|should|does|do|is|are|has|have|did|can|will)\s+(?P<focus>[^?]+?)\s+"
+    r"(?:be\s+|been\s+)?(?=\w+(?:ed|en)\b|(?:kept|held|run|left|sent|stored)\b)",
+    re.IGNORECASE,
+)
+_DONE_FORMS = (_HOW_OFTEN_DONE, _HOW_LONG_DONE)
+
 # The forms whose focus is a noun phrase, and where the phrase is.
 _FORMS = (
     # "What does the hygiene standard say about residual water in kegs?"
@@ -51,25 +69,8 @@ _FORMS = (
         r"^\s*how\s+many\s+(?P<focus>[^?]+?)\s+(?:does|do|did|can|could|are|is|were|will)\s",
         re.IGNORECASE,
     ),
-    # "How often must the RB-12 gearbox oil be changed?"
-    re.compile(
-        r"^\s*how\s+(?:often|frequently)\s+(?:must|should|does|do|is|are|has|have|did|can)\s+"
-        r"(?P<focus>[^?]+?)\s+(?:be|been|get|gets|need|needs)\b",
-        re.IGNORECASE,
-    ),
-    # "How long must examination reports be kept?", "How long is bleed-off locked out …?",
-    # "Under the current regulation, how long must records be kept?"
-    re.compile(
-        r"^(?:[^?,]*,\s*)?how\s+(?:long|quickly|soon)\s+"
-        r"(?:must|should|does|do|is|are|has|have|did|can|will)\s+(?P<focus>[^?]+?)\s+"
-        r"(?:be\s+|been\s+)?(?=\w+(?:ed|en)\b|(?:kept|held|run|left|sent|stored)\b)",
-        re.IGNORECASE,
-    ),
+    *_DONE_FORMS,
 )
-# The forms that ask about something done to the focus: an answer naming neither the
-# focus nor what is done to it is about something else.
-_DONE_FORMS = _FORMS[4:]
-_HOW_OFTEN_DONE = _FORMS[4]  # "How often must the RB-12 gearbox oil be changed?"
 # Words of a focus phrase that do not say which attribute ("the maximum …", "the rated …").
 _GENERIC = frozenset(
     terms(

@@ -33,6 +33,8 @@ from ragcore.types import Route
 _TIMED = re.compile(r"^(?:shorten|lengthen|extend)", re.IGNORECASE)
 # A year that labels an edition ("the 2016 edition", "DSE-2018").
 _YEAR_IN = re.compile(r"\b((?:19|20)\d\d)\b")
+# "than 3 °C", "than about 100 L/min", "than minus 20 °C": a bound, not another side.
+_THAN_A_FIGURE = r"than\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d"
 # What puts two things side by side in one statement: "louder than", "68 against 72".
 _COMPARED = re.compile(
     r"\b(?:than|against|compared (?:with|to)|whereas|while|instead of|versus|vs)\b",
@@ -236,9 +238,9 @@ def _without_difference(values: list[float]) -> list[float]:
 # "more than 5 s", "weaker than −125 Pa" bound a figure, and "faster than expected"
 # compares with no named thing: neither compares two sides.
 _BOUND = re.compile(
-    r"\b[a-z]+\s+than\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d"
-    r"|\b[a-z]+\s+than\s+(?:(?:is|was|were|are)\s+)?(?:expected|anticipated|planned|usual|"
-    r"normal|before|necessary|needed|intended|originally|previously)\b",
+    rf"\b[a-z]+\s+(?:{_THAN_A_FIGURE}"
+    r"|than\s+(?:(?:is|was|were|are)\s+)?(?:expected|anticipated|planned|usual|"
+    r"normal|before|necessary|needed|intended|originally|previously)\b)",
     re.IGNORECASE,
 )
 
@@ -487,11 +489,7 @@ _AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
 _FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _TO = re.compile(r"^\s*to\s*$", re.IGNORECASE)
 _WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
-# "than 3 °C", "than about 100 L/min", "than minus 20 °C": a bound, not another side.
-_THAN_FIGURE = re.compile(
-    r"\bthan\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d",
-    re.IGNORECASE,
-)
+_THAN_FIGURE = re.compile(rf"\b{_THAN_A_FIGURE}", re.IGNORECASE)
 # "well above the XR-40's …", "below that of the KB-16": a position relative to a named
 # thing compares with it (relative to a figure, "above 5 bar", it is a bound).
 _ABOVE = re.compile(

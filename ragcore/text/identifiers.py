@@ -12,6 +12,9 @@ ENTITY_PATTERNS = (
     re.compile(r"\b[A-Z]{1,4}\d{2,5}[A-Z]?\b"),
 )
 
+# Where a model name starts ("DR-60", "XR40"), for patterns that look around one.
+MODEL_START = r"[A-Z][A-Z0-9]*-?\d"
+
 
 def find_entities(text: str) -> tuple[str, ...]:
     """Identifier-like entities in order of first appearance, without duplicates."""

@@ -336,16 +336,17 @@ _COUNT_WORD = re.compile(
 # A share written as a fraction is a percentage: "four-fifths of its rated capacity".
 _FRACTIONS = {"third": 1 / 3, "quarter": 1 / 4, "fifth": 1 / 5, "tenth": 1 / 10}
 _FRACTIONS |= {f"{w}s": v for w, v in _FRACTIONS.items()}
+# A fraction in words: "seven tenths", "two-thirds" (groups: the count, the part).
+_IN_PARTS = r"(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)"
 _FRACTION = re.compile(
-    r"\b(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)\b"
+    rf"\b{_IN_PARTS}\b"
     r"(?!\s+of\s+an?\s+(?:hour|minute|second|day|week|month|year|mile|inch)\b)",  # a time
     re.IGNORECASE,
 )
 
 
 _FRACTION_OF_TIME = re.compile(
-    r"\b(?:(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)"
-    r"|(?:a\s+)?(half))"
+    rf"\b(?:{_IN_PARTS}|(?:a\s+)?(half))"
     r"\s+(?:of\s+)?an?\s+(second|minute|hour|day|week|month|year)\b",
     re.IGNORECASE,
 )
