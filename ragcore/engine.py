@@ -46,8 +46,8 @@ from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.perception.followup import summarise
 from ragcore.agents.planning.orchestrator import Orchestrator
 from ragcore.agents.planning.tables import TableCatalog
-from ragcore.agents.support import SemanticSupport
 from ragcore.agents.validation import Validator
+from ragcore.agents.validation.semantic import SemanticSupport
 from ragcore.answering import Answer, Answerer, EventListener
 from ragcore.config import LLM_API_KEY_ENV, Config, default_embedder
 from ragcore.documents import Document, DocumentInfo

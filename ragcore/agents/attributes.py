@@ -13,6 +13,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -51,16 +52,17 @@ class Attribute:
         present = set(text_terms)
         return any(word <= present for word in self.words)
 
-    def addressed_by(self, text: str, question: str = "") -> bool:
+    def addressed_by(self, text: str, asked: AbstractSet[str] = frozenset()) -> bool:
         """``text`` names the attribute or gives a figure in one of its units (one that
-        is not, by the text's own words, another quantity — unless the question names
-        that quantity too: "the safe working load in kilograms")."""
+        is not, by the text's own words, another quantity — unless the question, whose
+        terms are ``asked``, names that quantity too: "the safe working load in
+        kilograms")."""
         text_terms = set(terms(text))
         if self.named_in(text_terms) or any(w <= text_terms for w in self.answered_by):
             return True
         if any(p.search(text) for p in self.answered_by_patterns):
             return True
-        if text_terms & self.units_not_with - set(terms(question)):
+        if text_terms & self.units_not_with - asked:
             return False
         return any(q.unit in self.units for q in quantities(text))
 
@@ -103,12 +105,13 @@ class AttributeTable:
     heater"), each side its alternative words as terms."""
     comparatives: Comparatives = field(default_factory=Comparatives)
 
-    def contrast(self, question: str, text: str) -> tuple[str, str] | None:
+    def contrast(self, asked_terms: AbstractSet[str], text: str) -> tuple[str, str] | None:
         """(asked, said) when ``text`` names another word of a contrast set than the one
-        ``question`` names, and not that one; None when they agree."""
+        the question (its terms: ``asked_terms``) names, and not that one; None when they
+        agree."""
         # "lowered from 85 to 83 dB(A)" changes a figure; it names no lower one.
         unchanged = _CHANGE_VERB.sub(" ", text)
-        asked_terms, said_terms = set(terms(question)), set(terms(unchanged))
+        said_terms = set(terms(unchanged))
         for sides in self.contrasts:
             asked = [side for side in sides if side & asked_terms]
             said = [side for side in sides if side & said_terms]
@@ -128,10 +131,13 @@ def default_attributes() -> AttributeTable:
     return load_attributes()
 
 
-def addresses(attributes: Iterable[Attribute], text: str, question: str = "") -> bool:
-    """Whether ``text`` addresses one of ``attributes`` (true when there are none)."""
+def addresses(
+    attributes: Iterable[Attribute], text: str, asked_terms: AbstractSet[str] = frozenset()
+) -> bool:
+    """Whether ``text`` addresses one of ``attributes`` (true when there are none);
+    ``asked_terms``: the question's (see ``Attribute.addressed_by``)."""
     asked = tuple(attributes)
-    return not asked or any(a.addressed_by(text, question) for a in asked)
+    return not asked or any(a.addressed_by(text, asked_terms) for a in asked)
 
 
 def load_attributes(path: Path | str | None = None) -> AttributeTable:

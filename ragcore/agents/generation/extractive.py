@@ -17,9 +17,10 @@ from typing import Protocol
 
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
-from ragcore.agents.perception.agent import Constraints, Perception
+from ragcore.agents.perception.asks import Comparison, read_asks
+from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.quantities import Quantity, attribute_units, quantities
+from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
 from ragcore.types import EntitySource, Route
@@ -103,10 +104,11 @@ class ExtractiveGenerator:
         self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
     ) -> Draft:
         asked = perception.constraints if perception else Constraints()
+        asks = perception.asks if perception else read_asks(question, self._attributes)
         # "since 2024" says which documents, not what the answer must contain.
-        wanted = set(terms(question)) - set(terms(asked.time.text if asked.time else ""))
+        wanted = set(asks.terms) - set(terms(asked.time.text if asked.time else ""))
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
-            statements = self._compare(question, evidence, perception, wanted)
+            statements = self._compare(evidence, perception, wanted)
         else:
             identifiers = _question_identifiers(perception)
             codes = _question_identifiers(perception, CODE_LABELS)
@@ -117,13 +119,14 @@ class ExtractiveGenerator:
                 sentences = []
             relevant = [s for s in sentences if self._relevant(s, asked)]
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
-            wanted_attributes = self._attributes.asked_in(question)
+            wanted_attributes = asks.named_attributes
             table = self._attributes
             statements = self._best(
                 [
                     s
                     for s in relevant
-                    if addresses(wanted_attributes, s.text) and not table.contrast(question, s.text)
+                    if addresses(wanted_attributes, s.text)
+                    and not table.contrast(asks.terms, s.text)
                 ]
             )
             # Sentences about the subject (its model or code), relevant by words or not.
@@ -164,9 +167,9 @@ class ExtractiveGenerator:
             chosen.append(s)
         return [_cite(s) for s in chosen]
 
-    def _compare(self, question, evidence, perception, wanted) -> list[Statement]:
+    def _compare(self, evidence, perception, wanted) -> list[Statement]:
         """The best sentence about each side, then the relation the question asks for."""
-        units = perception.constraints.units + attribute_units(question)
+        units = perception.constraints.units + perception.asks.attribute_units
         side_terms = {side: set(terms(side)) for side in perception.sides}
         comparatives = self._attributes.comparatives
         wanted = wanted - _COMPARISON_WORDS - set(terms(" ".join(comparatives.words)))
@@ -197,7 +200,7 @@ class ExtractiveGenerator:
         for side, s in per_side:  # sides may share a sentence (read once per side)
             unique.setdefault((s.evidence.number, s.text), (side, s))
         statements = [_cite(s, label=side) for side, s in unique.values()]
-        relation = _relation(question, per_side, units, comparatives)
+        relation = _relation(perception.asks.comparison, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
 
 
@@ -297,14 +300,13 @@ def _has_unit(text: str, units: tuple[str, ...]) -> bool:
     return any(q.unit in units for q in quantities(text))
 
 
-def _relation(question, per_side, units, comparatives: Comparatives) -> Statement | None:
+def _relation(
+    asked: Comparison | None, per_side, units, comparatives: Comparatives
+) -> Statement | None:
     """ "The AC-110 is louder than the AC-75 (72 vs 69 dB(A)) [2][1]." from both figures."""
-    word = comparatives.find(question)
-    if word is None or len(per_side) != 2:
+    if asked is None or len(per_side) != 2 or asked.phrase is None:
         return None
-    phrase = _relation_phrase(question, word[0])
-    if phrase is None:
-        return None
+    word, phrase = (asked.word, asked.direction), asked.phrase
     figures: list[dict[str, Quantity]] = [
         {q.unit: q for q in reversed(quantities(s.text))} for _, s in per_side
     ]
@@ -328,16 +330,6 @@ def _relation(question, per_side, units, comparatives: Comparatives) -> Statemen
     cites = f"[{n}]" if n == m else f"[{n}][{m}]"
     text = f"The {winner} {phrase} than the {loser} ({wv:g} {unit} vs {lv:g} {unit}) {cites}."
     return Statement(text, tuple(dict.fromkeys((n, m))))
-
-
-def _relation_phrase(question: str, word: str) -> str | None:
-    """ "is louder", or "has more pressure" — None when "more" is not about a figure."""
-    if word not in ("more", "less", "fewer"):
-        return f"is {word}"
-    after = re.search(rf"\b{word}\s+(\w+)", question.lower())
-    if after is None or not attribute_units(after.group(1)):
-        return None  # "more often" is about an interval: lower is more; not stated
-    return f"has {word} {after.group(1)}"
 
 
 def _prefix(identifier: str) -> str:

@@ -13,65 +13,22 @@ import logging
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ragcore.agents.attributes import AttributeTable, default_attributes
+from ragcore.agents.perception.asks import read_asks
 from ragcore.agents.perception.followup import Rewrite, rewrite
+from ragcore.agents.perception.model import Constraints, Entity, Perception
 from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
-from ragcore.agents.perception.time import TimeConstraint, find_time
+from ragcore.agents.perception.time import find_time
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.types import Action, EntitySource, Route
 
 MAX_QUESTION_CHARS = 2000
 _log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Entity:
-    """A thing named in the question; ``start``/``end`` are character offsets in it."""
-
-    text: str
-    label: str  # "MODEL", "ERROR_CODE", "PART_NUMBER" (pattern) or spaCy's label
-    source: EntitySource
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class Constraints:
-    """What the answer must respect; ``latest``: the newest version is asked for."""
-
-    time: TimeConstraint | None = None
-    source: str | None = None
-    quantitative: bool = False
-    units: tuple[str, ...] = ()
-    latest: bool = False
-    history: bool = False
-    """An earlier version, or how something changed, is asked about."""
-
-
-@dataclass(frozen=True)
-class Perception:
-    """What a question asks for. ``sides`` only for comparisons."""
-
-    question: str
-    action: Action
-    entities: tuple[Entity, ...]
-    constraints: Constraints
-    route: Route
-    keywords: tuple[str, ...]
-    sides: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-    @property
-    def identifiers(self) -> tuple[str, ...]:
-        """Texts of the pattern entities, in question order, without duplicates."""
-        return tuple(
-            dict.fromkeys(e.text for e in self.entities if e.source == EntitySource.PATTERN)
-        )
 
 
 # --- rules file -----------------------------------------------------------------------
@@ -103,10 +60,12 @@ class PerceptionAgent:
         *,
         clock: Callable[[], date] = date.today,
         nlp: object = "auto",
+        attributes: AttributeTable | None = None,
     ) -> None:
         if not (nlp is None or isinstance(nlp, str) and nlp == "auto" or hasattr(nlp, "pipeline")):
             raise ConfigError("nlp", nlp, "pass 'auto', a spacy.Language, or None (rules only)")
         self._rules = load_rules(DEFAULT_RULES if rules is None else Path(rules))
+        self._attributes = attributes or default_attributes()
         self._clock = clock
         self._nlp: Any = nlp
         self._lock = threading.Lock()
@@ -167,7 +126,15 @@ class PerceptionAgent:
         sides = sides if route == Route.COMPARISON else ()
         entities = (*found, *self._spacy_entities(text, taken))
         return Perception(
-            text, action, entities, constraints, route, keywords, sides, self._warnings
+            text,
+            action,
+            entities,
+            constraints,
+            route,
+            keywords,
+            sides,
+            self._warnings,
+            read_asks(text, self._attributes),
         )
 
     def follow_up(self, perception: Perception, previous: Perception | None) -> Rewrite | None:

@@ -22,51 +22,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from ragcore.agents.perception.model import Entity, Perception
 from ragcore.agents.perception.rules import FollowupRules
+from ragcore.text import lexicon
 from ragcore.types import Action, EntitySource, Route
 
-if TYPE_CHECKING:  # the agent imports this module
-    from ragcore.agents.perception.agent import Entity, Perception
-
 _WORD = re.compile(r"\w+(?:[-/.]\w+)*")
-# A question of its own after an opener ("And how do I clear it?"), not a fragment.
-_QUESTION_STARTS = frozenset(
-    [
-        "what",
-        "how",
-        "why",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whose",
-        "whom",
-        "is",
-        "are",
-        "was",
-        "were",
-        "does",
-        "do",
-        "did",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "has",
-        "have",
-        "tell",
-        "list",
-        "explain",
-        "compare",
-        "show",
-        "give",
-        "describe",
-        "summarize",
-    ]
-)
 _TOPIC_WORDS = 4  # a subject without identifiers: the previous question's first keywords
 
 
@@ -112,7 +74,8 @@ def rewrite(new: Perception, previous: Perception | None, rules: FollowupRules) 
     words = _words(new.question)
     opener = _opener(words, rules)
     rest = words[len(opener) :]
-    if opener and rest and rest[0].lower not in _QUESTION_STARTS:
+    # A question of its own after an opener ("And how do I clear it?") is no fragment.
+    if opener and rest and rest[0].lower not in lexicon.words("lexicon", "question_starts"):
         said = " ".join(w.lower for w in opener)
         content = _content(new, rest, rules, ())
         if content <= set(previous.keywords):

@@ -33,6 +33,7 @@ from ragcore.documents import DocumentInfo
 from ragcore.errors import GenerationError, InvalidQueryError
 from ragcore.retrieval.tables import SqlResult
 from ragcore.tabular import TableSchema
+from ragcore.text import lexicon
 
 MAX_SQL_CHARS = 4000
 MAX_SQL_TOKENS = 400
@@ -47,13 +48,6 @@ SYSTEM_PROMPT = (
     "Reply with the SQL only: no explanation, no comments, no code fences. If the tables "
     f"cannot answer the question, reply exactly: {NONE_REPLY}"
 )
-_FORBIDDEN = frozenset(
-    {
-        "attach", "detach", "pragma", "insert", "update", "delete", "drop", "create",
-        "alter", "vacuum", "reindex", "analyze", "begin", "commit", "rollback",
-        "savepoint", "release", "into", "load_extension",
-    }
-)  # fmt: skip
 _LITERALS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|`[^`]*`|\[[^\]]*\]")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FENCE = re.compile(r"```[A-Za-z]*\s*\n?(.*?)```", re.DOTALL)
@@ -134,7 +128,7 @@ def vet(reply: str) -> str:
     words = [w.lower() for w in _WORD.findall(_LITERALS.sub(" ", sql))]
     if not words or words[0] not in ("select", "with"):
         raise InvalidQueryError(f"it is not a SELECT (it starts with {sql.split()[0]!r})")
-    if forbidden := sorted(_FORBIDDEN.intersection(words)):
+    if forbidden := sorted(set(lexicon.words("lexicon", "sql_not_read_only")).intersection(words)):
         raise InvalidQueryError(f"it uses {forbidden[0].upper()}, which a read never needs")
     return sql
 

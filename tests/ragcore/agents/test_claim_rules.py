@@ -9,7 +9,7 @@ from datetime import date
 from handmade import check, document, evidence, kinds
 
 from ragcore.agents.attributes import default_attributes
-from ragcore.agents.focus import asked_attributes
+from ragcore.agents.perception.asks import read_asks
 
 FILTER = [
     evidence(
@@ -74,7 +74,7 @@ def test_words_that_only_share_a_beginning_do_not_match():
 # -- what a question asks ------------------------------------------------------------------
 def test_an_attribute_name_that_modifies_another_noun_is_not_asked():
     table = default_attributes()
-    names = lambda q: {a.name for a in asked_attributes(q, table)}  # noqa: E731
+    names = lambda q: {a.name for a in read_asks(q, table).attributes}  # noqa: E731
     assert "pressure" not in names("How long are the pressure gauge calibration certificates kept?")
     assert "flow" not in names("Who may reset the flow switch on the RT-4?")
     assert "pressure" in names("What is the pressure setting of the RT-4 relief valve?")

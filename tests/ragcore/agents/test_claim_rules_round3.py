@@ -8,7 +8,8 @@ from __future__ import annotations
 from handmade import check, document, evidence, kinds
 
 from ragcore.agents.attributes import default_attributes
-from ragcore.agents.focus import other_kind
+from ragcore.agents.perception.asks import read_asks
+from ragcore.agents.validation.checks.focus import other_kind
 
 CODES = [
     evidence(
@@ -139,22 +140,22 @@ BRAKE = [
 
 def test_a_figure_from_a_line_labelled_with_another_kind_is_off_the_question():
     question = "What residual pressure does the brake keep while turning?"
-    assert other_kind(question, "The brake holds a full 160 bar.", BRAKE)
-    assert other_kind(question, "It keeps 20 bar while turning.", BRAKE) is None
+    assert other_kind(read_asks(question), "The brake holds a full 160 bar.", BRAKE)
+    assert other_kind(read_asks(question), "It keeps 20 bar while turning.", BRAKE) is None
 
 
 def test_a_line_whose_label_the_question_spells_out_is_what_it_asks():
     question = "What is the holding pressure of the brake with the rotor locked?"
-    assert other_kind(question, "160 bar.", BRAKE) is None
+    assert other_kind(read_asks(question), "160 bar.", BRAKE) is None
 
 
 # -- units ---------------------------------------------------------------------------------
 def test_capacity_in_kwh_and_voltage_in_kv_address_the_question():
     table = default_attributes()
     (capacity,) = table.asked_in("What is the energy capacity of the BX-5 battery?")
-    assert capacity.addressed_by("The BX-5 stores 500 kWh.", "")
+    assert capacity.addressed_by("The BX-5 stores 500 kWh.")
     (voltage,) = table.asked_in("What is the rated voltage of the TX-2?")
-    assert voltage.addressed_by("The TX-2 is rated 11 kV.", "")
+    assert voltage.addressed_by("The TX-2 is rated 11 kV.")
 
 
 def test_a_temperature_below_zero_written_as_minus_is_supported():

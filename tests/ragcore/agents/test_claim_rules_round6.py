@@ -10,7 +10,8 @@ from handmade import check, document, evidence, kinds
 
 from ragcore.agents.attributes import default_attributes
 from ragcore.agents.evidence import split_statements
-from ragcore.agents.focus import no_count
+from ragcore.agents.perception.asks import read_asks
+from ragcore.agents.validation.checks.focus import no_count
 from ragcore.text.counts import counts
 from ragcore.text.quantities import quantities
 
@@ -46,14 +47,14 @@ def test_a_heater_does_not_answer_a_cooling_question():
 
 def test_how_many_is_answered_by_a_count_not_a_measure():
     question = "How many rotor knives does the GR-450 have?"
-    assert no_count(question, "The GR-450 rotor runs at 380 rpm [1].")
+    assert no_count(read_asks(question), "The GR-450 rotor runs at 380 rpm [1].")
     for answer in (
         "The GR-450 has five rotor knives [1].",
         "It has 5 knives on a 450 mm rotor [1].",
     ):
-        assert no_count(question, answer) is None, answer
-    assert no_count("How many hours does the filter last?", "About 2,000 h [1].") is None
-    assert no_count("How many times a year is it tested?", "Every 6 months [1].") is None
+        assert no_count(read_asks(question), answer) is None, answer
+    assert no_count(read_asks("How many hours does the filter last?"), "About 2,000 h [1].") is None
+    assert no_count(read_asks("How many times a year is it tested?"), "Every 6 months [1].") is None
 
 
 def test_a_side_of_a_contrast_may_have_several_words():

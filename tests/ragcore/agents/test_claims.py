@@ -10,7 +10,8 @@ import pytest
 from handmade import check, document, evidence, kinds, perceive
 
 from ragcore.agents.evidence import Evidence
-from ragcore.agents.figures import binding, identifiers
+from ragcore.agents.reading import identifiers
+from ragcore.agents.validation.figures import binding
 
 # -- wrong entity --------------------------------------------------------------------------
 BROCHURE = [
@@ -640,8 +641,10 @@ CLEARANCE = "Which transformer needs more clearance, the TX-1000 or the TX-1600?
 
 def test_a_comparison_that_states_one_sides_figure_only_is_one_sided():
     answer = "The TX-1600 needs more: at least 1,000 mm [1], compared with the smaller TX-1000."
-    [issue] = [i for i in check(CLEARANCE, answer, TX).issues if i.kind == "missing_side"]
-    assert "TX1000" in issue.message
+    # Both rules report it: no figure bound to the TX-1000, and one figure only.
+    found = [i for i in check(CLEARANCE, answer, TX).issues if i.kind == "missing_side"]
+    assert [i.rule for i in found] == ["sides.one_sided", "sides.single_figure"]
+    assert "TX1000" in found[0].message
 
 
 def test_a_comparison_with_both_figures_is_not_one_sided():

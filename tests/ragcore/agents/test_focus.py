@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ragcore.agents.attributes import load_attributes
-from ragcore.agents.focus import focus, off_focus
+from ragcore.agents.perception.asks import read_asks
+from ragcore.agents.validation.checks.focus import off_focus
 
 TABLE = load_attributes()
 
@@ -23,7 +24,7 @@ TABLE = load_attributes()
     ],
 )
 def test_the_focus_is_the_noun_phrase_of_the_questions_form(question, phrase):
-    assert focus(question)[0] == phrase
+    assert ((found := read_asks(question).focus) and found.phrase or "") == phrase
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,7 @@ def test_the_focus_is_the_noun_phrase_of_the_questions_form(question, phrase):
     ],
 )
 def test_an_answer_naming_another_attribute_is_off_focus(question, answer):
-    assert off_focus(question, answer, TABLE)
+    assert off_focus(read_asks(question, TABLE), answer)
 
 
 @pytest.mark.parametrize(
@@ -49,4 +50,4 @@ def test_an_answer_naming_another_attribute_is_off_focus(question, answer):
     ],
 )
 def test_an_answer_about_the_focus_terse_or_in_the_asked_unit_is_on_focus(question, answer):
-    assert off_focus(question, answer, TABLE) is None
+    assert off_focus(read_asks(question, TABLE), answer) is None

@@ -11,7 +11,7 @@ from datetime import date
 import pytest
 
 from ragcore.agents.perception import nlp
-from ragcore.agents.perception.agent import (
+from ragcore.agents.perception import (
     MAX_QUESTION_CHARS,
     Constraints,
     Entity,

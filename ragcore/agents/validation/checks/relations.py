@@ -9,14 +9,19 @@ comparative words and their directions, by the dimension of the figures, are
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ragcore.agents.attributes import Comparatives
 from ragcore.agents.evidence import Evidence, Statement, is_table_evidence
-from ragcore.agents.figures import binding, identifiers
-from ragcore.agents.perception.agent import Perception
+from ragcore.agents.perception.asks import Asks
+from ragcore.agents.perception.model import Perception
+from ragcore.agents.reading import identifiers, term_set
+from ragcore.agents.validation.figures import binding
+from ragcore.agents.validation.model import AnswerModel, StatementModel
+from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.arithmetic import figures
 from ragcore.text.citations import strip_citations
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import (
     YEAR,
     Quantity,
@@ -27,7 +32,7 @@ from ragcore.text.quantities import (
 )
 from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import convert, dimension
-from ragcore.types import Route
+from ragcore.types import Check, IssueKind, Route
 
 # Change words said of a time, not of the figures it is reached at.
 _TIMED = re.compile(r"^(?:shorten|lengthen|extend)", re.IGNORECASE)
@@ -66,13 +71,14 @@ _FALL = re.compile(
 _COMPARED_SIDE = re.compile(
     r"\b(?:than|against|compared (?:with|to)|versus|vs|above|below|over|under)\b", re.IGNORECASE
 )
-# A statement that draws a conclusion from the figures before it.
-CONCLUSION = re.compile(
-    r"\b(?:therefore|thus|hence|so|which means|this means|making|which makes)\b", re.IGNORECASE
-)
 # A verdict before a colon that the figures after it back: "Less often: A every 800 h and
 # B every 1,000 h".
 _VERDICT_COLON = re.compile(r"^\s*(?:[\w-]+\s+){0,3}[\w-]+\s*:\s")
+
+
+def _conclusion() -> re.Pattern[str]:
+    """A statement that draws a conclusion from the figures before it ("so", "hence")."""
+    return pattern("lexicon", "conclusion")
 
 
 def subjects(e: Evidence, chunk: bool = True) -> set[str]:
@@ -110,7 +116,7 @@ def relation_problem(
     # "A is louder than B", or "A holds 30 and B 60, so A has the bigger magazine".
     if found is None or not (
         _COMPARED.search(s.text)
-        or CONCLUSION.search(s.text)
+        or _conclusion().search(s.text)
         or _verdict_before_colon(s.text, found[0])
     ):
         return None
@@ -138,7 +144,7 @@ def relation_problem(
     # says A has the smaller.
     # So it is when the comparative comes after "so" and the contrast before it ("A 720
     # rpm, while B 680 rpm, so B turns faster").
-    conclusion = CONCLUSION.search(s.text)
+    conclusion = _conclusion().search(s.text)
     if conclusion and _COMPARED.search(s.text):
         rest = s.text[conclusion.end() :]
         if word.lower() not in rest.lower() or _COMPARED.search(rest):
@@ -166,7 +172,7 @@ def relation_problem(
     # question's ("... more flow ...").
     own = tuple(q.unit for q in quantities(s.text))
     units = own + attribute_units(s.text)
-    units = units or perception.constraints.units + attribute_units(perception.question)
+    units = units or perception.constraints.units + perception.asks.attribute_units
     stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(mask_identifiers(s.text))]
     # "A keeps more events: 50, while B keeps 200": the figures in order. Two bare figures
     # of the statement's own are what it compares, whatever unit its words suggest ("6
@@ -349,7 +355,7 @@ def concluded_frequency_problem(s: Statement) -> str | None:
     """Why "… every 6 months and the door check every 3 months, so the thermometric test
     is done more often" is wrong: the conclusion's subject is the thing whose words stand
     before one of the two figures, and more often is the shorter interval."""
-    conclusion = CONCLUSION.search(s.text)
+    conclusion = _conclusion().search(s.text)
     frequency = _FREQUENCY.search(s.text, conclusion.end()) if conclusion else None
     if conclusion is None or frequency is None or _COMPARED.search(s.text):
         return None
@@ -360,7 +366,8 @@ def concluded_frequency_problem(s: Statement) -> str | None:
         or (second := convert(stated[1].value, stated[1].unit, stated[0].unit)) is None
     ):
         return None
-    subject = set(terms(s.text[conclusion.end() : frequency.start()])) - _STATE_WORDS
+    # The conclusion's subject, without the words that say nothing of what it is about.
+    subject = set(terms(s.text[conclusion.end() : frequency.start()])) - term_set("state_words")
     # Each figure's own words: from the previous figure (or the start) up to it.
     owners = [
         set(terms(before[: stated[0].start])),
@@ -379,10 +386,6 @@ def concluded_frequency_problem(s: Statement) -> str | None:
     )
 
 
-# Words of a conclusion that say nothing of what it is about.
-_STATE_WORDS = frozenset(
-    terms("is are was were be been done carried out performed needed required must")
-)
 # "45 s …, which is slower than braking, which takes 50 s": a comparative word before "than".
 _THAN = re.compile(r"\b([a-z]+)\s+(than)\b", re.IGNORECASE)
 
@@ -431,21 +434,14 @@ _LABELLED = re.compile(
 
 
 def single_figure_comparison(
-    question: str, answer: str, compared: bool, comparatives: Comparatives
+    asks: Asks, answer: str, compared: bool, comparatives: Comparatives
 ) -> str | None:
     """Why an answer to a two-sided question ("Is A louder or quieter than B?", "Does A
-    or B need it more often?", "Which is faster, A or B?") states a comparison on fewer
-    than two figures, or None: "More often: Rev. 2 asks for every 4 months [1], shorter
-    than Rev. 1" gives Rev. 1 no figure. ``compared``: the question was read as a
-    comparison of named sides."""
-    # A choice ("A or B", "more or less") and an order to choose by ("faster", "more often").
-    # "Which inverter is more efficient?" chooses among several too (unless it asks for
-    # those beyond a bound: "Which pumps deliver more than 100 L/min?").
-    choice = "or" in re.findall(r"[a-z]+", question.lower()) or bool(
-        _WHICH.match(question) and not _THAN_FIGURE.search(question)
-    )
-    either = choice and bool(comparatives.find(question) or _FREQUENCY.search(question))
-    if not (compared or either):
+    or B need it more often?", "Which is faster, A or B?": ``asks.choice``) states a
+    comparison on fewer than two figures, or None: "More often: Rev. 2 asks for every 4
+    months [1], shorter than Rev. 1" gives Rev. 1 no figure. ``compared``: the question
+    was read as a comparison of named sides."""
+    if not (compared or asks.choice):
         return None
     text = strip_citations(answer)
     if comparatives.find(text) is None and not _FREQUENCY.search(text) and not _above_a_name(text):
@@ -457,7 +453,7 @@ def single_figure_comparison(
     found = quantities(text)
     # So are the ends of a span it is measured over ("from 20 °C to 0 °C").
     conditions = (
-        {(q.value, q.unit) for q in quantities(question)}
+        set(asks.quantities)
         | {
             (q.value, q.unit)
             for before, q in zip(found, found[1:])
@@ -488,7 +484,6 @@ def single_figure_comparison(
 _AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
 _FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _TO = re.compile(r"^\s*to\s*$", re.IGNORECASE)
-_WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
 _THAN_FIGURE = re.compile(rf"\b{_THAN_A_FIGURE}", re.IGNORECASE)
 # "well above the XR-40's …", "below that of the KB-16": a position relative to a named
 # thing compares with it (relative to a figure, "above 5 bar", it is a bound).
@@ -558,3 +553,45 @@ def ranking_problem(s: Statement, evidence: Sequence[Evidence]) -> str | None:
     said, top = (", ".join(sorted(n.upper() for n in ns)) for ns in (named, theirs))
     where = "first" if first is rows[0] else "last"
     return f"'{word}' names {said}, but the table's {where} row is {top}"
+
+
+# -- the checks ------------------------------------------------------------------------
+@check(Check.CONSISTENCY, Scope.STATEMENT, rules=("relations.comparative",))
+def comparative(answer: AnswerModel, s: StatementModel) -> Iterator[Finding]:
+    comparatives = answer.judges.attributes.comparatives
+    if problem := relation_problem(s.drafted, answer.by_number, answer.perception, comparatives):
+        yield _relation("relations.comparative", problem, s)
+
+
+@check(Check.CONSISTENCY, Scope.STATEMENT, rules=("relations.ranking",))
+def ranking(answer: AnswerModel, s: StatementModel) -> Iterator[Finding]:
+    if problem := ranking_problem(s.drafted, tuple(answer.by_number.values())):
+        yield _relation("relations.ranking", problem, s)
+
+
+@check(Check.CONSISTENCY, Scope.STATEMENT, rules=("relations.change",))
+def change(answer: AnswerModel, s: StatementModel) -> Iterator[Finding]:
+    if problem := change_problem(s.drafted):
+        yield _relation("relations.change", problem, s)
+
+
+@check(Check.CONSISTENCY, Scope.STATEMENT, rules=("relations.frequency",))
+def frequency(answer: AnswerModel, s: StatementModel) -> Iterator[Finding]:
+    if problem := frequency_problem(s.drafted, answer.perception):
+        yield _relation("relations.frequency", problem, s)
+
+
+@check(Check.CONSISTENCY, Scope.STATEMENT, rules=("relations.concluded_frequency",))
+def concluded_frequency(answer: AnswerModel, s: StatementModel) -> Iterator[Finding]:
+    if problem := concluded_frequency_problem(s.drafted):
+        yield _relation("relations.concluded_frequency", problem, s)
+
+
+@check(Check.CONSISTENCY, Scope.STATEMENT, rules=("relations.inline",))
+def inline(answer: AnswerModel, s: StatementModel) -> Iterator[Finding]:
+    if problem := inline_comparison_problem(s.drafted, answer.judges.attributes.comparatives):
+        yield _relation("relations.inline", problem, s)
+
+
+def _relation(rule: str, problem: str, s: StatementModel) -> Finding:
+    return Finding(rule, IssueKind.UNSUPPORTED_RELATION, problem, s.text)

@@ -21,17 +21,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragcore.agents.evidence import Evidence
+from ragcore.agents.reading import identifiers
 from ragcore.text.arithmetic import Figure, derived
 from ragcore.text.citations import CITATION
-from ragcore.text.identifiers import ENTITY_PATTERNS, MODEL_START
+from ragcore.text.identifiers import MODEL_START
 from ragcore.text.quantities import Quantity, number_spans, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import agrees
 from ragcore.types import IssueKind
 
-# Error codes (E01, E4027, E-19) and protection ratings (IP65) belong to no one.
-_CODE = re.compile(r"^(?:E-?\d+|IP\d\dK?)$")
 # Text between a figure and a following identifier that attaches it: "… of the PX-20",
 # "… sump of the smaller KG-250", "4,200 L in the larger SB-12" ("9 h on the CH-80" is
 # where, not whose).
@@ -128,18 +127,6 @@ def family(name: str) -> str:
     """The letters a model name starts with: siblings share them (kg150, kg400)."""
     letters = re.match(r"[a-z]*", name)
     return letters.group(0) if letters and letters.group(0) else name
-
-
-def identifiers(text: str) -> list[tuple[str, int, int]]:
-    """Things a figure can belong to in ``text``, with their spans ("PX-20" → "px20"):
-    models and documents, not error codes (a code's figure is still the model's)."""
-    found: dict[int, tuple[str, int, int]] = {}
-    for pattern in ENTITY_PATTERNS:
-        for m in pattern.finditer(text):
-            names = model_terms(terms(m.group(0)))
-            if names and m.start() not in found and not _CODE.match(m.group(0)):
-                found[m.start()] = (min(names), m.start(), m.end())
-    return sorted(found.values(), key=lambda f: f[1])
 
 
 def binding(text: str, start: int, end: int) -> Binding:

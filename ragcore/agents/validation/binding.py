@@ -15,14 +15,14 @@ import re
 from collections.abc import Sequence
 
 from ragcore.agents.evidence import Evidence
-from ragcore.agents.figures import (
+from ragcore.agents.reading import identifiers
+from ragcore.agents.validation.figures import (
     CLAUSE_BREAK,
     FigureProblem,
     context_entity,
     document_entity,
     family,
     fitted,
-    identifiers,
 )
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import STOPWORDS, coverage, model_terms, terms

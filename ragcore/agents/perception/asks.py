@@ -1,0 +1,330 @@
+"""What a question asks: read once, here, so no agent below perception parses it again.
+
+``read_asks(question)`` returns a frozen ``Asks``: the form of the question (a value, yes
+or no, a reason, what happens), the measure a how-often / how-long-does-it-take /
+how-many question wants, the attributes it asks for (``rules/attributes.toml``), the
+noun phrase it is about when the table lists none (its focus: "What is the lift height
+of the OH-10?" asks for the lift height), and what the answer is checked against: the
+question's terms, content terms, figures, units, codes and subject. Generation and
+validation read ``Perception.asks``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
+from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
+from ragcore.documents import named_identifiers
+from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
+from ragcore.text.terms import STOPWORDS, model_terms, terms
+from ragcore.text.units import dimension
+
+
+class QuestionForm(StrEnum):
+    """How a question asks: for a value (the default), whether, why, or what happens."""
+
+    VALUE = "value"
+    YES_NO = "yes_no"
+    WHY = "why"
+    WHAT_HAPPENS = "what_happens"
+
+
+class Measure(StrEnum):
+    """The measure a question's form asks for, whatever its words."""
+
+    FREQUENCY = "frequency"  # "How often …?": an interval or a frequency
+    DURATION = "duration"  # "How long does it take …?": a time
+    COUNT = "count"  # "How many knives …?": a bare count, not a measure in a unit
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a "how often / how long … be <done>" question says is done to its focus."""
+
+    terms: frozenset[str]
+    """The verb phrase's terms, generic words aside ("hydrostatically tested")."""
+    how_often: bool
+    """Asked how often (else how long)."""
+    verb: str
+    """The verb phrase as written, for messages."""
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The noun phrase a question asks about, read from its form."""
+
+    phrase: str
+    """As written ("the lift height")."""
+    wanted: frozenset[str]
+    """Its distinctive terms: no names, stopwords or generic words ("lift", "height")."""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The comparative word a question orders by, and how an answer says it."""
+
+    word: str
+    direction: Direction
+    """Which figure the word usually says is larger ("louder": the higher)."""
+    phrase: str | None
+    """"is louder", "has more pressure"; None when "more" is about no figure ("more
+    often" is about an interval)."""
+
+
+@dataclass(frozen=True)
+class Asks:
+    """What a question asks for, and what an answer to it is checked against."""
+
+    form: QuestionForm = QuestionForm.VALUE
+    measure: Measure | None = None
+    attributes: tuple[Attribute, ...] = ()
+    """The attributes asked for, without those whose word only modifies another noun
+    ("pressure vessel", "flow diversion records")."""
+    named_attributes: tuple[Attribute, ...] = ()
+    """Every attribute the question names a word of."""
+    focus: Focus | None = None
+    done: Done | None = None
+    terms: frozenset[str] = frozenset()
+    """All the question's terms."""
+    content_terms: frozenset[str] = frozenset()
+    """Its terms without figures, units and relation words (see ``reading``)."""
+    pairs: tuple[tuple[str, str, str], ...] = ()
+    """Adjacent content words ("winding temperature"), as terms and as written."""
+    numbers: frozenset[float] = frozenset()
+    """Numbers the question supplies ("before 2025"): context, not claims."""
+    quantities: frozenset[tuple[float, str]] = frozenset()
+    units: tuple[str, ...] = ()
+    """Units the question spells ("How many pounds …?", "… in m³/h?")."""
+    attribute_units: tuple[str, ...] = ()
+    """Units its attribute words imply ("louder": dB(A))."""
+    codes: frozenset[str] = frozenset()
+    """Identifiers it uses as codes ("fault code E-34")."""
+    subject: str | None = None
+    """Its one identifier that is no code, the subject of statements naming none."""
+    identifiers: frozenset[str] = frozenset()
+    """Identifiers as documents name them (titles, metadata): "CSM-2018"."""
+    comparison: Comparison | None = None
+    choice: bool = False
+    """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
+    faster?"), so an answer must give figures for both sides."""
+
+    @property
+    def whether(self) -> bool:
+        """Asks whether, why or what happens: not for the attribute its words name."""
+        return self.form != QuestionForm.VALUE
+
+    @property
+    def spelled_dimensions(self) -> frozenset[str]:
+        return frozenset(dimension(u) for u in self.units)
+
+
+# -- the forms -------------------------------------------------------------------------
+_YES_NO = re.compile(
+    r"^\s*(?:can|could|is|are|was|were|does|do|did|will|would|should|may|must|has|have)\b"
+    r"(?![^?]*\bor\b)",  # "Is it higher or lower …?" asks which
+    re.IGNORECASE,
+)
+# A question for a reason ("Why was the interval extended?") asks for no attribute's figure.
+_WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
+# "What does the TS-400 do once utility power comes back?" asks what happens, not for the
+# attribute its clause names.
+_WHAT_HAPPENS = re.compile(
+    r"^\s*what\s+(?:happens|(?:does|do|did|will|should|must)\b[^?]*\bdo)\b", re.IGNORECASE
+)
+_FORM_PATTERNS = (
+    (QuestionForm.YES_NO, _YES_NO),
+    (QuestionForm.WHY, _WHY),
+    (QuestionForm.WHAT_HAPPENS, _WHAT_HAPPENS),
+)
+
+# "How often must the RB-12 gearbox oil be changed?"
+_HOW_OFTEN_DONE = re.compile(
+    r"^\s*how\s+(?:often|frequently)\s+(?:must|should|does|do|is|are|has|have|did|can)\s+"
+    r"(?P<focus>[^?]+?)\s+(?:be|been|get|gets|need|needs)\b",
+    re.IGNORECASE,
+)
+# "How long must examination reports be kept?", "How long is bleed-off locked out …?",
+# "Under the current regulation, how long must records be kept?"
+_HOW_LONG_DONE = re.compile(
+    r"^(?:[^?,]*,\s*)?how\s+(?:long|quickly|soon)\s+"
+    r"(?:must|should|does|do|is|are|has|have|did|can|will)\s+(?P<focus>[^?]+?)\s+"
+    r"(?:be\s+|been\s+)?(?=\w+(?:ed|en)\b|(?:kept|held|run|left|sent|stored)\b)",
+    re.IGNORECASE,
+)
+# The forms whose focus is a noun phrase, and where the phrase is.
+_FOCUS_FORMS = (
+    # "What does the hygiene standard say about residual water in kegs?"
+    re.compile(
+        r"^\s*what\s+(?:does|do|did)\s+[^?]+?\s+say\s+(?:about|on)\s+(?:the\s+)?"
+        r"(?P<focus>[^?]+?)(?:\s+(?:in|of|for|on|at|from)\s[^?]*)?\?",
+        re.IGNORECASE,
+    ),
+    # "What is the lift height of the OH-10?", "What was the lead limit for …"
+    re.compile(
+        r"^\s*what\s+(?:is|are|was|were)\s+(?:the\s+)?(?P<focus>.+?)\s+"
+        r"(?:of|for|on|in|at|under|from)\s",
+        re.IGNORECASE,
+    ),
+    # "What payload can the RB-12 carry?", "What hardness does the WS-50 produce?"
+    re.compile(
+        r"^\s*what\s+(?!(?:is|are|was|were)\b)(?P<focus>[^?]+?)\s+"
+        r"(?:does|do|did|can|could|must|should|will)\s",
+        re.IGNORECASE,
+    ),
+    # "How many tools does the VMC-600 hold?"
+    re.compile(
+        r"^\s*how\s+many\s+(?P<focus>[^?]+?)\s+(?:does|do|did|can|could|are|is|were|will)\s",
+        re.IGNORECASE,
+    ),
+    _HOW_OFTEN_DONE,
+    _HOW_LONG_DONE,
+)
+# A question about a code's meaning, an explanation or two things at once is not read
+# for a focus: "What is fault E2215 …?" asks what the code means.
+_NO_FOCUS = re.compile(
+    r"\b(?:and\s+(?:what|how|when|which|why|does|do|is|are|can)|mean|means|happen|should\s+i"
+    r"|fault|error|alarm|code|[A-Z]{1,2}\d{2,5})\b",
+    re.IGNORECASE,
+)
+_QUALIFIER = re.compile(
+    r"\b(?:under|in|at|on|for|by|per|during|since|after|before|from|of|to|with|within|"
+    r"according)\b|[?,]",
+    re.IGNORECASE,
+)
+_HOW_OFTEN = re.compile(r"^\s*how\s+(?:often|frequently)\b", re.IGNORECASE)
+_HOW_LONG_TAKES = re.compile(
+    r"^\s*how\s+long\s+(?:does|do|did|will|would|should)\b[^?]*\btake", re.IGNORECASE
+)
+_HOW_MANY = re.compile(r"^\s*how\s+many\s+(?!times\b)", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
+# "than 3 °C", "than about 100 L/min": a bound, not another side.
+_THAN_A_FIGURE = re.compile(
+    r"\bthan\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d", re.IGNORECASE
+)
+_MORE_OFTEN = re.compile(r"\b(more|less)\s+(?:often|frequent(?:ly)?)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-/][a-z0-9]+)*|[^\sa-z0-9]")
+
+
+def read_asks(question: str, attributes: AttributeTable | None = None) -> Asks:
+    """What ``question`` asks (``attributes``: the attribute table, None for the shipped)."""
+    table = attributes or default_attributes()
+    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    question_codes = codes(question)
+    names = {name for name, _, _ in identifiers(question)} - question_codes
+    return Asks(
+        form=form,
+        measure=_measure(question),
+        attributes=_asked_attributes(question, table),
+        named_attributes=table.asked_in(question),
+        focus=_focus(question),
+        done=_done(question),
+        terms=frozenset(terms(question)),
+        content_terms=frozenset(content_terms(question)),
+        pairs=tuple(word_pairs(question)),
+        numbers=frozenset(numbers(question)),
+        quantities=frozenset((q.value, q.unit) for q in quantities(question)),
+        units=units_named(question),
+        attribute_units=attribute_units(question),
+        codes=question_codes,
+        subject=next(iter(names)) if len(names) == 1 else None,
+        identifiers=named_identifiers(question),
+        comparison=_comparison(question, table),
+        choice=_choice(question, table),
+    )
+
+
+def _comparison(question: str, table: AttributeTable) -> Comparison | None:
+    found = table.comparatives.find(question)
+    if found is None:
+        return None
+    word, direction = found
+    if word not in ("more", "less", "fewer"):
+        return Comparison(word, direction, f"is {word}")
+    after = re.search(rf"\b{word}\s+(\w+)", question.lower())
+    if after is None or not attribute_units(after.group(1)):
+        return Comparison(word, direction, None)
+    return Comparison(word, direction, f"has {word} {after.group(1)}")
+
+
+def _measure(question: str) -> Measure | None:
+    if _HOW_OFTEN.match(question):
+        return Measure.FREQUENCY
+    if _HOW_LONG_TAKES.match(question):
+        return Measure.DURATION
+    if _HOW_MANY.match(question):
+        return Measure.COUNT
+    return None
+
+
+def _focus(question: str) -> Focus | None:
+    """The noun phrase ``question`` asks about, as written and as its distinctive terms."""
+    if _NO_FOCUS.search(question):
+        return None
+    for form in _FOCUS_FORMS:
+        if m := form.match(question):
+            phrase = terms(m.group("focus"))
+            names = model_terms(set(phrase))
+            generic = term_set("generic")
+            wanted = frozenset(t for t in phrase if t not in names | STOPWORDS and t not in generic)
+            return Focus(m.group("focus").strip(), wanted)
+    return None
+
+
+def _done(question: str) -> Done | None:
+    """What a "how often / how long … be <done>" question says is done: the verb phrase,
+    not the rule or place named after it ("… be offered under the 2021 regulation?")."""
+    for form in (_HOW_OFTEN_DONE, _HOW_LONG_DONE):
+        if how := form.match(question):
+            verb = _QUALIFIER.split(question[how.end("focus") :], maxsplit=1)[0]
+            said = _QUALIFIER.split(question[how.end() :], maxsplit=1)[0].strip()
+            return Done(frozenset(terms(verb)) - term_set("generic"), form is _HOW_OFTEN_DONE, said)
+    return None
+
+
+def _choice(question: str, table: AttributeTable) -> bool:
+    """A choice ("A or B", "more or less") and an order to choose by ("faster", "more
+    often"); "Which inverter is more efficient?" chooses among several too (unless it
+    asks for those beyond a bound: "Which pumps deliver more than 100 L/min?")."""
+    choice = "or" in re.findall(r"[a-z]+", question.lower()) or bool(
+        _WHICH.match(question) and not _THAN_A_FIGURE.search(question)
+    )
+    return choice and bool(table.comparatives.find(question) or _MORE_OFTEN.search(question))
+
+
+def _asked_attributes(question: str, table: AttributeTable) -> tuple[Attribute, ...]:
+    """The attributes ``question`` asks for, without those whose word only modifies
+    another noun there: "flow diversion records", "pressure vessel", "power supply"
+    name a thing, not a flow, a pressure or a power."""
+    tokens = _TOKEN.findall(question.lower())
+    return tuple(a for a in table.asked_in(question) if not _only_as_modifier(a, tokens))
+
+
+def _only_as_modifier(attribute: Attribute, tokens: list[str]) -> bool:
+    """Every mention of ``attribute`` by its name is followed by the noun it modifies
+    (and none of its several-word phrases is present). Only the name is read so: other
+    words of an attribute may be adjectives ("hotter fluid" asks for a temperature)."""
+    single = set(terms(attribute.name))
+    if any(len(w) > 1 and w <= set(terms(" ".join(tokens))) for w in attribute.words):
+        return False
+    still_asked = term_set("measures") | term_set("prepositions") | term_set("question_verbs")
+    seen = False
+    for i, token in enumerate(tokens):
+        # "high-pressure pump": the compound's last word is the one that modifies.
+        if not (stems := terms(token)) or stems[-1] not in single:
+            continue
+        seen = True
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        head = terms(after)
+        if (
+            not head
+            or not after[0].isalpha()
+            or head[0] in still_asked | single
+            or model_terms(head)
+            or units_named(after)
+            or after.endswith("ed")
+        ):
+            return False  # this mention asks for the attribute
+    return seen

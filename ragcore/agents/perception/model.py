@@ -1,0 +1,57 @@
+"""What perception returns: the question read into a ``Perception`` (its action,
+entities, constraints, route, keywords, compared sides, and what it asks)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ragcore.agents.perception.asks import Asks
+from ragcore.agents.perception.time import TimeConstraint
+from ragcore.types import Action, EntitySource, Route
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A thing named in the question; ``start``/``end`` are character offsets in it."""
+
+    text: str
+    label: str  # "MODEL", "ERROR_CODE", "PART_NUMBER" (pattern) or spaCy's label
+    source: EntitySource
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What the answer must respect; ``latest``: the newest version is asked for."""
+
+    time: TimeConstraint | None = None
+    source: str | None = None
+    quantitative: bool = False
+    units: tuple[str, ...] = ()
+    latest: bool = False
+    history: bool = False
+    """An earlier version, or how something changed, is asked about."""
+
+
+@dataclass(frozen=True)
+class Perception:
+    """What a question asks for. ``sides`` only for comparisons."""
+
+    question: str
+    action: Action
+    entities: tuple[Entity, ...]
+    constraints: Constraints
+    route: Route
+    keywords: tuple[str, ...]
+    sides: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    asks: Asks = Asks()
+    """What the question asks for (``asks.read_asks``)."""
+
+    @property
+    def identifiers(self) -> tuple[str, ...]:
+        """Texts of the pattern entities, in question order, without duplicates."""
+        return tuple(
+            dict.fromkeys(e.text for e in self.entities if e.source == EntitySource.PATTERN)
+        )

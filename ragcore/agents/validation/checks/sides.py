@@ -1,0 +1,66 @@
+"""Consistency of a comparison: it cites data for every side the question names, gives
+a figure for each side it compares, and two figures when the question asks to choose."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ragcore.agents.evidence import Statement
+from ragcore.agents.validation.checks.relations import (
+    one_sided,
+    single_figure_comparison,
+    subjects,
+)
+from ragcore.agents.validation.model import AnswerModel
+from ragcore.agents.validation.registry import Finding, Scope, check
+from ragcore.text.quantities import numbers
+from ragcore.text.terms import terms
+from ragcore.types import Check, IssueKind, Route
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.missing",))
+def every_side(answer: AnswerModel) -> Iterator[Finding]:
+    for side in _sides(answer):
+        if not any(_has_data_for(side, s, answer) for s in answer.draft.statements):
+            yield Finding(
+                "sides.missing", IssueKind.MISSING_SIDE, f"no cited figure for {side}", entity=side
+            )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.one_sided", "sides.single_figure"))
+def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
+    comparatives = answer.judges.attributes.comparatives
+    if missing := one_sided(answer.draft.statements, comparatives):
+        yield Finding("sides.one_sided", IssueKind.MISSING_SIDE, missing)
+    compared = bool(_sides(answer))
+    if single := single_figure_comparison(answer.asks, answer.draft.text, compared, comparatives):
+        yield Finding("sides.single_figure", IssueKind.MISSING_SIDE, single)
+
+
+def _sides(answer: AnswerModel) -> tuple[str, ...]:
+    perception = answer.perception
+    return perception.sides if perception.route == Route.COMPARISON else ()
+
+
+def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
+    cited = [answer.by_number[n] for n in s.citations if n in answer.by_number]
+    key = set(terms(side))
+    said = set(terms(s.text))
+    # Named in the statement, or the statement names no side and a cited document is
+    # about this one (its title or metadata; a chunk that merely mentions it is not).
+    about = (
+        key <= said
+        or bool((short := _short_name(side)) and short <= said)
+        or any(key <= subjects(e, chunk=False) for e in cited)
+    )
+    return about and bool(cited) and bool(numbers(s.text))
+
+
+def _short_name(side: str) -> set[str]:
+    """What a side of several words is called for short: its capitalised abbreviation
+    or model ("Lumora LIC" → LIC, "Nordvolt BMS" → BMS); an answer names a make once,
+    then the thing. Empty for one word, or when no word is written in capitals."""
+    words = side.split()
+    if len(words) < 2:
+        return set()
+    return {t for w in words if len(w) > 1 and w.isupper() for t in terms(w)}
