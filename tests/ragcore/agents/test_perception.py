@@ -10,7 +10,6 @@ from datetime import date
 
 import pytest
 
-from ragcore.agents.perception import nlp
 from ragcore.agents.perception import (
     MAX_QUESTION_CHARS,
     Constraints,
@@ -18,6 +17,7 @@ from ragcore.agents.perception import (
     Perception,
     PerceptionAgent,
     TimeConstraint,
+    nlp,
 )
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.text.identifiers import find_entities
