@@ -28,7 +28,16 @@ _CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)
 Direction = Literal["higher", "lower"]
 _BEFORE_MODEL = re.compile(rf"\s+{MODEL_START}")  # "… DR-60", "… XR40"
 _KEYS = frozenset(
-    {"words", "answered_by", "answered_by_patterns", "units", "not_in", "units_not_with"}
+    {
+        "words",
+        "answered_by",
+        "answered_by_patterns",
+        "units",
+        "not_in",
+        "units_not_with",
+        "example_questions",
+        "example_answers",
+    }
 )
 DEFAULT_ATTRIBUTES = Path(__file__).resolve().parents[1] / "rules" / "attributes.toml"
 
@@ -47,6 +56,10 @@ class Attribute:
     """Words that address the attribute in an answer but do not ask for it ("daily")."""
     answered_by_patterns: tuple[re.Pattern[str], ...] = ()
     """Regular expressions that do the same ("every 500 brews")."""
+    example_questions: tuple[str, ...] = ()
+    """Questions that ask for it (the rules test runs them)."""
+    example_answers: tuple[str, ...] = ()
+    """Texts that address it."""
 
     def named_in(self, text_terms: Iterable[str]) -> bool:
         present = set(text_terms)
@@ -167,12 +180,16 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
         units = _strings(table.get("units", []), f"[{name}].units", path)
         not_in = _strings(table.get("not_in", []), f"[{name}].not_in", path)
         unlike = _strings(table.get("units_not_with", []), f"[{name}].units_not_with", path)
-        answers = _strings(table.get("answered_by", []), f"[{name}].answered_by", path)
+        answered = _strings(table.get("answered_by", []), f"[{name}].answered_by", path)
         where = f"[{name}].answered_by_patterns"
         patterns = tuple(
             _pattern(p, where, path)
             for p in _strings(table.get("answered_by_patterns", []), where, path)
         )
+        examples = {
+            key: tuple(_strings(table.get(key, []), f"[{name}].{key}", path))
+            for key in ("example_questions", "example_answers")
+        }
         stemmed = tuple(frozenset(terms(w)) for w in words if terms(w))
         if not stemmed:
             fix = f"[{name}].words has no content word; name the attribute's words ({path})"
@@ -184,8 +201,9 @@ def load_attributes(path: Path | str | None = None) -> AttributeTable:
                 frozenset(units),
                 tuple(p.lower() for p in not_in),
                 frozenset(t for w in unlike for t in terms(w)),
-                tuple(frozenset(terms(w)) for w in answers if terms(w)),
+                tuple(frozenset(terms(w)) for w in answered if terms(w)),
                 patterns,
+                **examples,
             )
         )
     return AttributeTable(tuple(attributes), sets, comparatives)

@@ -193,6 +193,7 @@ class FaultOutcome:
             "passed": self.passed,
             "rounds": a.rounds,
             "issues": [f"{i.check}/{i.kind}: {i.message}" for i in a.issues],
+            "rules": [i.rule for i in a.issues],  # which rule found each issue
             "cited_not_retrieved": self.cited_not_retrieved,
         }
 

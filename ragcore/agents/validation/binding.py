@@ -15,22 +15,21 @@ import re
 from collections.abc import Sequence
 
 from ragcore.agents.evidence import Evidence
-from ragcore.agents.reading import identifiers
+from ragcore.agents.reading import CODE_TERM, identifiers
 from ragcore.agents.validation.figures import (
-    CLAUSE_BREAK,
     FigureProblem,
+    clause_break,
     context_entity,
     document_entity,
     family,
     fitted,
 )
+from ragcore.text.lexicon import pattern
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import STOPWORDS, coverage, model_terms, terms
 from ragcore.types import IssueKind
 
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
-_CODE = re.compile(r"^e\d+$")  # a code is named in the question, not in each list item
-_CONTRAST = re.compile(r",?\s+(?:whereas|while)\s+|,\s+but\s+|,\s+where\s+", re.IGNORECASE)
 _PARTS = re.compile(r";\s+")
 # A clause about a kind of unit its words name, not a model: "On the air handlers E-34
 # is a valve position error; on the CH-900 it signals low water flow".
@@ -71,7 +70,7 @@ def misbound_claim(
     # A clause naming what it is about is a claim of its own: "On the CS-60, E21 means
     # the blade strain is low, and the saw is braked" took its first clause from another
     # controller's line.
-    pieces = [p for p in CLAUSE_BREAK.split(statement) if p.strip()]
+    pieces = [p for p in clause_break().split(statement) if p.strip()]
     for piece in pieces if len(pieces) > 1 else ():
         named = frozenset(n for n, _, _ in identifiers(piece)) - codes
         if named and (problem := _misbound(piece, cited, named, codes)):
@@ -86,9 +85,9 @@ def _misbound(
     claim = {
         t
         for t in terms(statement)
-        if t not in names and t not in STOPWORDS and t not in _LINKS and not _CODE.match(t)
+        if t not in names and t not in STOPWORDS and t not in _LINKS and not CODE_TERM.match(t)
     }
-    asked_codes = {t for t in terms(statement) if _CODE.match(t) or t in codes}
+    asked_codes = {t for t in terms(statement) if CODE_TERM.match(t) or t in codes}
     # A code's meaning is a whole claim in two words ("F03 means the filter is blocked").
     if len(claim) < (MIN_CODE_CLAIM_TERMS if asked_codes else MIN_CLAIM_TERMS):
         return None
@@ -112,7 +111,7 @@ def _misbound(
             )
         )
         for about, sentence_terms in _bound_sentences(e.text, document, ignored):
-            said_codes = {t for t in sentence_terms if _CODE.match(t)}
+            said_codes = {t for t in sentence_terms if CODE_TERM.match(t)}
             if asked_codes and said_codes and not said_codes & asked_codes:
                 continue  # about another code: "… the comb plate switch is reported as E23"
             share = coverage(claim, sentence_terms)
@@ -162,7 +161,7 @@ def _bound_sentences(
             # is …; on the CH-900 it signals …").
             for part in [line[a:b]] if item else _PARTS.split(line[a:b]):
                 last = sentence
-                for clause in [part] if item else _CONTRAST.split(part):
+                for clause in [part] if item else pattern("lexicon", "contrast_clause").split(part):
                     named = [
                         n for n, _, _ in identifiers(_ASIDE.sub(" ", clause)) if n not in codes
                     ]

@@ -25,6 +25,7 @@ from ragcore.agents.reading import identifiers
 from ragcore.text.arithmetic import Figure, derived
 from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import MODEL_START
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import Quantity, number_spans, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
@@ -240,16 +241,17 @@ def context_entity(text: str, position: int) -> str | None:
     return None
 
 
-# Where an independent claim of a statement begins (a ", which" clause still leans on
-# the noun before it: "118 kg of R-513A, which is about 260 lb").
-CLAUSE_BREAK = re.compile(r",\s+and\s+|;\s+")
+def clause_break() -> re.Pattern[str]:
+    """Where an independent claim of a statement begins (a ", which" clause still leans
+    on the noun before it: "118 kg of R-513A, which is about 260 lb")."""
+    return pattern("lexicon", "clause_break")
 
 
 def _clause_names(text: str, position: int) -> bool:
     """Whether the clause of ``text`` around ``position`` names an entity, itself or by a
     pronoun that refers back to the clause before ("…; its 3 L reservoir …")."""
-    start = max((m.end() for m in CLAUSE_BREAK.finditer(text, 0, position)), default=0)
-    end = next((m.start() for m in CLAUSE_BREAK.finditer(text, position)), len(text))
+    start = max((m.end() for m in clause_break().finditer(text, 0, position)), default=0)
+    end = next((m.start() for m in clause_break().finditer(text, position)), len(text))
     return bool(identifiers(text[start:end]) or _REFERS_TO_NAMED.match(text, start))
 
 

@@ -5,13 +5,14 @@ A check is a function registered with ``@check(Check.X, Scope.Y, rules=(...))``:
 statement check runs on each statement of the answer (``run(model, statement)``), an
 answer check once (``run(model)``). Each yields ``Finding``s naming one of its rules;
 the validator runs every check — nothing hides behind another's finding — and turns
-the findings into ``Issue``s of the check's kind. ``checks/__init__.py`` imports the
-check modules in their order.
+the findings into ``Issue``s of the check's kind. ``checks/__init__.py`` names the
+check modules in the order they run (``in_order``); within a module, checks run in the
+order they are defined.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ AnswerCheck = Callable[["AnswerModel"], Iterable[Finding]]
 @dataclass(frozen=True)
 class RegisteredCheck:
     name: str
+    module: str
     check: Check
     scope: Scope
     rules: tuple[str, ...]
@@ -63,10 +65,20 @@ def check(kind: Check, scope: Scope, *, rules: tuple[str, ...]) -> Callable[[Any
         taken = {r for c in REGISTRY for r in c.rules}
         if clash := taken & set(rules):
             raise ValueError(f"rule ids registered twice: {sorted(clash)}")
-        REGISTRY.append(RegisteredCheck(run.__name__, kind, scope, rules, run))
+        REGISTRY.append(RegisteredCheck(run.__name__, run.__module__, kind, scope, rules, run))
         return run
 
     return register
+
+
+def in_order(modules: Sequence[str]) -> tuple[RegisteredCheck, ...]:
+    """The registered checks, module by module in the order of ``modules`` (names under
+    ``ragcore.agents.validation.checks``), each module's in definition order."""
+    where = {f"{__package__}.checks.{name}": i for i, name in enumerate(modules)}
+    unknown = {c.module for c in REGISTRY} - set(where)
+    if unknown:
+        raise ValueError(f"checks registered outside the listed modules: {sorted(unknown)}")
+    return tuple(sorted(REGISTRY, key=lambda c: where[c.module]))  # stable: definition order
 
 
 def rule_ids() -> dict[str, RegisteredCheck]:

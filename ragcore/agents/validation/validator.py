@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from ragcore.agents.attributes import AttributeTable, load_attributes
 from ragcore.agents.evidence import Draft, Evidence
 from ragcore.agents.perception.model import Perception
-from ragcore.agents.validation import checks as _checks  # noqa: F401  (registers the checks)
+from ragcore.agents.validation.checks import ordered_checks
 from ragcore.agents.validation.model import AnswerModel, Judges, parse_answer
-from ragcore.agents.validation.registry import REGISTRY, Finding, RegisteredCheck, Scope
+from ragcore.agents.validation.registry import Finding, RegisteredCheck, Scope
 from ragcore.agents.validation.report import CheckResult, Issue, ValidationReport
 from ragcore.agents.validation.semantic import SemanticSupport
 from ragcore.config import DEFAULT_SEMANTIC_THRESHOLD, DEFAULT_SUPPORT_THRESHOLD
@@ -59,7 +59,7 @@ class Validator:
         model = parse_answer(answer, evidence, perception, self._judges)
         results = []
         for kind in _ORDER:
-            registered = [c for c in REGISTRY if c.check == kind]
+            registered = [c for c in ordered_checks() if c.check == kind]
             issues = [
                 _issue(c, finding)
                 for c in registered

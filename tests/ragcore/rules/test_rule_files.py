@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ragcore.agents.attributes import Attribute, default_attributes
+from ragcore.agents.perception.asks import read_asks
 from ragcore.errors import ConfigError
 from ragcore.text.lexicon import LEXICON_FILES, PatternRule, load_rule_file, rule_file
 
@@ -75,3 +77,14 @@ def test_no_module_under_agents_spells_out_a_long_word_list():
             if size > LONGEST_LIST:
                 long_ones.append(f"{module.relative_to(AGENTS.parent)}:{node.lineno} ({size})")
     assert long_ones == []
+
+
+ATTRIBUTES = default_attributes().attributes
+
+
+@pytest.mark.parametrize("attribute", ATTRIBUTES, ids=lambda a: a.name)
+def test_every_attribute_is_asked_and_addressed_by_its_examples(attribute: Attribute):
+    assert attribute.example_questions and attribute.example_answers
+    not_asked = [q for q in attribute.example_questions if attribute not in read_asks(q).attributes]
+    not_addressed = [t for t in attribute.example_answers if not attribute.addressed_by(t)]
+    assert (not_asked, not_addressed) == ([], [])

@@ -1,8 +1,8 @@
-"""The validator's checks, one module per concern, imported in the order they run:
-traceability (citations, figures and facts, names, numbers, support), timeliness, and
-consistency (sides, what is asked, relations). Importing registers them."""
+"""The validator's checks, one module per concern, in the order they run: traceability
+(citations, figures and facts, names, numbers, support), timeliness, and consistency
+(sides, what is asked, relations). Importing them registers them."""
 
-from ragcore.agents.validation.checks import (  # noqa: F401  (registers, in this order)
+from ragcore.agents.validation.checks import (  # noqa: F401  (importing registers)
     citations,
     figures,
     focus,
@@ -13,3 +13,21 @@ from ragcore.agents.validation.checks import (  # noqa: F401  (registers, in thi
     support,
     timeliness,
 )
+from ragcore.agents.validation.registry import RegisteredCheck, in_order
+
+ORDER = (
+    "citations",
+    "figures",
+    "names",
+    "numbers",
+    "support",
+    "timeliness",
+    "sides",
+    "focus",
+    "relations",
+)
+
+
+def ordered_checks() -> tuple[RegisteredCheck, ...]:
+    """Every check, in the order the validator runs them."""
+    return in_order(ORDER)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from ragcore.agents.attributes import Attribute, addresses
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import Asks, Measure
-from ragcore.agents.reading import term_set, word_pairs
+from ragcore.agents.reading import CODE_TERM, term_set, word_pairs
 from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -281,8 +281,8 @@ def the_asked_subject(answer: AnswerModel) -> Iterator[Finding]:
     said = model_terms(terms(answer.draft.text))
     documents = set().union(*(subjects(e, chunk=False) for e in answer.cited))
     for kind, is_code, also in (("code", True, set()), ("model", False, documents)):
-        wanted = {i for i in asked if bool(_CODE_TERM.match(i)) == is_code}
-        given = {i for i in said if bool(_CODE_TERM.match(i)) == is_code}
+        wanted = {i for i in asked if bool(CODE_TERM.match(i)) == is_code}
+        given = {i for i in said if bool(CODE_TERM.match(i)) == is_code}
         if wanted and given and not wanted & (given | also):
             message = (
                 f"the question asks about the {kind} {', '.join(sorted(wanted)).upper()}; "
@@ -292,7 +292,6 @@ def the_asked_subject(answer: AnswerModel) -> Iterator[Finding]:
             return
 
 
-_CODE_TERM = re.compile(r"^e\d+$")  # an error code as a term: e03, e4027
 # A hyphenated compound before a noun describes the noun: a "variable-speed drive" or a
 # "high-pressure hose" gives no speed or pressure.
 _COMPOUND = re.compile(r"\b[A-Za-z]+-[A-Za-z]+\b(?=\s+[A-Za-z])")

@@ -59,7 +59,6 @@ _PERIODS = {
 }
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIODS)})\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
-_WHILE = re.compile(r",\s+(?:while|whereas)\s+", re.IGNORECASE)
 # A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
 _RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IGNORECASE)
 _FALL = re.compile(
@@ -153,7 +152,7 @@ def relation_problem(
     turned = set(terms(b)) <= after and not set(terms(a)) <= after
     # "A takes 85 N·m, while B needs a higher 120 N·m": the word after the contrast is
     # said of the side named there.
-    if not conclusion and (contrast := _WHILE.search(s.text)):
+    if not conclusion and (contrast := pattern("lexicon", "while_clause").search(s.text)):
         rest = s.text[contrast.end() :].lower()
         turned = (
             b.lower() in rest

@@ -12,14 +12,10 @@ from ragcore.agents.validation.checks.citations import after_citations
 from ragcore.agents.validation.model import AnswerModel, StatementModel, covered
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
 from ragcore.types import Check, IssueKind
 
-# Where one claim of a statement ends and another begins.
-_CLAUSE = re.compile(
-    r",\s+and\s+|;\s+|,\s+(?:after|before|during|until)?\s*which\s+"
-    r"|\s+and\s+(?=(?:it|they|this|the\s+\w+)\s)"
-)
 # A clause about when a document applied: "…, which stayed in force until the 2023
 # edition took effect on 1 July 2023" (the timeliness check's to judge).
 _IN_FORCE = re.compile(
@@ -63,7 +59,9 @@ def _weakest_clause(answer: AnswerModel, s: StatementModel) -> tuple[str, float]
     "85 dB(A) [1]" supported does not carry ", and … may not work more than 4 hours".
     A figure of the clause found in the sources is a covered term, as in the
     statement's support ("Rev. 2 brings that down to every 18 months")."""
-    clauses = [c for c in _CLAUSE.split(strip_citations(s.text)) if c.strip()]
+    clauses = [
+        c for c in pattern("lexicon", "claim_break").split(strip_citations(s.text)) if c.strip()
+    ]
     # "… every 300 h [1], always as a complete set so the rotor stays balanced": what
     # a statement adds after its citation is a claim of its own.
     if (tail := after_citations(s.text)) is not None and _TAIL.match(tail):
