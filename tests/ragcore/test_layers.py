@@ -94,3 +94,15 @@ def test_edge_server_uses_only_the_public_surface():
 def _is_module(dotted: str) -> bool:
     path = ROOT.joinpath(*dotted.split("."))
     return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def test_only_perception_reads_the_question_text():
+    """What a question asks is read once, by perception (``Perception.asks``): generation
+    and validation never take ``perception.question`` apart again."""
+    readers = []
+    for folder in ("validation", "generation"):
+        for module in sorted((ROOT / "ragcore" / "agents" / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr == "question":
+                    readers.append(f"{module.relative_to(ROOT)}:{node.lineno}")
+    assert readers == []
