@@ -11,12 +11,13 @@ import os
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from ragcore.cli import render
 from ragcore.cli.parsers import build_parser
 from ragcore.config import STORE_READ_URL_ENV, STORE_URL_ENV, Config, default_data_dir
 from ragcore.engine import Engine
-from ragcore.errors import RagcoreError
+from ragcore.errors import InvalidInputError, RagcoreError
 from ragcore.ingest.pipeline import IngestProgress
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.store import DATABASE_NAME
@@ -283,6 +284,8 @@ def _cmd_eval(engine: Engine, args: argparse.Namespace) -> int:
         return _eval_golden(engine, args)
     if args.faults is not None:
         return _eval_faults(engine, args)
+    if args.questions is not None:
+        return _eval_questions(engine, args)
     from ragcore.evaluation.beir import evaluate_beir
 
     settings = {
@@ -319,6 +322,36 @@ def _eval_faults(engine: Engine, args: argparse.Namespace) -> int:
     else:
         render.print_faults(result)
     return 0
+
+
+def _eval_questions(engine: Engine, args: argparse.Namespace) -> int:
+    from ragcore.evaluation.questions import evaluate_questions, load_questions
+    from ragcore.ingest.loaders import load_files
+
+    if args.documents is None or not args.documents.is_dir():
+        raise InvalidInputError(
+            "--questions needs --documents FOLDER, the documents the questions ask about"
+        )
+    questions = load_questions(args.questions)
+    folder = args.documents.resolve()
+    cache = args.cache_dir or engine.config.data_dir / "eval-cache"
+    config = replace(engine.config, data_dir=cache / f"questions-{folder.name}")
+    loaded = [load_files(base, base.name) for base in _bases(folder)]
+    with Engine(config) as documents:
+        documents.ingest([d for found in loaded for d in found.documents], _progress(not args.json))
+        result = evaluate_questions(documents.ask, questions)
+    result["skipped_files"] = [s.path for found in loaded for s in found.skipped]
+    if args.json:
+        render.print_json(result)
+    else:
+        render.print_questions(result)
+    return 0
+
+
+def _bases(folder: Path) -> list[Path]:
+    """Each subfolder is a knowledge base named after it; a folder without any is one."""
+    subfolders = sorted(p for p in folder.iterdir() if p.is_dir())
+    return subfolders or [folder]
 
 
 def _count_cases(done: int, total: int) -> None:

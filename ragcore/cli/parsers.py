@@ -301,7 +301,11 @@ def build_parsers() -> Parsers:
         "apart (--conversations; by default the bundled set with the bundled golden set). "
         "--faults: replay the prepared answers of a fault set folder (cases.jsonl and its "
         "own kb/) through a local OpenAI-compatible server on loopback, and print the share "
-        "of planted faults the validator caught and of correct answers it rejected, per kind.",
+        "of planted faults the validator caught and of correct answers it rejected, per kind. "
+        "--questions: ingest a folder of documents (--documents) into the cache directory, "
+        "ask every question of a question file over it and print the precision of ok (the "
+        "share of ok answers that contain the expected facts), answerable questions "
+        "answered right, unanswerable ones answered ok, the right document cited, and p50.",
     )
     source = evaluate.add_mutually_exclusive_group(required=True)
     source.add_argument("--beir", type=Path, help="BEIR folder or .tgz")
@@ -316,6 +320,17 @@ def build_parsers() -> Parsers:
         "--faults",
         type=Path,
         help="fault set folder (cases.jsonl and kb/), e.g. benchmarks/faults/set-a",
+    )
+    source.add_argument(
+        "--questions",
+        type=Path,
+        help="question JSONL file over --documents (see ragcore/evaluation/questions.py)",
+    )
+    evaluate.add_argument(
+        "--documents",
+        type=Path,
+        default=None,
+        help="the folder of documents --questions asks about (one knowledge base per subfolder)",
     )
     evaluate.add_argument(
         "--conversations",

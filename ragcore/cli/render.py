@@ -195,6 +195,18 @@ def print_golden(result: dict) -> None:
                 )
 
 
+def print_questions(result: dict) -> None:
+    print(
+        f"{result['questions']} questions ({result['answerable']} answerable): "
+        f"precision of ok {result['precision_of_ok']:.1%} ({result['ok']} ok), "
+        f"answerable answered right {result['answerable_right']:.1%}, "
+        f"unanswerable answered ok {result['unanswerable_ok']}, "
+        f"right document cited {result['right_document_cited']:.1%}, "
+        f"p50 {result['latency_ms']['p50']:.0f} ms"
+    )
+    print("statuses: " + ", ".join(f"{k} {v}" for k, v in sorted(result["statuses"].items())))
+
+
 def print_faults(result: dict) -> None:
     print(
         f"{result['cases']} cases: faults caught {result['faults_caught']:.1%} of "
