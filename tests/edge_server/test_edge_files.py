@@ -181,3 +181,22 @@ def test_a_file_over_the_message_limit_is_refused_before_it_is_read(start_edge):
         assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert error_details(caught.value)["ErrorInfo"].reason == "MESSAGE_TOO_LARGE"
         assert "big" not in {d.id for d in client.documents()}
+
+
+def test_a_files_text_over_the_document_limit_is_refused_naming_it(
+    start_edge, tmp_path, real_embedder
+):
+    config = Config(data_dir=tmp_path / "small", max_document_chars=200)
+    engine = Engine(config, embedder=real_embedder, clock=lambda: TODAY)
+    _, target = start_edge(engine=engine)
+    at_limit = MANUAL.split("---\n", 2)[2]
+    with Client(target) as client:
+        with pytest.raises(grpc.RpcError) as caught:
+            client.ingest([pb.DocumentFile(file_name="long.md", data=b"x" * 201)])
+        error = caught.value
+        assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "long.md" in error.details() and "over the limit of 200" in error.details()
+        assert error_details(error)["BadRequest"].field_violations[0].field == "requests[0].file"
+        assert len(at_limit) <= 200
+        summary = client.ingest([pb.DocumentFile(file_name="short.md", data=at_limit.encode())])
+    assert summary.added == 1
