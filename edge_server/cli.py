@@ -108,7 +108,7 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "--max-message-bytes",
         type=int,
         default=defaults.DEFAULT_MAX_MESSAGE_BYTES,
-        help="largest message either way (default 8 MiB)",
+        help="largest message either way, an Ingest file included (default 8 MiB)",
     )
     serve_.add_argument(
         "--grace",
