@@ -422,3 +422,31 @@ def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old
 
 
 _TERM_TABLES = ("chunk_terms", "document_terms")
+
+
+@pytest.mark.process
+def test_a_postgres_database_from_before_chunk_locations_gets_them_unknown(postgres_url):
+    """Chunks written before migration 0006 read with no section and no pages; new ones
+    keep theirs."""
+    store = PostgresStore(postgres_url, dimension=DIMENSION)
+    try:
+        old = written(store, corpus()[:1])
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as before migration 0006
+        conn.execute("ALTER TABLE chunks DROP COLUMN section, DROP COLUMN first_page")
+        conn.execute("ALTER TABLE chunks DROP COLUMN last_page")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 6")
+    reopened = PostgresStore(postgres_url, dimension=DIMENSION)
+    try:
+        stored = reopened.chunks(old.added["pump-cp200"])
+        assert {(c.section, c.pages) for c in stored.values()} == {("", None)}
+        doc = corpus()[1]
+        chunks, vectors = chunks_of(doc)
+        located = [replace(c, section="2 Valves", pages=(5, 6)) for c in chunks]
+        new = reopened.write([(doc, located, vectors)])
+        assert {(c.section, c.pages) for c in reopened.chunks(new.added["valve-v9"]).values()} == {
+            ("2 Valves", (5, 6))
+        }
+    finally:
+        reopened.close()
