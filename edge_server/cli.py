@@ -35,7 +35,7 @@ from edge_server.supervisor import (
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine, TraceNode
 from ragcore import cli as ragcore_cli
-from ragcore.cli import default_data_dir
+from ragcore.cli import default_data_dir, location, source_line
 from ragcore.errors import RagcoreError
 from ragcore.evaluation import ingest_sample_tables, sample_documents
 from ragcore.types import IngestStatus
@@ -108,7 +108,7 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "--max-message-bytes",
         type=int,
         default=defaults.DEFAULT_MAX_MESSAGE_BYTES,
-        help="largest message either way (default 8 MiB)",
+        help="largest message either way, an Ingest file included (default 8 MiB)",
     )
     serve_.add_argument(
         "--grace",
@@ -434,7 +434,9 @@ def _remote_search(args) -> int:
         print(json.dumps([_to_dict(h) for h in reply.hits], indent=2, ensure_ascii=False))
         return 0
     for rank, h in enumerate(reply.hits, 1):
-        print(f"{rank:2d}. {h.score:.3f}  {h.title or h.document_id}  ({h.knowledge_base})")
+        pages = (h.first_page, h.last_page) if h.first_page else None
+        where = location(h.title or h.document_id, h.section, pages)
+        print(f"{rank:2d}. {h.score:.3f}  {where}  ({h.knowledge_base})")
         print(f"    {' '.join(h.text.split())[:200]}")
     return 0
 
@@ -450,10 +452,9 @@ def _print_answer(answer: pb.Answer) -> None:
         print(f"(searched as: {answer.rewritten_question})")
     print(f"{LABELS.get(answer.status, '')}{answer.text}")
     for c in answer.citations:
-        print(
-            f"  [{c.number}] {c.title or c.document_id} "
-            f"({c.knowledge_base}/{c.document_id}, updated {c.updated_at or '?'})"
-        )
+        pages = (c.first_page, c.last_page) if c.first_page else None
+        line = source_line(c.title, c.document_id, c.knowledge_base, c.updated_at, c.section, pages)
+        print(f"  [{c.number}] {line}")
     if answer.status == pb.ANSWER_STATUS_UNCERTAIN:
         print("  open issues:")
         for check in answer.report.checks:

@@ -147,10 +147,37 @@ class Client:
         return self.stub.Search(request, **self._call(timeout))
 
     def ingest(
-        self, documents: Iterable[pb.Document], *, timeout: float | None = None
+        self, documents: Iterable[pb.Document | pb.DocumentFile], *, timeout: float | None = None
     ) -> pb.IngestSummary:
-        requests = (pb.IngestRequest(document=d) for d in documents)
+        """Send documents, each as fields and text (``pb.Document``) or as a file for the
+        server to read (``pb.DocumentFile``), one per message of one Ingest stream."""
+        requests = (
+            pb.IngestRequest(file=d)
+            if isinstance(d, pb.DocumentFile)
+            else pb.IngestRequest(document=d)
+            for d in documents
+        )
         return self.stub.Ingest(requests, **self._call(timeout))
+
+    def ingest_files(
+        self,
+        paths: Iterable[Path | str],
+        *,
+        knowledge_base: str = "",
+        timeout: float | None = None,
+    ) -> pb.IngestSummary:
+        """Send files (.md with front matter, .html, .txt, .jsonl) for the server to read,
+        each whole in one message (under its max_message_bytes), in one Ingest stream;
+        ``knowledge_base`` is for documents that do not name their own."""
+        files = (
+            pb.DocumentFile(
+                file_name=Path(path).name,
+                data=Path(path).read_bytes(),
+                knowledge_base=knowledge_base,
+            )
+            for path in paths
+        )
+        return self.ingest(files, timeout=timeout)
 
     def ingest_table(
         self,

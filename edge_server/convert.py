@@ -251,6 +251,25 @@ def origin(index: int, document_id: str) -> str:
     return f"document #{index + 1} (id {document_id!r})"
 
 
+def document_file(message: pb.DocumentFile, index: int) -> list[Document]:
+    """The documents of the file in the message at ``index`` of an Ingest stream, read by
+    ``ragcore.ingest.formats.load_bytes``: an InvalidDocumentError naming the file if it
+    cannot be read. (Its size was checked on arrival: max_message_bytes.)"""
+    from ragcore.ingest.formats import load_bytes  # the seam of the file formats
+
+    if not message.file_name:
+        raise InvalidField(
+            f"requests[{index}].file.file_name",
+            f"file #{index + 1} has no file_name: give the file's name, e.g. manual.md",
+        )
+    return load_bytes(
+        message.data,
+        message.file_name,
+        message.media_type or None,
+        message.knowledge_base or None,
+    )
+
+
 # -- results ----------------------------------------------------------------------------
 def answer(a: Answer, include_trace: bool = False) -> pb.Answer:
     t = a.timings
@@ -267,6 +286,8 @@ def answer(a: Answer, include_trace: bool = False) -> pb.Answer:
                 knowledge_base=c.knowledge_base,
                 updated_at=_day(c.updated_at),
                 text=c.text,
+                section=c.section,
+                **_pages(c.pages),
                 **_table_citation(a, c),
             )
             for c in a.citations
@@ -414,6 +435,8 @@ def hit(h: Hit, superseded_by: str | None = None) -> pb.SearchHit:
         end_utf8=h.end_byte,
         updated_at=_day(h.document.updated_at),
         superseded_by=(h.document.superseded_by if superseded_by is None else superseded_by) or "",
+        section=h.section,
+        **_pages(h.pages),
     )
 
 
@@ -502,6 +525,11 @@ def _table_citation(a: Answer, c: Citation) -> dict[str, Any]:
     if not query:  # a stored document that happens to be named so
         return {}
     return {"table": c.document_id.removeprefix(TABLE_PREFIX), "rows": c.rows, "query": query}
+
+
+def _pages(pages: tuple[int, int] | None) -> dict[str, Any]:
+    """A page range as the .proto's first_page and last_page: both 0 when unknown."""
+    return {} if pages is None else {"first_page": pages[0], "last_page": pages[1]}
 
 
 def _day(value: date | None) -> str:

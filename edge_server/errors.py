@@ -74,11 +74,15 @@ class InvalidField(EdgeError, InvalidInputError):
 
 class InvalidIngestDocument(EdgeError, InvalidDocumentError):
     """A document of an Ingest stream is unusable: the library's error, with where in
-    the stream it was (``index``, 0-based) and its id."""
+    the stream it was (``index``, 0-based) and its id; ``file_name`` when the message
+    was a DocumentFile (the field is then ``requests[I].file``)."""
 
-    def __init__(self, error: InvalidDocumentError, index: int, document_id: str) -> None:
+    def __init__(
+        self, error: InvalidDocumentError, index: int, document_id: str, file_name: str = ""
+    ) -> None:
         self.index = index
         self.document_id = document_id
+        self.file_name = file_name
         super().__init__(error.source, error.field, error.problem)
 
 
@@ -239,12 +243,15 @@ def _field_violation(
 ) -> tuple[error_details_pb2.BadRequest.FieldViolation, dict[str, str]] | None:
     """The FieldViolation for bad input (and ErrorInfo metadata for it), else None."""
     if isinstance(error, InvalidIngestDocument):
-        field = f"requests[{error.index}].document" + (f".{error.field}" if error.field else "")
+        if error.file_name:  # the field is inside the file, not a field of the message
+            field = f"requests[{error.index}].file"
+        else:
+            field = f"requests[{error.index}].document" + (f".{error.field}" if error.field else "")
         metadata = {
             "document_index": str(error.index),
             "document_id": error.document_id,
             "field": error.field or "",
-        }
+        } | ({"file": error.file_name} if error.file_name else {})
     elif isinstance(error, InvalidTable):
         metadata = {"field": error.field} | {k: v for k, v in error.where.items() if v}
         field = error.field

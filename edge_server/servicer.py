@@ -13,6 +13,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from edge_server import convert, tables
 from edge_server.auth import Access
@@ -21,7 +22,15 @@ from edge_server.interceptors import Admission, CallContext
 from edge_server.limits import Limits
 from edge_server.v1 import ragcore_pb2 as pb
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
-from ragcore import Engine, IngestProgress, Scope, SearchFilters, StageEvent, __version__
+from ragcore import (
+    Document,
+    Engine,
+    IngestProgress,
+    Scope,
+    SearchFilters,
+    StageEvent,
+    __version__,
+)
 from ragcore.errors import (
     DocumentNotFoundError,
     InvalidDocumentError,
@@ -125,14 +134,27 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         )
 
     def Ingest(self, request_iterator, context: CallContext) -> pb.IngestSummary:
-        documents, positions = [], {}
+        documents: list[Document] = []
+        positions: dict[str, tuple[int, str]] = {}  # origin -> (index, file name or "")
         for index, message in enumerate(request_iterator):
-            if not message.HasField("document"):
+            kind = message.WhichOneof("item")
+            if kind == "file":
+                file_name = message.file.file_name
+                try:
+                    found = convert.document_file(message.file, index)
+                except InvalidDocumentError as error:
+                    raise InvalidIngestDocument(error, index, "", file_name) from None
+                where = f"{file_name} (file #{index + 1})"  # unique: two files may share a name
+                positions[where] = (index, file_name)
+                documents += [replace(d, origin=where) for d in found]
+                continue
+            if kind != "document":
                 raise InvalidField(
                     f"requests[{index}].document",
-                    f"message #{index + 1} of the stream carries no document",
+                    f"message #{index + 1} of the stream carries no document: set its "
+                    "document or its file",
                 )
-            positions[convert.origin(index, message.document.id)] = index
+            positions[convert.origin(index, message.document.id)] = (index, "")
             try:
                 documents.append(convert.document(message.document, index))
             except InvalidDocumentError as error:
@@ -154,10 +176,11 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         try:
             report = self.engine.ingest(documents, written, scope=scope_of(context.access))
         except InvalidDocumentError as error:  # a check across documents (supersedes, ...)
-            position = positions.get(error.source)
-            if position is None:
+            if error.source not in positions:
                 raise
-            raise InvalidIngestDocument(error, position, documents[position].id) from None
+            index, file_name = positions[error.source]
+            document_id = next((d.id for d in documents if d.origin == error.source), "")
+            raise InvalidIngestDocument(error, index, document_id, file_name) from None
         return convert.ingest_summary(report)
 
     def IngestTable(self, request_iterator, context: CallContext) -> pb.TableSummary:

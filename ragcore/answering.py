@@ -97,6 +97,13 @@ class Citation:
     """For a table (``document_id`` ``table:<name>``): the rowids of the rows used."""
     query: str = ""
     """For a table: the SQL the cited figures came from."""
+    section: str = ""
+    """Where the cited chunk is in its document: the section path, headings from the
+    outermost in joined with " > " ("5 Maintenance > 5.3 Mechanical seal"); empty when
+    the document has no structure (or for a table)."""
+    pages: tuple[int, int] | None = None
+    """The first and last page (1-based) the cited chunk is on, equal for one page; None
+    when the document has no pages."""
 
 
 @dataclass(frozen=True)
@@ -517,6 +524,8 @@ class Answerer:
                 by_number[n].text,
                 by_number[n].rows,
                 by_number[n].query,
+                by_number[n].section,
+                by_number[n].pages,
             )
             for n in chosen.draft.citations
             if n in by_number

@@ -219,7 +219,14 @@ def document_from_fields(
 
 @dataclass(frozen=True)
 class Chunk:
-    """A piece of a document, ready to be embedded and indexed."""
+    """A piece of a document, ready to be embedded and indexed.
+
+    ``section`` is where the chunk sits in the document's structure, the headings from
+    the outermost in, joined with " > " ("5 Maintenance > 5.3 Mechanical seal"); empty
+    when the document has no structure or the chunk comes before its first heading.
+    ``pages`` is the first and last page the chunk's text is on (1-based, first <= last;
+    equal for a chunk on one page); None when the document has no pages.
+    """
 
     position: int
     text: str
@@ -227,3 +234,5 @@ class Chunk:
     end: int
     entities: tuple[str, ...]
     numeric_density: float
+    section: str = ""
+    pages: tuple[int, int] | None = None

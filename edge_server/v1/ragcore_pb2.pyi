@@ -280,7 +280,7 @@ class Answer(_message.Message):
     def __init__(self, question: _Optional[str] = ..., status: _Optional[_Union[AnswerStatus, str]] = ..., text: _Optional[str] = ..., citations: _Optional[_Iterable[_Union[Citation, _Mapping]]] = ..., report: _Optional[_Union[ValidationReport, _Mapping]] = ..., perception: _Optional[_Union[Perception, _Mapping]] = ..., rounds: _Optional[int] = ..., tasks: _Optional[int] = ..., searches: _Optional[int] = ..., generator: _Optional[str] = ..., timings: _Optional[_Union[Timings, _Mapping]] = ..., trace: _Optional[_Union[TraceNode, _Mapping]] = ..., rewritten_question: _Optional[str] = ..., cached: _Optional[bool] = ..., session_id: _Optional[str] = ...) -> None: ...
 
 class Citation(_message.Message):
-    __slots__ = ("number", "chunk_id", "document_id", "title", "knowledge_base", "updated_at", "text", "table", "rows", "query")
+    __slots__ = ("number", "chunk_id", "document_id", "title", "knowledge_base", "updated_at", "text", "table", "rows", "query", "section", "first_page", "last_page")
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     CHUNK_ID_FIELD_NUMBER: _ClassVar[int]
     DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -291,6 +291,9 @@ class Citation(_message.Message):
     TABLE_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     QUERY_FIELD_NUMBER: _ClassVar[int]
+    SECTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PAGE_FIELD_NUMBER: _ClassVar[int]
+    LAST_PAGE_FIELD_NUMBER: _ClassVar[int]
     number: int
     chunk_id: int
     document_id: str
@@ -301,7 +304,10 @@ class Citation(_message.Message):
     table: str
     rows: _containers.RepeatedScalarFieldContainer[int]
     query: str
-    def __init__(self, number: _Optional[int] = ..., chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., updated_at: _Optional[str] = ..., text: _Optional[str] = ..., table: _Optional[str] = ..., rows: _Optional[_Iterable[int]] = ..., query: _Optional[str] = ...) -> None: ...
+    section: str
+    first_page: int
+    last_page: int
+    def __init__(self, number: _Optional[int] = ..., chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., updated_at: _Optional[str] = ..., text: _Optional[str] = ..., table: _Optional[str] = ..., rows: _Optional[_Iterable[int]] = ..., query: _Optional[str] = ..., section: _Optional[str] = ..., first_page: _Optional[int] = ..., last_page: _Optional[int] = ...) -> None: ...
 
 class ValidationReport(_message.Message):
     __slots__ = ("passed", "checks", "support")
@@ -496,7 +502,7 @@ class SearchResponse(_message.Message):
     def __init__(self, hits: _Optional[_Iterable[_Union[SearchHit, _Mapping]]] = ..., took_ms: _Optional[float] = ...) -> None: ...
 
 class SearchHit(_message.Message):
-    __slots__ = ("chunk_id", "document_id", "title", "knowledge_base", "text", "score", "scores", "start", "end", "updated_at", "superseded_by", "start_utf8", "end_utf8")
+    __slots__ = ("chunk_id", "document_id", "title", "knowledge_base", "text", "score", "scores", "start", "end", "updated_at", "superseded_by", "start_utf8", "end_utf8", "section", "first_page", "last_page")
     class ScoresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -517,6 +523,9 @@ class SearchHit(_message.Message):
     SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
     START_UTF8_FIELD_NUMBER: _ClassVar[int]
     END_UTF8_FIELD_NUMBER: _ClassVar[int]
+    SECTION_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PAGE_FIELD_NUMBER: _ClassVar[int]
+    LAST_PAGE_FIELD_NUMBER: _ClassVar[int]
     chunk_id: int
     document_id: str
     title: str
@@ -530,13 +539,30 @@ class SearchHit(_message.Message):
     superseded_by: str
     start_utf8: int
     end_utf8: int
-    def __init__(self, chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., start: _Optional[int] = ..., end: _Optional[int] = ..., updated_at: _Optional[str] = ..., superseded_by: _Optional[str] = ..., start_utf8: _Optional[int] = ..., end_utf8: _Optional[int] = ...) -> None: ...
+    section: str
+    first_page: int
+    last_page: int
+    def __init__(self, chunk_id: _Optional[int] = ..., document_id: _Optional[str] = ..., title: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., scores: _Optional[_Mapping[str, float]] = ..., start: _Optional[int] = ..., end: _Optional[int] = ..., updated_at: _Optional[str] = ..., superseded_by: _Optional[str] = ..., start_utf8: _Optional[int] = ..., end_utf8: _Optional[int] = ..., section: _Optional[str] = ..., first_page: _Optional[int] = ..., last_page: _Optional[int] = ...) -> None: ...
 
 class IngestRequest(_message.Message):
-    __slots__ = ("document",)
+    __slots__ = ("document", "file")
     DOCUMENT_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
     document: Document
-    def __init__(self, document: _Optional[_Union[Document, _Mapping]] = ...) -> None: ...
+    file: DocumentFile
+    def __init__(self, document: _Optional[_Union[Document, _Mapping]] = ..., file: _Optional[_Union[DocumentFile, _Mapping]] = ...) -> None: ...
+
+class DocumentFile(_message.Message):
+    __slots__ = ("file_name", "data", "media_type", "knowledge_base")
+    FILE_NAME_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_TYPE_FIELD_NUMBER: _ClassVar[int]
+    KNOWLEDGE_BASE_FIELD_NUMBER: _ClassVar[int]
+    file_name: str
+    data: bytes
+    media_type: str
+    knowledge_base: str
+    def __init__(self, file_name: _Optional[str] = ..., data: _Optional[bytes] = ..., media_type: _Optional[str] = ..., knowledge_base: _Optional[str] = ...) -> None: ...
 
 class Document(_message.Message):
     __slots__ = ("id", "text", "knowledge_base", "title", "source", "doc_type", "authority", "updated_at", "version", "supersedes", "metadata")

@@ -133,7 +133,8 @@ class RagcoreServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Ingest(self, request_iterator, context):
-        """Add or update documents, streamed one per message. Every document is checked before
+        """Add or update documents, streamed one per message, each given by its fields and text
+        or as a file for the server to read (IngestRequest). Every document is checked before
         anything is written: one invalid document fails the whole call with INVALID_ARGUMENT
         naming it, and nothing is stored. Documents are then written in groups, each group
         committed whole (its chunks, keyword entries and vectors together). A call that ends

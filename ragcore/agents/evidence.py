@@ -59,6 +59,16 @@ class Evidence:
     def document(self) -> DocumentInfo:
         return self.hit.document
 
+    @property
+    def section(self) -> str:
+        """The chunk's section path ("5 Maintenance > 5.3 Mechanical seal"); "" if unknown."""
+        return self.hit.section
+
+    @property
+    def pages(self) -> tuple[int, int] | None:
+        """The first and last page of the chunk (1-based); None if unknown."""
+        return self.hit.pages
+
 
 def is_table_evidence(e: Evidence) -> bool:
     """Evidence computed from a declared table rather than retrieved from a document."""

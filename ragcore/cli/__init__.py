@@ -2,11 +2,13 @@
 operator commands backup, check and rebuild-index.
 
 ``build_parsers()`` is the extension point: ``edge_server.cli`` adds ``serve`` and
-``ask --server`` to the parsers it returns, then hands the rest to ``run``.
+``ask --server`` to the parsers it returns, then hands the rest to ``run``; it shows
+remote answers' sources with the same ``source_line`` and ``location``.
 """
 
 from ragcore.cli.commands import main, run, search_filters, store_read_url, store_url
 from ragcore.cli.parsers import Parsers, build_parser, build_parsers
+from ragcore.cli.render import location, source_line
 from ragcore.config import default_data_dir
 
 __all__ = [
@@ -14,9 +16,11 @@ __all__ = [
     "build_parser",
     "build_parsers",
     "default_data_dir",
+    "location",
     "main",
     "run",
     "search_filters",
+    "source_line",
     "store_read_url",
     "store_url",
 ]

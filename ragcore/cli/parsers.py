@@ -172,7 +172,9 @@ def build_parsers() -> Parsers:
         parents=[common, store, replica, filters],
         help="answer a question from the knowledge bases, with citations",
         description="Perceive the question, plan and run retrieval tasks, write an answer "
-        "that cites its sources (numbered [1]..[n] in order of use), validate it, and retry "
+        "that cites its sources (numbered [1]..[n] in order of use, each listed with its "
+        "section and pages when the document has them: 'CP-200 service manual, §5.3 "
+        "Mechanical seal, p. 42', and its date when it has one), validate it, and retry "
         "with an adjusted plan when a check fails. The status is ok, uncertain (open issues "
         "listed) or no_answer. The filter options bound every retrieval task of every "
         "round. On a data directory that holds no documents it says so and exits 3.",

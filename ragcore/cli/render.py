@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from dataclasses import asdict, is_dataclass
 from datetime import date
@@ -58,6 +59,42 @@ def print_ingest(report: IngestReport) -> None:
             print(f"  {skipped.path}: {skipped.reason} ({skipped.detail})")
 
 
+SECTION_SEPARATOR = " > "
+_NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s")  # "5.3 Mechanical seal", "2. Safety"
+
+
+def location(title: str, section: str = "", pages: tuple[int, int] | None = None) -> str:
+    """Where to look, as a technician reads it: "CP-200 service manual, §5.3 Mechanical
+    seal, p. 42" ("p. 42–43" for a range). The section is given from its nearest numbered
+    heading ("§5.3 Mechanical seal > Torque values"), or whole when none is numbered."""
+    parts = [title]
+    if section:
+        headings = section.split(SECTION_SEPARATOR)
+        numbered = [i for i, h in enumerate(headings) if _NUMBERED.match(h)]
+        shown = SECTION_SEPARATOR.join(headings[numbered[-1] :] if numbered else headings)
+        parts.append(f"§{shown}" if numbered else f"§ {shown}")
+    if pages is not None:
+        first, last = pages
+        parts.append(f"p. {first}" if first == last else f"p. {first}–{last}")
+    return ", ".join(parts)
+
+
+def source_line(
+    title: str,
+    document_id: str,
+    knowledge_base: str,
+    updated_at: date | str | None,
+    section: str = "",
+    pages: tuple[int, int] | None = None,
+) -> str:
+    """A cited or found chunk's source on one line: its location, then the knowledge base,
+    the document id and, for a dated document only, its date (an undated one shows none)."""
+    dated = f", updated {updated_at}" if updated_at else ""
+    return (
+        f"{location(title or document_id, section, pages)} ({knowledge_base}/{document_id}{dated})"
+    )
+
+
 def hit_dict(hit: Hit) -> dict:
     return {
         "chunk_id": hit.chunk_id,
@@ -67,6 +104,8 @@ def hit_dict(hit: Hit) -> dict:
         "text": hit.text,
         "start": hit.start,
         "end": hit.end,
+        "section": hit.section,
+        "pages": hit.pages,
         "document": asdict(hit.document),
     }
 
@@ -77,9 +116,10 @@ def print_hits(hits: list[Hit]) -> None:
     width = os.get_terminal_size().columns if sys.stdout.isatty() else 100
     for rank, hit in enumerate(hits, start=1):
         doc = hit.document
+        dated = f", updated {doc.updated_at}" if doc.updated_at else ""
         print(
-            f"{rank}. [{hit.score:.3f}] {doc.title or doc.id}  ({doc.knowledge_base}/{doc.id}, "
-            f"{doc.doc_type}, authority {doc.authority}, updated {doc.updated_at or '?'})"
+            f"{rank}. [{hit.score:.3f}] {location(doc.title or doc.id, hit.section, hit.pages)}"
+            f"  ({doc.knowledge_base}/{doc.id}, {doc.doc_type}, authority {doc.authority}{dated})"
         )
         text = " ".join(hit.text.split())
         print(f"   {text[: max(40, width - 4)]}{'…' if len(text) > width - 4 else ''}")
@@ -154,10 +194,10 @@ def print_answer(answer: Answer, indent: str = "") -> None:
         print(f"{indent}(searched as: {answer.rewritten_question})")
     print(f"{indent}{label}{answer.text}")
     for c in answer.citations:
-        print(
-            f"{indent}  [{c.number}] {c.title or c.document_id} "
-            f"({c.knowledge_base}/{c.document_id}, updated {c.updated_at or '?'})"
+        line = source_line(
+            c.title, c.document_id, c.knowledge_base, c.updated_at, c.section, c.pages
         )
+        print(f"{indent}  [{c.number}] {line}")
     if answer.status == "uncertain":
         print(f"{indent}  open issues:")
         for issue in answer.issues:

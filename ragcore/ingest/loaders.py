@@ -118,18 +118,27 @@ def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
         raise _Unreadable(
             str(path), SkipReason.UNREADABLE, f"cannot be read: {exc.strerror}"
         ) from exc
+    return documents_from_text(raw, suffix, path.stem, str(path), knowledge_base)
+
+
+def documents_from_text(
+    raw: str, suffix: str, stem: str, origin: str, knowledge_base: str | None = None
+) -> list[Document]:
+    """The documents in a file's text, read as its ``suffix`` says (one of
+    ``SUPPORTED_SUFFIXES``); ``stem`` (the file name without extension) is the id and
+    title of a document that names neither, and errors name ``origin``."""
     kb = knowledge_base or DEFAULT_KNOWLEDGE_BASE
     if suffix == ".jsonl":
-        return list(_jsonl_documents(raw, str(path), kb))
+        return list(_jsonl_documents(raw, origin, kb))
     if suffix in (".md", ".markdown"):
-        fields, body = _front_matter(raw, str(path))
+        fields, body = _front_matter(raw, origin)
     elif suffix in (".html", ".htm"):
         fields, body = _html(raw)
     else:
         fields, body = {}, raw
-    fields.setdefault("id", path.stem)
-    fields.setdefault("title", _first_line_title(body) or path.stem)
-    return [document_from_fields(fields, body, str(path), kb)]
+    fields.setdefault("id", stem)
+    fields.setdefault("title", _first_line_title(body) or stem)
+    return [document_from_fields(fields, body, origin, kb)]
 
 
 def _first_line_title(body: str) -> str:

@@ -68,6 +68,11 @@ class Hit:
     ``document_vector`` (the cosine of the document's first chunk) and
     ``document_keyword`` (BM25 of the document's title and whole text)."""
     document: DocumentInfo
+    section: str = ""
+    """Where the chunk is in the document's structure, its headings joined with " > "
+    ("5 Maintenance > 5.3 Mechanical seal"); empty when unknown."""
+    pages: tuple[int, int] | None = None
+    """The first and last page (1-based) the chunk is on; None when unknown."""
 
 
 def fts_query(text: str) -> str:
@@ -275,6 +280,8 @@ class Searcher:
                     score=scores[final],
                     scores=MappingProxyType(scores),
                     document=documents[chunk.document_id],
+                    section=chunk.section,
+                    pages=chunk.pages,
                 )
             )
         return hits

@@ -60,6 +60,10 @@ class StoredChunk:
     """``start`` as a UTF-8 byte offset in the document's text (for clients that index bytes)."""
     entities: tuple[str, ...]
     numeric_density: float
+    section: str = ""
+    """The chunk's section path (``Chunk.section``); empty when unknown."""
+    pages: tuple[int, int] | None = None
+    """The first and last page of the chunk (``Chunk.pages``); None when unknown."""
 
     @property
     def end_byte(self) -> int:
@@ -344,8 +348,8 @@ class Store:
                     for chunk, vector in zip(chunks, vectors, strict=True):
                         cursor = conn.execute(
                             "INSERT INTO chunks (document_id, position, text, start_offset, "
-                            "end_offset, entities, numeric_density, embedding) "
-                            "VALUES (?,?,?,?,?,?,?,?)",
+                            "end_offset, entities, numeric_density, embedding, section, "
+                            "first_page, last_page) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                             (
                                 doc.id,
                                 chunk.position,
@@ -355,6 +359,8 @@ class Store:
                                 json.dumps(chunk.entities),
                                 chunk.numeric_density,
                                 np.asarray(vector, dtype="<f4").tobytes(),
+                                chunk.section,
+                                *page_range(chunk.pages),
                             ),
                         )
                         assert cursor.lastrowid is not None  # set by every INSERT
@@ -635,12 +641,13 @@ class Store:
                 "SELECT c.id, c.document_id, c.position, c.text, c.start_offset, c.end_offset, "
                 # substr counts characters (code points); the cast to BLOB measures bytes.
                 "length(CAST(substr(d.text, 1, c.start_offset) AS BLOB)), "
-                "c.entities, c.numeric_density FROM chunks c "
+                "c.entities, c.numeric_density, c.section, c.first_page, c.last_page "
+                "FROM chunks c "
                 f"JOIN documents d ON d.id = c.document_id WHERE c.id IN ({marks}){scoped}",
                 [*part, *params],
             ):
                 chunk_id, document_id, position, text, start, end, start_byte = row[:7]
-                entities, density = row[7:]
+                entities, density, section, first_page, last_page = row[7:]
                 out[chunk_id] = StoredChunk(
                     chunk_id,
                     document_id,
@@ -651,6 +658,8 @@ class Store:
                     start_byte,
                     tuple(json.loads(entities)),
                     density,
+                    section,
+                    pages_of(first_page, last_page),
                 )
         return out
 
@@ -839,7 +848,8 @@ class Store:
             chunks: dict[str, list[tuple]] = {}
             for row in self._r.execute(
                 "SELECT document_id, position, text, start_offset, end_offset, entities, "
-                f"numeric_density, embedding FROM chunks WHERE document_id IN ({marks}) "
+                "numeric_density, embedding, section, first_page, last_page "
+                f"FROM chunks WHERE document_id IN ({marks}) "
                 "ORDER BY document_id, position",
                 part,
             ):
@@ -865,7 +875,17 @@ class Store:
                     metadata=json.loads(r[9]),
                 )
                 pieces = [
-                    Chunk(c[0], c[1], c[2], c[3], tuple(json.loads(c[4])), c[5]) for c in rows
+                    Chunk(
+                        c[0],
+                        c[1],
+                        c[2],
+                        c[3],
+                        tuple(json.loads(c[4])),
+                        c[5],
+                        c[7],
+                        pages_of(c[8], c[9]),
+                    )
+                    for c in rows
                 ]
                 vectors = (
                     np.vstack([np.frombuffer(c[6], dtype="<f4") for c in rows])
@@ -874,6 +894,17 @@ class Store:
                 )
                 out.append((document, pieces, vectors, r[11]))
         return out
+
+
+def page_range(pages: tuple[int, int] | None) -> tuple[int | None, int | None]:
+    """A chunk's pages as the (first_page, last_page) columns store them: NULLs when
+    unknown."""
+    return (None, None) if pages is None else (pages[0], pages[1])
+
+
+def pages_of(first: int | None, last: int | None) -> tuple[int, int] | None:
+    """The (first_page, last_page) columns as ``Chunk.pages``."""
+    return None if first is None or last is None else (first, last)
 
 
 def _drop_empty_knowledge_bases(conn: sqlite3.Connection) -> None:

@@ -118,6 +118,9 @@ def test_node_client_calls_every_rpc_with_scoped_tokens_and_reads_rich_errors(st
         "field": "updated_at",
         "request_id": "x",
     }
+    assert errors["bad_file"]["field"] == "requests[1].file"
+    assert errors["bad_file"]["file"] == "node-broken.md"
+    assert "node-broken.md" in errors["bad_file"]["details"]
     assert errors["bad_page_token"]["field"] == "page_token"
     assert errors["too_large"]["limit_bytes"] == str(MAX_MESSAGE_BYTES)
     assert errors["busy"]["retry_delay_ms"] > 0

@@ -22,9 +22,17 @@ LAYERS = (
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 # What edge_server may import: the package, its errors and vocabularies, the CLI's parser
-# extension point, and the sample knowledge base.
+# extension point, the sample knowledge base, and the file formats (Ingest's DocumentFile
+# is read by ragcore.ingest.formats.load_bytes, as the CLI reads files).
 EDGE_MAY_IMPORT = frozenset(
-    {"ragcore", "ragcore.errors", "ragcore.types", "ragcore.cli", "ragcore.evaluation"}
+    {
+        "ragcore",
+        "ragcore.errors",
+        "ragcore.types",
+        "ragcore.cli",
+        "ragcore.evaluation",
+        "ragcore.ingest.formats",
+    }
 )
 
 

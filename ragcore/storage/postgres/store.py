@@ -46,7 +46,13 @@ from ragcore.storage.postgres.connection import connect, redacted
 from ragcore.storage.postgres.filters import where_clause
 from ragcore.storage.postgres.schema import migrate
 from ragcore.storage.records import DocumentPage, DocumentRecord, Listing, parse_stamp
-from ragcore.storage.store import StoredChunk, WriteResult, missing_document
+from ragcore.storage.store import (
+    StoredChunk,
+    WriteResult,
+    missing_document,
+    page_range,
+    pages_of,
+)
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 _DIMENSION_KEY = "embedding_dimension"
@@ -308,8 +314,9 @@ class PostgresStore:
                 if chunks:
                     cur.executemany(
                         "INSERT INTO chunks (document_id, position, text, start_offset, "
-                        "end_offset, entities, numeric_density, embedding, tsv) "
-                        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s::float4[]::vector,"
+                        "end_offset, entities, numeric_density, section, first_page, "
+                        "last_page, embedding, tsv) "
+                        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::float4[]::vector,"
                         " setweight(to_tsvector('english', %s), 'A')"
                         " || setweight(to_tsvector('english', %s), 'D')) RETURNING id",
                         [
@@ -321,6 +328,8 @@ class PostgresStore:
                                 chunk.end,
                                 json.dumps(list(chunk.entities)),
                                 chunk.numeric_density,
+                                chunk.section,
+                                *page_range(chunk.pages),
                                 np.asarray(vector, dtype=np.float32).tolist(),
                                 doc.title,
                                 chunk.text,
@@ -588,12 +597,25 @@ class PostgresStore:
         scoped, params = self._kb_clause("d.knowledge_base")
         rows = self._rows(
             "SELECT c.id, c.document_id, c.position, c.text, c.start_offset, c.end_offset, "
-            "octet_length(left(d.text, c.start_offset)), c.entities, c.numeric_density "
+            "octet_length(left(d.text, c.start_offset)), c.entities, c.numeric_density, "
+            "c.section, c.first_page, c.last_page "
             f"FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(%s){scoped}",
             [list(ids), *params],
         )
         return {
-            r[0]: StoredChunk(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7]), r[8])
+            r[0]: StoredChunk(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                tuple(r[7]),
+                r[8],
+                section=r[9],
+                pages=pages_of(r[10], r[11]),
+            )
             for r in rows
         }
 
@@ -812,7 +834,8 @@ class PostgresStore:
             chunks: dict[str, list[tuple[Any, ...]]] = {}
             for row in cur.execute(
                 b"SELECT document_id, position, text, start_offset, end_offset, entities, "
-                b"numeric_density, embedding::float4[] FROM chunks WHERE document_id = ANY(%s) "
+                b"numeric_density, embedding::float4[], section, first_page, last_page "
+                b"FROM chunks WHERE document_id = ANY(%s) "
                 b"ORDER BY document_id, position",
                 (list(ids),),
             ):
@@ -833,7 +856,19 @@ class PostgresStore:
                 supersedes=r[8],
                 metadata=r[9],
             )
-            pieces = [Chunk(c[0], c[1], c[2], c[3], tuple(c[4]), c[5]) for c in rows]
+            pieces = [
+                Chunk(
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3],
+                    tuple(c[4]),
+                    c[5],
+                    section=c[7],
+                    pages=pages_of(c[8], c[9]),
+                )
+                for c in rows
+            ]
             vectors = np.asarray([c[6] for c in rows], dtype=np.float32).reshape(
                 len(rows), self.dimension
             )

@@ -134,9 +134,18 @@ function unary(client, method, request, metadata) {
 
 // The client-streaming Ingest: one IngestRequest per document, then the summary.
 function ingest(client, documents, metadata) {
+  return ingestRequests(client, documents.map((document) => ({ document })), metadata);
+}
+
+// Ingest of files: one IngestRequest per DocumentFile (the server reads the documents).
+function ingestFiles(client, files, metadata) {
+  return ingestRequests(client, files.map((file) => ({ file })), metadata);
+}
+
+function ingestRequests(client, requests, metadata) {
   return new Promise((resolve, reject) => {
     const call = client.Ingest(metadata, callOptions(), settle('Ingest', resolve, reject));
-    for (const document of documents) call.write({ document });
+    for (const request of requests) call.write(request);
     call.end();
   });
 }
@@ -332,7 +341,9 @@ async function asAdmin(ragcore, health, admin, result) {
   result.list_documents = { all: everything.length, since: recent.length };
 
   // A knowledge base that appears with its first document and disappears with its deletion.
-  await ingest(ragcore, [{ id: 'node-scratch-1', knowledge_base: SCRATCH_KB, text: 'Scratch note for the Node client.' }], admin);
+  // Sent as a Markdown file: its front matter names the id and the knowledge base.
+  const scratch = `---\nid: node-scratch-1\nknowledge_base: ${SCRATCH_KB}\n---\nScratch note for the Node client.\n`;
+  await ingestFiles(ragcore, [{ file_name: 'node-scratch-1.md', data: Buffer.from(scratch, 'utf8') }], admin);
   const withScratch = await unary(ragcore, 'ListKnowledgeBases', {}, admin);
   check(withScratch.knowledge_bases.some((kb) => kb.name === SCRATCH_KB), 'ListKnowledgeBases: no scratch knowledge base');
   const droppedKb = await unary(ragcore, 'DeleteKnowledgeBase', { name: SCRATCH_KB }, admin);
@@ -389,6 +400,14 @@ async function asAdmin(ragcore, health, admin, result) {
   errors.bad_document = {
     field: badDocument.rich.BadRequest.field_violations[0].field,
     metadata: badDocument.rich.ErrorInfo.metadata,
+  };
+  const brokenFile = { file_name: 'node-broken.md', data: Buffer.from('---\nid: node-broken\nno colon\n---\nA note.', 'utf8') };
+  const badFile = await expectError(ingestRequests(ragcore, [{ document: good }, { file: brokenFile }], admin),
+    grpc.status.INVALID_ARGUMENT, 'INVALID_DOCUMENT', 'Ingest with a malformed file');
+  errors.bad_file = {
+    field: badFile.rich.BadRequest.field_violations[0].field,
+    file: badFile.rich.ErrorInfo.metadata.file,
+    details: badFile.details,
   };
 
   const missing = await expectError(unary(ragcore, 'GetDocument', { document_id: 'no-such-document' }, admin),

@@ -55,6 +55,7 @@ def test_an_old_store_is_migrated_and_reads_as_before(old_store, caplog):
 
         top = engine.search("hydraulic oil pressure error", mode="vector", k=1)
         assert top[0].document_id == "faq-e4027"
+        assert (top[0].section, top[0].pages) == ("", None)  # stored before sections were
         assert engine.search("lockout", mode="keyword", k=1)[0].document_id == "reg-loto-2024"
         answer = engine.ask("How often should the CP-200 seal be replaced?")
         assert answer.status == "ok" and "3000" in answer.text

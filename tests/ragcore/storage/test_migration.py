@@ -9,6 +9,7 @@ import hashlib
 import json
 import logging
 import shutil
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -61,9 +62,9 @@ def assert_same_contents(a, b) -> None:
     for doc_id, (doc, chunks, vectors, checksum) in left.items():
         doc2, chunks2, vectors2, checksum2 = right[doc_id]
         assert doc == doc2 and checksum == checksum2 == doc.checksum
-        assert [(c.position, c.text, c.start, c.end, c.entities) for c in chunks] == [
-            (c.position, c.text, c.start, c.end, c.entities) for c in chunks2
-        ]
+        assert [
+            (c.position, c.text, c.start, c.end, c.entities, c.section, c.pages) for c in chunks
+        ] == [(c.position, c.text, c.start, c.end, c.entities, c.section, c.pages) for c in chunks2]
         # PostgreSQL keeps numeric_density as REAL (float4), SQLite as a double.
         assert np.allclose(
             [c.numeric_density for c in chunks], [c.numeric_density for c in chunks2], atol=1e-6
@@ -74,6 +75,20 @@ def assert_same_contents(a, b) -> None:
         assert replace(record, ingested_at=None) == replace(record2, ingested_at=None)
 
 
+def locate_some_chunks(path: Path) -> int:
+    """Give every third chunk of the data directory at ``path`` a section and pages, as a
+    loader of structured files would (the sample's Markdown has neither); how many."""
+    db = sqlite3.connect(path / DATABASE_NAME)
+    try:
+        with db:
+            return db.execute(
+                "UPDATE chunks SET section = 'Maintenance > ' || document_id, "
+                "first_page = position + 1, last_page = position + 1 + id % 2 WHERE id % 3 = 0"
+            ).rowcount
+    finally:
+        db.close()  # the last connection: the WAL is checkpointed into the file
+
+
 def top_documents(engine: Engine, question: str, mode: str) -> list[str]:
     return [h.document_id for h in engine.search(question, mode=mode, k=3)]
 
@@ -81,6 +96,7 @@ def top_documents(engine: Engine, question: str, mode: str) -> list[str]:
 def test_sqlite_to_postgres_and_back_keeps_everything(
     tmp_path, source, postgres_url, real_embedder, caplog
 ):
+    assert locate_some_chunks(source) > 0
     before = digest(source)
     seen: list[CopyProgress] = []
     report = copy_store(source, postgres_url, progress=seen.append, group=8)

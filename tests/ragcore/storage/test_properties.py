@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from ragcore import Config, Document, Engine
+from ragcore.documents import Chunk
 from ragcore.inference.embedder import HashEmbedder
+from ragcore.storage.store import Store
 
 ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._:/@-]{0,30}", fullmatch=True)
 words = st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=12)
@@ -58,6 +60,35 @@ def test_documents_round_trip(doc):
         chunks = engine.store.chunks(engine.store.chunk_ids_of(doc.id)).values()
         assert all(doc.text[c.start : c.end] == c.text for c in chunks)
         assert engine.ingest([doc]).count("unchanged") == 1
+
+
+pages = st.none() | st.tuples(st.integers(1, 5000), st.integers(0, 50)).map(
+    lambda p: (p[0], p[0] + p[1])
+)
+locations = st.lists(
+    st.tuples(st.lists(st.text(max_size=30), max_size=4).map(" > ".join), pages),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(locations)
+def test_chunk_sections_and_pages_round_trip(located):
+    doc = Document(id="d", text=" ".join(f"w{i}" for i in range(len(located))))
+    chunks = [
+        Chunk(i, f"w{i}", 3 * i, 3 * i + 2, (), 0.0, section, page_range)
+        for i, (section, page_range) in enumerate(located)
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp))
+        try:
+            ids = store.write([(doc, chunks, HashEmbedder(8).embed([c.text for c in chunks]))])
+            stored = store.chunks(ids.added["d"])
+            assert [(stored[i].section, stored[i].pages) for i in ids.added["d"]] == located
+            assert store.export(["d"])[0][1] == chunks
+        finally:
+            store.close()
 
 
 class IndexFollowsStore(RuleBasedStateMachine):

@@ -150,6 +150,38 @@ def test_documents_round_trip_with_their_metadata_chunks_and_embeddings(backend)
     assert store.checksums(["memo-1", "nope"]) == {"memo-1": corpus()[2].checksum}
 
 
+def test_a_chunks_section_and_pages_are_stored_and_read_back_unknown_ones_as_unknown(backend):
+    store = backend.store
+    doc = corpus()[0]
+    (first, second), vectors = chunks_of(doc)
+    located = [
+        replace(first, section="5 Maintenance > 5.3 Mechanical seal", pages=(42, 43)),
+        replace(second, section="", pages=(7, 7)),
+    ]
+    plain = corpus()[1]
+    result = store.write([(doc, located, vectors), (plain, *chunks_of(plain))])
+    ids = result.added["pump-cp200"]
+    stored = store.chunks([*ids, *result.added["valve-v9"]])
+    assert (stored[ids[0]].section, stored[ids[0]].pages) == (
+        "5 Maintenance > 5.3 Mechanical seal",
+        (42, 43),
+    )
+    assert (stored[ids[1]].section, stored[ids[1]].pages) == ("", (7, 7))
+    assert {(stored[i].section, stored[i].pages) for i in result.added["valve-v9"]} == {("", None)}
+    (_, chunks, _, _), *_ = store.export(["pump-cp200"])
+    assert chunks == located  # what a copy to another store carries
+
+
+def test_a_page_range_that_runs_backwards_is_refused_and_nothing_is_written(backend):
+    store = backend.store
+    doc = corpus()[0]
+    chunks, vectors = chunks_of(doc)
+    backwards = [replace(chunks[0], pages=(9, 3)), *chunks[1:]]
+    with pytest.raises(StoreError):
+        store.write([(doc, backwards, vectors)])
+    assert store.documents(["pump-cp200"]) == {} and store.counts()["chunks"] == 0
+
+
 def test_update_replaces_chunks_and_delete_removes_everything(backend):
     store = backend.store
     first = written(store, corpus())
@@ -390,3 +422,31 @@ def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old
 
 
 _TERM_TABLES = ("chunk_terms", "document_terms")
+
+
+@pytest.mark.process
+def test_a_postgres_database_from_before_chunk_locations_gets_them_unknown(postgres_url):
+    """Chunks written before migration 0006 read with no section and no pages; new ones
+    keep theirs."""
+    store = PostgresStore(postgres_url, dimension=DIMENSION)
+    try:
+        old = written(store, corpus()[:1])
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as before migration 0006
+        conn.execute("ALTER TABLE chunks DROP COLUMN section, DROP COLUMN first_page")
+        conn.execute("ALTER TABLE chunks DROP COLUMN last_page")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 6")
+    reopened = PostgresStore(postgres_url, dimension=DIMENSION)
+    try:
+        stored = reopened.chunks(old.added["pump-cp200"])
+        assert {(c.section, c.pages) for c in stored.values()} == {("", None)}
+        doc = corpus()[1]
+        chunks, vectors = chunks_of(doc)
+        located = [replace(c, section="2 Valves", pages=(5, 6)) for c in chunks]
+        new = reopened.write([(doc, located, vectors)])
+        assert {(c.section, c.pages) for c in reopened.chunks(new.added["valve-v9"]).values()} == {
+            ("2 Valves", (5, 6))
+        }
+    finally:
+        reopened.close()
