@@ -460,7 +460,8 @@ def _print_answer(answer: pb.Answer) -> None:
         for check in answer.report.checks:
             for issue in check.issues:
                 where = f"{_name(pb.Check, issue.check)}/{_name(pb.IssueKind, issue.kind)}"
-                print(f"  - {where}: {issue.message}")
+                rule = f" [{issue.rule}]" if issue.rule else ""
+                print(f"  - {where}{rule}: {issue.message}")
 
 
 def _describe_event(event: pb.AskEvent) -> str:

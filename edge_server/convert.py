@@ -336,6 +336,7 @@ def issues(found: tuple[Issue, ...]) -> list[pb.Issue]:
             chunk_ids=i.chunk_ids,
             document_ids=i.document_ids,
             entity=i.entity or "",
+            rule=i.rule,
         )
         for i in found
     ]

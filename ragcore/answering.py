@@ -376,7 +376,9 @@ class Answerer:
                 attempt = self._round(replace(q, proposed=evidence), plan)
             return self._answer(q, attempt, 1, 0)
         draft = Draft(NO_ANSWER, (), self.generator.name, abstained=True, reason=reason)
-        issue = Issue(Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, reason)
+        issue = Issue(
+            Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, reason, rule="answerability.tables"
+        )
         report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
         return self._answer(q, _Attempt(draft, (), report), 0, 0)
 
@@ -421,7 +423,12 @@ class Answerer:
             draft = Draft(
                 NO_ANSWER, (), self.generator.name, abstained=True, reason=OUTSIDE_FILTERS
             )
-            issue = Issue(Check.TRACEABILITY, IssueKind.NO_EVIDENCE, OUTSIDE_FILTERS)
+            issue = Issue(
+                Check.TRACEABILITY,
+                IssueKind.NO_EVIDENCE,
+                OUTSIDE_FILTERS,
+                rule="answerability.outside_filters",
+            )
             report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
             return self._answer(q, _Attempt(draft, (), report), 0, 0)
         if not attempts:  # nothing to retrieve (a greeting, thanks, ...)

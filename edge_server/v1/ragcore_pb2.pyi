@@ -332,7 +332,7 @@ class CheckResult(_message.Message):
     def __init__(self, check: _Optional[_Union[Check, str]] = ..., passed: _Optional[bool] = ..., checked: _Optional[int] = ..., issues: _Optional[_Iterable[_Union[Issue, _Mapping]]] = ...) -> None: ...
 
 class Issue(_message.Message):
-    __slots__ = ("check", "kind", "message", "statement", "chunk_ids", "document_ids", "entity")
+    __slots__ = ("check", "kind", "message", "statement", "chunk_ids", "document_ids", "entity", "rule")
     CHECK_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
@@ -340,6 +340,7 @@ class Issue(_message.Message):
     CHUNK_IDS_FIELD_NUMBER: _ClassVar[int]
     DOCUMENT_IDS_FIELD_NUMBER: _ClassVar[int]
     ENTITY_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
     check: Check
     kind: IssueKind
     message: str
@@ -347,7 +348,8 @@ class Issue(_message.Message):
     chunk_ids: _containers.RepeatedScalarFieldContainer[int]
     document_ids: _containers.RepeatedScalarFieldContainer[str]
     entity: str
-    def __init__(self, check: _Optional[_Union[Check, str]] = ..., kind: _Optional[_Union[IssueKind, str]] = ..., message: _Optional[str] = ..., statement: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[int]] = ..., document_ids: _Optional[_Iterable[str]] = ..., entity: _Optional[str] = ...) -> None: ...
+    rule: str
+    def __init__(self, check: _Optional[_Union[Check, str]] = ..., kind: _Optional[_Union[IssueKind, str]] = ..., message: _Optional[str] = ..., statement: _Optional[str] = ..., chunk_ids: _Optional[_Iterable[int]] = ..., document_ids: _Optional[_Iterable[str]] = ..., entity: _Optional[str] = ..., rule: _Optional[str] = ...) -> None: ...
 
 class Perception(_message.Message):
     __slots__ = ("question", "action", "route", "entities", "sides", "time_start", "time_end", "source", "quantitative", "warnings")

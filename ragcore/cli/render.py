@@ -201,7 +201,8 @@ def print_answer(answer: Answer, indent: str = "") -> None:
     if answer.status == "uncertain":
         print(f"{indent}  open issues:")
         for issue in answer.issues:
-            print(f"{indent}  - {issue.check}/{issue.kind}: {issue.message}")
+            rule = f" [{issue.rule}]" if issue.rule else ""
+            print(f"{indent}  - {issue.check}/{issue.kind}{rule}: {issue.message}")
 
 
 def print_trace(answer: Answer) -> None:
