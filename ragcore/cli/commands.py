@@ -337,8 +337,15 @@ def _eval_questions(engine: Engine, args: argparse.Namespace) -> int:
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
     config = replace(engine.config, data_dir=cache / f"questions-{folder.name}")
     loaded = [load_files(base, base.name) for base in _bases(folder)]
+    found = [d for files in loaded for d in files.documents]
+    # Question writers name a document by its file, relative to the folder.
+    ids = {Path(d.origin).resolve().relative_to(folder).as_posix(): d.id for d in found}
+    questions = [
+        replace(q, expected_documents=tuple(ids.get(d, d) for d in q.expected_documents))
+        for q in questions
+    ]
     with Engine(config) as documents:
-        documents.ingest([d for found in loaded for d in found.documents], _progress(not args.json))
+        documents.ingest(found, _progress(not args.json))
         result = evaluate_questions(documents.ask, questions)
     result["skipped_files"] = [s.path for found in loaded for s in found.skipped]
     if args.json:

@@ -10,7 +10,8 @@ people who read only the documents::
 
 ``expected_facts`` must all appear in a right answer (case-insensitive, spaces and
 thousands separators aside; ``"2.5 bar|250 kPa"`` accepts either); ``expected_documents``
-are the documents that state it (any of them). An unanswerable question has
+are the documents that state it (any of them), by id or by file path relative to the
+documents folder. An unanswerable question has
 ``"answerable": false`` and no facts: any ``ok`` answer to it is wrong.
 
 The figures: **precision of ok** (the share of ``ok`` answers that contain the expected

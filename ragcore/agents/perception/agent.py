@@ -134,7 +134,7 @@ class PerceptionAgent:
             keywords,
             sides,
             self._warnings,
-            read_asks(text, self._attributes),
+            read_asks(text, self._attributes, action),
         )
 
     def follow_up(self, perception: Perception, previous: Perception | None) -> Rewrite | None:

@@ -21,6 +21,7 @@ from ragcore.documents import named_identifiers
 from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
+from ragcore.types import Action
 
 
 class QuestionForm(StrEnum):
@@ -30,6 +31,19 @@ class QuestionForm(StrEnum):
     YES_NO = "yes_no"
     WHY = "why"
     WHAT_HAPPENS = "what_happens"
+
+
+class AnswerType(StrEnum):
+    """What kind of answer satisfies the question, whatever its words."""
+
+    FIGURE = "figure"  # a value of an attribute measured in units ("What does it weigh?")
+    COUNT = "count"  # "How many knives …?"
+    YES_NO = "yes_no"  # "Can the BC-9 drive a DP-24?": yes or no, with the reason
+    REASON = "reason"  # "Why was the interval shortened?"
+    MEANING = "meaning"  # "What does E4027 mean?"
+    PROCEDURE = "procedure"  # "How do I bleed the pump?": the steps
+    PART_NUMBER = "part_number"  # "What is the part number of the seal?"
+    ANY = "any"  # no kind the question's form fixes
 
 
 class Measure(StrEnum):
@@ -79,6 +93,7 @@ class Asks:
     """What a question asks for, and what an answer to it is checked against."""
 
     form: QuestionForm = QuestionForm.VALUE
+    answer_type: AnswerType = AnswerType.ANY
     measure: Measure | None = None
     attributes: tuple[Attribute, ...] = ()
     """The attributes asked for, without those whose word only modifies another noun
@@ -206,18 +221,33 @@ _THAN_A_FIGURE = re.compile(
 )
 _MORE_OFTEN = re.compile(r"\b(more|less)\s+(?:often|frequent(?:ly)?)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-/][a-z0-9]+)*|[^\sa-z0-9]")
+# "What does E4027 mean?", "What is the meaning of fault F-21?"
+_MEANING = re.compile(
+    r"\bwhat\s+(?:does|do|did|is|are)\b[^?]*\b(?:mean|means|meaning|indicate|indicates|signal)\b",
+    re.IGNORECASE,
+)
+# "What is the part number of the seal?", "Which P/N …?", "order number"
+_PART_NUMBER = re.compile(
+    r"\b(?:part|order|article|catalog(?:ue)?|spare)[\s-]+(?:number|no\.?|#)|\bP/?N\b", re.IGNORECASE
+)
 
 
-def read_asks(question: str, attributes: AttributeTable | None = None) -> Asks:
-    """What ``question`` asks (``attributes``: the attribute table, None for the shipped)."""
+def read_asks(
+    question: str, attributes: AttributeTable | None = None, action: Action | None = None
+) -> Asks:
+    """What ``question`` asks (``attributes``: the attribute table, None for the shipped;
+    ``action``: perception's reading of what it asks the system to do)."""
     table = attributes or default_attributes()
     form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
     question_codes = codes(question)
     names = {name for name, _, _ in identifiers(question)} - question_codes
+    measure = _measure(question)
+    asked = _asked_attributes(question, table)
     return Asks(
         form=form,
-        measure=_measure(question),
-        attributes=_asked_attributes(question, table),
+        answer_type=_answer_type(question, form, measure, asked, action),
+        measure=measure,
+        attributes=asked,
         named_attributes=table.asked_in(question),
         focus=_focus(question),
         done=_done(question),
@@ -247,6 +277,33 @@ def _comparison(question: str, table: AttributeTable) -> Comparison | None:
     if after is None or not attribute_units(after.group(1)):
         return Comparison(word, direction, None)
     return Comparison(word, direction, f"has {word} {after.group(1)}")
+
+
+def _answer_type(
+    question: str,
+    form: QuestionForm,
+    measure: Measure | None,
+    asked: tuple[Attribute, ...],
+    action: Action | None,
+) -> AnswerType:
+    """The kind of answer the question's form fixes, first match wins: a yes/no or why
+    form, a how-many count, a code's meaning, a part number, steps, a figure of an
+    asked attribute measured in units (or how often / how long it takes)."""
+    if form == QuestionForm.YES_NO:
+        return AnswerType.YES_NO
+    if form == QuestionForm.WHY:
+        return AnswerType.REASON
+    if measure == Measure.COUNT:
+        return AnswerType.COUNT
+    if _MEANING.search(question):
+        return AnswerType.MEANING
+    if _PART_NUMBER.search(question):
+        return AnswerType.PART_NUMBER
+    if action == Action.HOW_TO:
+        return AnswerType.PROCEDURE
+    if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
+        return AnswerType.FIGURE
+    return AnswerType.ANY
 
 
 def _measure(question: str) -> Measure | None:

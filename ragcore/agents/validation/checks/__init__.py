@@ -3,6 +3,7 @@
 (sides, what is asked, relations). Importing them registers them."""
 
 from ragcore.agents.validation.checks import (  # noqa: F401  (importing registers)
+    answer_type,
     citations,
     figures,
     focus,
@@ -24,6 +25,7 @@ ORDER = (
     "timeliness",
     "sides",
     "focus",
+    "answer_type",
     "relations",
 )
 
