@@ -15,6 +15,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
+from ragcore.agents.answer_types import unmet
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.asks import Comparison, read_asks
@@ -121,14 +122,15 @@ class ExtractiveGenerator:
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
             wanted_attributes = asks.named_attributes
             table = self._attributes
-            statements = self._best(
-                [
-                    s
-                    for s in relevant
-                    if addresses(wanted_attributes, s.text)
-                    and not table.contrast(asks.terms, s.text)
-                ]
-            )
+            candidates = [
+                s
+                for s in relevant
+                if addresses(wanted_attributes, s.text) and not table.contrast(asks.terms, s.text)
+            ]
+            # Of the kind asked for, when any is: a figure, the code's meaning, a part number.
+            named = perception.identifiers if perception else ()
+            fitting = [s for s in candidates if not unmet(asks, named, s.text, s.evidence.text)]
+            statements = self._best(fitting or candidates)
             # Sentences about the subject (its model or code), relevant by words or not.
             about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
             unaddressed = wanted_attributes and not any(
