@@ -14,6 +14,7 @@ import psycopg
 import pytest
 from conftest import TODAY, TOP3_EAST_LAST_MONTH, make_docs
 from llm_stand_in import stand_in_llm
+from ranking import assert_same_ranking, best_documents, top_documents
 
 from ragcore import Config, Document, Engine, SearchFilters
 from ragcore.cli import main
@@ -32,6 +33,8 @@ from ragcore.types import AnswerStatus
 
 # Sample golden questions (one expected document each). Vector search agrees on all 64
 # with one; hybrid on 54 (ts_rank is not BM25, see PostgresStore), these among them.
+# On simple-e4031-hp400 SQLite's hybrid search puts manual-hp400-v2 and -v1 (near the same
+# text) within 0.004 of each other: a near-tie, which the comparisons below allow.
 QUESTIONS = (
     "simple-e4031-hp400",
     "simple-e2215-ac110",
@@ -67,14 +70,29 @@ def test_same_top_documents_as_sqlite(tmp_path, postgres_url, real_embedder):
         assert not (tmp_path / "pg").exists()  # nothing of the store in the data directory
         for qid in QUESTIONS:
             question = golden[qid].question
-            for mode in ("hybrid", "vector"):
-                on_pg = pg.search(question, mode=mode, k=3)
-                on_lite = lite.search(question, mode=mode, k=3)
-                assert on_pg[0].document_id == on_lite[0].document_id, (qid, mode)
+            expected = set(golden[qid].expected_documents)
+            # Vector search: the same vectors in both stores and the same query vector give
+            # the same cosines, whatever the CPU: the same chunks in the same order (up to
+            # exact ties) with the same scores.
+            on_pg = pg.search(question, mode="vector", k=8)
+            assert_same_ranking(on_pg, lite.search(question, mode="vector", k=8), n=5)
+            # Hybrid search: the keyword scores differ (ts_rank, BM25), the scores with them.
+            # Both must put the same document first, where one within HYBRID_TIE of a
+            # store's first is first there too (a near-tie may flip with the CPU's int8
+            # numerics), the expected one among them, and each store's first documents
+            # among the other's first three.
+            on_pg = pg.search(question, mode="hybrid", k=5)
+            on_lite = lite.search(question, mode="hybrid", k=5)
+            pg_best, lite_best = best_documents(on_pg), best_documents(on_lite)
+            assert pg_best & lite_best & expected, (qid, pg_best, lite_best)
+            assert pg_best <= top_documents(on_lite, 3), (qid, pg_best, on_lite)
+            assert lite_best <= top_documents(on_pg, 3), (qid, lite_best, on_pg)
+            # An answer's ranking weighs credibility, of which a superseded document (v1)
+            # keeps 0.3: no near-tie there (it held under simulated numerics).
             answer = pg.ask(question)
             assert answer.citations, qid
             assert answer.citations[0].document_id == lite.ask(question).citations[0].document_id
-            assert answer.citations[0].document_id in golden[qid].expected_documents
+            assert answer.citations[0].document_id in expected
         # Filters and scopes reach the database's own vector search.
         hits = pg.search("pressure", mode="vector", filters=SearchFilters(knowledge_bases=("faq",)))
         assert hits and {h.document.knowledge_base for h in hits} == {"faq"}

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import TOP3_EAST_LAST_MONTH
+from ranking import assert_same_ranking, best_documents, top_documents
 
 from ragcore import Config, Engine
 from ragcore.documents import Chunk, Document
@@ -89,10 +90,6 @@ def locate_some_chunks(path: Path) -> int:
         db.close()  # the last connection: the WAL is checkpointed into the file
 
 
-def top_documents(engine: Engine, question: str, mode: str) -> list[str]:
-    return [h.document_id for h in engine.search(question, mode=mode, k=3)]
-
-
 def test_sqlite_to_postgres_and_back_keeps_everything(
     tmp_path, source, postgres_url, real_embedder, caplog
 ):
@@ -141,11 +138,23 @@ def test_sqlite_to_postgres_and_back_keeps_everything(
         assert copied.stats().vectors == copied.stats().chunks == original.stats().chunks
         for qid in QUESTIONS:
             question = golden[qid].question
-            for mode in ("vector", "hybrid"):
-                expected = top_documents(original, question, mode)
-                assert top_documents(copied, question, mode) == expected, (qid, mode)
-                assert top_documents(on_pg, question, mode)[0] == expected[0], (qid, mode)
-            assert expected[0] in golden[qid].expected_documents
+            # The copy holds the same vectors bit for bit (above) and the same text: the same
+            # hits with the same scores (to float rounding), in the same order, on any CPU.
+            found = {m: original.search(question, mode=m, k=8) for m in ("vector", "hybrid")}
+            for mode, expected in found.items():
+                again = copied.search(question, mode=mode, k=8)
+                assert_same_ranking(again, expected, n=5, tolerance=1e-9)
+            # On PostgreSQL the same vectors give the same cosines (float4): the same vector
+            # ranking, up to ties. Its hybrid search scores keywords by ts_rank, not BM25:
+            # only the first documents compare, a document within HYBRID_TIE of a store's
+            # first counting as first there too (manual-hp400-v2 and -v1 are 0.004 apart on
+            # SQLite for simple-e4031-hp400, a near-tie that flips with the CPU).
+            assert_same_ranking(on_pg.search(question, mode="vector", k=8), found["vector"], n=5)
+            on_pg_hybrid = on_pg.search(question, mode="hybrid", k=5)
+            best, pg_best = best_documents(found["hybrid"]), best_documents(on_pg_hybrid)
+            assert best & pg_best & set(golden[qid].expected_documents), (qid, best, pg_best)
+            assert best <= top_documents(on_pg_hybrid, 3), (qid, best, on_pg_hybrid)
+            assert pg_best <= top_documents(found["hybrid"], 3), (qid, pg_best, found["hybrid"])
     assert "rebuilding" not in caplog.text
 
 
