@@ -79,10 +79,6 @@ def check(question: str, answer: str, cited: list[Evidence]) -> ValidationReport
     return _validator.check(draft, cited, perceive(question))
 
 
-def kinds(report: ValidationReport) -> list[str]:
-    return [i.kind for i in report.issues]
-
-
 def findings(report: ValidationReport) -> list[tuple[str, str]]:
     """Every finding of ``report``, in order: the rule that found it and its kind."""
     return [(i.rule, i.kind) for i in report.issues]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ragcore/agents
 
-from handmade import PUMP, check, document, evidence, findings, kinds, outcome, perceive  # noqa: E402
+from handmade import PUMP, check, document, evidence, findings, outcome, perceive  # noqa: E402
 
 from ragcore.agents.evidence import Draft, Evidence, split_statements  # noqa: E402
 from ragcore.agents.validation import Validator  # noqa: E402
@@ -21,7 +21,6 @@ __all__ = [
     "document",
     "evidence",
     "findings",
-    "kinds",
     "outcome",
     "perceive",
     "FILTER",

@@ -11,7 +11,7 @@ from sources import (
     draft,
     evidence,
     evidence_of,
-    kinds,
+    findings,
     perceive,
     sample_validator,
 )
@@ -26,7 +26,7 @@ def test_a_claim_joined_on_after_the_last_citation_is_uncited():
     answer = "The ZT-9 intake filter element is renewed every 400 h [1], and the old element "
     answer += "must be returned to the supplier for recycling."
     report = check(question, answer, FILTER)
-    assert "uncited" in kinds(report), report.issues
+    assert ("citations.after_last", "uncited") in findings(report), report.issues
 
 
 def test_a_citation_of_a_passage_the_writer_was_not_given_is_invalid():
@@ -38,7 +38,7 @@ def test_a_citation_of_a_passage_the_writer_was_not_given_is_invalid():
     perception = perceive("What power is the ES-80 drive motor?")
     shown_one = Draft(answer, split_statements(answer), "test", shown=(1,))
     report = Validator().check(shown_one, cited, perception)
-    assert "invalid_citation" in kinds(report), report.issues
+    assert findings(report) == [("citations.invalid", "invalid_citation")], report.issues
     shown_both = Draft(answer, split_statements(answer), "test", shown=(1, 2))
     assert not Validator().check(shown_both, cited, perception).issues
 
@@ -49,7 +49,11 @@ def test_an_invented_citation_is_caught(sample_engine):
     ev = evidence_of(sample_engine, "manual-hp400-v2", query=q)
     report = validator.check(draft("Tighten the platen bolts to 52 N·m [4]."), ev, perceive(q))
     [issue] = report.issues
-    assert (issue.check, issue.kind) == ("traceability", "invalid_citation")
+    assert (issue.check, issue.rule, issue.kind) == (
+        "traceability",
+        "citations.invalid",
+        "invalid_citation",
+    )
     assert "[4]" in issue.message
 
 
@@ -62,5 +66,8 @@ def test_an_uncited_and_an_unsupported_statement_are_caught(sample_engine):
         ev,
         perceive(q),
     )
-    assert kinds(report) == ["uncited", "unsupported"]
+    assert findings(report) == [
+        ("citations.uncited", "uncited"),
+        ("support.statement", "unsupported"),
+    ]
     assert report.support[1] < validator.support_threshold

@@ -13,7 +13,7 @@ from sources import (
     draft,
     evidence,
     evidence_of,
-    kinds,
+    findings,
     perceive,
     sample_validator,
 )
@@ -31,9 +31,9 @@ def test_a_count_whose_number_the_source_gives_for_something_else_is_unsupported
     ]
     question = "How many spare nozzles does the BX-4 carry?"
     wrong = check(question, "The BX-4 carries 6 spare nozzles [1].", cited)
-    assert "unsupported_number" in kinds(wrong)
+    assert findings(wrong) == [("numbers.count", "unsupported_number")]
     right = check(question, "The BX-4 carries 4 spare nozzles [1].", cited)
-    assert "unsupported_number" not in kinds(right), right.issues
+    assert findings(right) == [], right.issues
 
 
 def test_a_temperature_below_zero_written_as_minus_is_supported():
@@ -64,8 +64,8 @@ def test_a_count_in_words_that_the_source_gives_another_side_is_unsupported():
     wrong = "The PW-500 takes two parallel strings of 40 blocks each [1]."
     right = "The PW-500 takes three parallel strings of 40 blocks each [1]."
     question = "How many battery strings does the PW-500 take?"
-    assert "unsupported_number" in kinds(check(question, wrong, STRINGS))
-    assert "unsupported_number" not in kinds(check(question, right, STRINGS))
+    assert findings(check(question, wrong, STRINGS)) == [("numbers.count", "unsupported_number")]
+    assert findings(check(question, right, STRINGS)) == []
 
 
 def test_one_time_unit_and_an_ordinal_count():
@@ -81,13 +81,15 @@ def test_one_time_unit_and_an_ordinal_count():
     ]
     answer = "It makes three tries per start sequence before it reports E33 [1]."
     report = check("How many times does the DG-620 try to start?", answer, cited)
-    assert "unsupported_number" not in kinds(report), report.issues
+    assert findings(report) == [], report.issues
 
 
 def test_a_hedged_conversion_is_supported_by_its_figure():
     question = "What is the TC-40's maximum set temperature in Fahrenheit?"
-    assert kinds(check(question, "Roughly 203 °F [1].", TC40)) == []
-    assert "unsupported_number" in kinds(check(question, "Roughly 221 °F [1].", TC40))
+    assert findings(check(question, "Roughly 203 °F [1].", TC40)) == []
+    assert findings(check(question, "Roughly 221 °F [1].", TC40)) == [
+        ("numbers.unbacked", "unsupported_number")
+    ]
 
 
 def test_a_count_of_the_answers_own_list_needs_no_source_number():
@@ -100,12 +102,10 @@ def test_a_count_of_the_answers_own_list_needs_no_source_number():
     ]
     question = "Which filter stages does the AH-900 have?"
     listed = ": an F7 pre-filter, an F9 bag filter and an H14 final filter [1]."
-    assert "unsupported_number" not in kinds(
-        check(question, "The AH-900 has three filter stages" + listed, cited)
-    )
-    assert "unsupported_number" in kinds(
-        check(question, "The AH-900 has four filter stages" + listed, cited)
-    )
+    assert findings(check(question, "The AH-900 has three filter stages" + listed, cited)) == []
+    assert findings(check(question, "The AH-900 has four filter stages" + listed, cited)) == [
+        ("numbers.count", "unsupported_number")
+    ]
 
 
 def test_a_unit_word_a_qualifier_apart_in_the_source_is_the_same_figure():
@@ -117,8 +117,10 @@ def test_a_unit_word_a_qualifier_apart_in_the_source_is_the_same_figure():
         )
     ]
     question = "How often are the TO-900 poppet valve seals replaced?"
-    assert kinds(check(question, "Every 750,000 cycles [1].", cited)) == []
-    assert "unsupported_number" in kinds(check(question, "Every 750,000 hours [1].", cited))
+    assert findings(check(question, "Every 750,000 cycles [1].", cited)) == []
+    assert findings(check(question, "Every 750,000 hours [1].", cited)) == [
+        ("numbers.unbacked", "unsupported_number")
+    ]
 
 
 # -- numbers the question supplies ---------------------------------------------------------
@@ -136,14 +138,17 @@ SEAL_ANSWER = "Before 2025, the CP-200 seal interval was 2000 operating hours [1
 
 def test_a_year_the_question_supplies_is_not_an_unsupported_number():
     report = check("Before 2025, what was the CP-200 seal interval?", SEAL_ANSWER, SEAL_HISTORY)
-    assert "unsupported_number" not in kinds(report)
+    assert findings(report) == []
     assert report.passed, report.issues
 
 
 def test_a_year_the_question_does_not_supply_is_an_unsupported_number():
     report = check("What was the CP-200 seal interval?", SEAL_ANSWER, SEAL_HISTORY)
     [issue] = report.issues
-    assert issue.kind == "unsupported_number" and "2025" in issue.message
+    assert (issue.rule, issue.kind) == (
+        "numbers.unbacked",
+        "unsupported_number",
+    ) and "2025" in issue.message
 
 
 # -- worked-out figures, units and dates ----------------------------------------------------
@@ -165,7 +170,7 @@ def test_a_figure_worked_out_from_the_answers_own_figures_needs_no_source():
     report = check(TEST, answer, RULE)
     assert report.passed, report.issues
     wrong = answer.replace("18.6", "19.6")
-    assert "unsupported_number" in kinds(check(TEST, wrong, RULE))
+    assert findings(check(TEST, wrong, RULE)) == [("numbers.unbacked", "unsupported_number")]
 
 
 def test_a_bare_number_in_the_source_does_not_back_a_figure_with_a_unit():
@@ -178,13 +183,13 @@ def test_a_bare_number_in_the_source_does_not_back_a_figure_with_a_unit():
     ]
     question = "What is the ignition safety time of the BC-300?"
     report = check(question, "The BC-300 ignition safety time is 5 s [1].", cited)
-    assert "unsupported_number" in kinds(report)
+    assert findings(report) == [("numbers.unbacked", "unsupported_number")]
 
 
 def test_a_year_from_the_cited_documents_date_is_supported():
     answer = "Rev. 2 (March 2024) tests the SB-12 at 1.43 times its 13 bar working pressure [1]."
     report = check(TEST, answer, RULE)
-    assert "unsupported_number" not in kinds(report), report.issues
+    assert findings(report) == [], report.issues
 
 
 def test_an_unsupported_number_is_caught(sample_engine):
@@ -193,7 +198,7 @@ def test_an_unsupported_number_is_caught(sample_engine):
     ev = evidence_of(sample_engine, "manual-hp400-v2", query=q)
     report = validator.check(draft("Tighten the platen bolts to 60 N·m [1]."), ev, perceive(q))
     [issue] = report.issues
-    assert issue.kind == "unsupported_number"
+    assert (issue.rule, issue.kind) == ("numbers.unbacked", "unsupported_number")
     assert "60" in issue.message
     assert issue.chunk_ids == (ev[0].chunk_id,)
     assert issue.document_ids == ("manual-hp400-v2",)

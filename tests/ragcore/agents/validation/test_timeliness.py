@@ -13,7 +13,7 @@ from sources import (
     draft,
     evidence,
     evidence_of,
-    kinds,
+    findings,
     perceive,
     sample_validator,
 )
@@ -36,13 +36,14 @@ ALARM = "Gas detectors alarm at 10 % LEL under GS-19 [1]."
 
 def test_a_rule_cited_for_a_month_before_it_took_effect_is_outside_the_interval():
     report = check("In July 2019, at what level did gas detectors alarm?", ALARM, RULE)
-    [issue] = [i for i in report.issues if i.kind == "outside_interval"]
+    assert findings(report) == [("timeliness.outside_interval", "outside_interval")], report.issues
+    [issue] = report.issues
     assert "in force from 2019-09-01" in issue.message
 
 
 def test_a_rule_cited_for_a_month_after_it_took_effect_is_in_the_interval():
     report = check("In October 2019, at what level did gas detectors alarm?", ALARM, RULE)
-    assert "outside_interval" not in kinds(report), report.issues
+    assert findings(report) == [], report.issues
 
 
 # -- a newer rule cited to say it did not apply yet -------------------------------------------
@@ -69,13 +70,13 @@ def test_a_newer_rule_cited_beside_the_one_then_in_force_is_not_outside_the_inte
     answer = "At 20 % LEL: GS-12 still applied [1], as GS-19 only took effect on "
     answer += "1 September 2019 [2]."
     report = check(question, answer, RULES)
-    assert not {"outside_interval", "superseded"} & set(kinds(report)), report.issues
+    assert findings(report) == [], report.issues
 
 
 def test_the_newer_rule_alone_for_a_month_before_it_took_effect_is_still_outside():
     question = "In July 2019, at what level did gas detectors alarm?"
     report = check(question, "Gas detectors alarm at 10 % LEL under GS-19 [2].", RULES)
-    assert "outside_interval" in kinds(report)
+    assert findings(report) == [("timeliness.outside_interval", "outside_interval")]
 
 
 # -- a successor that takes effect after its date ------------------------------------------
@@ -113,7 +114,8 @@ def test_the_old_rule_answers_for_a_month_before_its_successor_took_effect():
             question = "What was the respirable crystalline silica limit in April 2023?"
         draft = Draft(cited_answer, split_statements(cited_answer), "test")
         report = validator.check(draft, retrieved, perceive(question))
-        assert ("superseded" in kinds(report)) is (superseded is None), report.issues
+        expected = [("timeliness.superseded", "superseded")] if superseded is None else []
+        assert findings(report) == expected, report.issues
 
 
 # -- a question that names the superseded version ------------------------------------------
@@ -151,13 +153,13 @@ def _report(question: str, answer: str, cited):
 def test_a_question_naming_the_superseded_version_may_cite_it():
     answer = "CSM-2018 set coil cleaning for air handlers at every 12 months [1]."
     report = _report("Under CSM-2018, how often were CRAH coils cleaned?", answer, CSM_2018_RULE)
-    assert "superseded" not in kinds(report), report.issues
+    assert findings(report) == [], report.issues
 
 
 def test_a_question_about_today_citing_the_superseded_version_is_caught():
     answer = "Air handler coils are cleaned every 12 months [1]."
     report = _report("How often must CRAH coils be cleaned today?", answer, CSM_2018_RULE)
-    assert "superseded" in kinds(report), report.issues
+    assert findings(report) == [("timeliness.superseded", "superseded")], report.issues
 
 
 def test_a_current_manual_beside_a_rule_named_by_its_year_is_in_its_period():
@@ -175,9 +177,11 @@ def test_a_current_manual_beside_a_rule_named_by_its_year_is_in_its_period():
     ]
     answer = "Yes: the SX-12 dampers open within 30 s [1], the 30 s limit of the 2021 Code [2]."
     current = "Do the SX-12's current damper opening times satisfy the 2021 Testing Code?"
-    assert "outside_interval" not in kinds(check(current, answer, cited))
+    assert findings(check(current, answer, cited)) == []
     then = "Did the SX-12's damper opening times satisfy the Testing Code in 2021?"
-    assert "outside_interval" in kinds(check(then, answer, cited))
+    assert findings(check(then, answer, cited)) == [
+        ("timeliness.outside_interval", "outside_interval")
+    ]
 
 
 HOW_CHANGED = "How did the seal interval change between revisions?"
@@ -217,7 +221,7 @@ def test_a_change_question_may_cite_the_superseded_revision_beside_its_successor
         "Replace the CP-200 mechanical seal every 2000 operating hours [1]. "
         "Revision 2 replaces this with every 3000 operating hours [2]."
     )
-    assert "superseded" not in kinds(check(HOW_CHANGED, answer, REVISIONS))
+    assert findings(check(HOW_CHANGED, answer, REVISIONS)) == []
 
 
 OLD_ONLY = "Replace the CP-200 mechanical seal every 2000 operating hours [1]."
@@ -226,12 +230,18 @@ OLD_ONLY = "Replace the CP-200 mechanical seal every 2000 operating hours [1]."
 def test_a_plain_question_answered_from_the_superseded_revision_only_is_superseded():
     report = check("What is the seal interval?", OLD_ONLY, REVISIONS[:1])
     [issue] = report.issues
-    assert (issue.check, issue.kind) == ("timeliness", "superseded")
+    assert (issue.check, issue.rule, issue.kind) == (
+        "timeliness",
+        "timeliness.superseded",
+        "superseded",
+    )
     assert issue.document_ids == ("manual-cp200-v1", "manual-cp200-v2")
 
 
 def test_a_change_question_answered_in_the_present_from_the_old_revision_only_is_superseded():
-    assert "superseded" in kinds(check(HOW_CHANGED, OLD_ONLY, REVISIONS[:1]))
+    assert findings(check(HOW_CHANGED, OLD_ONLY, REVISIONS[:1])) == [
+        ("timeliness.superseded", "superseded")
+    ]
 
 
 def test_a_newer_document_outranks_a_figure_only_in_a_sentence_about_the_same_thing():
@@ -240,10 +250,12 @@ def test_a_newer_document_outranks_a_figure_only_in_a_sentence_about_the_same_th
     answer = "The EF-50 needs a periodic service every 250 hours [1]."
     about_oil = evidence(2, "Change the EF-50 hydraulic oil every 2000 h.", new)
     cited = [evidence(1, "The EF-50 needs a periodic service every 250 h.", old), about_oil]
-    assert "outranked" not in kinds(check("How often is the EF-50 serviced?", answer, cited))
+    assert findings(check("How often is the EF-50 serviced?", answer, cited)) == []
     about_service = evidence(2, "The EF-50 periodic service is now due every 500 h.", new)
     cited = [cited[0], about_service]
-    assert "outranked" in kinds(check("How often is the EF-50 serviced?", answer, cited))
+    assert findings(check("How often is the EF-50 serviced?", answer, cited)) == [
+        ("timeliness.outranked", "outranked")
+    ]
 
 
 def test_a_change_question_naming_years_may_cite_both_versions():
@@ -260,7 +272,7 @@ def test_a_change_question_naming_years_may_cite_both_versions():
         evidence(2, "Charging rooms need 8 air changes per hour.", new),
     ]
     report = check(question, answer, cited)
-    assert not {"outside_interval", "superseded"} & set(kinds(report))
+    assert findings(report) == []
 
 
 def test_a_superseded_document_is_caught(sample_engine):
@@ -270,7 +282,11 @@ def test_a_superseded_document_is_caught(sample_engine):
     text = "Replace the mechanical seal (P/N 88-2041-07) every 2000 operating hours [1]."
     report = validator.check(draft(text), ev, perceive(q))
     [issue] = report.issues
-    assert (issue.check, issue.kind) == ("timeliness", "superseded")
+    assert (issue.check, issue.rule, issue.kind) == (
+        "timeliness",
+        "timeliness.superseded",
+        "superseded",
+    )
     assert issue.document_ids == ("manual-cp200-v1", "manual-cp200-v2")
 
 
@@ -288,7 +304,7 @@ def test_a_document_outside_the_time_interval_is_caught(sample_engine):
     ev = evidence_of(sample_engine, "reg-loto-2024", query="lockout devices inspected")
     text = "Lockout devices must now be inspected every 6 months instead of every 12 months [1]."
     [issue] = validator.check(draft(text), ev, perceive(q)).issues
-    assert issue.kind == "outside_interval"
+    assert (issue.rule, issue.kind) == ("timeliness.outside_interval", "outside_interval")
     assert "reg-loto-2024" in issue.message
 
 
@@ -298,5 +314,5 @@ def test_a_figure_a_newer_more_authoritative_document_overrides_is_caught(sample
     ev = evidence_of(sample_engine, "faq-cp200-seal", "manual-cp200-v2", query=q)
     text = "Replace the CP-200 mechanical seal every 2000 operating hours [1]."
     [issue] = validator.check(draft(text), ev, perceive(q)).issues
-    assert issue.kind == "outranked"
+    assert (issue.rule, issue.kind) == ("timeliness.outranked", "outranked")
     assert issue.document_ids == ("faq-cp200-seal", "manual-cp200-v2")
