@@ -597,6 +597,21 @@ def test_how_many_is_answered_by_a_count_not_a_measure():
     assert no_count(read_asks("How many times a year is it tested?"), "Every 6 months [1].") is None
 
 
+def test_a_how_many_question_answered_with_only_a_measure_is_off_question():
+    cited = [
+        evidence(
+            1,
+            "The GR-450 rotor carries five knives and runs at 380 rpm.",
+            document("manual-gr450", "GR-450 Granulator Manual"),
+        )
+    ]
+    question = "How many rotor knives does the GR-450 have?"
+    report = check(question, "The GR-450 rotor runs at 380 rpm [1].", cited)
+    assert findings(report) == [("focus.count", "off_question")]
+    assert "how many" in report.issues[0].message
+    assert findings(check(question, "The GR-450 has five rotor knives [1].", cited)) == []
+
+
 def test_a_side_of_a_contrast_may_have_several_words():
     heaters = "What should I do before switching on the heaters of an HW-50?"
     cited = [evidence(1, "The heating function stays locked out below 10 L/min.", TC40[0].document)]
