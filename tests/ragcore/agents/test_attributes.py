@@ -154,7 +154,7 @@ def test_a_comparative_orders_figures_by_their_dimension():
     assert comparatives.direction("upwards", "s") is None
 
 
-# -- what an attribute's units and comparatives read
+# -- what an attribute's units and comparatives read ---------------------------------------
 def test_capacity_in_kwh_and_voltage_in_kv_address_the_question():
     table = default_attributes()
     (capacity,) = table.asked_in("What is the energy capacity of the BX-5 battery?")

@@ -362,7 +362,7 @@ def test_first_runs_from_many_threads_load_once():
     assert len(results) == 4 and all(r == results[0] for r in results)
 
 
-# -- a history question, a comparison asked yes-no style, a third of a year
+# -- a history question, a comparison asked yes-no style, a third of a year ----------------
 def test_a_figure_made_longer_is_a_history_question_an_alarm_raised_is_not():
     assert perceive("Why was the VS-24 oil change interval extended in Rev. 2?").constraints.history
     assert perceive("What happened to the BC-600 gearbox oil interval?").constraints.history

@@ -29,7 +29,7 @@ def test_a_day_before_a_month_is_a_date_not_a_count():
     assert count.value == 3
 
 
-# -- number words that count nothing
+# -- number words that count nothing -------------------------------------------------------
 def test_number_words_that_refer_back_or_are_estimates_count_nothing():
     assert counts("The PC-300 raises E22 when the two probes differ by more than 0.3 °C.") == []
     assert counts("so about ten CA-20 units could be supplied") == []

@@ -167,7 +167,7 @@ def test_speeds_in_metres_per_second_and_kilometres_per_hour_convert():
     assert agrees(36, "km/h", 10, "m/s")
 
 
-# -- units read from answers' sentences
+# -- units read from answers' sentences ----------------------------------------------------
 def test_pascals_and_flows_per_second_are_units():
     found = quantities("At least 50 Pa above ambient; about 2.6 m³/s, or 60 litres a minute")
     assert [(q.value, q.unit) for q in found] == [(50, "Pa"), (2.6, "m³/s"), (60, "L/min")]
