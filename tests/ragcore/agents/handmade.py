@@ -59,6 +59,15 @@ def evidence(number: int, text: str, doc: DocumentInfo) -> Evidence:
     return Evidence(number, hit, 1.0, 0.5)
 
 
+CP200 = document(
+    "manual-cp200", "CP-200 centrifugal pump manual", updated_at=date(2024, 5, 2), version=2
+)
+PUMP = [
+    evidence(1, "The CP-200 centrifugal pump delivers a rated flow of 120 L/min at 6 bar.", CP200),
+    evidence(2, "The maximum operating pressure of the CP-200 is 10 bar.", CP200),
+]
+"""The CP-200's flow and pressure, and nothing about its weight (answerability)."""
+
 perceive = PerceptionAgent(nlp=None, clock=lambda: TODAY).run
 """Perception without spaCy, on the tests' fixed day."""
 _validator = Validator()
@@ -70,5 +79,11 @@ def check(question: str, answer: str, cited: list[Evidence]) -> ValidationReport
     return _validator.check(draft, cited, perceive(question))
 
 
-def kinds(report: ValidationReport) -> list[str]:
-    return [i.kind for i in report.issues]
+def findings(report: ValidationReport) -> list[tuple[str, str]]:
+    """Every finding of ``report``, in order: the rule that found it and its kind."""
+    return [(i.rule, i.kind) for i in report.issues]
+
+
+def outcome(report: ValidationReport) -> tuple[bool, list[tuple[str, str]]]:
+    """The whole outcome: whether the answer passed, and every finding."""
+    return report.passed, findings(report)

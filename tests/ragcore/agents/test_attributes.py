@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ragcore.agents.attributes import DEFAULT_ATTRIBUTES, addresses, load_attributes
+from ragcore.agents.attributes import (
+    DEFAULT_ATTRIBUTES,
+    addresses,
+    default_attributes,
+    load_attributes,
+)
 from ragcore.errors import ConfigError
 from ragcore.text.quantities import quantities
 
@@ -147,3 +152,24 @@ def test_a_comparative_orders_figures_by_their_dimension():
     assert comparatives.direction("faster", "m/min") == "higher"  # a higher speed
     assert comparatives.direction("louder", "dB(A)") == "higher"
     assert comparatives.direction("upwards", "s") is None
+
+
+# -- what an attribute's units and comparatives read ---------------------------------------
+def test_capacity_in_kwh_and_voltage_in_kv_address_the_question():
+    table = default_attributes()
+    (capacity,) = table.asked_in("What is the energy capacity of the BX-5 battery?")
+    assert capacity.addressed_by("The BX-5 stores 500 kWh.")
+    (voltage,) = table.asked_in("What is the rated voltage of the TX-2?")
+    assert voltage.addressed_by("The TX-2 is rated 11 kV.")
+
+
+def test_a_comparative_describing_a_model_gives_way_to_the_compared_one():
+    comparatives = default_attributes().comparatives
+    assert comparatives.find("The smaller DR-60 turns faster, at 1,200 rpm versus 900 rpm.") == (
+        "faster",
+        "higher",
+    )
+    assert comparatives.find("The quieter AC-75 runs at 69 dB(A) versus 72 dB(A).") == (
+        "quieter",
+        "lower",
+    )

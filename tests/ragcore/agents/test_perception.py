@@ -9,6 +9,7 @@ import threading
 from datetime import date
 
 import pytest
+from handmade import perceive
 
 from ragcore.agents.perception import (
     MAX_QUESTION_CHARS,
@@ -21,6 +22,7 @@ from ragcore.agents.perception import (
 )
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.text.identifiers import find_entities
+from ragcore.types import Route
 
 TODAY = date(2026, 12, 2)
 
@@ -358,3 +360,30 @@ def test_first_runs_from_many_threads_load_once():
     for thread in threads:
         thread.join()
     assert len(results) == 4 and all(r == results[0] for r in results)
+
+
+# -- a history question, a comparison asked yes-no style, a third of a year ----------------
+def test_a_figure_made_longer_is_a_history_question_an_alarm_raised_is_not():
+    assert perceive("Why was the VS-24 oil change interval extended in Rev. 2?").constraints.history
+    assert perceive("What happened to the BC-600 gearbox oil interval?").constraints.history
+    alarm = "Before July 2024, at what vibration velocity was a PX-20 alarm to be raised?"
+    assert not perceive(alarm).constraints.history
+
+
+def test_which_of_two_models_is_quieter_asked_yes_no_style_is_a_comparison():
+    perception = perceive("Is the TR-85 or the TR-110 cab quieter?")
+    assert perception.route == Route.COMPARISON
+    assert set(perception.sides) == {"TR-85", "TR-110"}
+
+
+def test_mid_early_and_late_in_a_year_are_thirds_of_it():
+    mid = perceive("What oil content limit applied in mid-2019?").constraints.time
+    assert (mid.start, mid.end) == (date(2019, 5, 1), date(2019, 8, 31))
+    late = perceive("How often was it tested in late 2022?").constraints.time
+    assert (late.start, late.end) == (date(2022, 9, 1), date(2022, 12, 31))
+
+
+def test_a_question_that_starts_with_has_and_ends_on_changed_is_about_a_change():
+    question = "Has the RB-12 encoder battery replacement interval changed?"
+    assert perceive(question).constraints.history
+    assert not perceive("How often is the RB-12 gearbox oil changed?").constraints.history

@@ -69,3 +69,10 @@ def test_quantities_read_from_text(text, expected):
 def test_a_listing_of_many_figures_is_no_calculation():
     listing = [Figure(float(v), "units", i) for i, v in enumerate(range(10, 150, 10))]
     assert not derived(Figure(30.0, "units", 99), listing)  # 10 + 20, but one of 14
+
+
+# -- a figure raised by a percentage -------------------------------------------------------
+def test_a_figure_raised_by_a_percentage_is_worked_out():
+    answer = "An operating time more than 20 % above the nominal 60 s, so over about 72 s."
+    assert derived(Figure(72, "s", 0), figures(answer))
+    assert not derived(Figure(75, "s", 0), figures(answer))

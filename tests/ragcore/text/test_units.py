@@ -165,3 +165,64 @@ def test_a_stated_quantity_that_is_not_the_source_does_not_agree(
 def test_speeds_in_metres_per_second_and_kilometres_per_hour_convert():
     assert dimension("m/s") == dimension("km/h") == "speed"
     assert agrees(36, "km/h", 10, "m/s")
+
+
+# -- units read from answers' sentences ----------------------------------------------------
+def test_pascals_and_flows_per_second_are_units():
+    found = quantities("At least 50 Pa above ambient; about 2.6 m³/s, or 60 litres a minute")
+    assert [(q.value, q.unit) for q in found] == [(50, "Pa"), (2.6, "m³/s"), (60, "L/min")]
+    assert agrees(2.6, "m³/s", 9500, "m³/h")
+    assert agrees(10.6, "m³/s", 38000, "m³/h")
+    assert not agrees(2.6, "m³/s", 9500, "m³/min")
+
+
+def test_temperatures_below_zero_keep_their_sign():
+    found = quantities("set point -80 °C, which is -112 °F; colder than minus 20 °C; 5-30 °C")
+    assert [q.value for q in found] == [-80, -112, -20, 5, 30]
+    assert agrees(-112, "°F", -80, "°C") and not agrees(112, "°F", -80, "°C")
+
+
+def test_cubic_feet_and_people_per_hour_are_units():
+    found = quantities("about 25.7 cubic feet; 11,000 persons per hour")
+    assert [(q.value, q.unit) for q in found] == [(25.7, "ft³"), (11000, "persons/h")]
+    assert agrees(25.7, "ft³", 728, "L")
+
+
+def test_a_fraction_is_a_percentage_but_of_an_hour_a_time():
+    found = quantities("below four-fifths of its rated capacity, or two-thirds of it")
+    assert [(q.value, q.unit) for q in found] == [(80.0, "%"), (66.7, "%")]
+    assert [(q.value, q.unit) for q in quantities("three quarters of an hour")] == [(0.75, "h")]
+
+
+def test_shares_of_time_inches_megohms_and_concentrations_are_quantities():
+    found = quantities(
+        "three tenths of a second, half a minute, 59 inches, 10 MΩ, 50 mΩ, 5 mg/m³, 7 metres"
+    )
+    assert [(q.value, q.unit) for q in found] == [
+        (0.3, "s"),
+        (0.5, "min"),
+        (59, "in"),
+        (10, "MΩ"),
+        (50, "mΩ"),
+        (5, "mg/m³"),
+        (7, "m"),
+    ]
+
+
+def test_degrees_are_an_angle_unless_celsius():
+    found = quantities("tilted by no more than 10 degrees, or 10°; 25 degrees Celsius")
+    assert [(q.value, q.unit) for q in found] == [(10, "°"), (10, "°"), (25, "°C")]
+
+
+def test_a_conversion_rounded_to_one_significant_figure_agrees():
+    assert agrees(0.03, "m/s", 2, "m/min")
+
+
+def test_gauge_pressure_units_a_rate_of_a_substance_and_a_revisions_verb():
+    said = [(q.value, q.unit) for q in quantities("2.5 bar (g), roughly 36 psig, or 3 barg")]
+    assert said == [(2.5, "bar"), (36.0, "psi"), (3.0, "bar")]
+    assert [(q.value, q.unit) for q in quantities("up to 500 kg of CO2 per hour")] == [
+        (500.0, "kg/h")
+    ]
+    assert [q.unit for q in quantities("Rev. 2 runs 1.5 % NaOH")] == ["%"]
+    assert [q.unit for q in quantities("It made 2 runs")] == ["runs"]

@@ -1,0 +1,36 @@
+"""What a question asks, read from its words (``perception.asks``): the attributes it
+names and the focus of its form."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragcore.agents.attributes import default_attributes
+from ragcore.agents.perception.asks import read_asks
+
+
+def test_an_attribute_name_that_modifies_another_noun_is_not_asked():
+    table = default_attributes()
+    names = lambda q: {a.name for a in read_asks(q, table).attributes}  # noqa: E731
+    assert "pressure" not in names("How long are the pressure gauge calibration certificates kept?")
+    assert "flow" not in names("Who may reset the flow switch on the RT-4?")
+    assert "pressure" in names("What is the pressure setting of the RT-4 relief valve?")
+    assert "noise" in names("What noise level does the RT-4 reach?")
+    assert "interval" in names("How did the RT-4 greasing interval change?")
+    assert "temperature" in names("Which runs hotter fluid, the RT-4 or the RT-6?")
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("What is the lift height of the OH-10?", "lift height"),
+        ("What payload can the RB-12 carry?", "payload"),
+        ("How many tools does the VMC-600 hold?", "tools"),
+        ("How often must the RB-12 gearbox oil be changed?", "the RB-12 gearbox oil"),
+        ("What does E04 mean on the UV-80?", ""),  # a code's meaning
+        ("What is fault E2215 on the AC-110?", ""),
+        ("Can the BC-9 drive a DP-24?", ""),  # no form with a focus
+    ],
+)
+def test_the_focus_is_the_noun_phrase_of_the_questions_form(question, phrase):
+    assert ((found := read_asks(question).focus) and found.phrase or "") == phrase
