@@ -18,7 +18,7 @@ from typing import Protocol
 from ragcore.agents.answer_types import unmet
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
-from ragcore.agents.perception.asks import Comparison, read_asks
+from ragcore.agents.perception.asks import AnswerType, Comparison, read_asks
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.quantities import Quantity, quantities
@@ -127,12 +127,23 @@ class ExtractiveGenerator:
                 for s in relevant
                 if addresses(wanted_attributes, s.text) and not table.contrast(asks.terms, s.text)
             ]
-            # Of the kind asked for, when any is: a figure, the code's meaning, a part number.
-            named = perception.identifiers if perception else ()
-            fitting = [s for s in candidates if not unmet(asks, named, s.text, s.evidence.text)]
-            statements = self._best(fitting or candidates)
             # Sentences about the subject (its model or code), relevant by words or not.
             about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
+            # Of the kind asked for, when any is (a figure, the code's meaning, a part
+            # number). A code's meaning or a part number is looked for among all the
+            # sentences about the subject, not only those sharing words; a figure is not (a
+            # figure of the subject's is no answer for another of its attributes).
+            named = perception.identifiers if perception else ()
+            widened = asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER)
+            pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            fitting = [
+                s
+                for s in pool
+                if addresses(wanted_attributes, s.text)
+                and not table.contrast(asks.terms, s.text)
+                and not unmet(asks, named, s.text, s.evidence.text)
+            ]
+            statements = self._best(fitting or candidates)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from ragcore.agents.attributes import Attribute, addresses
 from ragcore.agents.evidence import is_table_evidence
-from ragcore.agents.perception.asks import Asks, Measure
+from ragcore.agents.perception.asks import AnswerType, Asks, Measure
 from ragcore.agents.reading import CODE_TERM, term_set, word_pairs
 from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel
@@ -305,10 +305,13 @@ def _without_compounds(text: str) -> str:
 def _off_focus(answer: AnswerModel) -> str | None:
     """An attribute the table does not list, read from the question's form ("What
     payload can the RB-12 carry?"); not for yes/no, why, comparison or change questions,
-    nor for answers from a table (its query names what was asked)."""
+    questions for a code's meaning or a part number, nor for answers from a table (its
+    query names what was asked)."""
     perception = answer.perception
     if answer.asks.whether or perception.route == Route.COMPARISON:
         return None
+    if answer.asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER):
+        return None  # the kind check judges these: "P/N 88-2041-09" names no "part number"
     if perception.constraints.history or any(is_table_evidence(e) for e in answer.cited):
         return None
     return off_focus(answer.asks, strip_citations(answer.draft.text))
