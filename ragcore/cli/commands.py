@@ -380,10 +380,14 @@ def _eval_golden(engine: Engine, args: argparse.Namespace) -> int:
     path = args.conversations or (SAMPLE_CONVERSATIONS if args.golden == SAMPLE_GOLDEN else None)
     conversations = load_conversations(path) if path is not None else []
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
-    config = replace(engine.config, data_dir=cache / "sample-kb")
+    tables = args.tables.resolve() if args.tables else None
+    where = f"sample-kb+{tables.name}" if tables else "sample-kb"
+    config = replace(engine.config, data_dir=cache / where)
     with Engine(config) as sample:
         sample.ingest(sample_documents(), _progress(not args.json))
         ingest_sample_tables(sample)
+        if tables is not None:
+            ingest_sample_tables(sample, tables)
         result = evaluate_golden(
             sample.ask,
             questions,

@@ -329,6 +329,13 @@ def build_parsers() -> Parsers:
         help="question JSONL file over --documents (see ragcore/evaluation/questions.py)",
     )
     evaluate.add_argument(
+        "--tables",
+        type=Path,
+        default=None,
+        help="a folder of tables (NAME.toml beside NAME.csv or .jsonl) loaded beside the "
+        "sample knowledge base for --golden",
+    )
+    evaluate.add_argument(
         "--documents",
         type=Path,
         default=None,

@@ -23,21 +23,23 @@ def sample_documents() -> list[Document]:
     return [doc for folder in folders for doc in load_path(folder, folder.name)]
 
 
-def sample_tables() -> list[tuple[str, Path, Path]]:
-    """(table name, data file, schema file) of every sample table, by name."""
+def sample_tables(folder: Path = SAMPLE_TABLES) -> list[tuple[str, Path, Path]]:
+    """(table name, data file, schema file) of every table of ``folder`` (by default the
+    sample's), by name."""
     found = []
-    for schema in sorted(SAMPLE_TABLES.glob("*.toml")):
+    for schema in sorted(folder.glob("*.toml")):
         data = [schema.with_suffix(suffix) for suffix in FORMATS]
         found += [(schema.stem, path, schema) for path in data if path.is_file()][:1]
     return found
 
 
-def ingest_sample_tables(engine: Engine) -> list[TableInfo]:
-    """Load every sample table into ``engine`` (one already loaded from the same file and
-    schema is left as it is); the tables as loaded, by name."""
+def ingest_sample_tables(engine: Engine, folder: Path = SAMPLE_TABLES) -> list[TableInfo]:
+    """Load every table of ``folder`` (by default the sample's) into ``engine`` (one
+    already loaded from the same file and schema is left as it is); the tables as
+    loaded, by name."""
     loaded = {info.name: info for info in engine.list_tables()}
     out = []
-    for name, data, schema in sample_tables():
+    for name, data, schema in sample_tables(folder):
         info = loaded.get(name)
         same = (
             info is not None
