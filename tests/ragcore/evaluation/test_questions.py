@@ -25,8 +25,12 @@ def test_facts_are_found_whatever_the_case_spacing_and_thousands_separators():
 
 def test_the_scores_count_ok_answers_with_and_without_the_fact(sample_engine):
     questions = [
-        Question("right", "How often should the CP-200 seal be replaced?", True, ("1500",)),
-        Question("wrong-fact", "How often should the CP-200 seal be replaced?", True, ("999",)),
+        Question(
+            "right", "After how many operating hours is the CP-200 seal due?", True, ("1500",)
+        ),
+        Question(
+            "wrong-fact", "After how many operating hours is the CP-200 seal due?", True, ("999",)
+        ),
         Question("none", "What is the boiling point of the CP-200's paint?", False),
     ]
     result = evaluate_questions(sample_engine.ask, questions)
