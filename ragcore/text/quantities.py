@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ragcore.errors import ConfigError
+from ragcore.text import lexicon
 from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.tables import number_table
@@ -37,6 +38,19 @@ class _Rules:
     unit_word: re.Pattern[str]
     """A unit without a figure: group 1."""
     rates: frozenset[str]
+    count_word: re.Pattern[str]
+    """Counts written as words ("three parallel strings"), two to twelve: "one" and
+    "zero" are left out ("one of the sensors", "zero-point" are rarely counts)."""
+    fraction: re.Pattern[str]
+    """A fraction in words that is a share ("seven tenths", "two-thirds"; groups: the
+    count, the part), not one of a time ("two thirds of an hour")."""
+    fraction_of_time: re.Pattern[str]
+    """A share of a time unit: "half a minute", "three tenths of a second" (groups: the
+    count, the part or 3: "half", 4: the unit)."""
+    one_time_unit: re.Pattern[str]
+    """One of a time unit: "within a day", "for an hour" (groups "one", "unit")."""
+    label_before: re.Pattern[str]
+    """Text before a number that makes it a label: "Rev. 1 to 600 s", "Section 4"."""
 
 
 @functools.cache
@@ -45,15 +59,35 @@ def _rules() -> _Rules:
     table = unit_table()
     # Spellings in the table's order: a spelling another begins with comes after it.
     unit = "|".join(re.escape(u) for u, _ in table.spellings)
-    word_number = "|".join(sorted(number_table("numbers"), key=len, reverse=True))
+    numbers = number_table("numbers")
+    word_number = "|".join(sorted(numbers, key=len, reverse=True))
+    # A fraction in words: "seven tenths", "two-thirds" (groups: the count, the part).
+    in_parts = (
+        "(" + "|".join(w for w, n in numbers.items() if 1 <= n <= 9) + ")[- ]"
+        "(" + "|".join(f"{part}s?" for part in number_table("fractions")) + ")"
+    )
+    time_unit = "|".join(lexicon.words("words", "time_units"))
     rules = _Rules(
-        table,
-        re.compile(
+        table=table,
+        quantity=re.compile(
             rf"(?<![\w.])({_NUMBER}|\b(?:{word_number})\b)(?:\s*|-)({unit})(?![\w/³])",
             re.IGNORECASE,
         ),
-        re.compile(rf"(?<![\w/])({unit})(?![\w/³])", re.IGNORECASE),
-        frozenset(c for c in table.canonical.values() if "/" in c),
+        unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³])", re.IGNORECASE),
+        rates=frozenset(c for c in table.canonical.values() if "/" in c),
+        count_word=re.compile(
+            r"\b(" + "|".join(w for w, n in numbers.items() if 2 <= n <= 12) + r")\b",
+            re.IGNORECASE,
+        ),
+        fraction=re.compile(
+            rf"\b{in_parts}\b(?!\s+of\s+an?\s+(?:{time_unit}|mile|inch)\b)", re.IGNORECASE
+        ),
+        fraction_of_time=re.compile(
+            rf"\b(?:{in_parts}|(?:a\s+)?(half))\s+(?:of\s+)?an?\s+({time_unit})\b",
+            re.IGNORECASE,
+        ),
+        one_time_unit=lexicon.pattern("words", "one_time_unit"),
+        label_before=lexicon.pattern("words", "label_before_figure"),
     )
     for name, row in table.units.items():
         if not any(q.unit == name for q in _find(row.example, rules)):
@@ -117,13 +151,6 @@ def number_spans(text: str) -> list[tuple[float, int, int]]:
     ]
 
 
-# Counts written as words ("three parallel strings"); "one" and "zero" are left out: "one
-# of the sensors", "zero-point" are rarely counts.
-_COUNT_WORD = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.IGNORECASE
-)
-
-
 # A share written as a fraction is a percentage: "four-fifths of its rated capacity".
 # rules/numbers.toml [fractions]: a part and how many of it make a whole.
 
@@ -135,29 +162,6 @@ def _fractions() -> dict[str, float]:
     return parts | {f"{w}s": v for w, v in parts.items()}
 
 
-# A fraction in words: "seven tenths", "two-thirds" (groups: the count, the part).
-_IN_PARTS = r"(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)"
-_FRACTION = re.compile(
-    rf"\b{_IN_PARTS}\b"
-    r"(?!\s+of\s+an?\s+(?:hour|minute|second|day|week|month|year|mile|inch)\b)",  # a time
-    re.IGNORECASE,
-)
-
-
-_FRACTION_OF_TIME = re.compile(
-    rf"\b(?:{_IN_PARTS}|(?:a\s+)?(half))"
-    r"\s+(?:of\s+)?an?\s+(second|minute|hour|day|week|month|year)\b",
-    re.IGNORECASE,
-)
-
-
-_ONE_TIME_UNIT = re.compile(
-    r"\b(?:within|in|after|for|under|up\s+to|at\s+least|at\s+most)\s+(?P<one>an?)\s+"
-    r"(?P<unit>second|minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\s+(?:a|an|two)\b)",
-    re.IGNORECASE,
-)
-
-
 def _share(count: str | None, part: str) -> float:
     """The share a fraction in words is: ("three", "tenths") → 0.3, (None, "half") → 0.5."""
     if count is None:
@@ -167,8 +171,10 @@ def _share(count: str | None, part: str) -> float:
 
 def word_number_spans(text: str) -> list[tuple[float, int, int]]:
     """Small numbers written as words, from two to twelve, with where they are."""
-    words = number_table("numbers")
-    return [(words[m.group(1).lower()], m.start(), m.end()) for m in _COUNT_WORD.finditer(text)]
+    values = number_table("numbers")
+    return [
+        (values[m.group(1).lower()], m.start(), m.end()) for m in _rules().count_word.finditer(text)
+    ]
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -200,26 +206,28 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
         if m.group(2).lower() not in table.spaced or not m.group(0)[len(m.group(1))].isalpha()
         if m.group(2) not in table.not_as_written  # amperes are "A": "5 a.m." is a time
         # "Rev. 2 runs 1.5 % NaOH": a label's number followed by a verb is no figure.
-        if not (m.group(2).lower() in table.verbs and _LABEL_BEFORE.search(masked[: m.start()]))
+        if not (
+            m.group(2).lower() in table.verbs and rules.label_before.search(masked[: m.start()])
+        )
     ]
     found += [
         Quantity(round(100 * _share(m.group(1), m.group(2)), 1), "%", m.start(), m.end())
-        for m in _FRACTION.finditer(masked)
+        for m in rules.fraction.finditer(masked)
     ]
     # "within a day", "for an hour": one of a time unit.
     found += [
         Quantity(1.0, table.canonical[m.group("unit").lower()], m.start("one"), m.end())
-        for m in _ONE_TIME_UNIT.finditer(masked)
+        for m in rules.one_time_unit.finditer(masked)
     ]
     # "half a minute", "three tenths of a second": a share of a time unit.
     found += [
         Quantity(
             _share(m.group(1), m.group(2)), table.canonical[m.group(4).lower()], m.start(), m.end()
         )
-        for m in _FRACTION_OF_TIME.finditer(masked)
+        for m in rules.fraction_of_time.finditer(masked)
     ]
     found = [_rate_of(masked, q, rules) for q in found]
-    return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start)))
+    return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start), rules))
 
 
 # "500 kg of CO2 per hour" is 500 kg/h.
@@ -243,16 +251,13 @@ _RANGE_START = re.compile(
     rf"(?<![\w.,])({_NUMBER})\s*(?:(?:to|or)\s+|[–—-]\s*|(?P<and>and\s+))\+?$", re.IGNORECASE
 )
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
-# What makes a number a label, not a figure: "Rev. 1 to 600 s", "Section 4 to 10 bar".
-_LABEL_BEFORE = re.compile(
-    r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|chapter|"
-    r"annex|table|figure|page|part|item|step|stage|phase|level|class|zone|type|no))\s*$"
-)
+# What makes a number a label, not a figure ("Rev. 1 to 600 s", "Section 4 to 10 bar"):
+# rules/words.toml, patterns.label_before_figure.
 YEAR = re.compile(r"^(?:19|20)\d\d$")
 """A number that is a year (1990–2099): a date, not a figure or a count."""
 
 
-def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
+def _with_range_starts(text: str, found: list[Quantity], rules: _Rules) -> list[Quantity]:
     """``found`` with the bare first figure of each range before its quantity, in the
     quantity's unit."""
     out: list[Quantity] = []
@@ -263,7 +268,7 @@ def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
         if (
             m
             and (not m.group("and") or _BETWEEN.search(head))
-            and not _LABEL_BEFORE.search(head)
+            and not rules.label_before.search(head)
             and not YEAR.match(m.group(1))
         ):
             start = q.start - len(before) + m.start(1)
