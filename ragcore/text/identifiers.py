@@ -12,6 +12,9 @@ ENTITY_PATTERNS = (
     re.compile(r"\b[A-Z]{1,4}\d{2,5}[A-Z]?\b"),
 )
 
+# An error code as a content term of ``terms`` (lower-cased, hyphen dropped): e03, e4027.
+CODE_TERM = re.compile(r"^e\d+$")
+
 # Where a model name starts ("DR-60", "XR40"), for patterns that look around one.
 MODEL_START = r"[A-Z][A-Z0-9]*-?\d"
 

@@ -253,8 +253,13 @@ _RANGE_START = re.compile(
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 # What makes a number a label, not a figure ("Rev. 1 to 600 s", "Section 4 to 10 bar"):
 # rules/words.toml, patterns.label_before_figure.
-YEAR = re.compile(r"^(?:19|20)\d\d$")
-"""A number that is a year (1990–2099): a date, not a figure or a count."""
+YEAR_DIGITS = r"(?:19|20)\d\d"
+"""A year as digits (1900–2099): a date, not a figure or a count. The one definition;
+patterns that look for a year are built from it."""
+YEAR = re.compile(rf"^{YEAR_DIGITS}$")
+"""A number that is a year: the whole of a number's text is a year."""
+YEAR_IN = re.compile(rf"\b({YEAR_DIGITS})\b")
+"""A year within a text ("the 2016 edition", "DSE-2018"); group 1 is the year."""
 
 
 def _with_range_starts(text: str, found: list[Quantity], rules: _Rules) -> list[Quantity]:
