@@ -56,7 +56,13 @@ class _Rules:
 @functools.cache
 def _rules() -> _Rules:
     """Built once, on first use, and checked against every unit's examples."""
-    table = unit_table()
+    return unit_rules(unit_table())
+
+
+def unit_rules(table: UnitTable) -> _Rules:
+    """The patterns that find ``table``'s units, checked against each unit's example
+    (which must be found) and counter-example (which must not): a ``ConfigError``
+    naming the file and the unit's key otherwise."""
     # Spellings in the table's order: a spelling another begins with comes after it.
     unit = "|".join(re.escape(u) for u, _ in table.spellings)
     numbers = number_table("numbers")
