@@ -29,10 +29,11 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 from ragcore.errors import ConfigError
 
@@ -111,6 +112,38 @@ class WordSet(AbstractSet[str]):
 @functools.cache
 def _frozen_words(file: str, name: str) -> frozenset[str]:
     return frozenset(words(file, name))
+
+
+class Patterns(Sequence[re.Pattern[str]]):
+    """The patterns ``names`` of ``rules/<file>.toml`` in that order, compiled on first
+    use: a module constant that costs nothing at import."""
+
+    def __init__(self, file: str, names: tuple[str, ...]) -> None:
+        self.file, self.names = file, names
+
+    def _compiled(self) -> tuple[re.Pattern[str], ...]:
+        return _patterns(self.file, self.names)
+
+    @overload
+    def __getitem__(self, index: int) -> re.Pattern[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[re.Pattern[str]]: ...
+    def __getitem__(self, index: int | slice) -> re.Pattern[str] | Sequence[re.Pattern[str]]:
+        return self._compiled()[index]
+
+    def __iter__(self) -> Iterator[re.Pattern[str]]:
+        return iter(self._compiled())
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return f"Patterns({self.file!r}, {self.names!r})"
+
+
+@functools.cache
+def _patterns(file: str, names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(pattern(file, name) for name in names)
 
 
 def pattern(file: str, name: str) -> re.Pattern[str]:
