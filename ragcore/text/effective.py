@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from ragcore.text.lexicon import words
+from ragcore.text.lexicon import pattern, words
 
 
 @functools.cache
@@ -21,19 +21,9 @@ def _months() -> dict[str, int]:
     return {m: i for i, m in enumerate(words("words", "months"), 1)}
 
 
-@functools.cache
 def _effective() -> re.Pattern[str]:
-    month = "|".join(_months())
-    when = (
-        rf"(?P<day>\d{{1,2}})\s+(?P<month>{month})\s+(?P<year>\d{{4}})"
-        rf"|(?P<month2>{month})\s+(?P<day2>\d{{1,2}}),?\s+(?P<year2>\d{{4}})"
-        r"|(?P<iso>\d{4}-\d{2}-\d{2})"
-    )
-    return re.compile(
-        r"\b(?:effective|takes?\s+effect|took\s+effect|in\s+force|into\s+force|applies|apply)"
-        rf"(?:\s+(?:from|on|as\s+of|with\s+effect\s+from))?\s+(?:{when})",
-        re.IGNORECASE,
-    )
+    """The date a document takes effect on (rules/words.toml, patterns.effective_date)."""
+    return pattern("words", "effective_date")
 
 
 def effective_date(texts: Iterable[str]) -> date | None:
