@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragcore.text.families import families, in_family
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import (
     YEAR,
     mask_identifiers,
@@ -19,46 +20,32 @@ from ragcore.text.quantities import (
     word_number_spans,
 )
 from ragcore.text.sentences import split_sentences
+from ragcore.text.tables import number_table
 from ragcore.text.terms import terms
 
-# A number that is a label, not a count: "Rev. 2", "Section 4", "Class 3".
-_LABELLED = re.compile(
-    r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|part|no|step|"
-    r"stage|phase|level|class|type|zone|grade|category|size|table|figure|page|item))\s*$"
-)
-# A day of a month is a date, not a count: "1 September 2022", "from 15 March".
-_MONTH = re.compile(
-    r"^\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b",
-    re.IGNORECASE,
-)
-# Words that repeat rather than count things: "no more than 5 times in an hour".
-_REPEATS = frozenset(terms("times time fold"))
+# Rules as data (rules/words.toml): a number that is a label, not a count ("Rev. 2",
+# "Section 4", "Class 3": patterns.label_before_count); a day of a month, a date ("1
+# September 2022", "from 15 March": patterns.month_after); a number word after "the",
+# "about" … that counts nothing new ("the two probes") or is worked out ("about ten
+# units": patterns.not_counted_before); one before "can", "altogether" … that counts no
+# noun ("three can sit") or the answer's own list ("two options: …":
+# patterns.no_noun_after).
 _CONTRAST = re.compile(r",\s+(?:where|whereas|while)\s+|;\s+", re.IGNORECASE)
-# A number word after these counts nothing new ("the two probes", "the larger of two
-# volumes") or is worked out ("about ten units").
-_NOT_COUNTED = re.compile(
-    r"\b(?:the|these|those|both|all|of|about|around|roughly|approximately|nearly|almost|"
-    r"some)\s+$",
-    re.IGNORECASE,
-)
-# … or it counts no noun ("three can sit", "five altogether") or the answer's own list
-# ("two options: fit a second brake, or …").
-_NO_NOUN = re.compile(
-    r"\s+(?:(?:can|could|may|must|are|were|is|was|of|in|on|at|to|for|and|or|each|apiece|"
-    r"altogether|overall|total|more|less|fewer|times)\b|(?:options|ways|things|choices|"
-    r"methods|conditions|cases|reasons|steps|rules|points|kinds|types)\b)",
-    re.IGNORECASE,
-)
-# An ordinal backs its count: "after the third unsuccessful attempt" is three attempts.
-_ORDINALS = {
-    w: float(n)
-    for n, w in enumerate(
-        ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"),
-        2,
-    )
-}
-_ORDINAL = re.compile(rf"\b(?:{'|'.join(_ORDINALS)})\b", re.IGNORECASE)
+
+
+@functools.cache
+def _repeats() -> frozenset[str]:
+    """Words that repeat rather than count things: "no more than 5 times in an hour"."""
+    return frozenset(terms("times time fold"))
+
+
+@functools.cache
+def _ordinal() -> re.Pattern[str]:
+    """An ordinal backs its count: "after the third unsuccessful attempt" is three
+    attempts (rules/numbers.toml [ordinals])."""
+    return re.compile(rf"\b(?:{'|'.join(number_table('ordinals'))})\b", re.IGNORECASE)
+
+
 # The (up to) two words after a number: "12 filter cartridges".
 _NEXT = re.compile(r"^\s+([A-Za-z][A-Za-z-]+)(?:\s+([A-Za-z][A-Za-z-]+))?")
 
@@ -83,17 +70,20 @@ def counts(text: str, ignore: frozenset[str] = frozenset()) -> list[Count]:
     written = [
         s
         for s in word_number_spans(masked)
-        if not _NOT_COUNTED.search(masked[: s[1]]) and not _NO_NOUN.match(masked[s[2] :])
+        if not pattern("words", "not_counted_before").search(masked[: s[1]])
+        and not pattern("words", "no_noun_after").match(masked[s[2] :])
     ]
+    month_after = pattern("words", "month_after")
+    labelled = pattern("words", "label_before_count")
     for value, start, end in sorted(number_spans(text) + written):
         if any(a <= start < b for a, b in taken) or YEAR.match(masked[start:end]):
             continue
-        if _MONTH.match(masked[end:]) and value == int(value) and 1 <= value <= 31:
+        if month_after.match(masked[end:]) and value == int(value) and 1 <= value <= 31:
             continue
-        if _LABELLED.search(masked[:start]) or not (after := _NEXT.match(masked[end:])):
+        if labelled.search(masked[:start]) or not (after := _NEXT.match(masked[end:])):
             continue
         nouns = tuple(t for w in after.groups() if w for t in terms(w) if t not in ignore)
-        if nouns and nouns[0].isalpha() and nouns[0] not in _REPEATS:
+        if nouns and nouns[0].isalpha() and nouns[0] not in _repeats():
             out.append(Count(value, start, nouns, " ".join(w for w in after.groups() if w)))
     return out
 
@@ -133,10 +123,11 @@ def _pieces(text: str) -> tuple[tuple[frozenset[float], frozenset[str]], ...]:
     lines = [line for line in text.split("\n") if len(split_sentences(line)) <= 1]
     spans = [text[a:b] for a, b in split_sentences(text)] + lines
     pieces = [p for span in spans for p in _CONTRAST.split(span) if p]
+    ordinals = number_table("ordinals")
     return tuple(
         (
             frozenset(v for v, _, _ in number_spans(p) + word_number_spans(p))
-            | {_ORDINALS[m.group(0).lower()] for m in _ORDINAL.finditer(p)},
+            | {ordinals[m.group(0).lower()] for m in _ordinal().finditer(p)},
             families(terms(p)),
         )
         for p in pieces

@@ -7,24 +7,23 @@ question about the months in between is answered by the version it replaces.
 
 from __future__ import annotations
 
-import calendar
 import functools
 import re
 from collections.abc import Iterable
 from datetime import date
 
-_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
-_MONTH = "|".join(_MONTHS)
-_DATE = (
-    rf"(?P<day>\d{{1,2}})\s+(?P<month>{_MONTH})\s+(?P<year>\d{{4}})"
-    rf"|(?P<month2>{_MONTH})\s+(?P<day2>\d{{1,2}}),?\s+(?P<year2>\d{{4}})"
-    r"|(?P<iso>\d{4}-\d{2}-\d{2})"
-)
-_EFFECTIVE = re.compile(
-    r"\b(?:effective|takes?\s+effect|took\s+effect|in\s+force|into\s+force|applies|apply)"
-    rf"(?:\s+(?:from|on|as\s+of|with\s+effect\s+from))?\s+(?:{_DATE})",
-    re.IGNORECASE,
-)
+from ragcore.text.lexicon import pattern, words
+
+
+@functools.cache
+def _months() -> dict[str, int]:
+    """Month names (rules/words.toml, words.months, January first) and their numbers."""
+    return {m: i for i, m in enumerate(words("words", "months"), 1)}
+
+
+def _effective() -> re.Pattern[str]:
+    """The date a document takes effect on (rules/words.toml, patterns.effective_date)."""
+    return pattern("words", "effective_date")
 
 
 def effective_date(texts: Iterable[str]) -> date | None:
@@ -35,7 +34,7 @@ def effective_date(texts: Iterable[str]) -> date | None:
 
 @functools.lru_cache(maxsize=4096)  # the same chunks are cited question after question
 def _in_text(text: str) -> date | None:
-    found = [d for m in _EFFECTIVE.finditer(text) if (d := _date(m))]
+    found = [d for m in _effective().finditer(text) if (d := _date(m))]
     return min(found) if found else None
 
 
@@ -47,6 +46,6 @@ def _date(m: re.Match[str]) -> date | None:
             day, month, year = m.group("day"), m.group("month"), m.group("year")
         else:
             day, month, year = m.group("day2"), m.group("month2"), m.group("year2")
-        return date(int(year), _MONTHS[month.lower()], int(day))
+        return date(int(year), _months()[month.lower()], int(day))
     except ValueError:
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ragcore.text.synonyms import SYNONYM_KEYS
+from ragcore.text.synonyms import synonym_key
 
 
 def family(term: str) -> frozenset[str]:
@@ -23,7 +23,7 @@ def family(term: str) -> frozenset[str]:
     keys = {term[:-1] + "y"} if len(term) >= 4 and term.endswith("i") else {term}
     if len(term) >= 6:
         keys |= {term[:-1], term}
-    if synonym := SYNONYM_KEYS.get(term):  # "withdrawn" and "removed", "log" and "record"
+    if synonym := synonym_key(term):  # "withdrawn" and "removed", "log" and "record"
         keys.add(synonym)
     return frozenset(keys)
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 
+from ragcore.text.lexicon import Patterns
+
 # Identifiers worth keeping as entities: error codes (E4027), model numbers (A320,
-# B737-800, CFM56-7B, LEAP-1A, HP-400) and part numbers (P/N 88-2041-07).
-ENTITY_PATTERNS = (
-    re.compile(r"\bP/N\s*[A-Z0-9][A-Z0-9-]*\d\b"),
-    re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b"),
-    re.compile(r"\b[A-Z]{1,4}\d{2,5}[A-Z]?\b"),
-)
+# B737-800, CFM56-7B, LEAP-1A, HP-400) and part numbers (P/N 88-2041-07); the patterns,
+# with examples, are in rules/words.toml, compiled on first use.
+ENTITY_PATTERNS = Patterns("words", ("part_number", "hyphenated_model", "compact_model"))
+
+# An error code as a content term of ``terms`` (lower-cased, hyphen dropped): e03, e4027.
+CODE_TERM = re.compile(r"^e\d+$")
 
 # Where a model name starts ("DR-60", "XR40"), for patterns that look around one.
 MODEL_START = r"[A-Z][A-Z0-9]*-?\d"

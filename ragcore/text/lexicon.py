@@ -29,15 +29,17 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 from ragcore.errors import ConfigError
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
 # The rules files of word sets and patterns (the others have schemas of their own).
-LEXICON_FILES = ("lexicon",)
+LEXICON_FILES = ("lexicon", "words")
 _FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "x": re.VERBOSE}
 _WORD_REF = re.compile(r"\{words\.([a-z_][a-z0-9_]*)\}")
 _PATTERN_KEYS = frozenset({"about", "regex", "flags", "matches", "rejects"})
@@ -76,6 +78,72 @@ def words(file: str, name: str) -> tuple[str, ...]:
     if name not in found.words:
         raise ConfigError(f"{found.path.name}:words.{name}", None, "no such word set")
     return found.words[name]
+
+
+class WordSet(AbstractSet[str]):
+    """The word set ``name`` of ``rules/<file>.toml`` as a set, read on first use: a
+    module constant that costs nothing at import (``STOPWORDS = WordSet("words",
+    "stopwords")``). Set operations with it give frozensets."""
+
+    def __init__(self, file: str, name: str) -> None:
+        self.file, self.name = file, name
+
+    def words(self) -> frozenset[str]:
+        """The words, as a frozenset (read and checked on first use)."""
+        return _frozen_words(self.file, self.name)
+
+    def __contains__(self, word: object) -> bool:
+        return word in _frozen_words(self.file, self.name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_frozen_words(self.file, self.name))
+
+    def __len__(self) -> int:
+        return len(_frozen_words(self.file, self.name))
+
+    def __repr__(self) -> str:
+        return f"WordSet({self.file!r}, {self.name!r})"
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[str]) -> frozenset[str]:  # type: ignore[override]
+        return frozenset(it)
+
+
+@functools.cache
+def _frozen_words(file: str, name: str) -> frozenset[str]:
+    return frozenset(words(file, name))
+
+
+class Patterns(Sequence[re.Pattern[str]]):
+    """The patterns ``names`` of ``rules/<file>.toml`` in that order, compiled on first
+    use: a module constant that costs nothing at import."""
+
+    def __init__(self, file: str, names: tuple[str, ...]) -> None:
+        self.file, self.names = file, names
+
+    def _compiled(self) -> tuple[re.Pattern[str], ...]:
+        return _patterns(self.file, self.names)
+
+    @overload
+    def __getitem__(self, index: int) -> re.Pattern[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[re.Pattern[str]]: ...
+    def __getitem__(self, index: int | slice) -> re.Pattern[str] | Sequence[re.Pattern[str]]:
+        return self._compiled()[index]
+
+    def __iter__(self) -> Iterator[re.Pattern[str]]:
+        return iter(self._compiled())
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __repr__(self) -> str:
+        return f"Patterns({self.file!r}, {self.names!r})"
+
+
+@functools.cache
+def _patterns(file: str, names: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    return tuple(pattern(file, name) for name in names)
 
 
 def pattern(file: str, name: str) -> re.Pattern[str]:

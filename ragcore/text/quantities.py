@@ -10,290 +10,121 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ragcore.errors import ConfigError
+from ragcore.text import lexicon
 from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import ENTITY_PATTERNS
+from ragcore.text.tables import number_table
+from ragcore.text.unit_table import UnitTable, unit_table
 
-# Units as written in the documents, longest first so "L/min" wins over "L".
-_UNITS = (
-    # A volume "per minute", "an hour" or "a second" is a flow, however it is written.
-    *(
-        (f"{volume} {each} {per}", f"{canonical}/{short}")
-        for volume, canonical in (
-            ("cubic metres", "m³"),
-            ("cubic meters", "m³"),
-            ("m³", "m³"),
-            ("m3", "m³"),
-            ("litres", "L"),
-            ("liters", "L"),
-            ("l", "L"),
-        )
-        for each in ("per", "a", "an")
-        for per, short in (
-            ("minute", "min"),
-            ("hour", "h"),
-            ("second", "s"),
-        )
-    ),
-    ("persons per hour", "persons/h"),
-    ("people per hour", "persons/h"),
-    ("passengers per hour", "persons/h"),
-    ("persons/h", "persons/h"),
-    ("cubic feet", "ft³"),
-    ("cubic foot", "ft³"),
-    ("cu ft", "ft³"),
-    ("ft³", "ft³"),
-    ("ft3", "ft³"),
-    ("litres per minute", "L/min"),
-    ("liters per minute", "L/min"),
-    ("litres per hour", "L/h"),
-    ("liters per hour", "L/h"),
-    ("cubic metres per hour", "m³/h"),
-    ("cubic meters per hour", "m³/h"),
-    ("kilograms per hour", "kg/h"),
-    ("cubic metres per second", "m³/s"),
-    ("cubic meters per second", "m³/s"),
-    ("m³/s", "m³/s"),
-    ("m3/s", "m³/s"),
-    ("m³/min", "m³/min"),
-    ("m3/min", "m³/min"),
-    ("m³/h", "m³/h"),
-    ("m3/h", "m³/h"),
-    ("l/min", "L/min"),
-    ("l/h", "L/h"),
-    ("mg/l", "mg/L"),
-    ("µg/l", "µg/L"),
-    ("µs/cm", "µS/cm"),
-    ("l/s", "L/s"),
-    ("us gallons per minute", "gal/min"),
-    ("gallons per minute", "gal/min"),
-    ("us gal/min", "gal/min"),
-    ("gal/min", "gal/min"),
-    ("cfm", "cfm"),
-    ("ft³/min", "cfm"),
-    ("gpm", "gal/min"),
-    ("kg/h", "kg/h"),
-    ("kg/min", "kg/min"),
-    ("t/h", "t/h"),
-    ("m/min", "m/min"),
-    ("m³", "m³"),
-    ("m3", "m³"),
-    ("cubic metres", "m³"),
-    ("cubic meters", "m³"),
-    ("dB(A)", "dB(A)"),
-    ("decibels", "dB(A)"),
-    ("dba", "dB(A)"),
-    ("db", "dB(A)"),
-    ("n·m", "N·m"),
-    ("nm", "N·m"),
-    ("n m", "N·m"),
-    ("kva", "kVA"),
-    # Electrical units with their SI prefixes: energy, power, voltage, resistance.
-    ("kwh", "kWh"),
-    ("mwh", "MWh"),
-    ("kw", "kW"),
-    ("mw", "MW"),
-    ("kv", "kV"),
-    ("megohms", "MΩ"),
-    ("megohm", "MΩ"),
-    ("mω", "MΩ"),  # "mΩ" (milliohms) is told apart by its case in _canonical
-    ("kω", "kΩ"),
-    ("kohm", "kΩ"),
-    ("ω", "Ω"),
-    ("mbar", "mbar"),
-    ("millibar", "mbar"),
-    ("bar(g)", "bar"),
-    ("bar (g)", "bar"),
-    ("barg", "bar"),
-    ("bar", "bar"),
-    ("psig", "psi"),
-    ("psi", "psi"),
-    ("kpa", "kPa"),
-    ("mpa", "MPa"),
-    ("pascals", "Pa"),
-    ("pa", "Pa"),
-    ("lbf·ft", "lbf·ft"),
-    ("lbf ft", "lbf·ft"),
-    ("lbf-ft", "lbf·ft"),
-    ("lb·ft", "lbf·ft"),
-    ("lb-ft", "lbf·ft"),
-    ("ft·lb", "lbf·ft"),
-    ("ft-lb", "lbf·ft"),
-    ("°c", "°C"),
-    ("°f", "°F"),
-    ("degrees celsius", "°C"),
-    ("degrees fahrenheit", "°F"),
-    ("degrees", "°"),  # an angle: "tilted by more than 10°"
-    ("degree", "°"),
-    ("°", "°"),
-    ("%", "%"),
-    ("per cent", "%"),
-    ("percent", "%"),
-    ("millimetres", "mm"),
-    ("millimeters", "mm"),
-    ("centimetres", "cm"),
-    ("centimeters", "cm"),
-    ("metres", "m"),
-    ("meters", "m"),
-    ("metre", "m"),
-    ("meter", "m"),
-    ("inches", "in"),
-    ("inch", "in"),
-    ("mg/m³", "mg/m³"),
-    ("mg/m3", "mg/m³"),
-    ("µg/m³", "µg/m³"),
-    ("µg/m3", "µg/m³"),
-    ("mm/s", "mm/s"),
-    ("mm", "mm"),
-    ("operating hours", "h"),
-    ("running hours", "h"),
-    ("hours", "h"),
-    ("hour", "h"),
-    ("hrs", "h"),
-    ("hr", "h"),
-    ("h", "h"),
-    ("flight cycles", "cycles"),
-    ("cycles", "cycles"),
-    ("runs", "runs"),
-    ("minutes", "min"),
-    ("minute", "min"),
-    ("mins", "min"),
-    ("seconds", "s"),
-    ("second", "s"),
-    ("secs", "s"),
-    ("sec", "s"),
-    ("months", "months"),
-    ("month", "months"),
-    ("years", "years"),
-    ("year", "years"),
-    ("days", "days"),
-    ("day", "days"),
-    ("weeks", "weeks"),
-    ("week", "weeks"),
-    ("litres", "L"),
-    ("liters", "L"),
-    ("us gallons", "gal"),
-    ("us gal", "gal"),
-    ("gallons", "gal"),
-    ("gallon", "gal"),
-    ("gal", "gal"),
-    ("l", "L"),
-    ("kg", "kg"),
-    ("kilograms", "kg"),
-    ("tonnes", "t"),
-    ("tonne", "t"),
-    ("t", "t"),
-    ("pounds", "lb"),
-    ("lbs", "lb"),
-    ("lb", "lb"),
-    ("grams", "g"),
-    ("gram", "g"),
-    ("g", "g"),
-    ("rpm", "rpm"),
-    ("hp", "hp"),
-    ("volts", "V"),
-    ("watts", "W"),
-    ("kn", "kN"),
-    ("amperes", "A"),
-    ("amps", "A"),
-    ("hz", "Hz"),
-    ("cm", "cm"),
-    ("ms", "ms"),
-    ("m/s", "m/s"),
-    ("km/h", "km/h"),
-    ("ft", "ft"),
-    ("feet", "ft"),
-    ("min", "min"),
-    ("m", "m"),
-    ("s", "s"),
-    ("v", "V"),
-    ("w", "W"),
-    ("a", "A"),
-)
 # Thousands grouped by commas or by (thin, no-break) spaces: "12,000", "16 000".
 _NUMBER = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
     r"|\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?(?![\d,]\d)"
     r"|\d+(?:\.\d+)?"
 )
-# Small numbers written as words count before a unit: "three years", "a two-hour run".
-_WORDS = {
-    w: float(n)
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-} | {"thirty": 30.0, "forty": 40.0, "fifty": 50.0, "sixty": 60.0, "hundred": 100.0}
-_WORD_NUMBER = "|".join(sorted(_WORDS, key=len, reverse=True))
-_UNIT = "|".join(re.escape(u) for u, _ in _UNITS)
-_QUANTITY = re.compile(
-    rf"(?<![\w.])({_NUMBER}|\b(?:{_WORD_NUMBER})\b)(?:\s*|-)({_UNIT})(?![\w/³])", re.IGNORECASE
-)
+# Small numbers written as words count before a unit ("three years", "a two-hour run"):
+# rules/numbers.toml [numbers].
 _BARE_NUMBER = re.compile(rf"(?<![\w.])({_NUMBER})(?![\w])")
-_CANONICAL = {u.lower(): c for u, c in _UNITS}
-_RATES = frozenset(c for c in _CANONICAL.values() if "/" in c)
-_SPACED = frozenset({"s", "m", "v", "t", "a", "w"})
 
 
-# Attribute words and the units a comparison about them is in ("louder" → dB(A)).
-ATTRIBUTE_UNITS = {
-    "loud": ("dB(A)",),
-    "louder": ("dB(A)",),
-    "quieter": ("dB(A)",),
-    "noise": ("dB(A)",),
-    "noisy": ("dB(A)",),
-    "flow": ("L/min", "m³/min"),
-    "air": ("m³/min",),
-    "delivery": ("m³/min", "L/min"),
-    "pressure": ("bar", "psi"),
-    "power": ("kW", "kVA"),
-    "powerful": ("kW", "kVA"),
-    "motor": ("kW",),
-    "torque": ("N·m",),
-    "temperature": ("°C",),
-    "hotter": ("°C",),
-    "interval": ("h", "cycles", "months"),
-}
+@dataclass(frozen=True)
+class _Rules:
+    """The units of ``rules/units.toml`` and the patterns that find them."""
+
+    table: UnitTable
+    quantity: re.Pattern[str]
+    """A figure (or a number in words) and a unit: groups 1 and 2."""
+    unit_word: re.Pattern[str]
+    """A unit without a figure: group 1."""
+    rates: frozenset[str]
+    count_word: re.Pattern[str]
+    """Counts written as words ("three parallel strings"), two to twelve: "one" and
+    "zero" are left out ("one of the sensors", "zero-point" are rarely counts)."""
+    fraction: re.Pattern[str]
+    """A fraction in words that is a share ("seven tenths", "two-thirds"; groups: the
+    count, the part), not one of a time ("two thirds of an hour")."""
+    fraction_of_time: re.Pattern[str]
+    """A share of a time unit: "half a minute", "three tenths of a second" (groups: the
+    count, the part or 3: "half", 4: the unit)."""
+    one_time_unit: re.Pattern[str]
+    """One of a time unit: "within a day", "for an hour" (groups "one", "unit")."""
+    label_before: re.Pattern[str]
+    """Text before a number that makes it a label: "Rev. 1 to 600 s", "Section 4"."""
 
 
-_SHORT_UNITS = frozenset({"kg", "kW", "kN", "mm", "cm", "L", "V", "A", "h"})
-_UNIT_WORD = re.compile(rf"(?<![\w/])({_UNIT})(?![\w/³])", re.IGNORECASE)
+@functools.cache
+def _rules() -> _Rules:
+    """Built once, on first use, and checked against every unit's examples."""
+    return unit_rules(unit_table())
+
+
+def unit_rules(table: UnitTable) -> _Rules:
+    """The patterns that find ``table``'s units, checked against each unit's example
+    (which must be found) and counter-example (which must not): a ``ConfigError``
+    naming the file and the unit's key otherwise."""
+    # Spellings in the table's order: a spelling another begins with comes after it.
+    unit = "|".join(re.escape(u) for u, _ in table.spellings)
+    numbers = number_table("numbers")
+    word_number = "|".join(sorted(numbers, key=len, reverse=True))
+    # A fraction in words: "seven tenths", "two-thirds" (groups: the count, the part).
+    in_parts = (
+        "(" + "|".join(w for w, n in numbers.items() if 1 <= n <= 9) + ")[- ]"
+        "(" + "|".join(f"{part}s?" for part in number_table("fractions")) + ")"
+    )
+    time_unit = "|".join(lexicon.words("words", "time_units"))
+    rules = _Rules(
+        table=table,
+        quantity=re.compile(
+            rf"(?<![\w.])({_NUMBER}|\b(?:{word_number})\b)(?:\s*|-)({unit})(?![\w/³])",
+            re.IGNORECASE,
+        ),
+        unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³])", re.IGNORECASE),
+        rates=frozenset(c for c in table.canonical.values() if "/" in c),
+        count_word=re.compile(
+            r"\b(" + "|".join(w for w, n in numbers.items() if 2 <= n <= 12) + r")\b",
+            re.IGNORECASE,
+        ),
+        fraction=re.compile(
+            rf"\b{in_parts}\b(?!\s+of\s+an?\s+(?:{time_unit}|mile|inch)\b)", re.IGNORECASE
+        ),
+        fraction_of_time=re.compile(
+            rf"\b(?:{in_parts}|(?:a\s+)?(half))\s+(?:of\s+)?an?\s+({time_unit})\b",
+            re.IGNORECASE,
+        ),
+        one_time_unit=lexicon.pattern("words", "one_time_unit"),
+        label_before=lexicon.pattern("words", "label_before_figure"),
+    )
+    for name, row in table.units.items():
+        if not any(q.unit == name for q in _find(row.example, rules)):
+            raise ConfigError(
+                f"{table.path.name}:unit.{name}.example", row.example, f"finds no {name}"
+            )
+        if row.counter_example and any(q.unit == name for q in _find(row.counter_example, rules)):
+            raise ConfigError(
+                f"{table.path.name}:unit.{name}.counter_example",
+                row.counter_example,
+                f"finds {name}",
+            )
+    return rules
 
 
 def units_named(text: str) -> tuple[str, ...]:
     """Units ``text`` spells out without a figure ("in MPa", "how many pounds"), in their
     canonical spelling; one-letter units only as written in capitals ("in L")."""
+    rules = _rules()
     found = [
-        _CANONICAL[m.group(1).lower()]
-        for m in _UNIT_WORD.finditer(mask_identifiers(text))
-        if len(m.group(1)) > 2 or m.group(1) in _SHORT_UNITS
+        rules.table.canonical[m.group(1).lower()]
+        for m in rules.unit_word.finditer(mask_identifiers(text))
+        if len(m.group(1)) > 2 or m.group(1) in rules.table.named_alone
     ]
     return tuple(dict.fromkeys(found))
 
 
 def attribute_units(text: str) -> tuple[str, ...]:
     """The units a text's attribute words point at: "louder" → dB(A), "flow" → L/min."""
-    found = [u for w in re.findall(r"[a-z]+", text.lower()) for u in ATTRIBUTE_UNITS.get(w, ())]
+    attributes = unit_table().attributes
+    found = [u for w in re.findall(r"[a-z]+", text.lower()) for u in attributes.get(w, ())]
     return tuple(dict.fromkeys(found))
 
 
@@ -326,49 +157,30 @@ def number_spans(text: str) -> list[tuple[float, int, int]]:
     ]
 
 
-# Counts written as words ("three parallel strings"); "one" and "zero" are left out: "one
-# of the sensors", "zero-point" are rarely counts.
-_COUNT_WORD = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b", re.IGNORECASE
-)
-
-
 # A share written as a fraction is a percentage: "four-fifths of its rated capacity".
-_FRACTIONS = {"third": 1 / 3, "quarter": 1 / 4, "fifth": 1 / 5, "tenth": 1 / 10}
-_FRACTIONS |= {f"{w}s": v for w, v in _FRACTIONS.items()}
-# A fraction in words: "seven tenths", "two-thirds" (groups: the count, the part).
-_IN_PARTS = r"(one|two|three|four|five|six|seven|eight|nine)[- ](thirds?|quarters?|fifths?|tenths?)"
-_FRACTION = re.compile(
-    rf"\b{_IN_PARTS}\b"
-    r"(?!\s+of\s+an?\s+(?:hour|minute|second|day|week|month|year|mile|inch)\b)",  # a time
-    re.IGNORECASE,
-)
+# rules/numbers.toml [fractions]: a part and how many of it make a whole.
 
 
-_FRACTION_OF_TIME = re.compile(
-    rf"\b(?:{_IN_PARTS}|(?:a\s+)?(half))"
-    r"\s+(?:of\s+)?an?\s+(second|minute|hour|day|week|month|year)\b",
-    re.IGNORECASE,
-)
-
-
-_ONE_TIME_UNIT = re.compile(
-    r"\b(?:within|in|after|for|under|up\s+to|at\s+least|at\s+most)\s+(?P<one>an?)\s+"
-    r"(?P<unit>second|minute|hour|day|week|month|year)\b(?!\s+(?:or|and)\s+(?:a|an|two)\b)",
-    re.IGNORECASE,
-)
+@functools.cache
+def _fractions() -> dict[str, float]:
+    """A part's share of the whole, singular and plural: "third", "thirds" → 1/3."""
+    parts = {w: 1 / n for w, n in number_table("fractions").items()}
+    return parts | {f"{w}s": v for w, v in parts.items()}
 
 
 def _share(count: str | None, part: str) -> float:
     """The share a fraction in words is: ("three", "tenths") → 0.3, (None, "half") → 0.5."""
     if count is None:
         return 0.5
-    return round(_WORDS[count.lower()] * _FRACTIONS[part.lower()], 6)
+    return round(number_table("numbers")[count.lower()] * _fractions()[part.lower()], 6)
 
 
 def word_number_spans(text: str) -> list[tuple[float, int, int]]:
     """Small numbers written as words, from two to twelve, with where they are."""
-    return [(_WORDS[m.group(1).lower()], m.start(), m.end()) for m in _COUNT_WORD.finditer(text)]
+    values = number_table("numbers")
+    return [
+        (values[m.group(1).lower()], m.start(), m.end()) for m in _rules().count_word.finditer(text)
+    ]
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -381,49 +193,60 @@ def quantities(text: str) -> list[Quantity]:
 # and answer clauses many times per question.
 @functools.lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
+    return _find(text, _rules())
+
+
+def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
     masked = mask_identifiers(text)
+    table = rules.table
     found = [
         Quantity(
-            _signed(masked, m.start(), _value(m.group(1)), unit := _canonical(m.group(2))),
+            _signed(masked, m.start(), _value(m.group(1)), unit := _canonical(m.group(2), table)),
             unit,
             m.start(),
             m.end(),
         )
-        for m in _QUANTITY.finditer(masked)
+        for m in rules.quantity.finditer(masked)
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
         # "a 5-second delay" durations.
-        if m.group(2).lower() not in _SPACED or not m.group(0)[len(m.group(1))].isalpha()
-        if m.group(2) != "a"  # amperes are "A": "5 a.m." is a time
+        if m.group(2).lower() not in table.spaced or not m.group(0)[len(m.group(1))].isalpha()
+        if m.group(2) not in table.not_as_written  # amperes are "A": "5 a.m." is a time
         # "Rev. 2 runs 1.5 % NaOH": a label's number followed by a verb is no figure.
-        if not (m.group(2).lower() in _VERB_UNITS and _LABEL_BEFORE.search(masked[: m.start()]))
+        if not (
+            m.group(2).lower() in table.verbs and rules.label_before.search(masked[: m.start()])
+        )
     ]
     found += [
         Quantity(round(100 * _share(m.group(1), m.group(2)), 1), "%", m.start(), m.end())
-        for m in _FRACTION.finditer(masked)
+        for m in rules.fraction.finditer(masked)
     ]
     # "within a day", "for an hour": one of a time unit.
     found += [
-        Quantity(1.0, _CANONICAL[m.group("unit").lower()], m.start("one"), m.end())
-        for m in _ONE_TIME_UNIT.finditer(masked)
+        Quantity(1.0, table.canonical[m.group("unit").lower()], m.start("one"), m.end())
+        for m in rules.one_time_unit.finditer(masked)
     ]
     # "half a minute", "three tenths of a second": a share of a time unit.
     found += [
-        Quantity(_share(m.group(1), m.group(2)), _CANONICAL[m.group(4).lower()], m.start(), m.end())
-        for m in _FRACTION_OF_TIME.finditer(masked)
+        Quantity(
+            _share(m.group(1), m.group(2)), table.canonical[m.group(4).lower()], m.start(), m.end()
+        )
+        for m in rules.fraction_of_time.finditer(masked)
     ]
-    found = [_rate_of(masked, q) for q in found]
-    return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start)))
+    found = [_rate_of(masked, q, rules) for q in found]
+    return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start), rules))
 
 
 # "500 kg of CO2 per hour" is 500 kg/h.
 _OF_PER = re.compile(r"\s+of\s+(?:[\w-]+\s+){1,2}?per\s+(hour|minute)\b", re.IGNORECASE)
-_PER = {"hour": "h", "minute": "min"}
 
 
-def _rate_of(text: str, q: Quantity) -> Quantity:
+def _rate_of(text: str, q: Quantity, rules: _Rules) -> Quantity:
     """``q``, or the rate it starts when the words after it say "of … per hour"."""
     m = _OF_PER.match(text, q.end)
-    if m is None or (rate := f"{q.unit}/{_PER[m.group(1).lower()]}") not in _RATES:
+    if m is None:
+        return q
+    rate = f"{q.unit}/{rules.table.canonical[m.group(1).lower()]}"  # "hour" → "/h"
+    if rate not in rules.rates:
         return q
     return Quantity(q.value, rate, q.start, m.end())
 
@@ -434,18 +257,18 @@ _RANGE_START = re.compile(
     rf"(?<![\w.,])({_NUMBER})\s*(?:(?:to|or)\s+|[–—-]\s*|(?P<and>and\s+))\+?$", re.IGNORECASE
 )
 _BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
-# What makes a number a label, not a figure: "Rev. 1 to 600 s", "Section 4 to 10 bar".
-_LABEL_BEFORE = re.compile(
-    r"(?:\b[A-Z][a-z]{0,5}\.|\b(?i:rev|revision|edition|version|section|clause|chapter|"
-    r"annex|table|figure|page|part|item|step|stage|phase|level|class|zone|type|no))\s*$"
-)
-# Units that are also verbs ("the pump runs …").
-_VERB_UNITS = frozenset({"runs"})
-YEAR = re.compile(r"^(?:19|20)\d\d$")
-"""A number that is a year (1990–2099): a date, not a figure or a count."""
+# What makes a number a label, not a figure ("Rev. 1 to 600 s", "Section 4 to 10 bar"):
+# rules/words.toml, patterns.label_before_figure.
+YEAR_DIGITS = r"(?:19|20)\d\d"
+"""A year as digits (1900–2099): a date, not a figure or a count. The one definition;
+patterns that look for a year are built from it."""
+YEAR = re.compile(rf"^{YEAR_DIGITS}$")
+"""A number that is a year: the whole of a number's text is a year."""
+YEAR_IN = re.compile(rf"\b({YEAR_DIGITS})\b")
+"""A year within a text ("the 2016 edition", "DSE-2018"); group 1 is the year."""
 
 
-def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
+def _with_range_starts(text: str, found: list[Quantity], rules: _Rules) -> list[Quantity]:
     """``found`` with the bare first figure of each range before its quantity, in the
     quantity's unit."""
     out: list[Quantity] = []
@@ -456,7 +279,7 @@ def _with_range_starts(text: str, found: list[Quantity]) -> list[Quantity]:
         if (
             m
             and (not m.group("and") or _BETWEEN.search(head))
-            and not _LABEL_BEFORE.search(head)
+            and not rules.label_before.search(head)
             and not YEAR.match(m.group(1))
         ):
             start = q.start - len(before) + m.start(1)
@@ -478,13 +301,13 @@ def _signed(text: str, start: int, value: float, unit: str) -> float:
     return value
 
 
-def _canonical(unit: str) -> str:
+def _canonical(unit: str, table: UnitTable) -> str:
     """A unit as matched (case ignored) in its canonical spelling; "mΩ" is not "MΩ"."""
-    return "mΩ" if unit == "mΩ" else _CANONICAL[unit.lower()]
+    return table.exact.get(unit) or table.canonical[unit.lower()]
 
 
 def _value(number: str) -> float:
-    word = _WORDS.get(number.lower())
+    word = number_table("numbers").get(number.lower())
     if word is not None:
         return word
     return float(re.sub(r"[,\s\u00a0\u202f]", "", number))

@@ -4,34 +4,10 @@ from __future__ import annotations
 
 import re
 
-_ABBREVIATIONS = frozenset(
-    [
-        "e.g",
-        "i.e",
-        "fig",
-        "no",
-        "nos",
-        "approx",
-        "vs",
-        "etc",
-        "dr",
-        "mr",
-        "mrs",
-        "ms",
-        "st",
-        "al",
-        "eq",
-        "ref",
-        "sec",
-        "ch",
-        "vol",
-        "min",
-        "max",
-        "ca",
-        "cf",
-        "rev",
-    ]
-)
+from ragcore.text.lexicon import WordSet
+
+# Abbreviations whose full stop ends no sentence ("e.g.", "Rev."): rules/words.toml.
+_ABBREVIATIONS = WordSet("words", "abbreviations")
 
 
 def ends_with_abbreviation(text: str) -> bool:

@@ -14,58 +14,11 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from ragcore.text.citations import CITATION
+from ragcore.text.lexicon import WordSet
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:[-/][A-Za-z0-9]+)*")
-EXTRA_STOPWORDS = frozenset(
-    [
-        "should",
-        "must",
-        "may",
-        "might",
-        "could",
-        "would",
-        "shall",
-        "about",
-        "into",
-        "than",
-        "then",
-        "there",
-        "their",
-        "these",
-        "those",
-        "also",
-        "any",
-        "all",
-        "each",
-        "every",
-        "our",
-        "your",
-        "my",
-        "me",
-        "we",
-        "you",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "not",
-        "no",
-        "yes",
-        "been",
-        "being",
-        "am",
-        "get",
-        "got",
-        "tell",
-        "please",
-        "need",
-        "know",
-        "if",
-        "whether",
-    ]
-)
+# Words that are no content terms (rules/words.toml), read on first use.
+EXTRA_STOPWORDS = WordSet("words", "extra_stopwords")
 _SUFFIXES = ("ions", "ion", "ing", "ed", "es", "ly", "s")
 
 
@@ -92,15 +45,16 @@ def terms(text: str) -> list[str]:
 @functools.lru_cache(maxsize=16384)
 def _terms(text: str) -> tuple[str, ...]:
     out = []
+    stopwords, extra = STOPWORDS.words(), EXTRA_STOPWORDS.words()
     for word in _WORD.findall(CITATION.sub(" ", text)):
         lower = word.lower()
-        if lower in STOPWORDS or lower in EXTRA_STOPWORDS:
+        if lower in stopwords or lower in extra:
             continue
         if any(c.isdigit() for c in lower):
             out.append(lower.replace("-", ""))  # an identifier: CP-200 and CP200 are one
         else:
             parts = re.split(r"[-/]", lower)
-            out += [stem(p) for p in parts if len(p) > 1 and p not in STOPWORDS]
+            out += [stem(p) for p in parts if len(p) > 1 and p not in stopwords]
     return tuple(out)
 
 
@@ -116,46 +70,4 @@ def coverage(needles: Iterable[str], haystack: AbstractSet[str]) -> float:
 
 
 # Words too common to help BM25; dropping them also keeps the OR query short.
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "does",
-        "do",
-        "did",
-        "can",
-    ]
-)
+STOPWORDS = WordSet("words", "stopwords")
