@@ -20,8 +20,6 @@ from ragcore.text.terms import model_terms, terms
 
 # Error codes (E01, E4027, E-19) and protection ratings (IP65) belong to no one.
 _CODE = re.compile(r"^(?:E-?\d+|IP\d\dK?)$")
-CODE_TERM = re.compile(r"^e\d+$")
-"""An error code as a term (``terms`` lower-cases and joins it): e03, e4027."""
 
 
 def identifiers(text: str) -> list[tuple[str, int, int]]:

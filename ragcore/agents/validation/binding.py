@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from ragcore.agents.evidence import Evidence
-from ragcore.agents.reading import CODE_TERM, identifiers
+from ragcore.agents.reading import identifiers
 from ragcore.agents.validation.figures import (
     FigureProblem,
     clause_break,
@@ -24,6 +24,7 @@ from ragcore.agents.validation.figures import (
     family,
     fitted,
 )
+from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import pattern
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import STOPWORDS, coverage, model_terms, terms

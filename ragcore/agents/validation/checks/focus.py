@@ -14,12 +14,13 @@ from collections.abc import Iterator, Sequence
 from ragcore.agents.attributes import Attribute, addresses
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Asks, Measure
-from ragcore.agents.reading import CODE_TERM, term_set, word_pairs
+from ragcore.agents.reading import term_set, word_pairs
 from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
 from ragcore.text.families import families, in_family
+from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.quantities import (
     YEAR,
     mask_identifiers,

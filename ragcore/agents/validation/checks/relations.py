@@ -24,6 +24,7 @@ from ragcore.text.citations import strip_citations
 from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import (
     YEAR,
+    YEAR_IN,
     Quantity,
     attribute_units,
     mask_identifiers,
@@ -36,8 +37,6 @@ from ragcore.types import Check, IssueKind, Route
 
 # Change words said of a time, not of the figures it is reached at.
 _TIMED = re.compile(r"^(?:shorten|lengthen|extend)", re.IGNORECASE)
-# A year that labels an edition ("the 2016 edition", "DSE-2018").
-_YEAR_IN = re.compile(r"\b((?:19|20)\d\d)\b")
 # "than 3 °C", "than about 100 L/min", "than minus 20 °C": a bound, not another side.
 _THAN_A_FIGURE = r"than\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d"
 # What puts two things side by side in one statement: "louder than", "68 against 72".
@@ -163,7 +162,7 @@ def relation_problem(
     # "DSE-2018 … every 6 months, whereas DSE-2024 … every 3 months, so sampling is now
     # more frequent": what is now done is the later edition's.
     if conclusion and re.search(r"\bnow\b", s.text[conclusion.end() :], re.IGNORECASE):
-        years = [_YEAR_IN.findall(side) for side in (a, b)]
+        years = [YEAR_IN.findall(side) for side in (a, b)]
         if all(years) and int(years[1][-1]) > int(years[0][-1]):
             turned = True
     cited = [by_number[n] for n in s.citations if n in by_number]
@@ -308,7 +307,7 @@ def _in_turn(text: str, first: Quantity, second: Quantity) -> bool:
     year or revision number before the first, and a later one between them ("the 2016
     edition gave 20 m/s [1], while the 2021 edition gives 18 m/s", "Rev. 1 … Rev. 2")."""
     before, between = text[: first.start], text[first.end : second.start]
-    for label in (_YEAR_IN, _REVISION):
+    for label in (YEAR_IN, _REVISION):
         earlier, later = label.findall(before)[-1:], label.findall(between)[:1]
         if earlier and later and int(earlier[0]) < int(later[0]):
             return True
