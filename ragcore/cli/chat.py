@@ -30,11 +30,30 @@ def chat(engine: Engine, args: argparse.Namespace, filters: SearchFilters) -> in
     interactive = sys.stdin.isatty()
     if not args.json:
         resumed = f", {len(existing.turns)} turns so far" if existing else ""
-        print(f"session {session}{resumed}: resume with --session {session}. {HELP}")
+        # Two short lines: a terminal wraps one long line in the middle of a word.
+        print(f"session {session}{resumed}: resume with --session {session}")
+        print(HELP)
+    try:
+        return _prompt(engine, args, filters, session, interactive)
+    except KeyboardInterrupt:  # Ctrl-C: the turns so far are stored
+        print(f"\nsession {session} kept: resume with ragcore chat --session {session}")
+        return 130
+
+
+def _prompt(
+    engine: Engine,
+    args: argparse.Namespace,
+    filters: SearchFilters,
+    session: str,
+    interactive: bool,
+) -> int:
+    """Read and answer questions until /quit, /end or end of input."""
     while True:
         try:
             line = input(PROMPT if interactive else "")
         except EOFError:
+            if interactive:
+                print()  # Ctrl-D: end the prompt's line
             break
         question = line.strip()
         if not question:

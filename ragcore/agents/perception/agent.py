@@ -140,8 +140,10 @@ class PerceptionAgent:
     def follow_up(self, perception: Perception, previous: Perception | None) -> Rewrite | None:
         """``perception``'s question rewritten to stand alone when it leans on the previous
         turn's (``previous``, read from that turn's rewritten question), else None: it is
-        then no follow-up and stays as asked. Run the rewrite through ``run`` to read it."""
-        return rewrite(perception, previous, self._rules.followup)
+        then no follow-up and stays as asked (also when the rewrite changes nothing). Run
+        the rewrite through ``run`` to read it."""
+        found = rewrite(perception, previous, self._rules.followup)
+        return found if found is not None and found.question != perception.question else None
 
     def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:
         """spaCy's entities that overlap no pattern entity."""

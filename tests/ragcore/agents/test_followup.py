@@ -203,3 +203,10 @@ def test_an_opener_joins_a_question_that_names_nothing_to_the_previous_subject(a
         "How often is the filter changed (CP-200)?",
         "How often is the filter changed (CP-350)?",
     ]
+
+
+def test_a_rewrite_that_changes_nothing_is_no_rewrite(agent):
+    """ "And the fire watch?" after a question naming no identifier reads as itself: the
+    answer then has no ``rewritten_question`` (the README says None when nothing changed)."""
+    previous = agent.run("How long is a hot work permit valid?")
+    assert agent.follow_up(agent.run("And the fire watch?"), previous) is None
