@@ -26,11 +26,12 @@ questions are answered from an in-memory answer cache until the documents change
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -63,7 +64,7 @@ from ragcore.scope import Scope
 from ragcore.storage.integrity import CheckReport, check_store
 from ragcore.storage.protocol import DocumentStore
 from ragcore.storage.records import DEFAULT_PAGE_SIZE, DocumentPage, DocumentRecord, Listing
-from ragcore.storage.sessions import Session, Sessions, check_id
+from ragcore.storage.sessions import Session, Sessions, Turn, check_id
 from ragcore.storage.sql import sql_store
 from ragcore.storage.store import DATABASE_NAME, SearchFilters, Store, WriteResult
 from ragcore.storage.tables import Progress as TableProgress
@@ -79,7 +80,19 @@ from ragcore.stores import (
     sqlite_only,
 )
 from ragcore.tabular import TableQuery
-from ragcore.types import IngestStatus, SearchMode
+from ragcore.types import AnswerStatus, IngestStatus, SearchMode
+
+
+def _context(turns: Sequence[Turn]) -> str | None:
+    """The question a follow-up leans on: the last turn's as it was searched, passing over
+    turns answered ``no_answer`` that named nothing ("asdf", "ok thanks"): a turn with no
+    subject and no answer does not enter the conversation's state."""
+    for turn in reversed(turns):
+        named = json.loads(turn.perception).get("entities")
+        if turn.status != AnswerStatus.NO_ANSWER or named:
+            return turn.rewritten
+    return None
+
 
 # The scope of the ask running on this thread, for the validator's document look-ups:
 # the validator is shared by every question and reads documents through one callable.
@@ -486,7 +499,7 @@ class Engine:
         if session is not None:
             with self._translated("reading a session"):
                 opened = self.sessions.get(session, scope)
-            previous = opened.turns[-1].rewritten if opened and opened.turns else None
+            previous = _context(opened.turns) if opened else None
         token = _ASK_SCOPE.set(scope)
         try:
             with self._translated("answering"):

@@ -55,6 +55,16 @@ def test_a_follow_up_is_rewritten_answered_and_recorded(engine):
     assert "manual-hp400-v2" in session.turns[1].documents
 
 
+def test_a_junk_turn_does_not_become_the_context(engine):
+    engine.ask("What does E4027 mean on the HP-400?", session="s1")
+    junk = engine.ask("asdf", session="s1")
+    assert junk.status == "no_answer"
+    answer = engine.ask("And E4031?", session="s1")
+    assert answer.rewritten_question is not None
+    assert "asdf" not in answer.rewritten_question
+    assert "HP-400" in answer.rewritten_question and "E4031" in answer.rewritten_question
+
+
 def test_without_a_session_nothing_is_rewritten(engine):
     engine.ask("What does E4027 mean on the HP-400?")
     answer = engine.ask("What about E4031?")
