@@ -13,6 +13,7 @@ from ragcore.agents.validation.checks.relations import (
 )
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
+from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.quantities import numbers
 from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind, Route
@@ -64,3 +65,32 @@ def _short_name(side: str) -> set[str]:
     if len(words) < 2:
         return set()
     return {t for w in words if len(w) > 1 and w.isupper() for t in terms(w)}
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.every_model",))
+def every_model(answer: AnswerModel) -> Iterator[Finding]:
+    """A question naming several models ("What oil do the HP-400 and the HP-500 take?")
+    is answered for each: an answer that speaks of some and says nothing of another —
+    neither names it nor cites a document about it — answered half the question. (A
+    comparison's sides are ``every_side``'s to check.)"""
+    if answer.perception.route == Route.COMPARISON:
+        return
+    codes = answer.asks.codes  # "What does F03 mean on the RB-12?" names one model
+    models = [e.text for e in answer.perception.entities if e.label == "MODEL"]
+    asked = {
+        name: key
+        for name in dict.fromkeys(models)
+        if (key := set(terms(name))) and not key & codes and not any(map(CODE_TERM.match, key))
+    }
+    if len(asked) < 2:
+        return
+    said = set(terms(answer.draft.text))
+    about = set().union(*(subjects(e, chunk=False) for e in answer.cited))
+    missing = [name for name, key in asked.items() if not key <= said | about]
+    if missing and len(missing) < len(asked):
+        listed = ", ".join(missing)
+        yield Finding(
+            "sides.every_model",
+            IssueKind.MISSING_SIDE,
+            f"the question names {', '.join(asked)}; the answer says nothing of {listed}",
+        )

@@ -203,3 +203,29 @@ def test_a_comparison_missing_a_side_is_caught(sample_engine):
     text = "The CP-200 delivers a rated flow of 120 L/min at 6 bar [1]."
     [issue] = validator.check(draft(text), ev, perceive(COMPARE)).issues
     assert (issue.rule, issue.kind, issue.entity) == ("sides.missing", "missing_side", "CP-350")
+
+
+OILS = [
+    evidence(
+        1,
+        "Fill the HP-400 hydraulic tank with HLP 46 oil.",
+        document("manual-hp400", "HP-400 press manual"),
+    ),
+    evidence(
+        2,
+        "Fill the HP-500 hydraulic tank with HLP 68 oil.",
+        document("manual-hp500", "HP-500 press manual"),
+    ),
+]
+OILS_QUESTION = "What hydraulic oil do the HP-400 and the HP-500 take?"
+
+
+def test_a_question_naming_two_models_is_answered_for_both():
+    answer = "The HP-400 takes HLP 46 oil [1] and the HP-500 HLP 68 oil [2]."
+    assert findings(check(OILS_QUESTION, answer, OILS)) == []
+
+
+def test_an_answer_for_one_of_two_named_models_says_which_is_missing():
+    report = check(OILS_QUESTION, "Fill the HP-400 hydraulic tank with HLP 46 oil [1].", OILS)
+    assert findings(report) == [("sides.every_model", "missing_side")]
+    assert "nothing of HP-500" in report.issues[0].message
