@@ -3,9 +3,11 @@ a figure for each side it compares, and two figures when the question asks to ch
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
+from ragcore.agents.perception.model import Entity, Perception
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -69,28 +71,41 @@ def _short_name(side: str) -> set[str]:
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.every_model",))
 def every_model(answer: AnswerModel) -> Iterator[Finding]:
-    """A question naming several models ("What oil do the HP-400 and the HP-500 take?")
-    is answered for each: an answer that speaks of some and says nothing of another —
-    neither names it nor cites a document about it — answered half the question. (A
-    comparison's sides are ``every_side``'s to check.)"""
-    if answer.perception.route == Route.COMPARISON:
+    """A question asking the same of several models, named side by side ("What oil do
+    the HP-400 and the HP-500 take?"), is answered for each: an answer that speaks of some
+    and says nothing of another — neither names it nor cites a document about it —
+    answered half the question. Models in other roles ("Does the PX-3 fit the HP-250?")
+    need no answer each. (A comparison's sides are ``every_side``'s to check.)"""
+    perception = answer.perception
+    if perception.route == Route.COMPARISON:
         return
-    codes = answer.asks.codes  # "What does F03 mean on the RB-12?" names one model
-    models = [e.text for e in answer.perception.entities if e.label == "MODEL"]
-    asked = {
-        name: key
-        for name in dict.fromkeys(models)
-        if (key := set(terms(name))) and not key & codes and not any(map(CODE_TERM.match, key))
-    }
+    asked = _coordinated_models(perception)
     if len(asked) < 2:
         return
     said = set(terms(answer.draft.text))
     about = set().union(*(subjects(e, chunk=False) for e in answer.cited))
     missing = [name for name, key in asked.items() if not key <= said | about]
     if missing and len(missing) < len(asked):
-        listed = ", ".join(missing)
         yield Finding(
             "sides.every_model",
             IssueKind.MISSING_SIDE,
-            f"the question names {', '.join(asked)}; the answer says nothing of {listed}",
+            f"the question names {', '.join(asked)}; the answer says nothing of "
+            f"{', '.join(missing)}",
         )
+
+
+def _coordinated_models(perception: Perception) -> dict[str, set[str]]:
+    """The models the question names side by side — only "and", "or", commas and
+    articles between them — as their terms; codes aside ("F03 on the RB-12")."""
+    models = sorted((e for e in perception.entities if e.label == "MODEL"), key=lambda e: e.start)
+    names: list[Entity] = []
+    for first, second in zip(models, models[1:]):
+        if _COORDINATED.fullmatch(perception.question[first.end : second.start]):
+            names += [first, second] if not names else [second]
+        elif names:
+            break  # the first run of models named side by side
+    found = {e.text: set(terms(e.text)) for e in names}
+    return {name: key for name, key in found.items() if key and not any(map(CODE_TERM.match, key))}
+
+
+_COORDINATED = re.compile(r"[\s,]*(?:(?:and|or|&)\s+)?(?:(?:the|an?)\s+)?", re.IGNORECASE)
