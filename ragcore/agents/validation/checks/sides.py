@@ -108,4 +108,8 @@ def _coordinated_models(perception: Perception) -> dict[str, set[str]]:
     return {name: key for name, key in found.items() if key and not any(map(CODE_TERM.match, key))}
 
 
-_COORDINATED = re.compile(r"[\s,]*(?:(?:and|or|&)\s+)?(?:(?:the|an?)\s+)?", re.IGNORECASE)
+# Between two models named side by side: a comma, "and", "or" or "&" (an article may
+# follow); nothing at all is no coordination ("the DX-40 F03 alarm").
+_COORDINATED = re.compile(
+    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)(?:(?:the|an?)\s+)?", re.IGNORECASE
+)
