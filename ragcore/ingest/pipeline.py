@@ -231,6 +231,8 @@ class Ingestor:
             spans,
             max_tokens=budget,
             overlap_tokens=min(self._policy.overlap_tokens, budget // 2),
+            sections=doc.sections,
+            pages=doc.pages,
         )
         starts = [start for start, _ in spans]
         tokens = [

@@ -1,0 +1,155 @@
+"""Reading the formats manuals come in: one loader per format, behind one protocol
+(``base.FormatLoader``), chosen by the file's suffix (or media type).
+
+==========  ==========================  ==============================================
+suffix      module                      library (licence)
+==========  ==========================  ==============================================
+.txt        ``text``                    standard library
+.md         ``markdown``                markdown-it-py (MIT), PyYAML (MIT) front matter
+.html .htm  ``html``                    standard library ``html.parser``
+.jsonl      ``jsonl``                   standard library
+.pdf        ``pdf`` (+ ``ocr``)         pypdfium2 / PDFium (Apache-2.0 / BSD-3)
+.docx       ``docx``                    python-docx (MIT)
+.odt        ``odt``                     odfpy (Apache-2.0)
+==========  ==========================  ==============================================
+
+``load_bytes`` is the one entry point (the CLI's directory walk and the gRPC ``Ingest``
+both use it): bytes and a file name in, checked ``Document``s out, with their section
+and page spans. Malformed input raises ``InvalidDocumentError`` naming the file, never
+another exception. Without an ``id`` of its own, a document's id comes from the file
+name (``ids.id_from_path``): the directory walk passes the path relative to the folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from types import MappingProxyType
+
+from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, document_from_fields
+from ragcore.errors import InvalidDocumentError
+from ragcore.ingest.formats.base import Extracted, FormatLoader, UndecodableError
+from ragcore.ingest.formats.docx import DocxLoader
+from ragcore.ingest.formats.html import HtmlLoader
+from ragcore.ingest.formats.ids import id_from_path
+from ragcore.ingest.formats.jsonl import JsonlLoader
+from ragcore.ingest.formats.markdown import MarkdownLoader
+from ragcore.ingest.formats.odt import OdtLoader
+from ragcore.ingest.formats.pdf import PdfLoader
+from ragcore.ingest.formats.text import TextLoader
+
+_LOADERS: tuple[FormatLoader, ...] = (
+    TextLoader(),
+    MarkdownLoader(),
+    HtmlLoader(),
+    JsonlLoader(),
+    PdfLoader(),
+    DocxLoader(),
+    OdtLoader(),
+)
+LOADERS: Mapping[str, FormatLoader] = MappingProxyType(
+    {suffix: loader for loader in _LOADERS for suffix in loader.suffixes}
+)
+"""The loader of each suffix (lower-case, with the dot)."""
+_BY_MEDIA_TYPE = {media: loader for loader in _LOADERS for media in loader.media_types}
+SUPPORTED_SUFFIXES = tuple(LOADERS)
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """A file's documents, and what the reader should know about it (``notes``)."""
+
+    documents: tuple[Document, ...]
+    notes: tuple[str, ...] = ()
+
+
+def loader_for(file_name: str, media_type: str | None = None) -> FormatLoader | None:
+    """The loader of a media type (parameters ignored), else of the file's suffix."""
+    if media_type:
+        found = _BY_MEDIA_TYPE.get(media_type.split(";")[0].strip().lower())
+        if found is not None:
+            return found
+    return LOADERS.get(PurePosixPath(file_name.replace("\\", "/")).suffix.lower())
+
+
+def load_bytes(
+    data: bytes,
+    file_name: str,
+    media_type: str | None = None,
+    knowledge_base: str | None = None,
+) -> list[Document]:
+    """The documents in a file's bytes; ``file_name`` picks the format (unless
+    ``media_type`` names one) and gives ids to documents without one. Raises only
+    ``InvalidDocumentError``, naming ``file_name``."""
+    return list(load_file_bytes(data, file_name, media_type, knowledge_base).documents)
+
+
+def load_file_bytes(
+    data: bytes,
+    file_name: str,
+    media_type: str | None = None,
+    knowledge_base: str | None = None,
+    *,
+    origin: str | None = None,
+) -> LoadedFile:
+    """``load_bytes``, with the file's notes; errors name ``origin`` (default the name)."""
+    origin = origin or file_name
+    loader = loader_for(file_name, media_type)
+    if loader is None:
+        suffix = PurePosixPath(file_name).suffix or "(none)"
+        raise InvalidDocumentError(
+            origin,
+            None,
+            f"unsupported file type {suffix}"
+            + (f" ({media_type})" if media_type else "")
+            + f"; use one of {', '.join(SUPPORTED_SUFFIXES)}",
+        )
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise InvalidDocumentError(origin, None, "the content must be bytes")
+    extracted = loader.load(bytes(data), origin)
+    kb = knowledge_base or DEFAULT_KNOWLEDGE_BASE
+    documents = tuple(_document(found, file_name, kb) for found in extracted)
+    notes = tuple(note for found in extracted for note in found.notes)
+    return LoadedFile(documents, notes)
+
+
+def _document(found: Extracted, file_name: str, knowledge_base: str) -> Document:
+    fields = dict(found.fields)
+    if fields.get("id") in (None, ""):
+        fields["id"] = id_from_path(file_name)
+    else:
+        fields["id"] = str(fields["id"])
+    if found.default_title and "title" not in fields:
+        fields["title"] = _first_line_title(found.text) or PurePosixPath(file_name).stem
+    fields.pop("text", None)
+    return document_from_fields(
+        fields,
+        found.text,
+        found.origin or file_name,
+        knowledge_base,
+        sections=found.sections,
+        pages=found.pages,
+    )
+
+
+def _first_line_title(body: str) -> str:
+    for line in body.splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line if len(line) <= 120 else ""
+    return ""
+
+
+__all__ = [
+    "LOADERS",
+    "SUPPORTED_SUFFIXES",
+    "Extracted",
+    "FormatLoader",
+    "LoadedFile",
+    "UndecodableError",
+    "id_from_path",
+    "load_bytes",
+    "load_file_bytes",
+    "loader_for",
+]
