@@ -28,7 +28,7 @@ from ragcore.documents import Chunk, Document
 from ragcore.errors import InvalidDocumentError
 from ragcore.inference.embedder import Embedder, StreamingEmbedder
 from ragcore.ingest.chunking import chunk_text
-from ragcore.ingest.loaders import SkippedFile
+from ragcore.ingest.loaders import FileNote, SkippedFile
 from ragcore.storage.protocol import DocumentStore
 from ragcore.storage.store import WriteResult
 from ragcore.types import IngestStatus
@@ -47,10 +47,26 @@ ProgressCallback = Callable[["IngestProgress"], None]
 
 @dataclass(frozen=True)
 class IngestProgress:
+    """Where an ingest stands: committed (or unchanged) documents, their pages and
+    characters out of the call's, and the chunks embedded and committed so far. Reported
+    after every commit, and once more at the end only if that state was not reported yet
+    (so a progress line is never printed twice)."""
+
     documents_done: int
     documents_total: int
     chunks_done: int
     seconds: float
+    pages_done: int = 0
+    pages_total: int = 0
+    chars_done: int = 0
+    chars_total: int = 0
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Seconds left at the pace so far, by characters (None before any is done)."""
+        if self.chars_done <= 0 or self.seconds <= 0 or self.chars_total <= self.chars_done:
+            return None if self.chars_done <= 0 else 0.0
+        return self.seconds * (self.chars_total - self.chars_done) / self.chars_done
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,8 @@ class IngestReport:
     seconds: float
     skipped: tuple[SkippedFile, ...] = ()
     """Files under an ingested directory that were not read, with the reason."""
+    notes: tuple[FileNote, ...] = ()
+    """What the reader should know about files that were read (pages without text)."""
 
     def count(self, status: IngestStatus) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -112,14 +130,15 @@ class Ingestor:
                 outcomes[doc.id] = DocumentOutcome(doc.id, IngestStatus.UNCHANGED, 0)
             else:
                 todo.append(doc)
-        tally = _Tally(progress, len(docs), len(docs) - len(todo), started)
+        tally = _Tally(progress, docs, started)
+        tally.add(docs=[d for d in docs if d.id in outcomes], chunks=0, report=False)
         with _Writer(self._commit, tally) as writer:
             for window in self._windows(todo):
                 for doc, chunks, _ in window:
                     status = IngestStatus.UPDATED if doc.id in known else IngestStatus.ADDED
                     outcomes[doc.id] = DocumentOutcome(doc.id, status, len(chunks))
                 self._embed(window, writer)
-        tally.report()
+        tally.finish()
         return IngestReport(tuple(outcomes[d.id] for d in docs), time.perf_counter() - started)
 
     def _windows(self, docs: Sequence[Document]) -> Iterator[list[_Planned]]:
@@ -263,26 +282,48 @@ _Planned = tuple[Document, list[Chunk], list[int]]
 
 
 class _Tally:
-    """Counts committed documents and chunks and reports progress."""
+    """Counts committed documents (with their pages and characters) and chunks, and
+    reports progress: after each commit, and at the end only if the last report was not
+    already the final state."""
 
     def __init__(
-        self, progress: ProgressCallback | None, total: int, done: int, started: float
+        self, progress: ProgressCallback | None, docs: Sequence[Document], started: float
     ) -> None:
         self._progress = progress
-        self._total = total
-        self.documents = done
-        self.chunks = 0
+        self._total = len(docs)
+        self._pages_total = sum(len(d.pages) for d in docs)
+        self._chars_total = sum(len(d.text) for d in docs)
+        self.documents = self.pages = self.chars = self.chunks = 0
         self._started = started
+        self._reported: tuple[int, int] | None = None
 
-    def add(self, documents: int, chunks: int) -> None:
-        self.documents += documents
+    def add(self, docs: Sequence[Document], chunks: int, *, report: bool = True) -> None:
+        self.documents += len(docs)
+        self.pages += sum(len(d.pages) for d in docs)
+        self.chars += sum(len(d.text) for d in docs)
         self.chunks += chunks
-        self.report()
+        if report:
+            self.report()
+
+    def finish(self) -> None:
+        if self._reported != (self.documents, self.chunks):
+            self.report()
 
     def report(self) -> None:
         if self._progress:
-            seconds = time.perf_counter() - self._started
-            self._progress(IngestProgress(self.documents, self._total, self.chunks, seconds))
+            self._reported = (self.documents, self.chunks)
+            self._progress(
+                IngestProgress(
+                    self.documents,
+                    self._total,
+                    self.chunks,
+                    time.perf_counter() - self._started,
+                    self.pages,
+                    self._pages_total,
+                    self.chars,
+                    self._chars_total,
+                )
+            )
 
 
 class _Writer:
@@ -303,18 +344,20 @@ class _Writer:
         self._tally = tally
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="ragcore-ingest-write")
         self._pending: Future | None = None
-        self._pending_size = (0, 0)
+        self._pending_docs: list[Document] = []
+        self._pending_chunks = 0
 
     def submit(self, items: list[tuple[Document, Sequence[Chunk], np.ndarray]]) -> None:
         self.wait()
         self._pending = self._pool.submit(self._commit, items)
-        self._pending_size = (len(items), sum(len(chunks) for _, chunks, _ in items))
+        self._pending_docs = [doc for doc, _, _ in items]
+        self._pending_chunks = sum(len(chunks) for _, chunks, _ in items)
 
     def wait(self) -> None:
         if self._pending is not None:
             pending, self._pending = self._pending, None
             pending.result()
-            self._tally.add(*self._pending_size)
+            self._tally.add(self._pending_docs, self._pending_chunks)
 
     def __enter__(self) -> _Writer:
         return self

@@ -51,7 +51,14 @@ class DocxLoader:
             raise InvalidDocumentError(
                 origin, None, "is not a Word .docx file (not an Office Open XML package)"
             ) from exc
-        except (KeyError, ValueError, etree.LxmlError) as exc:
+        except KeyError as exc:
+            raise InvalidDocumentError(
+                origin,
+                None,
+                f"is a zip archive but not a Word .docx (missing part {exc}); "
+                "save the document again as .docx",
+            ) from exc
+        except (ValueError, etree.LxmlError) as exc:
             raise InvalidDocumentError(
                 origin, None, f"is a damaged .docx ({exc}); open and save it again in Word"
             ) from exc

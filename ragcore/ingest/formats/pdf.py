@@ -50,6 +50,7 @@ _PAGE_NUMBER = re.compile(
 _BULLET = re.compile(r"^(?:[•▪◦●■□‣∙·*–-])\s+")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”']$")
 _HEADING_RATIO = 1.15
+_LINE_END_HYPHENS = frozenset("\x02\ufffe\u00ad")  # PDFium's marks of a hyphen at a line end
 _EDGE_LINES = 2
 
 
@@ -217,24 +218,33 @@ def _page_lines(text_page: pdfium.PdfTextPage, width: float, number: int) -> lis
     if len(text) != count:  # PDFium's text and character indices disagree: ask per char
         text = "".join(chr(pdfium_c.FPDFText_GetUnicode(text_page, i)) for i in range(count))
     raw_lines: list[list[tuple[str, tuple[float, float, float, float], float]]] = [[]]
-    last = None
+    low = high = right = None  # the current line's vertical extent, its last right edge
     for index, char in enumerate(text):
         if char in "\r\n":
             if raw_lines[-1]:
                 raw_lines.append([])
-            last = None
+            low = high = right = None
             continue
-        if char == "\x02":  # PDFium's mark for a hyphen at a line end
+        if char in _LINE_END_HYPHENS:
             char = "-"
         box = text_page.get_charbox(index)
         size = pdfium_c.FPDFText_GetFontSize(text_page, index) or (box[3] - box[1])
-        if not char.isspace() and last is not None:
-            middle = (box[1] + box[3]) / 2
-            if not last[1] - size * 0.2 <= middle <= last[3] + size * 0.2 or box[0] < last[0] - 2:
-                raw_lines.append([])
+        if char.isspace():
+            raw_lines[-1].append((char, box, size))
+            continue
+        middle = (box[1] + box[3]) / 2
+        if (
+            low is not None
+            and high is not None
+            and right is not None
+            and (not low - size * 0.2 <= middle <= high + size * 0.2 or box[0] < right - size)
+        ):
+            raw_lines.append([])
+            low = high = None
         raw_lines[-1].append((char, box, size))
-        if not char.isspace():
-            last = box
+        low = box[1] if low is None else min(low, box[1])
+        high = box[3] if high is None else max(high, box[3])
+        right = box[2]
     segments = [seg for line in raw_lines for seg in _segments(line)]
     return _reading_order(segments, width, number)
 
@@ -285,7 +295,7 @@ def _gutter(segments: list[_Segment], width: float) -> float | None:
         right = [s for s in segments if s.x0 >= x]
         if len(left) < 4 or len(right) < 4:
             continue
-        wide = width * 0.25
+        wide = width * 0.2
         if (
             statistics.median(s.x1 - s.x0 for s in left) < wide
             or statistics.median(s.x1 - s.x0 for s in right) < wide
@@ -527,9 +537,12 @@ def _assemble(pages: list[_Page]):
 
 
 def _new_paragraph(previous: _Line, line: _Line) -> bool:
-    gap = previous.bottom - line.top
-    height = max(previous.top - previous.bottom, 1.0)
-    return gap > height * 0.9 or abs(previous.size - line.size) > 0.6 or line.top > previous.top
+    gap = previous.bottom - line.top  # between glyph boxes: about half the size in a paragraph
+    return (
+        gap > max(previous.size, line.size) * 1.0
+        or abs(previous.size - line.size) > 0.6
+        or line.top > previous.top
+    )
 
 
 def _continues(paragraph: list[str], line: _Line) -> bool:
