@@ -482,8 +482,8 @@ def _assemble(pages: list[_Page]):
             # A table going on from the previous page (its header repeated or not).
             if first and table is not None and table.fits(line):
                 flush_paragraph()
-                builder.page(page.number)
                 flush_table()
+                builder.page(page.number)
                 if line.text != table.header.text:
                     table_rows.append(table.cells(line))
                 index += 1

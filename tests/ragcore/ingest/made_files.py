@@ -112,3 +112,78 @@ def scanned_pdf() -> bytes:
         pdf.add_page()
         pdf.image(io.BytesIO(_gray_png()), x=20, y=20, w=100)
     return bytes(pdf.output())
+
+
+def png(width: int = 40, height: int = 30) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), color=(120, 160, 200)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def manual_docx() -> bytes:
+    """A Word file: title property, headings, a list, a table, an image with alt text."""
+    import docx
+
+    document = docx.Document()
+    document.core_properties.title = "HP-400 press service manual"
+    document.add_heading("5 Maintenance", level=1)
+    document.add_paragraph("Stop the press and release the pressure before any work.")
+    document.add_heading("5.3 Mechanical seal", level=2)
+    document.add_paragraph("Check the seal for leaks.", style="List Bullet")
+    document.add_paragraph("Replace it every 4000 hours.", style="List Bullet")
+    picture = document.add_paragraph().add_run().add_picture(io.BytesIO(png()))
+    picture._inline.docPr.set("descr", "Exploded view of the seal cartridge")
+    table = document.add_table(rows=3, cols=3)
+    for row, cells in enumerate(
+        [("Part", "Interval", "Torque"), ("Seal", "4000 h", "12 Nm"), ("Valve", "2000 h", "9 Nm")]
+    ):
+        for column, value in enumerate(cells):
+            table.cell(row, column).text = value
+    document.add_heading("6 Hydraulics", level=1)
+    document.add_paragraph("The oil runs at 210 bar.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def manual_odt() -> bytes:
+    """An OpenDocument text: headings, a list, a table with a header row, an image frame
+    with a title (alt text)."""
+    from odf import draw, svg, table, text
+    from odf.opendocument import OpenDocumentText
+
+    document = OpenDocumentText()
+    body = document.text
+    body.addElement(text.H(outlinelevel=1, text="2 Installation"))
+    body.addElement(text.P(text="Mount the pump on a level base."))
+    body.addElement(text.H(outlinelevel=2, text="2.1 Piping"))
+    items = text.List()
+    for line in ("Support the pipes separately.", "Flush the pipes before start-up."):
+        item = text.ListItem()
+        item.addElement(text.P(text=line))
+        items.addElement(item)
+    body.addElement(items)
+    grid = table.Table(name="Sizes")
+    grid.addElement(table.TableColumn(numbercolumnsrepeated=2))
+    header = table.TableHeaderRows()
+    rows = [("Pipe", "Diameter"), ("Suction", "DN 80"), ("Discharge", "DN 65")]
+    for index, (name, size) in enumerate(rows):
+        row = table.TableRow()
+        for value in (name, size):
+            cell = table.TableCell()
+            cell.addElement(text.P(text=value))
+            row.addElement(cell)
+        (header if index == 0 else grid).addElement(row)
+        if index == 0:
+            grid.addElement(header)
+    body.addElement(grid)
+    paragraph = text.P()
+    frame = draw.Frame(width="2cm", height="2cm", anchortype="as-char")
+    frame.addElement(svg.Title(text="Piping diagram with valves"))
+    paragraph.addElement(frame)
+    body.addElement(paragraph)
+    out = io.BytesIO()
+    document.write(out)
+    return out.getvalue()
