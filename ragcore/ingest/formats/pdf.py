@@ -10,8 +10,8 @@ with no gap wider than a character), then read the way a person would:
 - **Columns.** A page whose segments leave a clear vertical gutter in its middle third,
   with wide runs of text on both sides, is read column by column; a full-width line
   (a title) ends one band of columns and starts the next.
-- **Headers and footers.** Lines at the top or bottom of a page whose text (digits aside)
-  repeats on at least half the pages, and bare page numbers ("12", "Page 3 of 9"), are
+- **Headers and footers.** Lines at the top or bottom of a page whose letters (digits
+  aside) repeat on at least 40% of the pages, and bare page numbers ("12", "Page 3 of 9"), are
   dropped, so they never land inside a sentence.
 - **Headings.** A short single-run line in a font clearly larger than the body text is a
   heading; its size ranks its level. They give the section spans.
@@ -48,10 +48,15 @@ _PAGE_NUMBER = re.compile(
     r"^(?:page|seite|p\.)?\s*[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/|von)\s*\d{1,4})?$", re.I
 )
 _BULLET = re.compile(r"^(?:[•▪◦●■□‣∙·*–-])\s+")
+_NUMBER = re.compile(r"(?:^|\s)\d{1,4}(?:\s|$)")
+_LEADER = re.compile(r"(?:\s*\.){4,}\s*")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”']$")
 _HEADING_RATIO = 1.15
 _LINE_END_HYPHENS = frozenset("\x02\ufffe\u00ad")  # PDFium's marks of a hyphen at a line end
 _EDGE_LINES = 2
+_EDGE_SHARE = 0.4
+"""A top or bottom line repeated on this share of the pages is a running header/footer
+(headers of odd and even pages may differ, so each is on about half)."""
 
 
 @dataclass
@@ -72,6 +77,13 @@ class _Line:
     @property
     def text(self) -> str:
         return clean_inline(" ".join(s.text for s in self.segments))
+
+    def drop_leaders(self) -> None:
+        """A table of contents' dot leaders ("Canvas size . . . . 32") dropped."""
+        for seg in self.segments:
+            seg.text = _LEADER.sub(" ", seg.text).strip()
+        kept = [seg for seg in self.segments if seg.text]
+        self.segments = kept or self.segments[:1]
 
     @property
     def top(self) -> float:
@@ -353,16 +365,24 @@ def _reading_order(segments: list[_Segment], width: float, number: int) -> list[
 
 
 def _edge_key(text: str) -> str:
-    return re.sub(r"\d+", "#", text.lower()).strip()
+    """A running header's text without its page number, however it is placed: "gnuplot
+    5.4 41" on odd pages and "42 gnuplot 5.4" on even ones are one header."""
+    return re.sub(r"[\W\d_]+", "", text.lower())
 
 
 def _drop_headers_and_footers(pages: list[_Page]) -> None:
     with_text = [p for p in pages if p.lines]
     counts: Counter[str] = Counter()
+    numbered: Counter[str] = Counter()
     for page in with_text:
-        counts.update({_edge_key(line.text) for line in _edges(page)})
-    needed = max(2, (len(with_text) + 1) // 2)
+        keys = {_edge_key(line.text): line.text for line in _edges(page)}
+        counts.update(keys.keys())
+        numbered.update(key for key, text in keys.items() if _NUMBER.search(text))
+    needed = max(2, round(len(with_text) * _EDGE_SHARE))
     repeated = {key for key, n in counts.items() if n >= needed} if len(with_text) > 1 else set()
+    # A line with a page number that repeats on a few pages is a running header of a
+    # part of the book ("CONTENTS  gnuplot 5.4  3") even when that part is short.
+    repeated |= {key for key, n in numbered.items() if n >= 3}
     for page in with_text:
         edges = {id(line) for line in _edges(page)}
         page.lines = [
@@ -448,6 +468,9 @@ def _column_of(seg: _Segment, starts: list[float]) -> int | None:
 
 def _assemble(pages: list[_Page]):
     _drop_headers_and_footers(pages)
+    for page in pages:
+        for line in page.lines:
+            line.drop_leaders()
     body = _body_size(pages)
     levels = _heading_levels(pages, body)
     builder = TextBuilder()
@@ -509,7 +532,7 @@ def _assemble(pages: list[_Page]):
             elif first:  # a paragraph running over the page break
                 marks.append((len("".join(paragraph)) + 1, page.number))
             first = False
-            if following is not None and len(line.segments) >= 2:
+            if following is not None and _could_be_header(line):
                 candidate = _Table(line)
                 if candidate.fits(following):
                     flush_paragraph()
@@ -542,6 +565,14 @@ def _assemble(pages: list[_Page]):
     flush_paragraph()
     flush_table()
     return builder.build()
+
+
+def _could_be_header(line: _Line) -> bool:
+    """Two or more cells, each naming something (a header names its columns; "47" or
+    "12 Nm" is a value, so a line with one is a row, not a header)."""
+    return len(line.segments) >= 2 and all(
+        any(c.isalpha() for c in seg.text) and not seg.text[:1].isdigit() for seg in line.segments
+    )
 
 
 def _new_paragraph(previous: _Line, line: _Line) -> bool:
