@@ -138,14 +138,15 @@ class _ProgressLine:
 
     def __call__(self, p: IngestProgress) -> None:
         final = p.documents_done >= p.documents_total
-        rate = p.chunks_done / p.seconds if p.seconds else 0.0
+        chunks = max(p.chunks_embedded, p.chunks_done)
+        rate = chunks / p.seconds if p.seconds else 0.0
         pages = f", {p.pages_done}/{p.pages_total} pages" if p.pages_total else ""
         eta = p.eta_seconds
         left = f", {_duration(eta)} left" if eta is not None and not final else ""
         took = f" in {_duration(p.seconds)}" if final else ""
         self._show(
             f"ingest: {p.documents_done}/{p.documents_total} documents{pages}, "
-            f"{p.chunks_done} chunks, {rate:.0f} chunks/s{left}{took}",
+            f"{chunks} chunks, {rate:.0f} chunks/s{left}{took}",
             final,
         )
 

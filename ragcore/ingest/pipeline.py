@@ -49,8 +49,8 @@ ProgressCallback = Callable[["IngestProgress"], None]
 class IngestProgress:
     """Where an ingest stands: committed (or unchanged) documents, their pages and
     characters out of the call's, and the chunks embedded and committed so far. Reported
-    after every commit, and once more at the end only if that state was not reported yet
-    (so a progress line is never printed twice)."""
+    after every model batch and every commit, and once more at the end only if that state
+    was not reported yet (so a progress line is never printed twice)."""
 
     documents_done: int
     documents_total: int
@@ -59,7 +59,11 @@ class IngestProgress:
     pages_done: int = 0
     pages_total: int = 0
     chars_done: int = 0
+    """Characters of the text embedded so far (done documents whole; the rest by chunk)."""
     chars_total: int = 0
+    chunks_embedded: int = 0
+    """Chunks through the model so far (ahead of ``chunks_done``: a document is committed
+    once all its chunks are embedded)."""
 
     @property
     def eta_seconds(self) -> float | None:
@@ -131,7 +135,7 @@ class Ingestor:
             else:
                 todo.append(doc)
         tally = _Tally(progress, docs, started)
-        tally.add(docs=[d for d in docs if d.id in outcomes], chunks=0, report=False)
+        tally.unchanged([d for d in docs if d.id in outcomes])
         with _Writer(self._commit, tally) as writer:
             for window in self._windows(todo):
                 for doc, chunks, _ in window:
@@ -169,10 +173,12 @@ class Ingestor:
         """Embed the window's chunks in length order and hand each document to the writer
         as soon as all its chunks have vectors (in groups of about GROUP_CHUNKS)."""
         texts, lengths, owners = [], [], []
+        fresh: list[int] = []  # characters each chunk adds to those before it (no overlap)
         for slot, (doc, chunks, tokens) in enumerate(window):
             texts += [self.embedding_text(doc, c) for c in chunks]
             lengths += tokens
             owners += [(slot, row) for row in range(len(chunks))]
+            fresh += _fresh_characters(chunks)
         vectors = [np.empty((len(c), self._embedder.dimension), np.float32) for _, c, _ in window]
         missing = [len(c) for _, c, _ in window]
         ready: list[tuple[Document, Sequence[Chunk], np.ndarray]] = []
@@ -189,6 +195,7 @@ class Ingestor:
                 finished(slot)
         order = sorted(range(len(texts)), key=lengths.__getitem__)
         for members, batch_vectors in self._vectors_in_order(texts, lengths, order):
+            writer.tally.embedded(len(members), sum(fresh[m] for m in members))
             for member, vector in zip(members, batch_vectors):
                 slot, row = owners[member]
                 vectors[slot][row] = vector
@@ -277,6 +284,15 @@ class Ingestor:
         self._on_write(result, by_chunk)
 
 
+def _fresh_characters(chunks: Sequence[Chunk]) -> list[int]:
+    """Per chunk, the characters of the text it covers that no earlier chunk did."""
+    out, covered = [], 0
+    for chunk in chunks:
+        out.append(max(chunk.end - max(chunk.start, covered), 0))
+        covered = max(covered, chunk.end)
+    return out
+
+
 _Planned = tuple[Document, list[Chunk], list[int]]
 """A document, its chunks, and each chunk's token count as the model will see it."""
 
@@ -294,8 +310,14 @@ class _Tally:
         self._pages_total = sum(len(d.pages) for d in docs)
         self._chars_total = sum(len(d.text) for d in docs)
         self.documents = self.pages = self.chars = self.chunks = 0
+        self._embedded_chunks = self._embedded_chars = self._unchanged_chars = 0
         self._started = started
-        self._reported: tuple[int, int] | None = None
+        self._reported: tuple[int, int, int] | None = None
+
+    def unchanged(self, docs: Sequence[Document]) -> None:
+        """Documents already stored as they are: done before anything is embedded."""
+        self.add(docs, 0, report=False)
+        self._unchanged_chars = self.chars
 
     def add(self, docs: Sequence[Document], chunks: int, *, report: bool = True) -> None:
         self.documents += len(docs)
@@ -305,13 +327,20 @@ class _Tally:
         if report:
             self.report()
 
+    def embedded(self, chunks: int, chars: int) -> None:
+        """A model batch is done (its chunks' documents may not be committed yet)."""
+        self._embedded_chunks += chunks
+        self._embedded_chars += chars
+        self.report()
+
     def finish(self) -> None:
-        if self._reported != (self.documents, self.chunks):
+        if self._reported != (self.documents, self.chunks, self._embedded_chunks):
             self.report()
 
     def report(self) -> None:
         if self._progress:
-            self._reported = (self.documents, self.chunks)
+            self._reported = (self.documents, self.chunks, self._embedded_chunks)
+            done = self.documents >= self._total
             self._progress(
                 IngestProgress(
                     self.documents,
@@ -320,8 +349,11 @@ class _Tally:
                     time.perf_counter() - self._started,
                     self.pages,
                     self._pages_total,
-                    self.chars,
+                    self._chars_total
+                    if done
+                    else max(self.chars, self._unchanged_chars + self._embedded_chars),
                     self._chars_total,
+                    max(self._embedded_chunks, self.chunks),
                 )
             )
 
@@ -341,7 +373,7 @@ class _Writer:
         tally: _Tally,
     ) -> None:
         self._commit = commit
-        self._tally = tally
+        self.tally = tally
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="ragcore-ingest-write")
         self._pending: Future | None = None
         self._pending_docs: list[Document] = []
@@ -357,7 +389,7 @@ class _Writer:
         if self._pending is not None:
             pending, self._pending = self._pending, None
             pending.result()
-            self._tally.add(self._pending_docs, self._pending_chunks)
+            self.tally.add(self._pending_docs, self._pending_chunks)
 
     def __enter__(self) -> _Writer:
         return self
