@@ -39,9 +39,12 @@ class DocxLoader:
         try:
             document = docx.Document(io.BytesIO(data))
             builder = TextBuilder()
+            # Style names by id, read once: python-docx resolves ``paragraph.style``
+            # through the whole style list each time (most of the reading time).
+            styles = {s.style_id: s.name or "" for s in document.styles}
             for block in _blocks(document):
                 if isinstance(block, Paragraph):
-                    _paragraph(builder, block)
+                    _paragraph(builder, block, styles.get(block._p.style or "", ""))
                 else:
                     _table(builder, block)
             structured = builder.build()
@@ -74,8 +77,7 @@ def _blocks(document: DocxDocument) -> Iterator[Paragraph | Table]:
     yield from document.iter_inner_content()
 
 
-def _level(paragraph: Paragraph) -> int | None:
-    style = paragraph.style.name if paragraph.style is not None else ""
+def _level(paragraph: Paragraph, style: str) -> int | None:
     if style and style.lower() == "title":
         return 1
     match = _HEADING.match(style or "")
@@ -88,8 +90,7 @@ def _level(paragraph: Paragraph) -> int | None:
     return None
 
 
-def _is_list(paragraph: Paragraph) -> bool:
-    style = (paragraph.style.name if paragraph.style is not None else "") or ""
+def _is_list(paragraph: Paragraph, style: str) -> bool:
     return style.lower().startswith("list") or (paragraph._p.find(f"{_W}pPr/{_W}numPr") is not None)
 
 
@@ -102,13 +103,13 @@ def _alt_texts(paragraph: Paragraph) -> list[str]:
     return texts
 
 
-def _paragraph(builder: TextBuilder, paragraph: Paragraph) -> None:
+def _paragraph(builder: TextBuilder, paragraph: Paragraph, style: str) -> None:
     text = paragraph.text.strip()
-    level = _level(paragraph)
+    level = _level(paragraph, style)
     if text and level is not None:
         builder.heading(level, text)
     elif text:
-        builder.block(f"- {clean_inline(text)}" if _is_list(paragraph) else text)
+        builder.block(f"- {clean_inline(text)}" if _is_list(paragraph, style) else text)
     for alt in _alt_texts(paragraph):
         builder.block(alt)
 

@@ -52,6 +52,8 @@ _NUMBER = re.compile(r"(?:^|\s)\d{1,4}(?:\s|$)")
 _LEADER = re.compile(r"(?:\s*\.){4,}\s*")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”']$")
 _HEADING_RATIO = 1.15
+_BOLD_WEIGHT = 600
+_BOLD_HEADING = -1.0  # the levels' key for bold headings of body size
 _LINE_END_HYPHENS = frozenset("\x02\ufffe\u00ad")  # PDFium's marks of a hyphen at a line end
 _EDGE_LINES = 2
 _EDGE_SHARE = 0.4
@@ -67,6 +69,7 @@ class _Segment:
     bottom: float
     top: float
     size: float
+    bold: bool = False
 
 
 @dataclass
@@ -210,11 +213,12 @@ def _scan_notes(pages: list[_Page]) -> tuple[tuple[str, ...], list[int]]:
     scanned = [p.number for p in pages if p.scanned]
     if not scanned:
         return (), []
-    listed = ", ".join(map(str, scanned))
+    listed = ("page " if len(scanned) == 1 else "pages ") + ", ".join(map(str, scanned))
+    have, were = ("has", "was") if len(scanned) == 1 else ("have", "were")
     if all(p.ocr_text is not None for p in pages if p.scanned):
-        return (f"pages {listed} have no text layer and were read by OCR (tesseract)",), []
+        return (f"{listed} {have} no text layer and {were} read by OCR (tesseract)",), []
     return (
-        f"pages {listed} have no text layer (scanned images) and were left out: install "
+        f"{listed} {have} no text layer (scanned images) and {were} left out: install "
         "tesseract-ocr (apt-get install tesseract-ocr) and ingest again to OCR them",
     ), scanned
 
@@ -222,8 +226,8 @@ def _scan_notes(pages: list[_Page]) -> tuple[tuple[str, ...], list[int]]:
 # -- one page: characters -> segments -> lines, in reading order ----------------------------
 
 
-_Word = tuple[str, float, float, float, float, float]
-"""A word's text, x0, x1, bottom, top and font size."""
+_Word = tuple[str, float, float, float, float, float, bool]
+"""A word's text, x0, x1, bottom, top, font size and whether it is bold."""
 _WORD = re.compile(r"[^\s\x02\ufffe]+[\x02\ufffe]?|[\x02\ufffe]")
 
 
@@ -260,6 +264,7 @@ def _page_lines(text_page: pdfium.PdfTextPage, width: float, number: int) -> lis
         first = text_page.get_charbox(start)
         last = text_page.get_charbox(end - 1) if end - start > 1 else first
         size = pdfium_c.FPDFText_GetFontSize(text_page, start) or (first[3] - first[1])
+        bold = pdfium_c.FPDFText_GetFontWeight(text_page, start) >= _BOLD_WEIGHT
         bottom, top = min(first[1], last[1]), max(first[3], last[3])
         middle = (top + bottom) / 2
         if (
@@ -271,7 +276,7 @@ def _page_lines(text_page: pdfium.PdfTextPage, width: float, number: int) -> lis
             raw_lines.append([])
             low = high = None
         right = max(first[2], last[2])
-        raw_lines[-1].append((match.group(), first[0], right, bottom, top, size))
+        raw_lines[-1].append((match.group(), first[0], right, bottom, top, size, bold))
         low = bottom if low is None else min(low, bottom)
         high = top if high is None else max(high, top)
     segments = [seg for line in raw_lines for seg in _segments(line)]
@@ -288,16 +293,17 @@ def _segments(words: list[_Word]) -> list[_Segment]:
     """A raw line's words joined into segments, cut where the gap between two words is
     wider than a character (a table's cells, or two columns on one baseline)."""
     out: list[_Segment] = []
-    for text, x0, x1, bottom, top, size in words:
+    for text, x0, x1, bottom, top, size, bold in words:
         text = _unhyphenate(text)
         if out and x0 - out[-1].x1 <= max(size, 4.0):
             seg = out[-1]
+            seg.bold = seg.bold and bold
             seg.text = f"{seg.text} {text}"
             seg.x1 = max(seg.x1, x1)
             seg.bottom = min(seg.bottom, bottom)
             seg.top = max(seg.top, top)
         else:
-            out.append(_Segment(text, x0, x1, bottom, top, size))
+            out.append(_Segment(text, x0, x1, bottom, top, size, bold))
     return out
 
 
@@ -407,23 +413,38 @@ def _body_size(pages: list[_Page]) -> float:
 
 
 def _heading_levels(pages: list[_Page], body: float) -> dict[float, int]:
+    """Heading levels by font size, largest first; a bold line of body size (a manual
+    page's NAME, OPTIONS) ranks below every larger heading."""
     sizes = {
         round(line.size * 2) / 2
         for page in pages
         for line in page.lines
-        if _could_be_heading(line, body)
+        if _could_be_heading(line, body) and line.size >= body * _HEADING_RATIO
     }
-    return {size: min(level, 6) for level, size in enumerate(sorted(sizes, reverse=True), 1)}
+    levels = {size: min(level, 6) for level, size in enumerate(sorted(sizes, reverse=True), 1)}
+    levels[_BOLD_HEADING] = min(len(sizes) + 1, 6)
+    return levels
+
+
+def _heading_level(line: _Line, body: float, levels: dict[float, int]) -> int | None:
+    if not _could_be_heading(line, body):
+        return None
+    size = round(line.size * 2) / 2
+    return levels.get(size) if line.size >= body * _HEADING_RATIO else levels[_BOLD_HEADING]
 
 
 def _could_be_heading(line: _Line, body: float) -> bool:
     text = line.text
-    return (
-        len(line.segments) == 1
-        and body > 0
-        and line.size >= body * _HEADING_RATIO
-        and len(text) <= 120
-        and any(c.isalpha() for c in text)
+    if len(line.segments) != 1 or body <= 0 or not any(c.isalpha() for c in text):
+        return False
+    if line.size >= body * _HEADING_RATIO:
+        return len(text) <= 120
+    return (  # a short bold line of its own in the body size
+        line.segments[0].bold
+        and line.size >= body * 0.95
+        and len(text) <= 60
+        and (text[:1].isupper() or text[:1].isdigit())
+        and text[-1] not in ".,;:"
     )
 
 
@@ -547,10 +568,10 @@ def _assemble(pages: list[_Page]):
             if table is not None and table_rows:
                 flush_table()
             table = None
-            size = round(line.size * 2) / 2
-            if size in levels and _could_be_heading(line, body):
+            level = _heading_level(line, body, levels)
+            if level is not None:
                 flush_paragraph()
-                builder.heading(levels[size], line.text)
+                builder.heading(level, line.text)
                 previous = None
             else:
                 text = line.text

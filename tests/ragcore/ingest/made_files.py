@@ -187,3 +187,20 @@ def manual_odt() -> bytes:
     out = io.BytesIO()
     document.write(out)
     return out.getvalue()
+
+
+def scanned_text_pdf(lines: list[str]) -> bytes:
+    """A one-page PDF whose only content is a picture of ``lines`` of text (a scan)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (1700, 140 * len(lines) + 80), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=48)
+    for index, line in enumerate(lines):
+        draw.text((40, 60 + 140 * index), line, fill=0, font=font)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(io.BytesIO(out.getvalue()), x=10, y=10, w=190)
+    return bytes(pdf.output())

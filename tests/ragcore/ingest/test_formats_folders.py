@@ -50,7 +50,10 @@ def test_a_folder_of_odd_names_and_formats_loads_in_one_run(tmp_path):
     assert [s.reason for s in loaded.skipped] == [SkipReason.README]
     assert loaded.pages == 4
     [note] = loaded.notes
-    assert note.path.endswith("CP-200 Manual (Rev 3).pdf") and "pages 5" in note.detail
+    assert (
+        note.path.endswith("CP-200 Manual (Rev 3).pdf")
+        and "page 5 has no text layer" in note.detail
+    )
 
 
 def test_two_files_with_one_id_are_refused_naming_both(tmp_path):

@@ -6,9 +6,10 @@ truncated files and scans."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
-from made_files import manual_pdf, scanned_pdf
+from made_files import manual_pdf, scanned_pdf, scanned_text_pdf
 
 from ragcore.errors import InvalidDocumentError
 from ragcore.ingest.chunking import chunk_text
@@ -79,7 +80,7 @@ def test_a_table_over_a_page_break_keeps_its_columns_and_pages(manual):
 def test_a_page_without_a_text_layer_is_named_when_there_is_no_ocr(manual):
     assert manual.fields["pages_without_text"] == "5"
     [note] = manual.notes
-    assert "pages 5 have no text layer" in note and "tesseract-ocr" in note
+    assert "page 5 has no text layer" in note and "tesseract-ocr" in note
 
 
 def test_chunks_carry_their_section_and_pages(manual):
@@ -119,3 +120,15 @@ def test_load_bytes_gives_a_document_with_id_title_pages_and_metadata():
     assert doc.title == "5 Maintenance"
     assert [p.page for p in doc.pages] == [1, 2, 3, 4] and not loaded.notes
     assert "pages_without_text" not in doc.metadata
+
+
+@pytest.mark.process
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is not installed")
+def test_a_scanned_page_is_read_by_tesseract_when_it_is_installed():
+    data = scanned_text_pdf(["Replace the pump seal every 4000 hours.", "Check the oil weekly."])
+    [extracted] = PdfLoader().load(data, "scan.pdf")
+    assert "Replace the pump seal every 4000 hours." in extracted.text
+    assert "Check the oil weekly." in extracted.text
+    assert [p.page for p in extracted.pages] == [1]
+    assert extracted.notes == ("page 1 has no text layer and was read by OCR (tesseract)",)
+    assert "pages_without_text" not in extracted.fields
