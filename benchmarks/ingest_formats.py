@@ -28,7 +28,13 @@ from ragcore import Config, Engine
 from ragcore.ingest.formats import load_bytes
 from ragcore.ingest.loaders import load_files
 
-WORDS = ["pump", "seal", "bearing", "valve", "pressure", "check", "replace", "interval", "hours", "oil", "filter", "motor", "shaft", "housing", "torque", "gasket", "clean", "inspect", "drain", "level", "the", "a", "of", "and", "to", "with", "before", "after", "each", "weekly", "monthly", "operator", "maintenance", "coupling", "impeller", "casing", "flow", "rated", "start", "stop", "lock", "isolate", "record", "log", "temperature", "vibration", "noise", "leak", "wear", "spare", "part"]
+_VOCABULARY = (
+    "pump seal bearing valve pressure check replace interval hours oil filter motor shaft "
+    "housing torque gasket clean inspect drain level the a of and to with before after "
+    "each weekly monthly operator maintenance coupling impeller casing flow rated start "
+    "stop lock isolate record log temperature vibration noise leak wear spare part"
+)
+WORDS = tuple(_VOCABULARY.split())
 
 
 def _page_content(rng: random.Random, number: int) -> tuple[str, list[str], list[list[str]]]:
