@@ -6,12 +6,15 @@ see ``benchmarks/ingest_formats.py``).
 Headings ``h1``–``h6`` give the section spans; paragraphs, list items (``- item``) and
 table rows (``Column: value; …``, the header row from ``th`` cells) become blocks;
 links become their text, images their ``alt`` text; ``script``, ``style``, ``nav`` and
-the ``head`` are left out. ``<meta name="...">`` tags with ragcore's field names (or
-``ragcore:`` before them) fill the document's fields, and ``<title>`` its title.
+the ``head`` are left out, and so is doc-site chrome marked by its class or role
+(``navheader``, ``sphinxsidebar``, breadcrumbs, ``role="navigation"``).
+``<meta name="...">`` tags with ragcore's field names (or ``ragcore:`` before them) fill
+the document's fields, and ``<title>`` its title.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html.parser import HTMLParser
 
@@ -27,6 +30,23 @@ _BLOCKS = frozenset(
     }
 )
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+    | {"track", "wbr"}
+)
+_NAVIGATION = re.compile(
+    r"(?:^|[\s_-])(?:nav\w*|\w*sidebar\w*|breadcrumbs?|skip-?link)(?:$|[\s_-])", re.I
+)
+
+
+def _is_navigation(attributes: dict[str, str | None]) -> bool:
+    """Doc-site chrome marked by class or role: DocBook's ``navheader``/``navfooter``,
+    Sphinx's ``sphinxsidebar``, breadcrumbs, ``role="navigation"``."""
+    if (attributes.get("role") or "").lower() == "navigation":
+        return True
+    return bool(_NAVIGATION.search(attributes.get("class") or ""))
+
+
 _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "svg"})
 
 
@@ -73,6 +93,7 @@ class _Reader(HTMLParser):
         self.title = ""
         self.meta: dict[str, object] = {}
         self._hidden = 0
+        self._skipping: tuple[str, int] | None = None  # a navigation element and its depth
         self._in_title = False
         self._buffer: list[str] = []
         self._heading: int | None = None
@@ -109,10 +130,17 @@ class _Reader(HTMLParser):
             name = (attributes.get("name") or "").removeprefix("ragcore:")
             if name in FIELDS and attributes.get("content") is not None:
                 self.meta[name] = attributes["content"]
+        if self._skipping is not None:  # inside navigation marked by its class or role
+            if tag == self._skipping[0]:
+                self._skipping = (tag, self._skipping[1] + 1)
+            return
         if tag in _HIDDEN:
             self._hidden += 1
             return
         if self._hidden:
+            return
+        if tag not in _VOID and _is_navigation(attributes):
+            self._skipping = (tag, 1)
             return
         if tag == "img":
             alt = clean_inline(attributes.get("alt") or "")
@@ -151,6 +179,11 @@ class _Reader(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "title":
             self._in_title = False
+        if self._skipping is not None:
+            if tag == self._skipping[0]:
+                depth = self._skipping[1] - 1
+                self._skipping = (tag, depth) if depth else None
+            return
         if tag in _HIDDEN:
             self._hidden = max(self._hidden - 1, 0)
             return
@@ -194,7 +227,7 @@ class _Reader(HTMLParser):
     def handle_data(self, data):
         if self._in_title:
             self.title += data
-        elif not self._hidden:
+        elif not self._hidden and self._skipping is None:
             self._out(data)
 
     def result(self) -> Structured:

@@ -142,3 +142,16 @@ def test_a_media_type_picks_the_format_whatever_the_name():
     assert (doc.id, doc.text) == ("upload", "Hello there.")
     with pytest.raises(InvalidDocumentError, match=r"upload\.bin: unsupported file type \.bin"):
         load_bytes(b"x", "upload.bin")
+
+
+def test_doc_site_navigation_marked_by_class_or_role_is_left_out():
+    page = (
+        '<div class="navheader"><table><tr><td><a href="p.html">Prev</a></td>'
+        '<td><a href="n.html">Next</a></td></tr></table></div>'
+        '<div class="sphinxsidebar"><div><a href="/">Contents</a></div></div>'
+        '<ul role="navigation"><li>Home</li></ul>'
+        "<h1>2.1 Basics</h1><div class='section'>"
+        "<p>Run <code>apt-get update</code> first.</p></div>"
+    )
+    [doc] = load_bytes(page.encode(), "ch02.html")
+    assert doc.text == "2.1 Basics\n\nRun apt-get update first."
