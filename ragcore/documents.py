@@ -110,7 +110,9 @@ class Document:
 
     @property
     def checksum(self) -> str:
-        """SHA-256 of everything stored about the document (text and metadata)."""
+        """SHA-256 of everything stored about the document (text and metadata). The
+        section and page spans are not in it: they follow from the text as read, and a
+        store recomputes the checksum from what it keeps (``ragcore migrate``)."""
         payload = json.dumps(
             [
                 self.text,
@@ -123,14 +125,6 @@ class Document:
                 self.version,
                 self.supersedes,
                 sorted(self.metadata.items()),
-                # Structure counts only when there is some, so the checksums of documents
-                # stored before it existed stay the same.
-                *(
-                    [[(s.start, s.end, list(s.path)) for s in self.sections]]
-                    if self.sections
-                    else []
-                ),
-                *([[(p.start, p.end, p.page) for p in self.pages]] if self.pages else []),
             ],
             ensure_ascii=False,
         )
