@@ -144,8 +144,9 @@ class _ProgressLine:
         eta = p.eta_seconds
         left = f", {_duration(eta)} left" if eta is not None and not final else ""
         took = f" in {_duration(p.seconds)}" if final else ""
+        share = f"{p.chars_done / p.chars_total:.0%}, " if p.chars_total and not final else ""
         self._show(
-            f"ingest: {p.documents_done}/{p.documents_total} documents{pages}, "
+            f"ingest: {share}{p.documents_done}/{p.documents_total} documents{pages}, "
             f"{chunks} chunks, {rate:.0f} chunks/s{left}{took}",
             final,
         )

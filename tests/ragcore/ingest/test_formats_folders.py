@@ -116,7 +116,7 @@ def test_the_progress_line_is_rewritten_in_place_and_ended_once():
     line(IngestProgress(4, 4, 40, 4.0, 8, 8, 400, 400))
     out = terminal.getvalue()
     assert out.count("\n") == 1 and out.endswith("\n") and out.startswith("\r")
-    assert "1/4 documents, 2/8 pages, 10 chunks, 10 chunks/s, 3 s left" in out
+    assert "ingest: 25%, 1/4 documents, 2/8 pages, 10 chunks, 10 chunks/s, 3 s left" in out
     assert "4/4 documents, 8/8 pages, 40 chunks, 10 chunks/s in 4 s" in out
 
     piped = io.StringIO()
