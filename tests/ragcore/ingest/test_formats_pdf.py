@@ -132,3 +132,20 @@ def test_a_scanned_page_is_read_by_tesseract_when_it_is_installed():
     assert [p.page for p in extracted.pages] == [1]
     assert extracted.notes == ("page 1 has no text layer and was read by OCR (tesseract)",)
     assert "pages_without_text" not in extracted.fields
+
+
+def test_words_set_apart_without_a_space_character_are_two_words():
+    from fpdf import FPDF
+
+    pdf = FPDF(format="A4", unit="pt")
+    pdf.add_page()
+    pdf.set_font("Times", size=10)
+    x = 72.0
+    for word in ("history", "is", "not", "saved", "when", "a", "shell", "exits."):
+        pdf.text(x, 100, word)  # no space characters: only the gaps (0.3 em) part words
+        x += pdf.get_string_width(word) + 3.0
+    pdf.text(72, 120, "Ordinary kerning keeps one word whole.")
+    [extracted] = _without_ocr().load(bytes(pdf.output()), "tight.pdf")
+    assert extracted.text == (
+        "history is not saved when a shell exits.\n\nOrdinary kerning keeps one word whole."
+    )
