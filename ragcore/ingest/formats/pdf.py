@@ -326,6 +326,7 @@ def _segments(words: list[_Word]) -> list[_Segment]:
         if out and x0 - out[-1].x1 <= max(size, 4.0):
             seg = out[-1]
             seg.bold = seg.bold and bold
+            seg.size = max(seg.size, size)  # a smaller word inside a line (bash(1)'s names)
             seg.text = f"{seg.text} {text}"
             seg.x1 = max(seg.x1, x1)
             seg.bottom = min(seg.bottom, bottom)
