@@ -1,5 +1,6 @@
-"""Word (``.docx``): python-docx (MIT, pure Python over lxml; ~250 kB), which reads the
-body in document order — paragraphs and tables interleaved — and the core properties.
+"""Word (``.docx``): python-docx (MIT, pure Python, 2.9 MB installed, over lxml: BSD-3,
+13 MB), which reads the body in document order — paragraphs and tables interleaved — and
+the core properties; ~1,100 pages/s (``benchmarks/ingest_formats.py``).
 
 Headings (the built-in ``Heading N`` and ``Title`` styles, or a paragraph's outline
 level) give the section spans; list paragraphs become ``- item``; a table becomes one

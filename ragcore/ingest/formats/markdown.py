@@ -1,6 +1,6 @@
 """Markdown (``.md``, ``.markdown``): YAML front matter, then the body read with
-markdown-it-py (MIT, pure Python, CommonMark-exact, ~100 kB; already a dependency of
-much of the ecosystem).
+markdown-it-py (MIT, pure Python, CommonMark-exact, 0.9 MB; ~2,500 pages/s in
+``benchmarks/ingest_formats.py``).
 
 The body keeps its lines as written — an ATX heading stays ``## 5.3 Seal``, a list item
 ``- Check the seal`` — so plain Markdown documents chunk exactly as before; what goes is

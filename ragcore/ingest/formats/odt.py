@@ -1,5 +1,6 @@
 """OpenDocument text (``.odt``): odfpy (Apache-2.0 / GPL-2.0+ / LGPL-2.1+, pure Python,
-~1 MB; the reference library of the OASIS format), walking ``office:text`` in order.
+1.3 MB, no dependencies; the reference library of the OASIS format), walking
+``office:text`` in order; ~1,400 pages/s (``benchmarks/ingest_formats.py``).
 
 ``text:h`` headings (their ``outline-level``) give the section spans; paragraphs and
 list items (``- item``) become blocks; a table becomes one ``Column: value; …`` block

@@ -1,8 +1,9 @@
 """PDF (``.pdf``): the text layer read page by page with pypdfium2 — Google's PDFium
-(BSD-3 / Apache-2.0; the engine in Chrome), one self-contained wheel of ~3 MB with no
-system library, and among the fastest text extractors (see ``benchmarks/ingest_formats.py``).
-PyMuPDF is as fast but AGPL; pdfminer.six is pure Python and ~20x slower; pypdf gives no
-character boxes.
+(BSD-3 / Apache-2.0; the engine in Chrome), one self-contained wheel (8.7 MB installed,
+no system library) that gives every character's box, font size and weight from C.
+About 100 real manual pages/s here with everything below, ~3-10% of an ingest's time
+(``benchmarks/ingest_formats.py``). PyMuPDF is as fast but AGPL; pdfminer.six is pure
+Python and far slower; pypdf gives no character geometry (no columns, headers, tables).
 
 From PDFium's character boxes the page is rebuilt as lines and segments (runs of text
 with no gap wider than a character), then read the way a person would:
