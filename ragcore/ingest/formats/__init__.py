@@ -22,6 +22,7 @@ name (``ids.id_from_path``): the directory walk passes the path relative to the 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -38,6 +39,8 @@ from ragcore.ingest.formats.markdown import MarkdownLoader
 from ragcore.ingest.formats.odt import OdtLoader
 from ragcore.ingest.formats.pdf import PdfLoader
 from ragcore.ingest.formats.text import TextLoader
+
+_log = logging.getLogger(__name__)
 
 _LOADERS: tuple[FormatLoader, ...] = (
     TextLoader(),
@@ -107,7 +110,18 @@ def load_file_bytes(
         )
     if not isinstance(data, bytes | bytearray | memoryview):
         raise InvalidDocumentError(origin, None, "the content must be bytes")
-    extracted = loader.load(bytes(data), origin)
+    try:
+        extracted = loader.load(bytes(data), origin)
+    except (InvalidDocumentError, MemoryError):
+        raise
+    except Exception as exc:  # a reader library's error on input it did not expect
+        _log.debug("reading %s failed", origin, exc_info=True)
+        raise InvalidDocumentError(
+            origin,
+            None,
+            f"cannot be read ({type(exc).__name__}: {exc}); the file may be damaged: "
+            "export or download it again (and report it if it opens elsewhere)",
+        ) from exc
     kb = knowledge_base or DEFAULT_KNOWLEDGE_BASE
     documents = tuple(_document(found, file_name, kb) for found in extracted)
     notes = tuple(note for found in extracted for note in found.notes)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 
 import docx
@@ -54,6 +55,10 @@ class DocxLoader:
         except (PackageNotFoundError, zipfile.BadZipFile) as exc:
             raise InvalidDocumentError(
                 origin, None, "is not a Word .docx file (not an Office Open XML package)"
+            ) from exc
+        except (zlib.error, EOFError) as exc:
+            raise InvalidDocumentError(
+                origin, None, "is a damaged .docx (its compressed data is corrupt): save it again"
             ) from exc
         except KeyError as exc:
             raise InvalidDocumentError(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Sequence
 from xml.parsers.expat import ExpatError
 from xml.sax import SAXException
@@ -39,6 +40,10 @@ class OdtLoader:
         except (zipfile.BadZipFile, KeyError) as exc:
             raise InvalidDocumentError(
                 origin, None, "is not an OpenDocument text file (.odt); save it again as .odt"
+            ) from exc
+        except (zlib.error, EOFError) as exc:
+            raise InvalidDocumentError(
+                origin, None, "is a damaged .odt (its compressed data is corrupt): save it again"
             ) from exc
         except (ExpatError, SAXException, ValueError) as exc:
             raise InvalidDocumentError(

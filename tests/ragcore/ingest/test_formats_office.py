@@ -86,3 +86,24 @@ def test_malformed_office_files_raise_only_invalid_document_errors(data, name, w
     with pytest.raises(InvalidDocumentError, match=words) as caught:
         load_bytes(data, name)
     assert caught.value.source == name
+
+
+@pytest.mark.parametrize("name", ["manual.pdf", "manual.docx", "manual.odt"])
+def test_damaged_files_raise_only_invalid_document_errors_naming_the_file(name):
+    from made_files import manual_pdf
+
+    data = {"manual.pdf": manual_pdf, "manual.docx": manual_docx, "manual.odt": manual_odt}[name]()
+    outcomes = {"read": 0, "refused": 0}
+    for cut in range(1, 40):
+        size = len(data) * cut // 40
+        damaged = [data[:size], data[:size] + bytes(range(256)) + data[size + 256 :]]
+        for variant in damaged:
+            try:
+                documents = load_bytes(variant, name)
+            except InvalidDocumentError as error:
+                assert error.source == name
+                outcomes["refused"] += 1
+            else:
+                assert all(d.text.strip() for d in documents)
+                outcomes["read"] += 1
+    assert outcomes["refused"] >= 39  # every truncated copy at least
