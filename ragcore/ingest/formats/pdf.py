@@ -296,7 +296,7 @@ def _pieces(
     "savedwhen"): a gap wider than a quarter em between two letters, or after a full
     stop before a capital. Measured on the real manuals, in-word gaps stay below 0.25 em
     (code fonts' narrow glyphs included) and such missing spaces are above it."""
-    boxes = [text_page.get_charbox(index) for index in range(start, end)]
+    boxes = [_box(text_page, index) for index in range(start, end)]
     pieces, begin = [], 0
     limit = (size or 10.0) * _WORD_GAP_EM
     for index in range(1, len(boxes)):
@@ -310,6 +310,15 @@ def _pieces(
             begin = index
     pieces.append((text[start + begin : end], boxes[begin], boxes[-1]))
     return pieces
+
+
+def _box(text_page: pdfium.PdfTextPage, index: int) -> _Box:
+    """A character's box; (0, 0, 0, 0) for one PDFium cannot place (a generated
+    character), so one odd character never costs the document."""
+    try:
+        return text_page.get_charbox(index)
+    except pdfium.PdfiumError:
+        return (0.0, 0.0, 0.0, 0.0)
 
 
 def _unhyphenate(word: str) -> str:
