@@ -286,6 +286,7 @@ def _page_lines(text_page: pdfium.PdfTextPage, width: float, number: int) -> lis
 
 
 _Box = tuple[float, float, float, float]
+_NO_BOX: _Box = (0.0, 0.0, 0.0, 0.0)
 
 
 def _pieces(
@@ -297,6 +298,9 @@ def _pieces(
     stop before a capital. Measured on the real manuals, in-word gaps stay below 0.25 em
     (code fonts' narrow glyphs included) and such missing spaces are above it."""
     boxes = [_box(text_page, index) for index in range(start, end)]
+    for index in range(1, len(boxes)):
+        if boxes[index] == _NO_BOX:  # unplaced: where the character before it ends
+            boxes[index] = boxes[index - 1]
     pieces, begin = [], 0
     limit = (size or 10.0) * _WORD_GAP_EM
     for index in range(1, len(boxes)):
@@ -313,12 +317,12 @@ def _pieces(
 
 
 def _box(text_page: pdfium.PdfTextPage, index: int) -> _Box:
-    """A character's box; (0, 0, 0, 0) for one PDFium cannot place (a generated
+    """A character's box; ``_NO_BOX`` for one PDFium cannot place (a generated
     character), so one odd character never costs the document."""
     try:
         return text_page.get_charbox(index)
     except pdfium.PdfiumError:
-        return (0.0, 0.0, 0.0, 0.0)
+        return _NO_BOX
 
 
 def _unhyphenate(word: str) -> str:
