@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ragcore.documents import Document
 from ragcore.errors import InvalidDocumentError, InvalidDocumentsError
-from ragcore.ingest.formats import SUPPORTED_SUFFIXES, load_file_bytes
+from ragcore.ingest.formats import SUPPORTED_SUFFIXES, LoadedFile, load_file_bytes
 from ragcore.ingest.formats.base import UndecodableError
 from ragcore.types import SkipReason
 
@@ -118,7 +118,9 @@ def load_files(
     problems: list[InvalidDocumentError] = []
     owners: dict[str, str] = {}
     pages = 0
-    for done, file in enumerate(files, start=1):
+    for done, file in enumerate(files):
+        if progress is not None:  # before each file: a long PDF shows which file is next
+            progress(ReadProgress(done, len(files), pages, time.perf_counter() - started))
         reason = _skip_reason(file)
         if reason is not None:
             skipped.append(SkippedFile(str(file), *reason))
@@ -146,8 +148,8 @@ def load_files(
         documents += found.documents
         notes += _notes(file, found.notes)
         pages += _pages(found.documents)
-        if progress is not None:
-            progress(ReadProgress(done, len(files), pages, time.perf_counter() - started))
+    if progress is not None:
+        progress(ReadProgress(len(files), len(files), pages, time.perf_counter() - started))
     if problems and not skip_invalid:
         raise problems[0] if len(problems) == 1 else InvalidDocumentsError(problems)
     skipped += [
@@ -166,7 +168,7 @@ def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
     return list(_read(Path(path), Path(path).name, knowledge_base).documents)
 
 
-def _read(file: Path, name: str, knowledge_base: str | None):
+def _read(file: Path, name: str, knowledge_base: str | None) -> LoadedFile:
     suffix = file.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise InvalidDocumentError(

@@ -122,7 +122,7 @@ class _Reader(HTMLParser):
             self._buffer.append(text)
 
     # -- parser events ------------------------------------------------------------------
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         if tag == "title":
             self._in_title = True
@@ -176,7 +176,7 @@ class _Reader(HTMLParser):
             if tag == "pre":
                 self._pre += 1
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag == "title":
             self._in_title = False
         if self._skipping is not None:
@@ -224,7 +224,7 @@ class _Reader(HTMLParser):
             return
         self.builder.table(header_row, body)
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self._in_title:
             self.title += data
         elif not self._hidden and self._skipping is None:

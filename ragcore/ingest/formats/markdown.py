@@ -21,7 +21,7 @@ from markdown_it.token import Token
 from ragcore.ingest.formats.base import Extracted, decode_utf8
 from ragcore.ingest.formats.frontmatter import split_front_matter
 from ragcore.ingest.formats.html import html_text
-from ragcore.ingest.formats.structure import TextBuilder
+from ragcore.ingest.formats.structure import Structured, TextBuilder
 
 _ALT = re.compile(r"""\balt\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 _BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
@@ -70,7 +70,7 @@ def _inline(token: Token | None) -> str:
     return "".join(out)
 
 
-def _render(tokens: list[Token]):
+def _render(tokens: list[Token]) -> Structured:
     builder = TextBuilder()
     lists: list[list[str]] = []  # the open lists' lines (nested lists indent)
     markers: list[tuple[str, int]] = []  # per open list: marker, next number

@@ -43,7 +43,7 @@ import pypdfium2.raw as pdfium_c
 from ragcore.errors import InvalidDocumentError
 from ragcore.ingest.formats.base import Extracted
 from ragcore.ingest.formats.ocr import Ocr, find_ocr
-from ragcore.ingest.formats.structure import TextBuilder, clean_inline
+from ragcore.ingest.formats.structure import Structured, TextBuilder, clean_inline
 
 _PAGE_NUMBER = re.compile(
     r"^(?:page|seite|p\.)?\s*[-–]?\s*\d{1,4}\s*[-–]?(?:\s*(?:of|/|von)\s*\d{1,4})?$", re.I
@@ -530,7 +530,7 @@ def _column_of(seg: _Segment, starts: list[float]) -> int | None:
     return column
 
 
-def _assemble(pages: list[_Page]):
+def _assemble(pages: list[_Page]) -> Structured:
     _drop_headers_and_footers(pages)
     for page in pages:
         for line in page.lines:
