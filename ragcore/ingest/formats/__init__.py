@@ -13,6 +13,7 @@ suffix      module                      library (licence)
 .odt        ``odt``                     odfpy (Apache-2.0)
 ==========  ==========================  ==============================================
 
+``FORMATS`` is the registry (suffixes and media types → reader, imported on first use).
 ``load_bytes`` is the one entry point (the CLI's directory walk and the gRPC ``Ingest``
 both use it): bytes and a file name in, checked ``Document``s out, with their section
 and page spans. Malformed input raises ``InvalidDocumentError`` naming the file, never
@@ -25,38 +26,69 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import PurePosixPath
 from types import MappingProxyType
 
 from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, Document, document_from_fields
 from ragcore.errors import InvalidDocumentError
 from ragcore.ingest.formats.base import Extracted, FormatLoader, UndecodableError
-from ragcore.ingest.formats.docx import DocxLoader
-from ragcore.ingest.formats.html import HtmlLoader
 from ragcore.ingest.formats.ids import id_from_path
-from ragcore.ingest.formats.jsonl import JsonlLoader
-from ragcore.ingest.formats.markdown import MarkdownLoader
-from ragcore.ingest.formats.odt import OdtLoader
-from ragcore.ingest.formats.pdf import PdfLoader
-from ragcore.ingest.formats.text import TextLoader
 
 _log = logging.getLogger(__name__)
 
-_LOADERS: tuple[FormatLoader, ...] = (
-    TextLoader(),
-    MarkdownLoader(),
-    HtmlLoader(),
-    JsonlLoader(),
-    PdfLoader(),
-    DocxLoader(),
-    OdtLoader(),
+
+@dataclass(frozen=True)
+class Format:
+    """A file format ragcore reads: the suffixes (lower-case, with the dot) and media
+    types that name it, and its reader, ``module:Class`` in this package. The reader's
+    module is imported on first use, so ``import ragcore`` loads no PDF, Word or YAML
+    library (they cost ~120 ms of import time together)."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    media_types: tuple[str, ...]
+    reader: str
+
+    def loader(self) -> FormatLoader:
+        module, _, name = self.reader.partition(":")
+        reader: FormatLoader = getattr(import_module(f"{__name__}.{module}"), name)()
+        return reader
+
+
+FORMATS = (
+    Format("text", (".txt",), ("text/plain",), "text:TextLoader"),
+    Format(
+        "markdown",
+        (".md", ".markdown"),
+        ("text/markdown", "text/x-markdown"),
+        "markdown:MarkdownLoader",
+    ),
+    Format(
+        "html",
+        (".html", ".htm", ".xhtml"),
+        ("text/html", "application/xhtml+xml"),
+        "html:HtmlLoader",
+    ),
+    Format(
+        "jsonl",
+        (".jsonl",),
+        ("application/jsonl", "application/x-ndjson", "application/jsonlines"),
+        "jsonl:JsonlLoader",
+    ),
+    Format("pdf", (".pdf",), ("application/pdf",), "pdf:PdfLoader"),
+    Format(
+        "docx",
+        (".docx",),
+        ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
+        "docx:DocxLoader",
+    ),
+    Format("odt", (".odt",), ("application/vnd.oasis.opendocument.text",), "odt:OdtLoader"),
 )
-LOADERS: Mapping[str, FormatLoader] = MappingProxyType(
-    {suffix: loader for loader in _LOADERS for suffix in loader.suffixes}
-)
-"""The loader of each suffix (lower-case, with the dot)."""
-_BY_MEDIA_TYPE = {media: loader for loader in _LOADERS for media in loader.media_types}
-SUPPORTED_SUFFIXES = tuple(LOADERS)
+"""Every format, in the order the README lists them."""
+BY_SUFFIX: Mapping[str, Format] = MappingProxyType({s: f for f in FORMATS for s in f.suffixes})
+_BY_MEDIA_TYPE = {media: f for f in FORMATS for media in f.media_types}
+SUPPORTED_SUFFIXES = tuple(BY_SUFFIX)
 
 
 @dataclass(frozen=True)
@@ -67,13 +99,13 @@ class LoadedFile:
     notes: tuple[str, ...] = ()
 
 
-def loader_for(file_name: str, media_type: str | None = None) -> FormatLoader | None:
-    """The loader of a media type (parameters ignored), else of the file's suffix."""
+def format_of(file_name: str, media_type: str | None = None) -> Format | None:
+    """The format of a media type (parameters ignored), else of the file's suffix."""
     if media_type:
         found = _BY_MEDIA_TYPE.get(media_type.split(";")[0].strip().lower())
         if found is not None:
             return found
-    return LOADERS.get(PurePosixPath(file_name.replace("\\", "/")).suffix.lower())
+    return BY_SUFFIX.get(PurePosixPath(file_name.replace("\\", "/")).suffix.lower())
 
 
 def load_bytes(
@@ -98,8 +130,8 @@ def load_file_bytes(
 ) -> LoadedFile:
     """``load_bytes``, with the file's notes; errors name ``origin`` (default the name)."""
     origin = origin or file_name
-    loader = loader_for(file_name, media_type)
-    if loader is None:
+    found_format = format_of(file_name, media_type)
+    if found_format is None:
         suffix = PurePosixPath(file_name).suffix or "(none)"
         raise InvalidDocumentError(
             origin,
@@ -111,7 +143,7 @@ def load_file_bytes(
     if not isinstance(data, bytes | bytearray | memoryview):
         raise InvalidDocumentError(origin, None, "the content must be bytes")
     try:
-        extracted = loader.load(bytes(data), origin)
+        extracted = found_format.loader().load(bytes(data), origin)
     except (InvalidDocumentError, MemoryError):
         raise
     except Exception as exc:  # a reader library's error on input it did not expect
@@ -156,14 +188,16 @@ def _first_line_title(body: str) -> str:
 
 
 __all__ = [
-    "LOADERS",
+    "BY_SUFFIX",
+    "FORMATS",
     "SUPPORTED_SUFFIXES",
     "Extracted",
+    "Format",
     "FormatLoader",
     "LoadedFile",
     "UndecodableError",
+    "format_of",
     "id_from_path",
     "load_bytes",
     "load_file_bytes",
-    "loader_for",
 ]

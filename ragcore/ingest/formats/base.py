@@ -37,14 +37,8 @@ class Extracted:
 
 
 class FormatLoader(Protocol):
-    """Reads one file format. ``suffixes`` (lower-case, with the dot) and ``media_types``
-    say which files it takes; ``load`` raises only ``InvalidDocumentError``."""
-
-    @property
-    def suffixes(self) -> tuple[str, ...]: ...
-
-    @property
-    def media_types(self) -> tuple[str, ...]: ...
+    """Reads one file format (which files it takes is said once, in ``FORMATS``);
+    ``load`` raises only ``InvalidDocumentError``."""
 
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]: ...
 

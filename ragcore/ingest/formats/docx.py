@@ -34,9 +34,6 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
 class DocxLoader:
-    suffixes = (".docx",)
-    media_types = ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",)
-
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         try:
             document = docx.Document(io.BytesIO(data))

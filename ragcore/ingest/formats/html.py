@@ -51,9 +51,6 @@ _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "
 
 
 class HtmlLoader:
-    suffixes = (".html", ".htm", ".xhtml")
-    media_types = ("text/html", "application/xhtml+xml")
-
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         parser = _Reader()
         parser.feed(decode_utf8(data, origin))

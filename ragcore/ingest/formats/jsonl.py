@@ -11,9 +11,6 @@ from ragcore.ingest.formats.base import Extracted, decode_utf8
 
 
 class JsonlLoader:
-    suffixes = (".jsonl",)
-    media_types = ("application/jsonl", "application/x-ndjson", "application/jsonlines")
-
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         found = []
         for number, line in enumerate(decode_utf8(data, origin).splitlines(), start=1):

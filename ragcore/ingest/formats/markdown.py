@@ -28,9 +28,6 @@ _BREAK = re.compile(r"^<br\s*/?>$", re.IGNORECASE)
 
 
 class MarkdownLoader:
-    suffixes = (".md", ".markdown")
-    media_types = ("text/markdown", "text/x-markdown")
-
     def __init__(self) -> None:
         self._parser = MarkdownIt("commonmark").enable("table")
 

@@ -31,9 +31,6 @@ _CONTAINERS = frozenset(
 
 
 class OdtLoader:
-    suffixes = (".odt",)
-    media_types = ("application/vnd.oasis.opendocument.text",)
-
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         try:
             document = load(io.BytesIO(data))

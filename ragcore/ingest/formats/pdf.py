@@ -116,9 +116,6 @@ class _Page:
 
 
 class PdfLoader:
-    suffixes = (".pdf",)
-    media_types = ("application/pdf",)
-
     def __init__(self, ocr: Ocr | None = None, *, use_ocr: bool = True) -> None:
         self._ocr = ocr
         self._use_ocr = use_ocr

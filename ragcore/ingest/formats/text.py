@@ -9,8 +9,5 @@ from ragcore.ingest.formats.base import Extracted, decode_utf8
 
 
 class TextLoader:
-    suffixes = (".txt",)
-    media_types = ("text/plain",)
-
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         return [Extracted(decode_utf8(data, origin), origin=origin)]

@@ -123,3 +123,22 @@ def test_the_progress_line_is_rewritten_in_place_and_ended_once():
     plain = _ProgressLine(piped)
     plain(IngestProgress(4, 4, 40, 4.0))
     assert piped.getvalue() == "ingest: 4/4 documents, 40 chunks, 10 chunks/s in 4 s\n"
+
+
+@pytest.mark.process
+def test_every_format_has_a_reader_and_import_ragcore_loads_none_of_their_libraries():
+    import subprocess
+    import sys
+
+    from ragcore.ingest.formats import FORMATS, SUPPORTED_SUFFIXES
+
+    assert SUPPORTED_SUFFIXES == (
+        ".txt", ".md", ".markdown", ".html", ".htm", ".xhtml", ".jsonl", ".pdf", ".docx", ".odt"
+    )  # fmt: skip
+    assert all(callable(f.loader().load) for f in FORMATS)
+    code = (
+        "import sys, ragcore; print(sorted(m for m in ('pypdfium2', 'docx', 'odf', 'lxml', "
+        "'markdown_it', 'yaml') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
