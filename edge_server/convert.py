@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from enum import StrEnum
+from pathlib import PurePosixPath
 from typing import Any
 
 from edge_server.errors import InvalidField
@@ -43,6 +44,7 @@ from ragcore import (
     TraceNode,
     ValidationReport,
     document_from_fields,
+    load_bytes,
 )
 from ragcore.errors import InvalidQueryError
 from ragcore.types import Action, AnswerStatus, Check, IngestStatus, IssueKind, Route, SearchMode
@@ -253,18 +255,19 @@ def origin(index: int, document_id: str) -> str:
 
 def document_file(message: pb.DocumentFile, index: int) -> list[Document]:
     """The documents of the file in the message at ``index`` of an Ingest stream, read by
-    ``ragcore.ingest.formats.load_bytes``: an InvalidDocumentError naming the file if it
-    cannot be read. (Its size was checked on arrival: max_message_bytes.)"""
-    from ragcore.ingest.formats import load_bytes  # the seam of the file formats
-
+    ``ragcore.load_bytes`` (as the CLI reads files): an InvalidDocumentError naming the
+    file if it cannot be read. (Its size was checked on arrival: max_message_bytes.)"""
     if not message.file_name:
         raise InvalidField(
             f"requests[{index}].file.file_name",
             f"file #{index + 1} has no file_name: give the file's name, e.g. manual.md",
         )
+    # A path is allowed; only its last part counts (the .proto): a client's folders are
+    # no part of a document's id.
+    name = PurePosixPath(message.file_name.replace("\\", "/")).name
     return load_bytes(
         message.data,
-        message.file_name,
+        name,
         message.media_type or None,
         message.knowledge_base or None,
     )

@@ -59,12 +59,13 @@ from ragcore.agents.planning import Plan, Retrieval, RetrievalTask, TaskResult
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport
 from ragcore.answering import Answer, Citation, EventListener, StageEvent
 from ragcore.config import Config, HnswParams
-from ragcore.documents import Document, DocumentInfo, document_from_fields
+from ragcore.documents import Document, DocumentInfo, PageSpan, Section, document_from_fields
 from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
 from ragcore.errors import RagcoreError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
-from ragcore.ingest.loaders import SkippedFile, load_path
+from ragcore.ingest.formats import load_bytes
+from ragcore.ingest.loaders import FileNote, SkippedFile, load_path
 from ragcore.ingest.pipeline import DocumentOutcome, IngestProgress, IngestReport
 from ragcore.retrieval.search import MAX_QUERY_CHARS, Hit
 from ragcore.scope import Scope
@@ -95,6 +96,7 @@ __all__ = [
     "Entity",
     "EventListener",
     "Evidence",
+    "FileNote",
     "Generator",
     "Hit",
     "HnswParams",
@@ -104,6 +106,7 @@ __all__ = [
     "KnowledgeBaseInfo",
     "MAX_QUERY_CHARS",
     "MAX_QUESTION_CHARS",
+    "PageSpan",
     "Perception",
     "Plan",
     "RagcoreError",
@@ -112,6 +115,7 @@ __all__ = [
     "RetrievalTask",
     "Scope",
     "SearchFilters",
+    "Section",
     "Session",
     "SkippedFile",
     "StageEvent",
@@ -124,5 +128,6 @@ __all__ = [
     "ValidationReport",
     "__version__",
     "document_from_fields",
+    "load_bytes",
     "load_path",
 ]

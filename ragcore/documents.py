@@ -51,6 +51,33 @@ def identifiers_of(document: DocumentInfo) -> frozenset[str]:
 
 
 @dataclass(frozen=True)
+class Section:
+    """The span ``text[start:end]`` of a document under one heading, and the headings
+    above it: ``path == ("5 Maintenance", "5.3 Mechanical seal")``."""
+
+    start: int
+    end: int
+    path: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        """The path joined with " > ", as chunks carry it."""
+        return SECTION_SEPARATOR.join(self.path)
+
+
+SECTION_SEPARATOR = " > "
+
+
+@dataclass(frozen=True)
+class PageSpan:
+    """The span ``text[start:end]`` of a document that came from page ``page`` (1-based)."""
+
+    start: int
+    end: int
+    page: int
+
+
+@dataclass(frozen=True)
 class Document:
     """A document to ingest.
 
@@ -72,13 +99,20 @@ class Document:
     metadata: Mapping[str, str] = field(default_factory=dict)
     origin: str = ""
     """Where the document came from (a file path), used in error messages only."""
+    sections: tuple[Section, ...] = ()
+    """The text's headings as spans, in order and not overlapping (a loader sets them;
+    empty for a document without headings). Chunks take their ``section`` from these."""
+    pages: tuple[PageSpan, ...] = ()
+    """The text's pages as spans, in order (PDF); chunks take their ``pages`` from these."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
 
     @property
     def checksum(self) -> str:
-        """SHA-256 of everything stored about the document (text and metadata)."""
+        """SHA-256 of everything stored about the document (text and metadata). The
+        section and page spans are not in it: they follow from the text as read, and a
+        store recomputes the checksum from what it keeps (``ragcore migrate``)."""
         payload = json.dumps(
             [
                 self.text,
@@ -189,11 +223,18 @@ FIELDS = (
 
 
 def document_from_fields(
-    fields: Mapping[str, object], text: object, origin: str, knowledge_base: str | None = None
+    fields: Mapping[str, object],
+    text: object,
+    origin: str,
+    knowledge_base: str | None = None,
+    *,
+    sections: tuple[Section, ...] = (),
+    pages: tuple[PageSpan, ...] = (),
 ) -> Document:
     """A checked Document from loosely typed fields (a file's front matter, a JSON line,
     a request); errors name ``origin``. Empty fields take the Document defaults; a field
-    ``knowledge_base`` wins over the argument."""
+    ``knowledge_base`` wins over the argument. Metadata values that are not text (lists,
+    nested keys, numbers) are stored as JSON."""
     extra = {k: v for k, v in fields.items() if k not in FIELDS and k != "metadata"}
     given = fields.get("metadata") or {}
     if not isinstance(given, Mapping):
@@ -212,8 +253,13 @@ def document_from_fields(
         updated_at=parse_date(fields.get("updated_at"), origin),
         version=parse_int(fields.get("version", 1), origin, "version"),
         supersedes=str(fields["supersedes"]) if fields.get("supersedes") else None,
-        metadata={str(k): v if isinstance(v, str) else json.dumps(v) for k, v in metadata.items()},
+        metadata={
+            str(k): v if isinstance(v, str) else json.dumps(v, default=str)
+            for k, v in metadata.items()
+        },
         origin=origin,
+        sections=sections,
+        pages=pages,
     ).validated()
 
 
@@ -235,4 +281,7 @@ class Chunk:
     entities: tuple[str, ...]
     numeric_density: float
     section: str = ""
+    """The headings above the chunk's start, joined with " > " ("5 Maintenance > 5.3
+    Mechanical seal"); empty when the document has no headings there."""
     pages: tuple[int, int] | None = None
+    """The first and last page (1-based) the chunk's text comes from; None without pages."""

@@ -331,12 +331,16 @@ class Engine:
         progress: ProgressCallback | None = None,
         *,
         scope: Scope | None = None,
+        skip_invalid: bool = False,
     ) -> IngestReport:
         """Ingest a file, or every supported file under a directory; the report lists
-        the files a directory walk skipped, with the reason."""
-        loaded = load_files(path, knowledge_base)
+        the files a directory walk skipped, with the reason, and notes on files read
+        (a PDF's pages without text). Invalid files are all reported in one error before
+        anything is written, unless ``skip_invalid``: then they are skipped (reason
+        ``invalid``) and the rest is ingested."""
+        loaded = load_files(path, knowledge_base, skip_invalid=skip_invalid)
         report = self.ingest(loaded.documents, progress, scope=scope)
-        return replace(report, skipped=loaded.skipped)
+        return replace(report, skipped=loaded.skipped, notes=loaded.notes)
 
     def delete(self, document_id: str, *, scope: Scope | None = None) -> int:
         """Delete a document from SQLite, FTS5 and the vector index; return its chunk count.

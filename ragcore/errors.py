@@ -10,6 +10,7 @@ into ragcore, with ``raise ... from exc``, so callers only ever need these::
     │   └── ModelMismatchError     file present but its sha256 differs from the pin
     ├── InvalidInputError          bad input from the caller; nothing was changed
     │   ├── InvalidDocumentError   a document (or file) is unusable (names file and field)
+    │   │   └── InvalidDocumentsError  several files are: every one listed, in one error
     │   └── InvalidQueryError      a search query or filter is unusable
     ├── NotFoundError              something asked for by name does not exist
     │   ├── DocumentNotFoundError  (also: a document outside the caller's scope)
@@ -22,6 +23,8 @@ Messages say what was wrong and what to do about it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 
 class RagcoreError(Exception):
@@ -66,6 +69,21 @@ class InvalidDocumentError(InvalidInputError):
         self.problem = problem
         where = f"{source}: field '{field}'" if field else source
         super().__init__(f"{where}: {problem}")
+
+
+class InvalidDocumentsError(InvalidDocumentError):
+    """Several files of one ingest are unusable; ``problems`` has each one's error, and
+    the message lists them all (path, what is wrong, what to do)."""
+
+    def __init__(self, problems: Sequence[InvalidDocumentError]) -> None:
+        self.problems = tuple(problems)
+        listed = "\n".join(f"  {problem}" for problem in self.problems)
+        super().__init__(
+            f"{len(self.problems)} files",
+            None,
+            f"cannot be ingested, so nothing was written:\n{listed}\nfix them, or skip them "
+            "(ragcore ingest --skip-invalid, or skip_invalid=True) to ingest the rest",
+        )
 
 
 class InvalidQueryError(InvalidInputError):

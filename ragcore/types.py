@@ -114,13 +114,16 @@ class SkipReason(_Vocabulary):
     """Why ingesting a directory skipped a file (``IngestReport.skipped``)."""
 
     UNSUPPORTED_TYPE = "unsupported_type"
-    """Not a type ragcore reads (.txt, .md, .html, .jsonl)."""
+    """Not a type ragcore reads (.txt .md .html .jsonl .pdf .docx .odt)."""
     UNREADABLE = "unreadable"
     """The file could not be read (permissions, I/O error)."""
     NOT_UTF8 = "not_utf8"
     """Not UTF-8 text (a binary file, or another encoding)."""
     README = "readme"
     """A README is documentation of the folder, not a document."""
+    INVALID = "invalid"
+    """A supported file with unusable content, skipped because the caller asked to
+    (``--skip-invalid``) instead of stopping the ingest."""
 
 
 class StoreCheck(_Vocabulary):

@@ -18,12 +18,14 @@ from ragcore.cli.parsers import build_parser
 from ragcore.config import STORE_READ_URL_ENV, STORE_URL_ENV, Config, default_data_dir
 from ragcore.engine import Engine
 from ragcore.errors import InvalidInputError, RagcoreError
+from ragcore.ingest.loaders import ReadProgress
 from ragcore.ingest.pipeline import IngestProgress
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.store import DATABASE_NAME
+from ragcore.types import SkipReason
 
 EXIT_PROBLEMS = 1
-"""``check`` found problems."""
+"""``check`` found problems, or ``ingest`` skipped files it was not asked to skip."""
 EXIT_ERROR = 2
 EXIT_EMPTY = 3
 """``ask`` or ``search`` on a data directory that holds no documents yet."""
@@ -98,27 +100,68 @@ def run(args: argparse.Namespace) -> int:
         return 130
 
 
-def _progress(enabled: bool):
+def _progress(enabled: bool, stream=None):
+    """An ingest progress printer: on a terminal one line rewritten in place (at most
+    twice a second) and ended once; otherwise a plain line every few seconds and at the
+    end. None when ``enabled`` is false."""
     if not enabled:
         return None
-    last = [0.0]
+    return _ProgressLine(stream or sys.stderr)
 
-    def show(p: IngestProgress) -> None:
+
+class _ProgressLine:
+    """One progress line for ``ingest`` (reading, then embedding and storing)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self._tty = stream.isatty()
+        self._last = float("-inf")
+        self._width = 0
+        self._ended = True
+
+    def _show(self, text: str, final: bool) -> None:
         now = time.monotonic()
-        if now - last[0] < 0.5 and p.documents_done < p.documents_total:
+        if not final and now - self._last < (0.5 if self._tty else 5.0):
             return
-        last[0] = now
-        rate = p.chunks_done / p.seconds if p.seconds else 0.0
-        end = "\n" if p.documents_done >= p.documents_total or not sys.stderr.isatty() else "\r"
-        print(
-            f"ingest: {p.documents_done}/{p.documents_total} documents, "
-            f"{p.chunks_done} chunks, {rate:.0f} chunks/s",
-            end=end,
-            file=sys.stderr,
-            flush=True,
+        self._last = now
+        if self._tty:
+            padding = " " * max(self._width - len(text), 0)
+            self._width = len(text)
+            self._stream.write(f"\r{text}{padding}" + ("\n" if final else ""))
+            self._ended = final
+        else:
+            self._stream.write(text + "\n")
+        self._stream.flush()
+
+    def reading(self, p: ReadProgress) -> None:
+        pages = f", {p.pages} pages" if p.pages else ""
+        self._show(f"reading: {p.files_done}/{p.files_total} files{pages}", final=False)
+
+    def __call__(self, p: IngestProgress) -> None:
+        final = p.documents_done >= p.documents_total
+        chunks = max(p.chunks_embedded, p.chunks_done)
+        rate = chunks / p.seconds if p.seconds else 0.0
+        pages = f", {p.pages_done}/{p.pages_total} pages" if p.pages_total else ""
+        eta = p.eta_seconds
+        left = f", {_duration(eta)} left" if eta is not None and not final else ""
+        took = f" in {_duration(p.seconds)}" if final else ""
+        share = f"{p.chars_done / p.chars_total:.0%}, " if p.chars_total and not final else ""
+        self._show(
+            f"ingest: {share}{p.documents_done}/{p.documents_total} documents{pages}, "
+            f"{chunks} chunks, {rate:.0f} chunks/s{left}{took}",
+            final,
         )
 
-    return show
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
 
 
 def search_filters(args: argparse.Namespace) -> SearchFilters:
@@ -163,17 +206,41 @@ def _empty(engine: Engine, text: str) -> bool:
 
 
 def _cmd_ingest(engine: Engine, args: argparse.Namespace) -> int:
+    from ragcore.errors import InvalidDocumentError, InvalidDocumentsError
     from ragcore.ingest.loaders import load_files
 
-    loaded = [load_files(path, args.kb) for path in args.paths]
+    progress = _progress(not args.json)
+    loaded = []
+    problems: list[InvalidDocumentError] = []
+    for path in args.paths:  # every path read, so every invalid file is reported at once
+        try:
+            loaded.append(
+                load_files(
+                    path,
+                    args.kb,
+                    skip_invalid=args.skip_invalid,
+                    progress=progress.reading if progress else None,
+                )
+            )
+        except InvalidDocumentsError as exc:
+            problems += exc.problems
+        except InvalidDocumentError as exc:
+            problems.append(exc)
+    if problems:
+        raise problems[0] if len(problems) == 1 else InvalidDocumentsError(problems)
     documents = [doc for found in loaded for doc in found.documents]
-    report = engine.ingest(documents, _progress(not args.json))
-    report = replace(report, skipped=tuple(s for found in loaded for s in found.skipped))
+    report = engine.ingest(documents, progress)
+    report = replace(
+        report,
+        skipped=tuple(s for found in loaded for s in found.skipped),
+        notes=tuple(n for found in loaded for n in found.notes),
+    )
     if args.json:
         render.print_json(render.ingest_dict(report))
     else:
         render.print_ingest(report)
-    return 0
+    unasked = [s for s in report.skipped if s.reason != SkipReason.README]
+    return EXIT_PROBLEMS if unasked and not args.skip_invalid else 0
 
 
 def _cmd_ingest_table(engine: Engine, args: argparse.Namespace) -> int:

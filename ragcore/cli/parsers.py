@@ -1,6 +1,7 @@
 """The command line's argparse parsers: ``Parsers``, ``build_parsers`` and argument types.
 
-Exit status of every command: 0 done; 1 ``check`` found problems; 2 an error (bad input,
+Exit status of every command: 0 done; 1 ``check`` found problems, or ``ingest`` skipped
+files (without ``--skip-invalid``); 2 an error (bad input,
 an unusable data directory; the message says what to do); 3 ``ask`` or ``search`` on a
 data directory that holds no documents yet; 130 interrupted.
 """
@@ -49,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 EXIT_CODES = (
-    "exit status: 0 done; 1 check found problems; 2 error (the message says what to do); "
-    "3 ask/search on a data directory that holds no documents yet; 130 interrupted"
+    "exit status: 0 done; 1 check found problems, or ingest skipped files; 2 error (the "
+    "message says what to do); 3 ask/search on a data directory that holds no documents "
+    "yet; 130 interrupted"
 )
 
 
@@ -124,17 +126,28 @@ def build_parsers() -> Parsers:
         "ingest",
         parents=[common, store],
         help="add or update documents from files",
-        description="Ingest .txt, .md (front matter), .html and .jsonl (incl. BEIR corpus) files "
-        "or directories. Every file is checked first: if any is invalid, nothing is "
-        "written. Unchanged documents are skipped. In a directory, files that cannot be "
-        "documents (another type, unreadable, not UTF-8, a README) are skipped and listed "
-        "with the reason.",
+        description="Ingest .txt, .md (YAML front matter), .html, .jsonl (incl. BEIR corpus), "
+        ".pdf, .docx and .odt files or directories. A document without an id of its own "
+        "takes one from its path relative to the folder (lower-case ASCII, - for spaces "
+        "and symbols: 'Pumps/Seal & Bearing.pdf' is pumps/seal-bearing). Every file is "
+        "read first: if any is invalid, all are listed (path, problem, what to do) and "
+        "nothing is written, unless --skip-invalid. Unchanged documents are skipped. In a "
+        "directory, files that cannot be documents (another type, unreadable, not UTF-8) "
+        "are skipped and listed with the reason, and the exit status is 1 unless "
+        "--skip-invalid; READMEs are documentation and skipped silently. PDF pages without "
+        "a text layer are OCRed when the tesseract program is installed, else listed.",
     )
     ingest.add_argument("paths", nargs="+", type=Path, help="files or directories")
     ingest.add_argument(
         "--kb",
         default=None,
         help="knowledge base for documents that do not name one (default: default)",
+    )
+    ingest.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="ingest the valid files and skip the invalid ones (listed with the reason), "
+        "and exit 0 though files were skipped",
     )
 
     ingest_table = commands.add_parser(

@@ -44,6 +44,7 @@ def ingest_dict(report: IngestReport) -> dict:
         "seconds": round(report.seconds, 3),
         "documents": [asdict(o) for o in report.outcomes],
         "skipped": [asdict(s) for s in report.skipped],
+        "notes": [asdict(n) for n in report.notes],
     }
 
 
@@ -57,6 +58,8 @@ def print_ingest(report: IngestReport) -> None:
         print(f"skipped {len(report.skipped)} file{'s' if len(report.skipped) != 1 else ''}:")
         for skipped in report.skipped:
             print(f"  {skipped.path}: {skipped.reason} ({skipped.detail})")
+    for note in report.notes:
+        print(f"note: {note.path}: {note.detail}")
 
 
 SECTION_SEPARATOR = " > "

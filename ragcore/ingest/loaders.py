@@ -1,34 +1,49 @@
-"""Reading documents from files: ``.txt``, ``.md`` (with front matter), ``.html``, ``.jsonl``.
+"""Reading documents from files and folders.
 
-Markdown front matter is a block of ``key: value`` lines between two ``---`` lines at
-the top of the file. The keys ``id``, ``title``, ``knowledge_base``, ``source``,
-``doc_type``, ``authority``, ``updated_at``, ``version`` and ``supersedes`` fill the
-document's fields; any other key is kept as free-form metadata. HTML documents may carry
-the same keys as ``<meta name="..." content="...">``. A ``.jsonl`` file holds one JSON
-object per line, either with the same keys plus ``text``, or in the BEIR corpus layout
-(``_id``, ``title``, ``text``, optional ``metadata``).
+The formats themselves are read by ``ragcore.ingest.formats`` (``.txt``, ``.md`` with
+YAML front matter, ``.html``, ``.jsonl``, ``.pdf``, ``.docx``, ``.odt``); this module
+walks folders. Markdown front matter, HTML ``<meta>`` tags and JSONL fields may set
+``id``, ``title``, ``knowledge_base``, ``source``, ``doc_type``, ``authority``,
+``updated_at``, ``version`` and ``supersedes``; any other key is kept as free-form
+metadata (lists and nested keys as JSON).
 
-Every problem is an InvalidDocumentError naming the file (and line) and the field.
-A file given by name must be readable and supported; walking a directory, files that
-cannot be documents (another type, unreadable, not UTF-8 text, a README) are skipped
-and listed with the reason (``Loaded.skipped``), while a supported file with bad content
-is still an error, so nothing is written.
+**Ids.** A document without an ``id`` of its own takes one from its path relative to
+the ingested folder (``formats.ids.id_from_path``: ``Pumps/Seal & Bearing.pdf`` is
+``pumps/seal-bearing``); a file named on its own, from its name. Two files that would
+get the same id are refused, naming both.
+
+**Every problem at once.** Walking a folder reads every file before anything is
+written. Files that cannot be documents — another type, unreadable, not UTF-8 text — are
+skipped and listed with the reason (``Loaded.skipped``); READMEs are documentation and
+skipped too. Supported files with bad content are all reported in one
+``InvalidDocumentsError`` (one ``InvalidDocumentError`` when there is one), each naming
+the file and what to do, unless ``skip_invalid``: then they are skipped with the reason
+``invalid`` and the rest is loaded. A file named on its own must be readable and valid.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 
-from ragcore.documents import DEFAULT_KNOWLEDGE_BASE, FIELDS, Document, document_from_fields
-from ragcore.errors import InvalidDocumentError
+from ragcore.documents import Document
+from ragcore.errors import InvalidDocumentError, InvalidDocumentsError
+from ragcore.ingest.formats import SUPPORTED_SUFFIXES, LoadedFile, load_file_bytes
+from ragcore.ingest.formats.base import UndecodableError
 from ragcore.types import SkipReason
 
-SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown", ".html", ".htm", ".jsonl")
-_SKIPPED_NAMES = frozenset({"readme.md", "readme.txt"})
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "FileNote",
+    "Loaded",
+    "ReadProgress",
+    "SkippedFile",
+    "load_file",
+    "load_files",
+    "load_path",
+]
 
 
 @dataclass(frozen=True)
@@ -41,11 +56,34 @@ class SkippedFile:
 
 
 @dataclass(frozen=True)
+class FileNote:
+    """Something about a file that did not stop it from being ingested (a PDF's pages
+    without a text layer)."""
+
+    path: str
+    detail: str
+
+
+@dataclass(frozen=True)
 class Loaded:
     """The documents found under a path, and the files skipped on the way."""
 
     documents: tuple[Document, ...]
     skipped: tuple[SkippedFile, ...] = ()
+    notes: tuple[FileNote, ...] = ()
+    pages: int = 0
+    """Pages read (PDF), for progress and benchmarks."""
+
+
+@dataclass(frozen=True)
+class ReadProgress:
+    files_done: int
+    files_total: int
+    pages: int
+    seconds: float
+
+
+ReadCallback = Callable[[ReadProgress], None]
 
 
 def load_path(path: Path | str, knowledge_base: str | None = None) -> list[Document]:
@@ -58,23 +96,94 @@ def load_path(path: Path | str, knowledge_base: str | None = None) -> list[Docum
     return list(load_files(path, knowledge_base).documents)
 
 
-def load_files(path: Path | str, knowledge_base: str | None = None) -> Loaded:
+def load_files(
+    path: Path | str,
+    knowledge_base: str | None = None,
+    *,
+    skip_invalid: bool = False,
+    progress: ReadCallback | None = None,
+) -> Loaded:
     """``load_path``, with the files a directory walk skipped (see the module docstring)."""
+    started = time.perf_counter()
     path = Path(path)
     if not path.is_dir():
-        return Loaded(tuple(load_file(path, knowledge_base)))
+        found = _read(path, path.name, knowledge_base)
+        return Loaded(
+            found.documents, (), tuple(_notes(path, found.notes)), _pages(found.documents)
+        )
+    files = sorted(p for p in path.rglob("*") if p.is_file())
     documents: list[Document] = []
     skipped: list[SkippedFile] = []
-    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+    notes: list[FileNote] = []
+    problems: list[InvalidDocumentError] = []
+    owners: dict[str, str] = {}
+    pages = 0
+    for done, file in enumerate(files):
+        if progress is not None:  # before each file: a long PDF shows which file is next
+            progress(ReadProgress(done, len(files), pages, time.perf_counter() - started))
         reason = _skip_reason(file)
         if reason is not None:
             skipped.append(SkippedFile(str(file), *reason))
             continue
         try:
-            documents += load_file(file, knowledge_base)
-        except _Unreadable as exc:
+            found = _read(file, file.relative_to(path).as_posix(), knowledge_base)
+        except UndecodableError as exc:
             skipped.append(SkippedFile(str(file), exc.reason, exc.problem))
-    return Loaded(tuple(documents), tuple(skipped))
+            continue
+        except InvalidDocumentError as exc:
+            problems.append(exc)
+            continue
+        clash = next((d for d in found.documents if d.id in owners), None)
+        if clash is not None:
+            problems.append(
+                InvalidDocumentError(
+                    str(file),
+                    "id",
+                    f"{clash.id!r} is also the id of {owners[clash.id]}: give one of them "
+                    "an id of its own (front matter 'id:') or rename it",
+                )
+            )
+            continue
+        owners.update((d.id, str(file)) for d in found.documents)
+        documents += found.documents
+        notes += _notes(file, found.notes)
+        pages += _pages(found.documents)
+    if progress is not None:
+        progress(ReadProgress(len(files), len(files), pages, time.perf_counter() - started))
+    if problems and not skip_invalid:
+        raise problems[0] if len(problems) == 1 else InvalidDocumentsError(problems)
+    skipped += [
+        SkippedFile(
+            p.source.rsplit(":", 1)[0] if _has_line(p.source) else p.source,
+            SkipReason.INVALID,
+            str(p).removeprefix(f"{p.source}: "),
+        )
+        for p in problems
+    ]
+    return Loaded(tuple(documents), tuple(skipped), tuple(notes), pages)
+
+
+def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
+    """The documents of one file (its id from its name); any problem is an error."""
+    return list(_read(Path(path), Path(path).name, knowledge_base).documents)
+
+
+def _read(file: Path, name: str, knowledge_base: str | None) -> LoadedFile:
+    suffix = file.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise InvalidDocumentError(
+            str(file),
+            None,
+            f"unsupported file type {suffix or '(none)'}; "
+            f"use one of {', '.join(SUPPORTED_SUFFIXES)}",
+        )
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise UndecodableError(
+            str(file), SkipReason.UNREADABLE, f"cannot be read: {exc.strerror}"
+        ) from exc
+    return load_file_bytes(data, name, None, knowledge_base, origin=str(file))
 
 
 def _skip_reason(file: Path) -> tuple[SkipReason, str] | None:
@@ -84,184 +193,19 @@ def _skip_reason(file: Path) -> tuple[SkipReason, str] | None:
             SkipReason.UNSUPPORTED_TYPE,
             f"{suffix or 'no extension'} is not a type ragcore reads",
         )
-    if file.name.lower() in _SKIPPED_NAMES:
+    if file.stem.lower() == "readme":
         return SkipReason.README, "a README documents the folder; it is not a document"
     return None
 
 
-class _Unreadable(InvalidDocumentError):
-    """A file whose bytes cannot be read as text (skipped in a directory walk)."""
-
-    def __init__(self, source: str, reason: SkipReason, problem: str) -> None:
-        self.reason = reason
-        super().__init__(source, None, problem)
+def _has_line(source: str) -> bool:
+    head, _, tail = source.rpartition(":")
+    return bool(head) and tail.isdigit()
 
 
-def load_file(path: Path, knowledge_base: str | None = None) -> list[Document]:
-    suffix = path.suffix.lower()
-    if suffix not in SUPPORTED_SUFFIXES:
-        raise InvalidDocumentError(
-            str(path),
-            None,
-            f"unsupported file type {suffix or '(none)'}; "
-            f"use one of {', '.join(SUPPORTED_SUFFIXES)}",
-        )
-    try:
-        raw = path.read_text("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Unreadable(
-            str(path),
-            SkipReason.NOT_UTF8,
-            f"is not UTF-8 text ({exc.reason} at byte {exc.start}); convert it to UTF-8",
-        ) from exc
-    except OSError as exc:
-        raise _Unreadable(
-            str(path), SkipReason.UNREADABLE, f"cannot be read: {exc.strerror}"
-        ) from exc
-    return documents_from_text(raw, suffix, path.stem, str(path), knowledge_base)
+def _notes(file: Path, notes: tuple[str, ...]) -> list[FileNote]:
+    return [FileNote(str(file), note) for note in notes]
 
 
-def documents_from_text(
-    raw: str, suffix: str, stem: str, origin: str, knowledge_base: str | None = None
-) -> list[Document]:
-    """The documents in a file's text, read as its ``suffix`` says (one of
-    ``SUPPORTED_SUFFIXES``); ``stem`` (the file name without extension) is the id and
-    title of a document that names neither, and errors name ``origin``."""
-    kb = knowledge_base or DEFAULT_KNOWLEDGE_BASE
-    if suffix == ".jsonl":
-        return list(_jsonl_documents(raw, origin, kb))
-    if suffix in (".md", ".markdown"):
-        fields, body = _front_matter(raw, origin)
-    elif suffix in (".html", ".htm"):
-        fields, body = _html(raw)
-    else:
-        fields, body = {}, raw
-    fields.setdefault("id", stem)
-    fields.setdefault("title", _first_line_title(body) or stem)
-    return [document_from_fields(fields, body, origin, kb)]
-
-
-def _first_line_title(body: str) -> str:
-    for line in body.splitlines():
-        line = line.strip().lstrip("#").strip()
-        if line:
-            return line if len(line) <= 120 else ""
-    return ""
-
-
-def _front_matter(raw: str, origin: str) -> tuple[dict[str, object], str]:
-    lines = raw.lstrip("\ufeff").splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        return {}, raw
-    fields: dict[str, object] = {}
-    for number, line in enumerate(lines[1:], start=2):
-        if line.strip() == "---":
-            return fields, "".join(lines[number:])
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        key, sep, value = line.partition(":")
-        if not sep or not key.strip() or " " in key.strip():
-            raise InvalidDocumentError(
-                f"{origin}:{number}",
-                None,
-                f"front matter line {line.strip()!r} is not 'key: value'",
-            )
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        fields[key.strip()] = value
-    raise InvalidDocumentError(origin, None, "front matter opened with '---' is never closed")
-
-
-class _HtmlText(HTMLParser):
-    _BLOCKS = frozenset(
-        [
-            "p",
-            "div",
-            "br",
-            "li",
-            "h1",
-            "h2",
-            "h3",
-            "h4",
-            "h5",
-            "h6",
-            "tr",
-            "section",
-            "article",
-            "header",
-            "footer",
-            "table",
-            "ul",
-            "ol",
-            "pre",
-            "blockquote",
-        ]
-    )
-    _HIDDEN = frozenset({"script", "style", "noscript", "template", "head"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.title = ""
-        self.meta: dict[str, object] = {}
-        self._hidden = 0
-        self._in_title = False
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "title":
-            self._in_title = True
-        elif tag == "meta":
-            attributes = dict(attrs)
-            name = (attributes.get("name") or "").removeprefix("ragcore:")
-            if name in FIELDS and attributes.get("content") is not None:
-                self.meta[name] = attributes["content"]
-        if tag in self._HIDDEN:
-            self._hidden += 1
-        if tag in self._BLOCKS:
-            self.parts.append("\n\n")
-
-    def handle_endtag(self, tag):
-        if tag == "title":
-            self._in_title = False
-        if tag in self._HIDDEN and self._hidden:
-            self._hidden -= 1
-        if tag in self._BLOCKS:
-            self.parts.append("\n\n")
-
-    def handle_data(self, data):
-        if self._in_title:
-            self.title += data
-        elif not self._hidden:
-            self.parts.append(data)
-
-
-def _html(raw: str) -> tuple[dict[str, object], str]:
-    parser = _HtmlText()
-    parser.feed(raw)
-    parser.close()
-    paragraphs = (" ".join(p.split()) for p in "".join(parser.parts).split("\n\n"))
-    fields = dict(parser.meta)
-    if parser.title.strip():
-        fields.setdefault("title", " ".join(parser.title.split()))
-    return fields, "\n\n".join(p for p in paragraphs if p)
-
-
-def _jsonl_documents(raw: str, origin: str, knowledge_base: str) -> Iterator[Document]:
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{origin}:{number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidDocumentError(where, None, f"is not valid JSON ({exc.msg})") from exc
-        if not isinstance(record, dict):
-            raise InvalidDocumentError(where, None, "must be a JSON object")
-        if "_id" in record:  # BEIR corpus layout
-            record = {**record, "id": record.pop("_id")}
-        if "id" not in record:
-            raise InvalidDocumentError(where, "id", "is missing")
-        if not isinstance(record.get("metadata", {}), dict):
-            raise InvalidDocumentError(where, "metadata", "must be a JSON object")
-        yield document_from_fields(record, record.get("text"), where, knowledge_base)
+def _pages(documents: tuple[Document, ...]) -> int:
+    return sum(len(d.pages) for d in documents)

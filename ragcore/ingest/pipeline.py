@@ -28,7 +28,7 @@ from ragcore.documents import Chunk, Document
 from ragcore.errors import InvalidDocumentError
 from ragcore.inference.embedder import Embedder, StreamingEmbedder
 from ragcore.ingest.chunking import chunk_text
-from ragcore.ingest.loaders import SkippedFile
+from ragcore.ingest.loaders import FileNote, SkippedFile
 from ragcore.storage.protocol import DocumentStore
 from ragcore.storage.store import WriteResult
 from ragcore.types import IngestStatus
@@ -47,10 +47,30 @@ ProgressCallback = Callable[["IngestProgress"], None]
 
 @dataclass(frozen=True)
 class IngestProgress:
+    """Where an ingest stands: committed (or unchanged) documents, their pages and
+    characters out of the call's, and the chunks embedded and committed so far. Reported
+    after every model batch and every commit, and once more at the end only if that state
+    was not reported yet (so a progress line is never printed twice)."""
+
     documents_done: int
     documents_total: int
     chunks_done: int
     seconds: float
+    pages_done: int = 0
+    pages_total: int = 0
+    chars_done: int = 0
+    """Characters of the text embedded so far (done documents whole; the rest by chunk)."""
+    chars_total: int = 0
+    chunks_embedded: int = 0
+    """Chunks through the model so far (ahead of ``chunks_done``: a document is committed
+    once all its chunks are embedded)."""
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Seconds left at the pace so far, by characters (None before any is done)."""
+        if self.chars_done <= 0 or self.seconds <= 0 or self.chars_total <= self.chars_done:
+            return None if self.chars_done <= 0 else 0.0
+        return self.seconds * (self.chars_total - self.chars_done) / self.chars_done
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,8 @@ class IngestReport:
     seconds: float
     skipped: tuple[SkippedFile, ...] = ()
     """Files under an ingested directory that were not read, with the reason."""
+    notes: tuple[FileNote, ...] = ()
+    """What the reader should know about files that were read (pages without text)."""
 
     def count(self, status: IngestStatus) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -112,14 +134,15 @@ class Ingestor:
                 outcomes[doc.id] = DocumentOutcome(doc.id, IngestStatus.UNCHANGED, 0)
             else:
                 todo.append(doc)
-        tally = _Tally(progress, len(docs), len(docs) - len(todo), started)
+        tally = _Tally(progress, docs, started)
+        tally.unchanged([d for d in docs if d.id in outcomes])
         with _Writer(self._commit, tally) as writer:
             for window in self._windows(todo):
                 for doc, chunks, _ in window:
                     status = IngestStatus.UPDATED if doc.id in known else IngestStatus.ADDED
                     outcomes[doc.id] = DocumentOutcome(doc.id, status, len(chunks))
                 self._embed(window, writer)
-        tally.report()
+        tally.finish()
         return IngestReport(tuple(outcomes[d.id] for d in docs), time.perf_counter() - started)
 
     def _windows(self, docs: Sequence[Document]) -> Iterator[list[_Planned]]:
@@ -150,10 +173,12 @@ class Ingestor:
         """Embed the window's chunks in length order and hand each document to the writer
         as soon as all its chunks have vectors (in groups of about GROUP_CHUNKS)."""
         texts, lengths, owners = [], [], []
+        fresh: list[int] = []  # characters each chunk adds to those before it (no overlap)
         for slot, (doc, chunks, tokens) in enumerate(window):
             texts += [self.embedding_text(doc, c) for c in chunks]
             lengths += tokens
             owners += [(slot, row) for row in range(len(chunks))]
+            fresh += _fresh_characters(chunks)
         vectors = [np.empty((len(c), self._embedder.dimension), np.float32) for _, c, _ in window]
         missing = [len(c) for _, c, _ in window]
         ready: list[tuple[Document, Sequence[Chunk], np.ndarray]] = []
@@ -170,6 +195,7 @@ class Ingestor:
                 finished(slot)
         order = sorted(range(len(texts)), key=lengths.__getitem__)
         for members, batch_vectors in self._vectors_in_order(texts, lengths, order):
+            writer.tally.embedded(len(members), sum(fresh[m] for m in members))
             for member, vector in zip(members, batch_vectors):
                 slot, row = owners[member]
                 vectors[slot][row] = vector
@@ -231,6 +257,8 @@ class Ingestor:
             spans,
             max_tokens=budget,
             overlap_tokens=min(self._policy.overlap_tokens, budget // 2),
+            sections=doc.sections,
+            pages=doc.pages,
         )
         starts = [start for start, _ in spans]
         tokens = [
@@ -256,31 +284,78 @@ class Ingestor:
         self._on_write(result, by_chunk)
 
 
+def _fresh_characters(chunks: Sequence[Chunk]) -> list[int]:
+    """Per chunk, the characters of the text it covers that no earlier chunk did."""
+    out, covered = [], 0
+    for chunk in chunks:
+        out.append(max(chunk.end - max(chunk.start, covered), 0))
+        covered = max(covered, chunk.end)
+    return out
+
+
 _Planned = tuple[Document, list[Chunk], list[int]]
 """A document, its chunks, and each chunk's token count as the model will see it."""
 
 
 class _Tally:
-    """Counts committed documents and chunks and reports progress."""
+    """Counts committed documents (with their pages and characters) and chunks, and
+    reports progress: after each commit, and at the end only if the last report was not
+    already the final state."""
 
     def __init__(
-        self, progress: ProgressCallback | None, total: int, done: int, started: float
+        self, progress: ProgressCallback | None, docs: Sequence[Document], started: float
     ) -> None:
         self._progress = progress
-        self._total = total
-        self.documents = done
-        self.chunks = 0
+        self._total = len(docs)
+        self._pages_total = sum(len(d.pages) for d in docs)
+        self._chars_total = sum(len(d.text) for d in docs)
+        self.documents = self.pages = self.chars = self.chunks = 0
+        self._embedded_chunks = self._embedded_chars = self._unchanged_chars = 0
         self._started = started
+        self._reported: tuple[int, int, int] | None = None
 
-    def add(self, documents: int, chunks: int) -> None:
-        self.documents += documents
+    def unchanged(self, docs: Sequence[Document]) -> None:
+        """Documents already stored as they are: done before anything is embedded."""
+        self.add(docs, 0, report=False)
+        self._unchanged_chars = self.chars
+
+    def add(self, docs: Sequence[Document], chunks: int, *, report: bool = True) -> None:
+        self.documents += len(docs)
+        self.pages += sum(len(d.pages) for d in docs)
+        self.chars += sum(len(d.text) for d in docs)
         self.chunks += chunks
+        if report:
+            self.report()
+
+    def embedded(self, chunks: int, chars: int) -> None:
+        """A model batch is done (its chunks' documents may not be committed yet)."""
+        self._embedded_chunks += chunks
+        self._embedded_chars += chars
         self.report()
+
+    def finish(self) -> None:
+        if self._reported != (self.documents, self.chunks, self._embedded_chunks):
+            self.report()
 
     def report(self) -> None:
         if self._progress:
-            seconds = time.perf_counter() - self._started
-            self._progress(IngestProgress(self.documents, self._total, self.chunks, seconds))
+            self._reported = (self.documents, self.chunks, self._embedded_chunks)
+            done = self.documents >= self._total
+            self._progress(
+                IngestProgress(
+                    self.documents,
+                    self._total,
+                    self.chunks,
+                    time.perf_counter() - self._started,
+                    self.pages,
+                    self._pages_total,
+                    self._chars_total
+                    if done
+                    else max(self.chars, self._unchanged_chars + self._embedded_chars),
+                    self._chars_total,
+                    max(self._embedded_chunks, self.chunks),
+                )
+            )
 
 
 class _Writer:
@@ -298,21 +373,23 @@ class _Writer:
         tally: _Tally,
     ) -> None:
         self._commit = commit
-        self._tally = tally
+        self.tally = tally
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="ragcore-ingest-write")
         self._pending: Future | None = None
-        self._pending_size = (0, 0)
+        self._pending_docs: list[Document] = []
+        self._pending_chunks = 0
 
     def submit(self, items: list[tuple[Document, Sequence[Chunk], np.ndarray]]) -> None:
         self.wait()
         self._pending = self._pool.submit(self._commit, items)
-        self._pending_size = (len(items), sum(len(chunks) for _, chunks, _ in items))
+        self._pending_docs = [doc for doc, _, _ in items]
+        self._pending_chunks = sum(len(chunks) for _, chunks, _ in items)
 
     def wait(self) -> None:
         if self._pending is not None:
             pending, self._pending = self._pending, None
             pending.result()
-            self._tally.add(*self._pending_size)
+            self.tally.add(self._pending_docs, self._pending_chunks)
 
     def __enter__(self) -> _Writer:
         return self

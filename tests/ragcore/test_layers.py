@@ -22,17 +22,9 @@ LAYERS = (
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 # What edge_server may import: the package, its errors and vocabularies, the CLI's parser
-# extension point, the sample knowledge base, and the file formats (Ingest's DocumentFile
-# is read by ragcore.ingest.formats.load_bytes, as the CLI reads files).
+# extension point, and the sample knowledge base.
 EDGE_MAY_IMPORT = frozenset(
-    {
-        "ragcore",
-        "ragcore.errors",
-        "ragcore.types",
-        "ragcore.cli",
-        "ragcore.evaluation",
-        "ragcore.ingest.formats",
-    }
+    {"ragcore", "ragcore.errors", "ragcore.types", "ragcore.cli", "ragcore.evaluation"}
 )
 
 

@@ -28,6 +28,7 @@ def test_public_names_are_pinned():
         "Entity",
         "EventListener",
         "Evidence",
+        "FileNote",
         "Generator",
         "Hit",
         "HnswParams",
@@ -37,6 +38,7 @@ def test_public_names_are_pinned():
         "KnowledgeBaseInfo",
         "MAX_QUERY_CHARS",
         "MAX_QUESTION_CHARS",
+        "PageSpan",
         "Perception",
         "Plan",
         "RagcoreError",
@@ -45,6 +47,7 @@ def test_public_names_are_pinned():
         "RetrievalTask",
         "Scope",
         "SearchFilters",
+        "Section",
         "Session",
         "SkippedFile",
         "StageEvent",
@@ -57,6 +60,7 @@ def test_public_names_are_pinned():
         "ValidationReport",
         "__version__",
         "document_from_fields",
+        "load_bytes",
         "load_path",
     ]
     assert ragcore.__all__ == sorted(ragcore.__all__)

@@ -134,7 +134,12 @@ class PerceptionAgent:
             keywords,
             sides,
             self._warnings,
-            read_asks(text, self._attributes, action),
+            read_asks(
+                text,
+                self._attributes,
+                action,
+                [(e.text, e.start, e.end) for e in found if e.label == "MODEL"],
+            ),
         )
 
     def follow_up(self, perception: Perception, previous: Perception | None) -> Rewrite | None:

@@ -12,12 +12,14 @@ validation read ``Perception.asks``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.documents import named_identifiers
+from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
@@ -122,6 +124,9 @@ class Asks:
     identifiers: frozenset[str] = frozenset()
     """Identifiers as documents name them (titles, metadata): "CSM-2018"."""
     comparison: Comparison | None = None
+    side_by_side: tuple[str, ...] = ()
+    """Models the question names side by side, asking the same of each ("What oil do the
+    HP-400 and the HP-500 take?"): the answer is about every one."""
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
@@ -220,6 +225,9 @@ _THAN_A_FIGURE = re.compile(
     r"\bthan\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d", re.IGNORECASE
 )
 _MORE_OFTEN = re.compile(r"\b(more|less)\s+(?:often|frequent(?:ly)?)\b", re.IGNORECASE)
+_COORDINATED = re.compile(
+    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)(?:(?:the|an?)\s+)?", re.IGNORECASE
+)
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-/][a-z0-9]+)*|[^\sa-z0-9]")
 # "What does E4027 mean?", "What is the meaning of fault F-21?"
 _MEANING = re.compile(
@@ -233,10 +241,14 @@ _PART_NUMBER = re.compile(
 
 
 def read_asks(
-    question: str, attributes: AttributeTable | None = None, action: Action | None = None
+    question: str,
+    attributes: AttributeTable | None = None,
+    action: Action | None = None,
+    models: Sequence[tuple[str, int, int]] = (),
 ) -> Asks:
     """What ``question`` asks (``attributes``: the attribute table, None for the shipped;
-    ``action``: perception's reading of what it asks the system to do)."""
+    ``action``: perception's reading of what it asks the system to do; ``models``: the
+    model names perception found, with their spans)."""
     table = attributes or default_attributes()
     form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
     question_codes = codes(question)
@@ -262,8 +274,24 @@ def read_asks(
         subject=next(iter(names)) if len(names) == 1 else None,
         identifiers=named_identifiers(question),
         comparison=_comparison(question, table),
+        side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
     )
+
+
+def _side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:
+    """The first run of models named side by side — a comma, "and", "or" or "&" between
+    them, an article allowed — not a part and the model it fits ("Does the PX-3 fit the
+    HP-250?") nor a code of a model ("the DX-40 F03 alarm")."""
+    run: list[str] = []
+    ordered = sorted(models, key=lambda m: m[1])
+    for (first, _, first_end), (second, second_start, _) in zip(ordered, ordered[1:]):
+        if _COORDINATED.fullmatch(question[first_end:second_start]):
+            run += [first, second] if not run else [second]
+        elif run:
+            break
+    names = dict.fromkeys(n for n in run if not any(map(CODE_TERM.match, terms(n))))
+    return tuple(names) if len(names) >= 2 else ()
 
 
 def _comparison(question: str, table: AttributeTable) -> Comparison | None:

@@ -181,12 +181,16 @@ def test_operator_commands_ingest_check_backup_rebuild_and_damage(tmp_path):
     (docs / "README.md").write_text("# About these files", "utf-8")
     (docs / "photo.png").write_bytes(b"\x89PNG")
     data = tmp_path / "data"
-    text = ragcore("ingest", str(docs), "--kb", "manuals", data_dir=data).stdout
-    assert "skipped 2 files" in text and "photo.png: unsupported_type" in text
-    assert "README.md: readme" in text
+    # A skipped file makes the exit status 1 (a README alone would not), unless asked.
+    result = ragcore("ingest", str(docs), "--kb", "manuals", data_dir=data, check=False)
+    assert result.returncode == 1
+    assert "skipped 2 files" in result.stdout and "photo.png: unsupported_type" in result.stdout
+    assert "README.md: readme" in result.stdout
     out = json.loads(
-        ragcore("ingest", str(docs), "--kb", "manuals", "--json", data_dir=data).stdout
-    )
+        ragcore(
+            "ingest", str(docs), "--kb", "manuals", "--json", "--skip-invalid", data_dir=data
+        ).stdout
+    )  # fmt: skip
     assert {s["reason"] for s in out["skipped"]} == {"readme", "unsupported_type"}
 
     result = ragcore("ask", "How often to drain?", "--kb", "nope", data_dir=data, check=False)

@@ -50,7 +50,7 @@ def test_front_matter_fills_the_fields_and_the_knowledge_base_applies_when_unnam
         4,
     )
     assert doc.updated_at == date(2024, 6, 1) and doc.metadata == {"equipment": "HP-400"}
-    [plain] = load_bytes("Torque the bolts to 52 N·m.".encode(), "C:\\docs\\torque.txt")
+    [plain] = load_bytes("Torque the bolts to 52 N·m.".encode(), "torque.txt")
     assert (plain.id, plain.knowledge_base, plain.text) == (
         "torque",
         "default",
@@ -68,11 +68,11 @@ def test_the_media_type_wins_over_the_extension():
     ("data", "name", "media_type", "problem"),
     [
         (b"\xff\xfe\x00bad", "manual.md", None, "is not UTF-8 text"),
-        (b"---\nid: x\nno colon here\n---\nText", "manual.md", None, "is not 'key: value'"),
+        (b"---\nid: x\nno colon here\n---\nText", "manual.md", None, "not valid YAML"),
         (b"---\nid: x\ntitle: y\n", "manual.md", None, "never closed"),
         (b"---\nid: x\nauthority: 9\n---\nText", "manual.md", None, "out of range"),
         (b"%PDF-1.7", "manual.xyz", None, "unsupported file type .xyz"),
-        (b"text", "manual.md", "image/png", "is not a type ragcore reads"),
+        (b"text", "manual.md", "image/png", r"unsupported file type \.md \(image/png\)"),
         (b"   ", "empty.txt", None, "no text"),
     ],
 )

@@ -115,7 +115,8 @@ def test_directory_skips_readme_and_unsupported(tmp_path):
     (tmp_path / "image.png").write_bytes(b"\x89PNG")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.txt").write_text("Alpha text.", "utf-8")
-    assert [d.id for d in load_path(tmp_path)] == ["a"]
+    # The id comes from the path relative to the ingested folder (issue 26).
+    assert [d.id for d in load_path(tmp_path)] == ["sub/a"]
 
 
 def test_a_directory_walk_lists_every_skipped_file_with_the_reason(tmp_path):
@@ -198,7 +199,7 @@ def test_unreadable_non_utf8_and_unsupported_files(tmp_path):
     with pytest.raises(InvalidDocumentError, match="not UTF-8"):
         load_file(latin)
     with pytest.raises(InvalidDocumentError, match="unsupported file type"):
-        load_file(tmp_path / "x.pdf")
+        load_file(tmp_path / "x.xlsx")  # .pdf is read since issue 26
 
 
 def test_bad_jsonl_line_is_named(tmp_path):

@@ -3,11 +3,9 @@ a figure for each side it compares, and two figures when the question asks to ch
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
-from ragcore.agents.perception.model import Entity, Perception
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -15,7 +13,6 @@ from ragcore.agents.validation.checks.relations import (
 )
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
-from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.quantities import numbers
 from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind, Route
@@ -79,7 +76,7 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
     perception = answer.perception
     if perception.route == Route.COMPARISON:
         return
-    asked = _coordinated_models(perception)
+    asked = {name: set(terms(name)) for name in answer.asks.side_by_side}
     if len(asked) < 2:
         return
     said = set(terms(answer.draft.text))
@@ -92,24 +89,3 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
             f"the question names {', '.join(asked)}; the answer says nothing of "
             f"{', '.join(missing)}",
         )
-
-
-def _coordinated_models(perception: Perception) -> dict[str, set[str]]:
-    """The models the question names side by side — only "and", "or", commas and
-    articles between them — as their terms; codes aside ("F03 on the RB-12")."""
-    models = sorted((e for e in perception.entities if e.label == "MODEL"), key=lambda e: e.start)
-    names: list[Entity] = []
-    for first, second in zip(models, models[1:]):
-        if _COORDINATED.fullmatch(perception.question[first.end : second.start]):
-            names += [first, second] if not names else [second]
-        elif names:
-            break  # the first run of models named side by side
-    found = {e.text: set(terms(e.text)) for e in names}
-    return {name: key for name, key in found.items() if key and not any(map(CODE_TERM.match, key))}
-
-
-# Between two models named side by side: a comma, "and", "or" or "&" (an article may
-# follow); nothing at all is no coordination ("the DX-40 F03 alarm").
-_COORDINATED = re.compile(
-    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)(?:(?:the|an?)\s+)?", re.IGNORECASE
-)
