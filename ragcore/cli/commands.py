@@ -403,7 +403,9 @@ def _eval_questions(engine: Engine, args: argparse.Namespace) -> int:
     folder = args.documents.resolve()
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
     config = replace(engine.config, data_dir=cache / f"questions-{folder.name}")
-    loaded = [load_files(base, base.name) for base in _bases(folder)]
+    # Files that cannot be read (a scan without text) are skipped and listed, as
+    # `ingest --skip-invalid` does: the questions are about the rest.
+    loaded = [load_files(base, base.name, skip_invalid=True) for base in _bases(folder)]
     found = [d for files in loaded for d in files.documents]
     # Question writers name a document by its file, relative to the folder.
     ids = {Path(d.origin).resolve().relative_to(folder).as_posix(): d.id for d in found}

@@ -149,6 +149,13 @@ def load_file_bytes(
     origin = origin or file_name
     found_format = format_of(file_name, media_type)
     if found_format is None:
+        if format_of(file_name) is not None:  # a media type no format takes
+            raise InvalidDocumentError(
+                origin,
+                None,
+                f"media type {media_type!r} is not a type ragcore reads; send the file's "
+                "own type, or none to go by its extension",
+            )
         suffix = PurePosixPath(file_name).suffix or "(none)"
         raise InvalidDocumentError(
             origin,

@@ -72,7 +72,7 @@ def test_the_media_type_wins_over_the_extension():
         (b"---\nid: x\ntitle: y\n", "manual.md", None, "never closed"),
         (b"---\nid: x\nauthority: 9\n---\nText", "manual.md", None, "out of range"),
         (b"%PDF-1.7", "manual.xyz", None, "unsupported file type .xyz"),
-        (b"text", "manual.md", "image/png", r"unsupported file type \.md \(image/png\)"),
+        (b"text", "manual.md", "image/png", "is not a type ragcore reads"),
         (b"   ", "empty.txt", None, "no text"),
     ],
 )
