@@ -403,9 +403,10 @@ def _eval_questions(engine: Engine, args: argparse.Namespace) -> int:
     folder = args.documents.resolve()
     cache = args.cache_dir or engine.config.data_dir / "eval-cache"
     config = replace(engine.config, data_dir=cache / f"questions-{folder.name}")
-    # Files that cannot be read (a scan without text) are skipped and listed, as
-    # `ingest --skip-invalid` does: the questions are about the rest.
-    loaded = [load_files(base, base.name, skip_invalid=True) for base in _bases(folder)]
+    # One knowledge base, ids from paths relative to the folder (two sources may both
+    # have a "cables" file). Files that cannot be read (a scan without text) are skipped
+    # and listed, as `ingest --skip-invalid` does: the questions are about the rest.
+    loaded = [load_files(folder, "documents", skip_invalid=True)]
     found = [d for files in loaded for d in files.documents]
     # Question writers name a document by its file, relative to the folder.
     ids = {Path(d.origin).resolve().relative_to(folder).as_posix(): d.id for d in found}
@@ -422,12 +423,6 @@ def _eval_questions(engine: Engine, args: argparse.Namespace) -> int:
     else:
         render.print_questions(result)
     return 0
-
-
-def _bases(folder: Path) -> list[Path]:
-    """Each subfolder is a knowledge base named after it; a folder without any is one."""
-    subfolders = sorted(p for p in folder.iterdir() if p.is_dir())
-    return subfolders or [folder]
 
 
 def _count_cases(done: int, total: int) -> None:

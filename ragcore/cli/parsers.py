@@ -352,7 +352,7 @@ def build_parsers() -> Parsers:
         "--documents",
         type=Path,
         default=None,
-        help="the folder of documents --questions asks about (one knowledge base per subfolder)",
+        help="the folder of documents --questions asks about (every file under it)",
     )
     evaluate.add_argument(
         "--conversations",

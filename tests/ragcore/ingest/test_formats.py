@@ -85,3 +85,11 @@ def test_a_malformed_file_is_an_error_naming_it(data, name, media_type, problem)
 def test_a_file_without_a_name_is_refused():
     with pytest.raises(InvalidDocumentError, match="file_name"):
         load_bytes(b"text", "")
+
+
+def test_front_matter_with_an_unquoted_colon_in_a_value_reads_as_key_value_lines():
+    """Not YAML ("mapping values are not allowed here"), but the plain lines ragcore has
+    always read: files that ingested before still do."""
+    text = "---\nid: faq-uv\ntitle: Disinfection FAQ: UV Reactors\nauthority: 3\n---\nBody.\n"
+    [doc] = load_bytes(text.encode(), "faq-uv.md")
+    assert (doc.id, doc.title, doc.authority) == ("faq-uv", "Disinfection FAQ: UV Reactors", 3)
