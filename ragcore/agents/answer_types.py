@@ -26,14 +26,16 @@ _PART = re.compile(r"\b(?=[A-Z0-9./-]*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)+\b|\b\d{5,}
 
 def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") -> str | None:
     """Why ``text`` (drawn from ``sources``) is not of the kind the question asks for,
-    or None; ``identifiers``: the question's models and codes as written."""
+    or None; ``identifiers``: the question's models and codes as written (for a code's
+    meaning, the codes the question uses as codes, when it marks some: "trip code OC1
+    on the VF-S11" asks about OC1, whatever the VF-S11's manual says)."""
     named = tuple(identifiers)
     if asks.answer_type == AnswerType.FIGURE and asks.measure is None:
         if not gives_a_figure(asks, text):
             names = " or ".join(a.name for a in asks.attributes)
             return f"the question asks for a figure of the {names}; the answer gives none"
     elif asks.answer_type == AnswerType.MEANING:
-        asked = _code_terms(" ".join(named))
+        asked = set(asks.codes) or _code_terms(" ".join(named))
         if asked and not asked & (_code_terms(text) | _code_terms(sources)):
             listed = ", ".join(sorted(asked)).upper()
             return (

@@ -28,6 +28,7 @@ from ragcore.types import EntitySource, Route
 
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
+_QUESTION = re.compile(r"\?\s*(?:\[\d+\]\s*)*[\"')\]]*$")
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
 # Words of the comparison itself, not of what is compared: a side's sentence lacks them.
@@ -242,8 +243,8 @@ def _sentences(
     for start, end in split_sentences(e.text):
         raw = e.text[start:end]
         text = " ".join(raw.split())
-        if _HEADING.match(raw) or len(text) < 12:
-            continue
+        if _HEADING.match(raw) or len(text) < 12 or _QUESTION.search(text):
+            continue  # a heading, a scrap, or a question (an FAQ's): no answer to cite
         own = set(terms(text))
         named = _identifier_terms(own)
         inherited = {t for t in _identifier_terms(about) if not _has_sibling(t, named)}

@@ -24,7 +24,8 @@ _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+_:.])\1{2,}\s*$")
 _DIRECTIVE = re.compile(r"^\s*\.\.\s+([\w:-]+)::\s*(.*)$")
 _COMMENT = re.compile(r"^\s*\.\.(?:\s|$)")
 _OPTION = re.compile(r"^\s*:([\w -]+):\s*(.*)$")
-_ROLE = re.compile(r":[\w:+-]+:`([^`]*)`")
+_ROLE = re.compile(r":([\w:+-]+):`([^`]*)`")
+_LITERAL_ROLES = frozenset({"code", "literal", "samp", "kbd", "file", "command", "option", "math"})
 _TARGET = re.compile(r"^(.*?\S)\s*<[^<>]*>$", re.DOTALL)
 _LINK = re.compile(r"`([^`<]+?)\s*<[^`>]*>`__?")
 _REFERENCE = re.compile(r"`([^`]+)`__?")
@@ -87,9 +88,11 @@ def inline(text: str) -> str:
 
 def _role_text(m: re.Match[str]) -> str:
     """A role's text: ``Wiring`` of ``:ref:`Wiring <wiring>```, the literal content of
-    ``:code:`<odrv>.vbus_voltage```."""
-    target = _TARGET.match(m.group(1))
-    return target.group(1) if target else m.group(1)
+    ``:code:`<odrv>.can.config.baud_rate = <value>``` (a literal role has no target)."""
+    if m.group(1) in _LITERAL_ROLES:
+        return m.group(2)
+    target = _TARGET.match(m.group(2))
+    return target.group(1) if target else m.group(2)
 
 
 def _read(lines: list[str]) -> tuple[TextBuilder, str]:

@@ -13,6 +13,7 @@ from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
+from ragcore.text.quantities import numbers, word_number_spans
 from ragcore.types import Check, IssueKind, Route
 
 _RULES = {
@@ -30,3 +31,24 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.echo",))
+def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
+    """An answer that only repeats the question — no word or figure the question does not
+    already have ("Getting 'Unexpected realtime delay' — why?" answered "Unexpected
+    realtime delay on task n [1].") — answers nothing. A yes/no answer may restate the
+    question: its verdict is the answer."""
+    asks = answer.asks
+    if asks.whether or not answer.statements:
+        return
+    said = {t for s in answer.statements for t in s.content}
+    figures = {n for s in answer.statements for n in numbers(s.text)} | {
+        value for s in answer.statements for value, _, _ in word_number_spans(s.text)
+    }
+    if said <= asks.content_terms and figures <= asks.numbers:
+        yield Finding(
+            "answer_type.echo",
+            IssueKind.OFF_QUESTION,
+            "the answer only repeats the question: it says nothing the question does not",
+        )

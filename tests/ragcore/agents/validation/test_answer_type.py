@@ -69,3 +69,19 @@ def test_a_meaning_question_needs_the_asked_code_in_the_answer_or_its_source():
     other = [evidence(1, "The platen guard is open.", document("manual-hp400", "HP-400 press"))]
     wrong = "The platen guard is open [1]."
     assert ("answer_type.meaning", "off_question") in findings(check(question, wrong, other))
+
+
+def test_an_answer_that_only_repeats_the_question_answers_nothing():
+    cited = [
+        evidence(
+            1,
+            "RTAPI: ERROR: Unexpected realtime delay on task n. The usual cause is a "
+            "BASE_PERIOD set too short for the machine.",
+            document("lcnc-latency", "LinuxCNC latency"),
+        )
+    ]
+    question = "Getting 'RTAPI: ERROR: Unexpected realtime delay on task n' - what's the cause?"
+    echo = "RTAPI: ERROR: Unexpected realtime delay on task n [1]."
+    assert ("answer_type.echo", "off_question") in findings(check(question, echo, cited))
+    right = "The usual cause is a BASE_PERIOD set too short for the machine [1]."
+    assert findings(check(question, right, cited)) == []
