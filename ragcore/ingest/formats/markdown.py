@@ -34,7 +34,7 @@ class MarkdownLoader:
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         raw = decode_utf8(data, origin)
         fields, body = split_front_matter(raw, origin)
-        structured = _render(self._parser.parse(body))
+        structured = _render(self._parser.parse(body), body.splitlines())
         return [
             Extracted(
                 structured.text,
@@ -67,8 +67,17 @@ def _inline(token: Token | None) -> str:
     return "".join(out)
 
 
-def _render(tokens: list[Token]) -> Structured:
+def _render(tokens: list[Token], source: list[str]) -> Structured:
     builder = TextBuilder()
+    opened: list[list[int] | None] = []  # the open lists' source lines
+
+    def tight(where: list[int] | None) -> bool:
+        """The block starts on the line after another block's, with no blank line
+        between in the source ("BC-30:" then its list): keep them on consecutive lines."""
+        return (
+            where is not None and 0 < where[0] <= len(source) and bool(source[where[0] - 1].strip())
+        )
+
     lists: list[list[str]] = []  # the open lists' lines (nested lists indent)
     markers: list[tuple[str, int]] = []  # per open list: marker, next number
     item_started: list[bool] = []
@@ -83,20 +92,22 @@ def _render(tokens: list[Token]) -> Structured:
         if kind == "heading_open":
             title = _inline(following)
             shown = f"{token.markup} {title}" if token.markup.startswith("#") else title
-            builder.heading(int(token.tag[1]), title, shown)
+            builder.heading(int(token.tag[1]), title, shown, tight=tight(token.map))
             index += 3
             continue
         if kind in ("bullet_list_open", "ordered_list_open"):
             start = int(token.attrGet("start") or 1) if kind == "ordered_list_open" else 0
             markers.append((token.markup, start))
             lists.append([])
+            opened.append(token.map)
         elif kind in ("bullet_list_close", "ordered_list_close"):
             lines = lists.pop()
             markers.pop()
+            where = opened.pop()
             if lists:
                 lists[-1] += lines
             else:
-                builder.block("\n".join(lines))
+                builder.block("\n".join(lines), tight=tight(where))
         elif kind == "list_item_open":
             item_started.append(False)
         elif kind == "list_item_close":
@@ -130,12 +141,12 @@ def _render(tokens: list[Token]) -> Structured:
                     prefix = "  "
                 lists[-1].append("  " * depth + prefix + text.replace("\n", "\n  "))
             else:
-                builder.block(text)
+                builder.block(text, tight=tight(token.map))
         elif kind in ("fence", "code_block"):
             if lists:
                 lists[-1].append(token.content.rstrip("\n"))
             else:
-                builder.block(token.content)
+                builder.block(token.content, tight=tight(token.map))
         elif kind == "html_block":
             text = html_text(token.content)
             if text:

@@ -61,11 +61,13 @@ class TextBuilder:
         self._page_starts: list[tuple[int, int]] = []
         self._pending_page: int | None = None
 
-    def _append(self, block: str) -> int:
-        """Add a block; return its start offset."""
+    def _append(self, block: str, tight: bool = False) -> int:
+        """Add a block (``tight``: on the next line, as a source wrote it with no blank
+        line between: "BC-30:" above its list); return its start offset."""
         if self._parts:
-            self._parts.append(BLOCK_SEPARATOR)
-            self._length += len(BLOCK_SEPARATOR)
+            separator = "\n" if tight else BLOCK_SEPARATOR
+            self._parts.append(separator)
+            self._length += len(separator)
         start = self._length
         if self._pending_page is not None:
             self._page_starts.append((start, self._pending_page))
@@ -78,9 +80,12 @@ class TextBuilder:
         """The blocks that follow come from page ``number`` (1-based)."""
         self._pending_page = number
 
-    def heading(self, level: int, title: str, shown: str | None = None) -> None:
+    def heading(
+        self, level: int, title: str, shown: str | None = None, *, tight: bool = False
+    ) -> None:
         """A heading of ``level`` (1 = top); ``shown`` is the text put in the document
-        (e.g. the Markdown line ``## 5.3 Seal``), by default the title."""
+        (e.g. the Markdown line ``## 5.3 Seal``), by default the title; ``tight`` as for
+        ``block``."""
         title = clean_inline(title)
         if not title:
             return
@@ -88,16 +93,19 @@ class TextBuilder:
         del self._path[level - 1 :]
         self._path += [""] * (level - 1 - len(self._path))
         self._path.append(title)
-        start = self._append(shown if shown is not None else title)
+        start = self._append(shown if shown is not None else title, tight)
         self._section_starts.append((start, tuple(p for p in self._path if p)))
 
-    def block(self, text: str, page_marks: Sequence[tuple[int, int]] = ()) -> None:
+    def block(
+        self, text: str, page_marks: Sequence[tuple[int, int]] = (), *, tight: bool = False
+    ) -> None:
         """A paragraph, list item, caption or code block, as it should read.
         ``page_marks`` are (offset in ``text``, page) where a later page starts inside it
-        (a paragraph running over a page break)."""
+        (a paragraph running over a page break); ``tight``: on the line after the block
+        before, as the source wrote it (a label above its list keeps its list)."""
         text = text.strip("\n")
         if text.strip():
-            start = self._append(text)
+            start = self._append(text, tight)
             self._page_starts += [(start + offset, page) for offset, page in page_marks]
 
     def table(self, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

@@ -93,3 +93,12 @@ def test_front_matter_with_an_unquoted_colon_in_a_value_reads_as_key_value_lines
     text = "---\nid: faq-uv\ntitle: Disinfection FAQ: UV Reactors\nauthority: 3\n---\nBody.\n"
     [doc] = load_bytes(text.encode(), "faq-uv.md")
     assert (doc.id, doc.title, doc.authority) == ("faq-uv", "Disinfection FAQ: UV Reactors", 3)
+
+
+def test_markdown_keeps_a_label_on_the_line_above_its_list():
+    """ "BC-30:" written right above its list stays right above it: the figures below a
+    label belong to it (the validator binds them so), and documents read as before."""
+    text = "# Data\n\nBC-20:\n- Cooling time: 3.0 h.\n\nBC-30:\n- Cooling time: 2.5 h.\n"
+    [doc] = load_bytes(text.encode(), "coolers.md")
+    assert "BC-30:\n- Cooling time: 2.5 h." in doc.text
+    assert "3.0 h.\n\nBC-30:" in doc.text
