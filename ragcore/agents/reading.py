@@ -46,13 +46,9 @@ def codes(text: str) -> frozenset[str]:
     )
 
 
+@functools.cache
 def term_set(name: str) -> frozenset[str]:
     """The word set ``name`` of ``rules/lexicon.toml`` as content terms (stemmed)."""
-    return _term_set(name)
-
-
-@functools.cache
-def _term_set(name: str) -> frozenset[str]:
     return frozenset(terms(" ".join(words("lexicon", name))))
 
 

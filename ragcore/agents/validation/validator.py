@@ -9,7 +9,7 @@ from ragcore.agents.attributes import AttributeTable, load_attributes
 from ragcore.agents.evidence import Draft, Evidence
 from ragcore.agents.perception.model import Perception
 from ragcore.agents.validation.checks import ordered_checks
-from ragcore.agents.validation.model import AnswerModel, Judges, parse_answer
+from ragcore.agents.validation.model import Judges, parse_answer
 from ragcore.agents.validation.registry import Finding, RegisteredCheck, Scope
 from ragcore.agents.validation.report import CheckResult, Issue, ValidationReport
 from ragcore.agents.validation.semantic import SemanticSupport
@@ -112,6 +112,3 @@ def _abstained(answer: Draft) -> ValidationReport:
             rule="answerability.no_evidence",
         )
     return ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
-
-
-__all__ = ["AnswerModel", "Validator"]
