@@ -357,7 +357,13 @@ def _access_lines(caplog, method: str) -> list[dict]:
 def test_an_ingest_past_its_deadline_stops_between_groups_and_keeps_whole_documents(start_edge):
     server, target = start_edge()
     before = counts(server)
-    many = [doc(f"bulk-{i:04d}", f"Bulk note {i}: check valve V-{i} monthly.") for i in range(1200)]
+    # About ten seconds of embedding on two cores (a one-line note per document took one
+    # second here, and less than the deadline on a faster machine): ten times the deadline.
+    steps = (
+        "Inspect the check valve seat and spring for wear, replace the gasket if it is "
+        "cracked, torque the cover bolts in a cross pattern and record it in the log book. "
+    )
+    many = [doc(f"bulk-{i:04d}", f"Bulk note {i}: valve V-{i}. " + steps * 4) for i in range(1200)]
     with Client(target) as client:
         error = code_of(lambda: client.ingest(many, timeout=1.0))
     assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
