@@ -527,8 +527,10 @@ class _Reader:
             if not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to")
         ]
         # A measure named in words apart: "the value of all spare parts in stock" names
-        # the stock value ("value of stock"), not only the stock.
-        present = {t.norm: k for k, t in reversed(list(enumerate(self.tokens)))}
+        # the stock value ("value of stock"), not only the stock. Words another measure's
+        # name took are not free: "total parts cost" is no "total cost".
+        used = self.claims.used
+        present = {t.norm: k for k, t in reversed(list(enumerate(self.tokens))) if k not in used}
         named = {m for _, _, m in found}
         for measure in self.schema.measures:
             for synonym in () if measure in named else measure.synonyms:

@@ -40,6 +40,10 @@ _WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine"
 _NUMBERS = {word: n for n, word in enumerate(_WORDS, 1)}
 
 
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_ORDINALS |= {"fourth": 4, "4th": 4}
+
+
 _Y = r"(?:19|20)\d{2}"
 
 
@@ -49,8 +53,19 @@ _MON = (
 )
 
 
-# A day (2025-03-11), a month (March 2023) or a year, not glued to an identifier.
-_POINT = rf"(?<![\w/.-])(?:\d{{4}}-\d{{2}}-\d{{2}}|{_MON}\.?\s+{_Y}|{_Y})(?![\w/]|[-.]\d)"
+_OF_Y = rf"(?:\s+(?:of\s+)?{_Y})"
+
+
+# One period, not glued to an identifier: a day (2025-03-11), an ISO week (week 12 of
+# 2026), a quarter (Q3 2026, the third quarter of 2026), a half (H1 2026, the
+# first half of 2026), a month (March 2023, March) or a year. Without a year, a month,
+# "Q3" or "H1" is the latest one that has begun (resolved against the clock).
+_PERIOD = (
+    r"(?<![\w/.-])(?:\d{4}-\d{2}-\d{2}|(?:week|wk)\s+\d{1,2}" + f"{_OF_Y}?"
+    rf"|q[1-4]{_OF_Y}?|(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter{_OF_Y}"
+    rf"|h[12]{_OF_Y}?|(?:first|second|1st|2nd)\s+half{_OF_Y}"
+    rf"|{_MON}\.?(?:\s+{_Y})?|{_Y})(?![\w/]|[-.][\d\s])"  # "2026-" of a masked "2026-W12"
+)
 
 
 _N = r"(?:\d{1,3}|" + "|".join(_NUMBERS) + ")"
@@ -59,7 +74,7 @@ _N = r"(?:\d{1,3}|" + "|".join(_NUMBERS) + ")"
 _BOUND = r"since|from|after|before|prior\s+to|until|till|up\s+to|through|by"
 
 
-_UNIT = r"(day|week|month|year)"
+_UNIT = r"(day|week|month|quarter|year)"
 
 
 _IN_THE = r"(?:(?:in|over|within)\s+)?(?:the\s+)?"
@@ -68,33 +83,85 @@ _IN_THE = r"(?:(?:in|over|within)\s+)?(?:the\s+)?"
 _TIME = tuple(  # the earliest match wins; at the same position, the earlier kind
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
-        ("between", rf"\b(?:between|from)\s+({_POINT})\s+(?:and|to|through|until)\s+({_POINT})"),
+        (
+            "between",
+            rf"\b(?:between|from)\s+(?:the\s+)?({_PERIOD})\s+"
+            rf"(?:and|to|through|until|till)\s+(?:the\s+)?({_PERIOD})",
+        ),
         ("between", rf"(?<![\w/.-])({_Y})\s*(?:[-–]|\bto\b)\s*({_Y})(?![\w/]|[-.]\d)"),
-        ("bound", rf"\b({_BOUND})\s+({_POINT})"),
+        ("bound", rf"\b({_BOUND})\s+(?:the\s+)?({_PERIOD})"),
         ("rolling", rf"\b{_IN_THE}(?:last|past)\s+({_N})\s+{_UNIT}s?\b"),
-        ("relative", rf"\b(last|previous|past|this|current)\s+{_UNIT}\b"),
+        ("relative", rf"\b(last|previous|past|this|current|next|coming)\s+{_UNIT}\b"),
+        ("to_date", r"\b(?:year[-\s]to[-\s]date|ytd)\b"),
         ("part", rf"\b(early|mid|late)[-\s]+({_Y})(?![\w/]|[-.]\d)"),
-        ("point", rf"(?:\b(?:in|during|of|for)\s+)?({_POINT})"),
+        ("point", rf"(?:\b(in|during|of|for)\s+(?:the\s+)?)?({_PERIOD})"),
     )
 )
 
 
 _DAY = timedelta(days=1)
 _THIRDS = {"early": 1, "mid": 5, "late": 9}  # first month of a third of the year
+_YEAR = re.compile(_Y)
 
 
-def _interval(text: str) -> tuple[date, date] | None:
-    """The whole day, month or year ``text`` names; None for an impossible day."""
-    parts = text.replace(".", " ").split()
-    if len(parts) == 2:  # month and year
-        year, month = int(parts[1]), _MONTHS[parts[0][:3].lower()]
-        return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
-    if len(text) == 4:
+def _months(year: int, first: int, count: int) -> tuple[date, date]:
+    """``count`` whole months from month ``first`` of ``year``."""
+    last_year, last = divmod(year * 12 + first - 1 + count - 1, 12)
+    return date(year, first, 1), date(
+        last_year, last + 1, calendar.monthrange(last_year, last + 1)[1]
+    )
+
+
+def _latest_begun(span_in: Callable[[int], tuple[date, date]], today: date) -> tuple[date, date]:
+    """The latest of a yearless period ("March", "Q3") that has begun by ``today``."""
+    span = span_in(today.year)
+    return span if span[0] <= today else span_in(today.year - 1)
+
+
+def _interval(text: str, today: date, year: int | None = None) -> tuple[date, date] | None:
+    """The whole period ``text`` names (a day, week, quarter, half, month or year); None
+    for an impossible one. A period without a year is in ``year`` if given, else the
+    latest one that has begun by ``today``."""
+    words = text.lower().replace(".", " ").split()
+    named = _YEAR.search(text)
+    if named and named.end() - named.start() == len(text.strip()):  # a year alone
         return date(int(text), 1, 1), date(int(text), 12, 31)
+    if named and "-" in text:
+        try:
+            return date.fromisoformat(text), date.fromisoformat(text)
+        except ValueError:
+            return None  # "2023-14-05" is no date
+    at = int(named.group(0)) if named else year
+    head = words[0]
+    span_in: Callable[[int], tuple[date, date]]
+    if head in ("week", "wk"):
+        week = int(words[1])
+
+        def span_in(y: int) -> tuple[date, date]:
+            return date.fromisocalendar(y, week, 1), date.fromisocalendar(y, week, 7)
+
+    elif head[0] == "q" and head[1:].isdigit() or "quarter" in words:
+        quarter = int(head[1:]) if head[0] == "q" else _ORDINALS[head]
+
+        def span_in(y: int) -> tuple[date, date]:
+            return _months(y, 3 * quarter - 2, 3)
+
+    elif head[0] == "h" and head[1:].isdigit() or "half" in words:
+        half = int(head[1:]) if head[0] == "h" else _ORDINALS[head]
+
+        def span_in(y: int) -> tuple[date, date]:
+            return _months(y, 6 * half - 5, 6)
+
+    else:
+        month = _MONTHS[head[:3]]
+
+        def span_in(y: int) -> tuple[date, date]:
+            return _months(y, month, 1)
+
     try:
-        return date.fromisoformat(text), date.fromisoformat(text)
+        return span_in(at) if at is not None else _latest_begun(span_in, today)
     except ValueError:
-        return None  # "2023-14-05" is no date
+        return None  # week 60
 
 
 def _months_ago(day: date, months: int) -> date:
@@ -102,15 +169,48 @@ def _months_ago(day: date, months: int) -> date:
     return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
 
 
+def _between(first: str, last: str, today: date) -> tuple[date, date] | None:
+    """From the start of ``first`` to the end of ``last``: a first period without a year
+    takes the last one's ("between June and August 2026"), the year before when it would
+    start later ("from November to February 2026")."""
+    closing = _interval(last, today)
+    if closing is None:
+        return None
+    opening = _interval(first, today, None if _YEAR.search(first) else closing[1].year)
+    if opening is not None and opening[0] > closing[0] and not _YEAR.search(first):
+        opening = _interval(first, today, closing[1].year - 1)
+    if opening is None:
+        return None
+    return min(opening[0], closing[0]), max(opening[1], closing[1])
+
+
+def _relative(which: str, unit: str, today: date) -> tuple[date, date]:
+    """ "last month", "this quarter" (until today), "next year"."""
+    step = {"last": -1, "previous": -1, "next": 1, "coming": 1}.get(which, 0)
+    if unit == "week":
+        start = today - timedelta(days=today.weekday()) + timedelta(weeks=step)
+        end = start + timedelta(days=6)
+    else:
+        size = {"month": 1, "quarter": 3, "year": 12}[unit]
+        first = (today.month - 1) // size * size + 1  # this period's first month
+        year, month0 = divmod(today.year * 12 + first - 1 + step * size, 12)
+        start, end = _months(year, month0 + 1, size)
+    return start, (end if step else today)
+
+
 def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | None:
     """(start, end) of a time match, or None when it names no real interval."""
+    today = clock()
     if kind == "between":
-        first, last = _interval(m.group(1)), _interval(m.group(2))
-        return (min(first[0], last[0]), max(first[1], last[1])) if first and last else None
-    if kind in ("bound", "point"):
-        span = _interval(m.group(m.lastindex or 1))
-        if span is None or kind == "point":
-            return span
+        return _between(m.group(1), m.group(2), today)
+    if kind == "point":
+        if m.group(1) is None and not _YEAR.search(m.group(2)):
+            return None  # "may", "Q3" alone: a word or a label, not a period
+        return _interval(m.group(2), today)
+    if kind == "bound":
+        span = _interval(m.group(2), today)
+        if span is None:
+            return None
         word = m.group(1).lower().split()[0]
         if word in ("since", "from", "after"):
             return (span[1] + _DAY if word == "after" else span[0]), None
@@ -119,25 +219,17 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
         return None, span[1]  # until, till, up to, through, by
     if kind == "part":  # "mid-2019": a third of the year
         year, opening = int(m.group(2)), _THIRDS[m.group(1).lower()]
-        closing = opening + 3
-        return date(year, opening, 1), date(year, closing, calendar.monthrange(year, closing)[1])
-    today = clock()
+        return _months(year, opening, 4)
+    if kind == "to_date":
+        return date(today.year, 1, 1), today
     which, unit = m.group(1).lower(), m.group(2).lower()
     if kind == "rolling" or which == "past":  # "past 6 months", "past year": up to today
         count = 1 if kind != "rolling" else _NUMBERS.get(which) or int(which)
         if unit in ("day", "week"):
             return today - timedelta(days=count * (7 if unit == "week" else 1)), today
-        return _months_ago(today, count * (12 if unit == "year" else 1)), today
-    back = int(which in ("last", "previous"))  # else "this"/"current": the one until today
-    if unit == "year":
-        start, end = date(today.year - back, 1, 1), date(today.year - back, 12, 31)
-    elif unit == "month":
-        start = _months_ago(today.replace(day=1), back)
-        end = _months_ago(start, -1) - _DAY
-    else:
-        start = today - timedelta(days=today.weekday() + 7 * back)
-        end = start + timedelta(days=6)
-    return start, (end if back else today)
+        months = {"month": 1, "quarter": 3, "year": 12}[unit]
+        return _months_ago(today, count * months), today
+    return _relative(which, unit, today)
 
 
 def find_time(

@@ -136,6 +136,27 @@ def test_spacy_finds_the_faa(spacy_agent, rules_agent):
         ("EASA changes in the past two years", date(2024, 12, 2), TODAY, "in the past two years"),
         ("What did the FAA publish on 2025-03-11?", date(2025, 3, 11), date(2025, 3, 11),
          "2025-03-11"),
+        # Quarters, halves, weeks, month ranges and months without a year (the latest
+        # that has begun: TODAY is in December 2026).
+        ("Peak demand in Q3 2026?", date(2026, 7, 1), date(2026, 9, 30), "in Q3 2026"),
+        ("Peak demand in the third quarter of 2025?", date(2025, 7, 1), date(2025, 9, 30),
+         "in the third quarter of 2025"),
+        ("Parts cost in H1 2026?", date(2026, 1, 1), date(2026, 6, 30), "in H1 2026"),
+        ("Parts cost in the second half of 2025?", date(2025, 7, 1), date(2025, 12, 31),
+         "in the second half of 2025"),
+        ("Alarms last quarter?", date(2026, 7, 1), date(2026, 9, 30), "last quarter"),
+        ("Alarms this quarter?", date(2026, 10, 1), TODAY, "this quarter"),
+        ("Alarms next quarter?", date(2027, 1, 1), date(2027, 3, 31), "next quarter"),
+        ("Orders year to date?", date(2026, 1, 1), TODAY, "year to date"),
+        ("Orders in week 12 of 2026?", date(2026, 3, 16), date(2026, 3, 22), "in week 12 of 2026"),
+        ("Hours between June and August 2026?", date(2026, 6, 1), date(2026, 8, 31),
+         "between June and August 2026"),
+        ("Peak from July to September?", date(2026, 7, 1), date(2026, 9, 30),
+         "from July to September"),
+        ("Orders from November to February 2026?", date(2025, 11, 1), date(2026, 2, 28),
+         "from November to February 2026"),
+        ("Delay since March?", date(2026, 3, 1), None, "since March"),
+        ("Output in Q1?", date(2026, 1, 1), date(2026, 3, 31), "in Q1"),
     ],
 )  # fmt: skip
 def test_time_constraints(agent, question, start, end, text):
@@ -150,6 +171,9 @@ def test_time_constraints(agent, question, start, end, text):
         "What is the torque for P/N 88-2041-09?",
         "Was the seal interval 2000 h?",
         "What is the latest hot work rule?",
+        "What may cause a low flow alarm?",  # a verb, not the month
+        "Is transistor Q3 on the main board?",  # a label, not a quarter
+        "What happens in the first half of the stroke?",  # no year: not a half-year
     ],
 )
 def test_no_time_constraint(agent, question):
