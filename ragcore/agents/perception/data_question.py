@@ -13,12 +13,13 @@ the user, never a guessed query.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -102,6 +103,12 @@ class _Words:
     stopwords: frozenset[str]
     everyday: frozenset[str]
     overall: frozenset[str]
+    reading: frozenset[str]
+
+    @cached_property
+    def grouping(self) -> frozenset[str]:
+        """Every word of grouping: "across all sites" sums over them, it asks nothing else."""
+        return frozenset(w for p in self.triggers for w in p) | self.overall
 
 
 def _fail(key: str, value: object, reason: str) -> ConfigError:
@@ -165,6 +172,7 @@ def _words() -> _Words:
         stopwords=load_rules(DEFAULT_RULES).stopwords,
         everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
         overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
+        reading=frozenset(_norm(w) for w in _strings(data.get("reading", {}), "words", "reading")),
     )
 
 
@@ -218,11 +226,21 @@ class _Token:
         return self.norm != self.exact
 
 
+_COMPOUND = re.compile(r"[^\W\d_]+(?:[-/][^\W\d_]+)+")
+_PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
 def _tokens(text: str) -> list[_Token]:
-    return [
-        _Token(m.group(0), _exact(m.group(0)), _norm(m.group(0)), m.start(), m.end())
-        for m in _WORD.finditer(text)
-    ]
+    """Words as matched; a compound of letters is its words ("purchase-order lines" as
+    "purchase order lines"), an identifier stays whole ("CP-200", "88-2041-09")."""
+    tokens = []
+    for m in _WORD.finditer(text):
+        parts = _PART.finditer(m.group(0)) if _COMPOUND.fullmatch(m.group(0)) else [m]
+        for part in parts:
+            start = m.start() + part.start() if part is not m else m.start()
+            word = part.group(0)
+            tokens.append(_Token(word, _exact(word), _norm(word), start, start + len(word)))
+    return tokens
 
 
 def _phrase(text: str) -> Phrase:
@@ -475,7 +493,69 @@ class _Reader:
         if isinstance(result, DataQuestion) and not self._grounded(measures):
             return None
         fits = len(self.matched)
+        if isinstance(result, DataQuestion) and (unread := self._unread(result)):
+            result = self._unapplied(unread)
         return (specific, fits), result
+
+    def _unread(self, result: DataQuestion) -> list[_Token]:
+        """The words of the question no part of the query read: each could be a
+        constraint (a share, a status, a supplier the table does not hold) that the
+        figure would silently leave out. Words that add none are not counted: stopwords,
+        the verbs and nouns of asking for a recorded figure (rules file, ``[reading]``),
+        words of the table's name, description and time column ("opened in 2025"), of
+        the chosen measure's names and description, and the part the documents answer."""
+        words = self.words
+        measure = self.schema.measure(result.query.measure)
+        schema = self.schema
+        own = (schema.name, schema.description, schema.time_column or "", measure.name)
+        own += measure.synonyms
+        described = {
+            _norm(w)
+            for text in (*own, measure.description, measure.column or "")
+            for w in re.split(r"[\W_]+", text)
+        }
+        text_from = len(self.text)
+        if result.needs_text:
+            text_from = self.text.find(result.text_part)
+
+        def idle(word: str) -> bool:
+            norm = _norm(word)
+            return (
+                norm in words.stopwords
+                or word.lower() in words.stopwords
+                or norm in words.skip
+                or norm in words.link
+                or norm in words.which
+                or norm in words.time_units
+                or norm in words.grouping
+                or norm in words.reading
+                or norm in described
+                or word.lower() in words.numbers
+                or word.isdigit()
+            )
+
+        return [
+            token
+            for k, token in enumerate(self.tokens)
+            if k not in self.claims.used
+            and token.start < text_from
+            and not all(idle(part) for part in re.split(r"[-/.'’]", token.raw) if part)
+        ]
+
+    def _unapplied(self, unread: list[_Token]) -> Unexpressible:
+        """Why a question with words the query cannot read gets no figure: a name (a
+        supplier, a plant) the table does not hold, or words it has nothing for."""
+        names = [t.raw for t in unread if t.raw[:1].isupper() and t.start > 0]
+        if names:
+            stored = [str(v) for values in self.values.values() for v in values]
+            close = difflib.get_close_matches(names[0], stored, n=3, cutoff=0.6)
+            hint = f"; the closest it holds: {', '.join(close)}" if close else ""
+            return self.unexpressible(f"it holds nothing named {names[0]!r}{hint}")
+        said = ", ".join(repr(t.raw) for t in unread)
+        return self.unexpressible(
+            f"it has nothing for {said} in the question (no measure, value, period or "
+            "grouping of it); a figure without it would answer another question"
+        )
 
     def _grounded(self, measures: list[tuple[int, int, Measure]]) -> bool:
         """Whether the question is about the table, not only using a word of it: an
@@ -550,6 +630,13 @@ class _Reader:
         """The measure asked for: a derived measure over the others named ("at current
         stock, how many days ..." asks for days of cover, not stock)."""
         named = list(dict.fromkeys(m for _, _, m in measures))
+        if len(named) > 1:  # "the average days to close of emergency work orders"
+            rows = {
+                m
+                for i, j, m in measures
+                if m.tokens == ("1",) and not self._counted(i, j, measures)
+            }
+            named = [m for m in named if m not in rows] or named
         if len(named) == 1:
             return named[0]
         covering = [
@@ -563,6 +650,19 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _counted(self, i: int, j: int, measures: list[tuple[int, int, Measure]]) -> bool:
+        """Whether a count is asked for by the words of tokens [i, j) or the few before
+        them, back to another measure ("how many P1 orders", "the number of work
+        orders"): else a measure that counts rows names the rows ("the average days to
+        close of emergency work orders")."""
+        taken = {k for a, b, m in measures if (a, b) != (i, j) for k in range(a, b)}
+        start = i
+        while start > 0 and i - start < 3 and start - 1 not in taken:
+            start -= 1
+        window = tuple(t.norm for t in self.tokens[start:j])
+        counts = [p for p, a in self.words.aggregations if a is Aggregation.COUNT]
+        return any(window[k : k + len(p)] == p for p in counts for k in range(len(window)))
 
     def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Unexpressible | None]:
         phrases = [
@@ -886,6 +986,19 @@ class _Reader:
                     f"dimensions: {dimensions}"
                 )
         for mention in mentions:
+            # "the Line 5 assets": a value the table does not hold, named with its column
+            after = mention.j
+            if (
+                after < len(tokens)
+                and after not in used
+                and (
+                    self._number(tokens[after]) is not None or _IDENTIFIER.match(tokens[after].raw)
+                )
+            ):
+                named = tokens[after].raw
+                if self._number(tokens[after]) is not None:  # "Line 5", not "5"
+                    named = self.claims.text(self.text, mention.i, after + 1)
+                return self._no_value(mention.column, named)
             # "in North region": a value the table does not hold (a capitalised name)
             k = mention.i - 1
             if (

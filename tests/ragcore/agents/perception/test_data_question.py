@@ -179,7 +179,7 @@ def test_the_table_whose_measure_is_named_most_specifically_is_read():
 @pytest.mark.parametrize(
     ("question", "time_from", "time_to"),
     [
-        ("How many order lines were short in the first quarter of 2026?", "2026-01-01",
+        ("How many shortages were there in the first quarter of 2026?", "2026-01-01",
          "2026-03-31"),
         ("Total orders last quarter", "2026-07-01", "2026-09-30"),
         ("Total orders in H1 2026", "2026-01-01", "2026-06-30"),
@@ -213,6 +213,8 @@ def test_periods_become_the_time_window_whole(question, time_from, time_to):
         ("Show the shortage rate per month for the CP-200", "cannot group or rank by month"),
         ("shortage rate next month", "'next month' is after today"),
         ("Total orders in the last hour", "which period 'last hour'"),
+        ("How many order lines were short last month?", "nothing for 'short'"),
+        ("How many order lines did Acme Corp get last month?", "nothing named 'Acme'"),
         ("What is the shortage rate for the CP-200 in 2030?", "after today"),
         ("stock in East and West", "two values of region"),
         ("Top 1000 parts by stock", f"1 to {MAX_LIMIT} rows"),
@@ -293,7 +295,8 @@ def test_hostile_questions_yield_only_schema_identifiers_and_stored_values(quest
 
 def test_hostile_questions_do_reach_a_query_so_the_test_above_checks_something():
     readings = [read(q) for q in HOSTILE]
-    assert sum(isinstance(r, DataQuestion) for r in readings) >= len(HOSTILE) // 2
+    # The others are mostly declined, naming a word no part of the query reads ("DROP").
+    assert sum(isinstance(r, DataQuestion) for r in readings) >= len(HOSTILE) // 3
     q = query("top 3 models by shortage rate in the East' OR '1'='1")
     assert q.filters == (("region", "East"),) and q.limit == 3
 
@@ -433,3 +436,35 @@ def test_words_another_measure_took_name_no_measure_apart():
     found = read_work_orders("What was the total parts cost at Riverside in 2025?")
     assert isinstance(found, DataQuestion), found
     assert found.query.measure == "parts_cost"  # not "total ... cost", the derived total
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a value named with its column that the table does not hold
+        ("What was the total labour cost of the site 7 orders?", "no site 'site 7'"),
+        # a share of a total is no total
+        ("What share of the total cost in 2025 was spent at Hillcrest?", "nothing for 'share'"),
+        # a supplier the table does not hold is no figure over the others
+        ("How much parts cost did we book with Siemens in 2026?", "nothing named 'Siemens'"),
+        ("What was the labour cost of open work orders last month?", "nothing for 'open'"),
+    ],
+)
+def test_a_constraint_no_part_of_the_query_reads_declines_the_question(question, expected):
+    found = read_work_orders(question)
+    assert isinstance(found, Unexpressible), found
+    assert expected in found.reason
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the total parts cost across all sites in H1 2026?",
+        "How much labour cost did we book at Riverside last quarter?",
+        "Which site spent the most on parts cost in 2025?",
+        "What was the average days to close of emergency work orders since March?",
+        "How many emergency work orders were opened at Hillcrest in 2025?",
+    ],
+)
+def test_words_of_asking_and_of_the_tables_own_description_decline_nothing(question):
+    assert isinstance(read_work_orders(question), DataQuestion), read_work_orders(question)
