@@ -30,7 +30,7 @@ from datetime import date
 from types import MappingProxyType
 
 from ragcore.agents.caching import AnswerKey, Caches
-from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence
+from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, is_table_evidence
 from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
@@ -461,7 +461,9 @@ class Answerer:
             span.note(note)
         q.emit(EventKind.ANSWER, plan.round, draft)
         with tracer.span(Stage.VALIDATION) as span:
-            report = self.validator.check(draft, evidence, perception)
+            report = _with_halves(
+                self.validator.check(draft, evidence, perception), q, draft, evidence
+            )
             span.note(_describe_report(report))
             for issue in report.issues:
                 span.add(f"{issue.check}: {issue.kind}", issue.message)
@@ -646,6 +648,26 @@ def _trace_retrieval(span, retrieval: Retrieval) -> None:
         span.add(f"task {t.id} {t.mode} k={t.k}", f"{t.query!r} [{t.reason}] → {how}", r.ms)
     top = ", ".join(f"[{e.number}] {e.document.id}" for e in retrieval.evidence[:6])
     span.note(f"{len(retrieval.evidence)} evidence: {top}" if top else "no evidence")
+
+
+def _with_halves(
+    report: ValidationReport, q: _Question, draft: Draft, evidence: tuple[Evidence, ...]
+) -> ValidationReport:
+    """A mixed question ("the stock of 88-2041-09, and how do I fit it?") is answered
+    only when both halves are: the table's figure alone leaves the documents' half open."""
+    data = q.data
+    if not isinstance(data, DataQuestion) or not data.needs_text or draft.abstained:
+        return report
+    cited = {e.number: e for e in evidence}
+    if any(not is_table_evidence(cited[n]) for n in draft.citations if n in cited):
+        return report
+    issue = Issue(
+        Check.TRACEABILITY,
+        IssueKind.ATTRIBUTE_NOT_FOUND,
+        f"only the table's half is answered: no document answers {data.text_part!r}",
+        rule="answerability.mixed",
+    )
+    return replace(report, checks=(*report.checks, CheckResult(Check.TRACEABILITY, (issue,), 0)))
 
 
 def _describe_report(report: ValidationReport) -> str:

@@ -181,7 +181,8 @@ class TableQuery:
     """One question about one table, in terms of its schema only.
 
     ``aggregation`` None means the measure's own. ``filters`` are (dimension column,
-    value) pairs, all of which must hold. The time window is inclusive and needs the
+    value) pairs: pairs of one column are alternatives (a row with either value), those
+    of different columns must all hold ("P-101 or P-1010, at Riverside"). The time window is inclusive and needs the
     table's time column. ``order`` ranks the groups by the figure; ``limit`` keeps the
     first ones ("top 3").
     """

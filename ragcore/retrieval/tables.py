@@ -167,11 +167,15 @@ def compile_query(
 
     where: list[str] = []
     params: list[str | float] = []
+    alternatives: dict[str, list[str | float]] = {}  # values of one column: either holds
     for column, value in query.filters:
         if column not in dimensions:
             raise _undeclared(schema, "filter on", column)
-        where.append(_equals(column, schema.columns[column], value, schema, dialect))
-        params.append(value)
+        alternatives.setdefault(column, []).append(value)
+    for column, values in alternatives.items():
+        tests = [_equals(column, schema.columns[column], v, schema, dialect) for v in values]
+        where.append(tests[0] if len(tests) == 1 else f"({' OR '.join(tests)})")
+        params += values
     if query.time_from is not None or query.time_to is not None:
         if schema.time_column is None:
             raise InvalidQueryError(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache, cached_property, lru_cache
@@ -500,23 +500,27 @@ class _Reader:
     def _unread(self, result: DataQuestion) -> list[_Token]:
         """The words of the question no part of the query read: each could be a
         constraint (a share, a status, a supplier the table does not hold) that the
-        figure would silently leave out. Words that add none are not counted: stopwords,
-        the verbs and nouns of asking for a recorded figure (rules file, ``[reading]``),
-        words of the table's name, description and time column ("opened in 2025"), of
-        the chosen measure's names and description, and the part the documents answer."""
-        words = self.words
-        measure = self.schema.measure(result.query.measure)
-        schema = self.schema
-        own = (schema.name, schema.description, schema.time_column or "", measure.name)
-        own += measure.synonyms
-        described = {
-            _norm(w)
-            for text in (*own, measure.description, measure.column or "")
-            for w in re.split(r"[\W_]+", text)
-        }
+        figure would silently leave out. Idle words (``_idle``) and the part the
+        documents answer are not counted."""
+        idle = self._idle(self.schema.measure(result.query.measure))
         text_from = len(self.text)
         if result.needs_text:
             text_from = self.text.find(result.text_part)
+        return [
+            token
+            for k, token in enumerate(self.tokens)
+            if k not in self.claims.used and token.start < text_from and not idle(token)
+        ]
+
+    def _idle(self, measure: Measure) -> Callable[[_Token], bool]:
+        """Whether a word adds no constraint: stopwords, the verbs and nouns of asking
+        for a recorded figure (rules file, ``[reading]``), words of the table's name,
+        description and time column ("opened in 2025"), and of the measure's names, unit
+        and description ("how many hours was it")."""
+        words, schema = self.words, self.schema
+        own = (schema.name, schema.description, schema.time_column or "", measure.name)
+        own += (*measure.synonyms, measure.unit, measure.description, measure.column or "")
+        described = {_norm(w) for text in own for w in re.split(r"[\W_]+", text)}
 
         def idle(word: str) -> bool:
             norm = _norm(word)
@@ -534,13 +538,7 @@ class _Reader:
                 or word.isdigit()
             )
 
-        return [
-            token
-            for k, token in enumerate(self.tokens)
-            if k not in self.claims.used
-            and token.start < text_from
-            and not all(idle(part) for part in re.split(r"[-/.'’]", token.raw) if part)
-        ]
+        return lambda token: all(idle(p) for p in re.split(r"[-/.'’]", token.raw) if p)
 
     def _unapplied(self, unread: list[_Token]) -> Unexpressible:
         """Why a question with words the query cannot read gets no figure: a name (a
@@ -681,14 +679,7 @@ class _Reader:
             ):
                 self.claims.used.add(i - 1)
                 i -= 1
-            same = [f for f in filters if f[2] == column and f[3] != value]
-            if same:
-                both = f"{same[0][3]} and {value}"
-                return [], self.unexpressible(
-                    f"the question names two values of {column} ({both}); the query can "
-                    f"filter by one: ask for each, or per {column}"
-                )
-            if not any(f[2] == column for f in filters):
+            if not any(f[2:] == (column, value) for f in filters):
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
@@ -755,6 +746,15 @@ class _Reader:
         if isinstance(chosen, Unexpressible):
             return chosen
         measure = chosen
+        if needs_text:  # "…, and how many hours was it?" asks for the figure itself
+            idle = self._idle(measure)
+            start = min(i for i, _ in needs_text)
+            if all(
+                idle(t)
+                for k, t in enumerate(self.tokens[start:], start)
+                if k not in self.claims.used
+            ):
+                needs_text = []
         for i, j, m in measures:
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
@@ -786,6 +786,11 @@ class _Reader:
             return grouping
         group_by, number, single, ranking = grouping
         limit = number if number is not None else limit
+        columns = [column for _, _, column, _ in filters]
+        compared = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+        for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
+            if column not in group_by:
+                group_by.append(column)
         if problem := self._unknown(mentions, ranked, needs_text):
             return problem
         aggregation = self._aggregation(measure, aggregations, mentions, time)
@@ -809,8 +814,8 @@ class _Reader:
         elif order is not None:
             i, j, _ = (rankings or extremes)[0]
             self.note(Role.ORDER, i, j, order.value)
-            if limit is None and single:
-                limit = 1
+            if limit is None and single and not compared:
+                limit = 1  # "which model ...": the first; of the sides compared, each
         else:
             limit = None  # a number without a ranking is no limit
         if limit is not None:

@@ -204,7 +204,11 @@ def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
     context = [schema.name]
     if window := _window(query, schema):
         context.append(window)
-    context += [f"{column.replace('_', ' ')} {value}" for column, value in query.filters]
+    context += [  # a grouped column's value is the row's own ("P-101 vs P-1010")
+        f"{column.replace('_', ' ')} {value}"
+        for column, value in query.filters
+        if column not in query.group_by
+    ]
     label = measure.name.replace("_", " ")
     aggregation = query.aggregation
     if aggregation is not None and aggregation is not measure.aggregation:
