@@ -85,6 +85,41 @@ def test_a_mixed_question_gets_the_figure_and_the_procedure(engine):
     assert answer.tasks > 1 and answer.searches >= 1  # the text retrieval ran too
 
 
+def test_a_mixed_question_whose_documents_half_no_document_answers_is_not_ok(engine):
+    answer = engine.ask(
+        "What was the shortage rate in the East region last month, and what colour is the "
+        "warehouse door painted?"
+    )
+    assert answer.status != AnswerStatus.OK
+    assert any(i.rule == "answerability.mixed" for i in answer.issues), answer.issues
+
+
+def test_two_named_values_are_compared_with_a_figure_each(engine):
+    answer = engine.ask("Which region had the higher shortage rate last month, East or West?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    cited = _table_citations(answer, "shortages")
+    assert len(cited) == 2  # a figure for each side, the higher first
+    expected = engine.query_table(
+        TableQuery(
+            "shortages",
+            "shortage_rate",
+            group_by=("region",),
+            filters=(("region", "East"), ("region", "West")),
+            time_from=date(2026, 11, 1),
+            time_to=date(2026, 11, 30),
+        )
+    )
+    higher, lower = sorted(expected.rows, key=lambda row: -row[1])
+    assert answer.text.index(f"region {higher[0]} ") < answer.text.index(f"region {lower[0]} ")
+
+
+def test_a_question_naming_a_value_the_table_lacks_gets_no_figure(engine):
+    answer = engine.ask("What was the total stock held by Acme Logistics in the East region?")
+    assert answer.status == AnswerStatus.NO_ANSWER
+    assert not _table_citations(answer, "inventory")
+    assert "Acme" in answer.issues[0].message
+
+
 def test_an_unexpressible_question_gets_no_answer_with_the_reason(engine):
     answer = engine.ask("Which supplier had the highest shortage rate last month?")
     assert answer.status == AnswerStatus.NO_ANSWER
