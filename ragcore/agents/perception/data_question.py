@@ -502,7 +502,9 @@ class _Reader:
         constraint (a share, a status, a supplier the table does not hold) that the
         figure would silently leave out. Idle words (``_idle``) and the part the
         documents answer are not counted."""
-        idle = self._idle(self.schema.measure(result.query.measure))
+        query = result.query
+        columns = {c for c, _ in query.filters} | set(query.group_by)
+        idle = self._idle(self.schema.measure(query.measure), columns)
         text_from = len(self.text)
         if result.needs_text:
             text_from = self.text.find(result.text_part)
@@ -512,20 +514,29 @@ class _Reader:
             if k not in self.claims.used and token.start < text_from and not idle(token)
         ]
 
-    def _idle(self, measure: Measure) -> Callable[[_Token], bool]:
+    def _idle(self, measure: Measure, columns: Iterable[str] = ()) -> Callable[[_Token], bool]:
         """Whether a word adds no constraint: stopwords, the verbs and nouns of asking
         for a recorded figure (rules file, ``[reading]``), words of the table's name,
-        description and time column ("opened in 2025"), and of the measure's names, unit
-        and description ("how many hours was it")."""
+        description and time column ("opened in 2025"), of the measure's names, unit,
+        description and columns ("how many hours was it", "labour plus parts"), and of
+        the names of the dimension ``columns`` the query reads ("shipped to Riverside
+        North" filters ship_to_site). A word that begins with one of the table's words
+        of four letters or more is one of them ("shipped", "ship")."""
         words, schema = self.words, self.schema
         own = (schema.name, schema.description, schema.time_column or "", measure.name)
-        own += (*measure.synonyms, measure.unit, measure.description, measure.column or "")
+        own += (*measure.synonyms, measure.unit, measure.description, *measure.tokens)
+        for dimension in schema.dimensions:
+            if dimension.column in columns:
+                own += (dimension.column, *dimension.synonyms)
         described = {_norm(w) for text in own for w in re.split(r"[\W_]+", text)}
+        stems = tuple(w for w in described if len(w) >= 4)
 
         def idle(word: str) -> bool:
             norm = _norm(word)
             return (
-                norm in words.stopwords
+                norm in described
+                or norm.startswith(stems)
+                or norm in words.stopwords
                 or word.lower() in words.stopwords
                 or norm in words.skip
                 or norm in words.link
@@ -533,7 +544,6 @@ class _Reader:
                 or norm in words.time_units
                 or norm in words.grouping
                 or norm in words.reading
-                or norm in described
                 or word.lower() in words.numbers
                 or word.isdigit()
             )
@@ -635,6 +645,9 @@ class _Reader:
                 if m.tokens == ("1",) and not self._counted(i, j, measures)
             }
             named = [m for m in named if m not in rows] or named
+        if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
+            own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
+            named = [m for m in named if m in own] or named
         if len(named) == 1:
             return named[0]
         covering = [
@@ -648,6 +661,16 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _named_as_itself(self, i: int, j: int, measure: Measure) -> bool:
+        """Whether tokens [i, j) spell the measure's own name or column, not a synonym."""
+        words = tuple(t.norm for t in self.tokens[i:j])
+        return words in (_phrase(measure.name), _phrase(measure.column or ""))
+
+    def _glossing(self, i: int) -> bool:
+        """Whether token ``i`` is inside parentheses."""
+        before = self.text[: self.tokens[i].start]
+        return before.count("(") > before.count(")")
 
     def _counted(self, i: int, j: int, measures: list[tuple[int, int, Measure]]) -> bool:
         """Whether a count is asked for by the words of tokens [i, j) or the few before
@@ -742,6 +765,10 @@ class _Reader:
             start = min(i for i, _ in needs_text)
             earlier = [m for m in measures if m[1] <= start]
             measures = earlier or [m for m in measures if m[0] >= start]
+        # "the total cost (labour plus parts)": a measure named in parentheses glosses
+        # the one named before them; its words are read, it is not asked for.
+        outside = [m for m in measures if not self._glossing(m[0])]
+        measures = outside or measures
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible):
             return chosen

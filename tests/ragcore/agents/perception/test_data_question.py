@@ -484,3 +484,16 @@ def test_named_values_of_one_column_are_compared_with_a_figure_each(question, or
     assert [c for c, _ in found.query.filters] == [column, column]
     assert found.query.group_by == (column,)
     assert (found.query.order, found.query.limit) == (order, None)  # every side shown
+
+
+def test_measures_named_in_parentheses_gloss_the_one_asked_for():
+    found = read_work_orders("Compare the total cost (labour plus parts cost) of P-101 vs P-1010.")
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "total_cost"
+
+
+def test_a_measure_named_as_itself_wins_over_one_named_by_a_synonym():
+    # "orders" is a synonym of the row count; "labour cost" is the measure's own name.
+    found = read_work_orders("What was the labour cost of the orders at Riverside in 2025?")
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "labour_cost"
