@@ -154,8 +154,8 @@ def compile_query(
     if not isinstance(aggregation, Aggregation):
         raise InvalidQueryError(f"aggregation {aggregation!r} is not an Aggregation")
     dimensions = {d.column for d in schema.dimensions}
-    for column in query.group_by:
-        if column not in dimensions:
+    for column in query.group_by:  # "in which month": the time column groups too
+        if column not in dimensions and column != schema.time_column:
             raise _undeclared(schema, "group by", column)
     if len(set(query.group_by)) != len(query.group_by):
         raise InvalidQueryError(f"group_by names a dimension twice: {query.group_by}")

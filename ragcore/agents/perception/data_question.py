@@ -919,11 +919,6 @@ class _Reader:
                 kind = "rank"
             else:
                 continue  # "for this part": no grouping asked for
-            if mention.column == self.schema.time_column:
-                return self.unexpressible(
-                    f"it cannot group or rank by {mention.column}; ask about one period "
-                    "(e.g. 'last month') at a time"
-                )
             ranking = ranking or kind == "rank" or before in ("top", "bottom")
             if number is not None:
                 limit = number

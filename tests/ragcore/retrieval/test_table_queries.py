@@ -104,6 +104,18 @@ def test_a_total_over_every_row(reader):
     assert not result.truncated and result.params[-1] == reader.max_rows + 1
 
 
+def test_the_time_column_groups_like_a_dimension(reader):
+    result = reader.run(TableQuery("stock", "qty", group_by=("month",), order=Order.DESC, limit=1))
+    assert result.rows == (("2025-02", 37),) and result.row_ids == ((2, 4),)
+
+
+def test_two_values_of_one_column_are_alternatives(reader):
+    both = TableQuery(
+        "stock", "qty", group_by=("region",), filters=(("region", "East"), ("region", "West"))
+    )
+    assert reader.run(both).rows == (("East", 41), ("West", 12))
+
+
 def test_group_order_and_limit(reader):
     query = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=2)
     result = reader.run(query)
@@ -167,7 +179,7 @@ def test_the_row_cap_truncates(reader):
     ("query", "message"),
     [
         (TableQuery("stock", "price"), "has no measure 'price'"),
-        (TableQuery("stock", "qty", group_by=("month",)), "cannot group by 'month'"),
+        (TableQuery("stock", "qty", group_by=("usage",)), "cannot group by 'usage'"),
         (TableQuery("stock", "qty", filters=(("qty", 3.0),)), "cannot filter on 'qty'"),
         (TableQuery("stock", "qty", filters=(("region", 3.0),)), "is not text"),
         (TableQuery("stock", "qty", limit=0), "limit must be a whole number"),

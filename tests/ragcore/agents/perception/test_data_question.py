@@ -210,7 +210,6 @@ def test_periods_become_the_time_window_whole(question, time_from, time_to):
         ("Which parts had a shortage rate above 5% last month?", "condition on the figure"),
         ("models with more than 10 backorders", "condition on the figure"),
         ("What is the current shortage rate of the HP-400?", "say which"),
-        ("Show the shortage rate per month for the CP-200", "cannot group or rank by month"),
         ("shortage rate next month", "'next month' is after today"),
         ("Total orders in the last hour", "which period 'last hour'"),
         ("How many order lines were short last month?", "nothing for 'short'"),
@@ -497,3 +496,9 @@ def test_a_measure_named_as_itself_wins_over_one_named_by_a_synonym():
     found = read_work_orders("What was the labour cost of the orders at Riverside in 2025?")
     assert isinstance(found, DataQuestion), found
     assert found.query.measure == "labour_cost"
+
+
+def test_the_time_column_groups_and_ranks_like_a_dimension():
+    q = query("In which month of 2025 did the CP-200 have its highest shortage rate?")
+    assert (q.group_by, q.order, q.limit) == (("month",), Order.DESC, 1)
+    assert query("Show the shortage rate per month for the CP-200").group_by == ("month",)
