@@ -182,9 +182,9 @@ class TableQuery:
 
     ``aggregation`` None means the measure's own. ``filters`` are (dimension column,
     value) pairs: pairs of one column are alternatives (a row with either value), those
-    of different columns must all hold ("P-101 or P-1010, at Riverside"). The time window is inclusive and needs the
-    table's time column. ``order`` ranks the groups by the figure; ``limit`` keeps the
-    first ones ("top 3").
+    of different columns must all hold ("P-101 or P-1010, at Riverside"). The time
+    window is inclusive and needs the table's time column. ``order`` ranks the groups by
+    the figure; ``limit`` keeps the first ones ("top 3").
     """
 
     table: str
