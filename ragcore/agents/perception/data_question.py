@@ -729,14 +729,21 @@ class _Reader:
             return int(token.raw)
         return self.words.numbers.get(token.exact)
 
-    def _before(self, i: int) -> tuple[int, int | None]:
-        """The index of the word before token ``i`` that is no skipped word or number,
-        and the number skipped on the way ("which three models" -> three)."""
+    def _own_words(self, column: str) -> frozenset[str]:
+        """The words of a dimension's names ("material" of "material group")."""
+        names = [column]
+        names += [n for d in self.schema.dimensions if d.column == column for n in d.synonyms]
+        return frozenset(w for n in names for w in _phrase(n))
+
+    def _before(self, i: int, own: frozenset[str] = frozenset()) -> tuple[int, int | None]:
+        """The index of the word before token ``i`` that is no skipped word, number or
+        word of the dimension's ``own`` names ("per material category"), and the number
+        skipped on the way ("which three models" -> three)."""
         number = None
         k = i - 1
         while k >= 0:
             token = self.tokens[k]
-            if token.norm in self.words.skip:
+            if token.norm in self.words.skip or token.norm in own and k not in self.claims.used:
                 k -= 1
             elif (n := self._number(token)) is not None and number is None:
                 number = n
@@ -898,7 +905,7 @@ class _Reader:
         for mention in mentions:
             if mention.i - 1 in filtered or mention.j in filtered:
                 continue  # "East region", "model CP-200": the filter's own word
-            k, number = self._before(mention.i)
+            k, number = self._before(mention.i, self._own_words(mention.column))
             before = tokens[k].norm if k >= 0 else ""
             # "across all regions (and months)", "over all warehouses": summed over,
             # not listed per region.
@@ -1007,7 +1014,15 @@ class _Reader:
                 tokens[after].norm in words.skip or self._number(tokens[after]) is not None
             ):
                 after += 1
-            if after < len(tokens) and free(after) and not _IDENTIFIER.match(tokens[after].raw):
+            named = any(  # "per material category": a word of the category's names
+                m.i > after and tokens[after].norm in self._own_words(m.column) for m in mentions
+            )
+            if (
+                after < len(tokens)
+                and free(after)
+                and not named
+                and not _IDENTIFIER.match(tokens[after].raw)
+            ):
                 return self.unexpressible(
                     f"it has no dimension {tokens[after].raw!r} to group by; its "
                     f"dimensions: {dimensions}"

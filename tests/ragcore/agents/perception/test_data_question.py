@@ -397,6 +397,7 @@ WORK_ORDERS = parse_schema(
     [dimensions.site]
     synonyms = ["plant"]
     [dimensions.work_type]
+    synonyms = ["maintenance type"]
     [dimensions.supplier]
     [measures.labour_cost]
     synonyms = ["labour cost"]
@@ -502,3 +503,9 @@ def test_the_time_column_groups_and_ranks_like_a_dimension():
     q = query("In which month of 2025 did the CP-200 have its highest shortage rate?")
     assert (q.group_by, q.order, q.limit) == (("month",), Order.DESC, 1)
     assert query("Show the shortage rate per month for the CP-200").group_by == ("month",)
+
+
+def test_a_word_of_a_dimensions_names_before_it_is_part_of_it():
+    found = read_work_orders("What was the labour cost per maintenance work type in 2025?")
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == ("work_type",)
