@@ -203,6 +203,18 @@ def _singular(word: str) -> str:
     return word
 
 
+def _stem(word: str) -> str:
+    """A word without its inflection, crudely: "monitored", "monitoring" -> "monitor",
+    "shipped" -> "ship"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+        word = word[:-1]  # "shipp" -> "ship"
+    return word
+
+
 def _exact(word: str) -> str:
     return _POSSESSIVE.sub("", word.lower())
 
@@ -520,22 +532,25 @@ class _Reader:
         description and time column ("opened in 2025"), of the measure's names, unit,
         description and columns ("how many hours was it", "labour plus parts"), and of
         the names of the dimension ``columns`` the query reads ("shipped to Riverside
-        North" filters ship_to_site). A word that begins with one of the table's words
-        of four letters or more is one of them ("shipped", "ship")."""
+        North" filters ship_to_site), in any inflection ("shipped", "ship") but the
+        time column's."""
         words, schema = self.words, self.schema
-        own = (schema.name, schema.description, schema.time_column or "", measure.name)
+        own: tuple[str, ...] = (schema.name, schema.description, measure.name)
         own += (*measure.synonyms, measure.unit, measure.description, *measure.tokens)
         for dimension in schema.dimensions:
             if dimension.column in columns:
                 own += (dimension.column, *dimension.synonyms)
         described = {_norm(w) for text in own for w in re.split(r"[\W_]+", text)}
-        stems = tuple(w for w in described if len(w) >= 4)
+        stems = {_stem(w) for w in described}
+        # The time column's words only as written: "opened" reads opened_date, the
+        # status "open" does not.
+        described |= {_norm(w) for w in re.split(r"[\W_]+", schema.time_column or "")}
 
         def idle(word: str) -> bool:
             norm = _norm(word)
             return (
                 norm in described
-                or norm.startswith(stems)
+                or _stem(norm) in stems
                 or norm in words.stopwords
                 or word.lower() in words.stopwords
                 or norm in words.skip
@@ -825,7 +840,7 @@ class _Reader:
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
                 group_by.append(column)
-        if problem := self._unknown(mentions, ranked, needs_text):
+        if problem := self._unknown(mentions, ranked, needs_text, self._idle(measure)):
             return problem
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
@@ -987,8 +1002,10 @@ class _Reader:
         mentions: list[_Mention],
         rankings: list,
         needs_text: list[tuple[int, int]],
+        idle: Callable[[_Token], bool],
     ) -> Unexpressible | None:
-        """A grouping, ranking or filter the question asks for that the table lacks."""
+        """A grouping, ranking or filter the question asks for that the table lacks
+        (``idle`` words name none: "across all monitored assets" of a monitoring log)."""
         words, tokens, used = self.words, self.tokens, self.claims.used
         text_from = min((i for i, _ in needs_text), default=len(tokens))
         in_text = {k for i, j in needs_text for k in range(i, j)}
@@ -998,6 +1015,7 @@ class _Reader:
             token = tokens[k]
             return (
                 k not in used
+                and not idle(token)
                 and token.norm not in words.stopwords
                 and token.norm not in words.skip
                 and token.norm not in words.time_units
@@ -1014,13 +1032,13 @@ class _Reader:
                 tokens[after].norm in words.skip or self._number(tokens[after]) is not None
             ):
                 after += 1
-            named = any(  # "per material category": a word of the category's names
+            part_of_dimension = any(  # "per material category": a word of the category's names
                 m.i > after and tokens[after].norm in self._own_words(m.column) for m in mentions
             )
             if (
                 after < len(tokens)
                 and free(after)
-                and not named
+                and not part_of_dimension
                 and not _IDENTIFIER.match(tokens[after].raw)
             ):
                 return self.unexpressible(
