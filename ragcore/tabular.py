@@ -86,6 +86,8 @@ class Aggregation(_Vocabulary):
     MIN = "min"
     MAX = "max"
     COUNT = "count"
+    MEDIAN = "median"
+    """The middle value of the selected rows (the mean of the two middle ones)."""
     LATEST = "latest"
     """The figure at the most recent time of the selected rows: those rows only, combined
     by the measure's own aggregation (summed when that is ``latest`` too), e.g. a stock

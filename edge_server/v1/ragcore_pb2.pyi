@@ -96,6 +96,7 @@ class Aggregation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGGREGATION_MAX: _ClassVar[Aggregation]
     AGGREGATION_COUNT: _ClassVar[Aggregation]
     AGGREGATION_LATEST: _ClassVar[Aggregation]
+    AGGREGATION_MEDIAN: _ClassVar[Aggregation]
 ROLE_UNSPECIFIED: Role
 ROLE_READER: Role
 ROLE_ADMIN: Role
@@ -156,6 +157,7 @@ AGGREGATION_MIN: Aggregation
 AGGREGATION_MAX: Aggregation
 AGGREGATION_COUNT: Aggregation
 AGGREGATION_LATEST: Aggregation
+AGGREGATION_MEDIAN: Aggregation
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()

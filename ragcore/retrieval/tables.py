@@ -26,6 +26,7 @@ is a refusal, not a truncation, since a partial result would be read as the whol
 from __future__ import annotations
 
 import sqlite3
+import statistics
 import threading
 import time
 from collections.abc import Callable
@@ -46,7 +47,7 @@ if TYPE_CHECKING:  # psycopg is an optional extra
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_MAX_ROWS = 1000
 _PROGRESS_STEPS = 1000  # VM instructions between time checks
-_FUNCTIONS = frozenset({"sum", "total", "avg", "min", "max", "count", "group_concat"})
+_FUNCTIONS = frozenset({"sum", "total", "avg", "min", "max", "count", "median", "group_concat"})
 _OPERATORS = frozenset("+-*/()")
 _SQL_FUNCTIONS = _FUNCTIONS | frozenset(
     {
@@ -99,6 +100,8 @@ class Dialect:
     """PostgreSQL sums and averages integers as numeric: cast back to SQLite's types."""
     null_division: bool
     """SQLite divides by zero to NULL; PostgreSQL raises, unless the divisor is NULLIF'd."""
+    median: str
+    """The median of ``{expression}`` over a group (SQLite: ragcore's own aggregate)."""
 
 
 SQLITE = Dialect(
@@ -113,6 +116,7 @@ SQLITE = Dialect(
     bare_extreme_row=True,
     typed_aggregates=False,
     null_division=False,
+    median="median({expression})",
 )
 POSTGRES = Dialect(
     name="postgresql",
@@ -126,6 +130,7 @@ POSTGRES = Dialect(
     bare_extreme_row=False,
     typed_aggregates=True,
     null_division=True,
+    median="percentile_cont(0.5) WITHIN GROUP (ORDER BY {expression})",
 )
 
 
@@ -204,6 +209,8 @@ def compile_query(
         aggregation = Aggregation.SUM if own is Aggregation.LATEST else own
     expression = _expression(measure.tokens, dialect)
     figure = f"{aggregation.value}({expression})"
+    if aggregation is Aggregation.MEDIAN:
+        figure = dialect.median.format(expression=expression)
     if dialect.typed_aggregates and aggregation is Aggregation.AVG:
         figure = f"CAST({figure} AS double precision)"
     elif dialect.typed_aggregates and aggregation is Aggregation.SUM:
@@ -555,8 +562,25 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
     uri = f"{path.resolve().as_uri()}?mode=ro"
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
     conn.execute("PRAGMA query_only = ON")
+    # typeshed's aggregate protocol says finalize returns int; SQLite takes any value
+    conn.create_aggregate("median", 1, _Median)  # type: ignore[arg-type]
     conn.set_authorizer(_deny)
     return conn
+
+
+class _Median:
+    """SQLite has no median: the middle of a group's values (NULLs left out), the mean
+    of the two middle ones for an even count, as PostgreSQL's percentile_cont(0.5)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+
+    def step(self, value: object) -> None:
+        if isinstance(value, (int, float)):
+            self.values.append(value)
+
+    def finalize(self) -> float | None:
+        return statistics.median(self.values) if self.values else None
 
 
 def _deny(*_args: object) -> int:

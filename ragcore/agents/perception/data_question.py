@@ -439,7 +439,7 @@ def _allowed(measure: Measure, schema: TableSchema) -> tuple[Aggregation, ...]:
     """The aggregations that make sense for a measure: a rate or ratio (its own
     aggregation avg, min or max) is neither summed nor "latest" (which sums the rows of
     the most recent time); "latest" needs a time column."""
-    allowed = [Aggregation.AVG, Aggregation.MIN, Aggregation.MAX]
+    allowed = [Aggregation.AVG, Aggregation.MEDIAN, Aggregation.MIN, Aggregation.MAX]
     if _additive(measure):
         allowed.insert(0, Aggregation.SUM)
         if schema.time_column is not None:

@@ -32,6 +32,7 @@ _AGGREGATION_WORDS = {
     Aggregation.MIN: "lowest",
     Aggregation.MAX: "highest",
     Aggregation.COUNT: "number of rows of",
+    Aggregation.MEDIAN: "median",
     Aggregation.LATEST: "latest",
 }
 

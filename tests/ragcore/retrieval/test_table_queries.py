@@ -116,6 +116,13 @@ def test_two_values_of_one_column_are_alternatives(reader):
     assert reader.run(both).rows == (("East", 41), ("West", 12))
 
 
+def test_the_median_is_the_middle_value_or_the_mean_of_the_two_middle_ones(reader):
+    median = TableQuery("stock", "qty", aggregation=Aggregation.MEDIAN, group_by=("region",))
+    result = reader.run(median)  # East 1, 10, 30; West 5, 7; North 20
+    assert result.rows == (("East", 10), ("North", 20), ("West", 6))
+    assert result.row_ids == ((1, 2, 6), (5,), (3, 4))
+
+
 def test_group_order_and_limit(reader):
     query = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=2)
     result = reader.run(query)
