@@ -88,6 +88,11 @@ class Aggregation(_Vocabulary):
     COUNT = "count"
     MEDIAN = "median"
     """The middle value of the selected rows (the mean of the two middle ones)."""
+    SHARE = "share"
+    """A group's total as a percentage of the total over every group: the whole keeps
+    the query's filters but those on its grouped columns ("the share of 2025's cost
+    spent at Hillcrest": grouped and filtered by site, over all sites of 2025). Only for
+    measures that add up (own aggregation sum or count)."""
     LATEST = "latest"
     """The figure at the most recent time of the selected rows: those rows only, combined
     by the measure's own aggregation (summed when that is ``latest`` too), e.g. a stock

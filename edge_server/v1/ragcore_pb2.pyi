@@ -97,6 +97,7 @@ class Aggregation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGGREGATION_COUNT: _ClassVar[Aggregation]
     AGGREGATION_LATEST: _ClassVar[Aggregation]
     AGGREGATION_MEDIAN: _ClassVar[Aggregation]
+    AGGREGATION_SHARE: _ClassVar[Aggregation]
 ROLE_UNSPECIFIED: Role
 ROLE_READER: Role
 ROLE_ADMIN: Role
@@ -158,6 +159,7 @@ AGGREGATION_MAX: Aggregation
 AGGREGATION_COUNT: Aggregation
 AGGREGATION_LATEST: Aggregation
 AGGREGATION_MEDIAN: Aggregation
+AGGREGATION_SHARE: Aggregation
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()

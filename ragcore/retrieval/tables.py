@@ -47,7 +47,9 @@ if TYPE_CHECKING:  # psycopg is an optional extra
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_MAX_ROWS = 1000
 _PROGRESS_STEPS = 1000  # VM instructions between time checks
-_FUNCTIONS = frozenset({"sum", "total", "avg", "min", "max", "count", "median", "group_concat"})
+_FUNCTIONS = frozenset(
+    {"sum", "total", "avg", "min", "max", "count", "median", "group_concat", "nullif"}
+)  # nullif: a share over an empty whole is no figure, not a division error
 _OPERATORS = frozenset("+-*/()")
 _SQL_FUNCTIONS = _FUNCTIONS | frozenset(
     {
@@ -172,6 +174,8 @@ def compile_query(
 
     where: list[str] = []
     params: list[str | float] = []
+    whole_where: list[str] = []  # a share's whole: the conditions but those on grouped columns
+    whole_params: list[str | float] = []
     alternatives: dict[str, list[str | float]] = {}  # values of one column: either holds
     for column, value in query.filters:
         if column not in dimensions:
@@ -181,6 +185,9 @@ def compile_query(
         tests = [_equals(column, schema.columns[column], v, schema, dialect) for v in values]
         where.append(tests[0] if len(tests) == 1 else f"({' OR '.join(tests)})")
         params += values
+        if column not in query.group_by:
+            whole_where.append(where[-1])
+            whole_params += values
     if query.time_from is not None or query.time_to is not None:
         if schema.time_column is None:
             raise InvalidQueryError(
@@ -193,6 +200,8 @@ def compile_query(
                     raise InvalidQueryError(f"time bound {bound!r} is not a date")
                 where.append(f'"{schema.time_column}" {operator} {mark}')
                 params.append(_time_text(bound, time_kind))
+                whole_where.append(where[-1])
+                whole_params.append(params[-1])
     if aggregation is Aggregation.LATEST:
         if schema.time_column is None:
             raise InvalidQueryError(f"table {schema.name!r} has no time column; 'latest' needs one")
@@ -211,7 +220,19 @@ def compile_query(
     figure = f"{aggregation.value}({expression})"
     if aggregation is Aggregation.MEDIAN:
         figure = dialect.median.format(expression=expression)
-    if dialect.typed_aggregates and aggregation is Aggregation.AVG:
+    if aggregation is Aggregation.SHARE:
+        if measure.aggregation not in (Aggregation.SUM, Aggregation.COUNT):
+            raise InvalidQueryError(
+                f"measure {measure.name!r} does not add up over rows "
+                f"({measure.aggregation.value}), so it has no share"
+            )
+        total = f"{measure.aggregation.value}({expression})"
+        figure = (
+            f'{total} * 100.0 / NULLIF((SELECT {total} FROM "{schema.sql_name}" '
+            f"WHERE {' AND '.join(whole_where) or true}), 0)"
+        )
+        params = whole_params + params  # the subquery's marks come first
+    if dialect.typed_aggregates and aggregation in (Aggregation.AVG, Aggregation.SHARE):
         figure = f"CAST({figure} AS double precision)"
     elif dialect.typed_aggregates and aggregation is Aggregation.SUM:
         kind = schema.columns.get(measure.tokens[0]) if len(measure.tokens) == 1 else None

@@ -437,11 +437,13 @@ def _additive(measure: Measure) -> bool:
 
 def _allowed(measure: Measure, schema: TableSchema) -> tuple[Aggregation, ...]:
     """The aggregations that make sense for a measure: a rate or ratio (its own
-    aggregation avg, min or max) is neither summed nor "latest" (which sums the rows of
-    the most recent time); "latest" needs a time column."""
+    aggregation avg, min or max) is neither summed, shared nor "latest" (which sums the
+    rows of the most recent time); "latest" needs a time column."""
     allowed = [Aggregation.AVG, Aggregation.MEDIAN, Aggregation.MIN, Aggregation.MAX]
     if _additive(measure):
         allowed.insert(0, Aggregation.SUM)
+        if measure.aggregation is not Aggregation.LATEST:
+            allowed.append(Aggregation.SHARE)
         if schema.time_column is not None:
             allowed.append(Aggregation.LATEST)
     return tuple(allowed)
@@ -845,6 +847,15 @@ class _Reader:
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
+        if aggregation is Aggregation.SHARE and not group_by:
+            # "the share of 2025's cost spent at Hillcrest": Hillcrest's part of all sites
+            parts = list(dict.fromkeys(columns))
+            if len(parts) != 1:
+                named = " or ".join(parts) or "a site, a supplier, a type"
+                return self.unexpressible(
+                    f"it cannot tell what the share is a part of; name one part ({named})"
+                )
+            group_by.append(parts[0])
 
         order = rankings[0][2] if rankings else None
         if order is None and ranking and extremes:

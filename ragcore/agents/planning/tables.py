@@ -33,6 +33,7 @@ _AGGREGATION_WORDS = {
     Aggregation.MAX: "highest",
     Aggregation.COUNT: "number of rows of",
     Aggregation.MEDIAN: "median",
+    Aggregation.SHARE: "share of total",
     Aggregation.LATEST: "latest",
 }
 
@@ -216,7 +217,8 @@ def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
         label = f"{_AGGREGATION_WORDS[aggregation]} {label}"
     groups = [f"{c.replace('_', ' ')} {v}" for c, v in zip(query.group_by, row, strict=False)]
     subject = f"{label} of {' and '.join(groups)}" if groups else label
-    figure = figure_text(row[-1], measure.unit)
+    unit = "%" if aggregation is Aggregation.SHARE else measure.unit
+    figure = figure_text(row[-1], unit)
     return f"{', '.join(context)}: {subject} is {figure}."
 
 

@@ -123,6 +123,22 @@ def test_the_median_is_the_middle_value_or_the_mean_of_the_two_middle_ones(reade
     assert result.row_ids == ((1, 2, 6), (5,), (3, 4))
 
 
+def test_a_share_is_each_group_s_part_of_the_whole_without_the_grouped_filters(reader):
+    share = TableQuery(
+        "stock",
+        "qty",
+        aggregation=Aggregation.SHARE,
+        group_by=("region",),
+        filters=(("region", "West"), ("part", "P1")),
+    )
+    result = reader.run(share)  # P1: East 11, West 5, North 20 of 36
+    assert result.rows == (("West", pytest.approx(500 / 36)),)
+    assert result.row_ids == ((3,),)
+    averaged = TableQuery("stock", "usage", aggregation=Aggregation.SHARE, group_by=("region",))
+    with pytest.raises(InvalidQueryError, match="has no share"):
+        reader.run(averaged)
+
+
 def test_group_order_and_limit(reader):
     query = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=2)
     result = reader.run(query)

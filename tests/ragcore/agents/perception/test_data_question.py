@@ -442,8 +442,6 @@ def test_words_another_measure_took_name_no_measure_apart():
     [
         # a value named with its column that the table does not hold
         ("What was the total labour cost of the site 7 orders?", "no site 'site 7'"),
-        # a share of a total is no total
-        ("What share of the total cost in 2025 was spent at Hillcrest?", "nothing for 'share'"),
         # a supplier the table does not hold is no figure over the others
         ("How much parts cost did we book with Siemens in 2026?", "nothing named 'Siemens'"),
         ("What was the labour cost of open work orders last month?", "nothing for 'open'"),
@@ -509,3 +507,33 @@ def test_a_word_of_a_dimensions_names_before_it_is_part_of_it():
     found = read_work_orders("What was the labour cost per maintenance work type in 2025?")
     assert isinstance(found, DataQuestion), found
     assert found.query.group_by == ("work_type",)
+
+
+def test_a_share_is_the_named_part_of_every_group():
+    found = read_work_orders("What proportion of the labour cost in 2025 went to Riverside North?")
+    assert isinstance(found, DataQuestion), found
+    q = found.query
+    assert (q.measure, q.aggregation, q.group_by) == ("labour_cost", Aggregation.SHARE, ("site",))
+    assert q.filters == (("site", "Riverside North"),)
+    ranked = read_work_orders("Which plant had the largest share of parts cost?")
+    assert isinstance(ranked, DataQuestion), ranked
+    q = ranked.query
+    assert (q.aggregation, q.group_by, q.order, q.limit) == (
+        Aggregation.SHARE,
+        ("site",),
+        Order.DESC,
+        1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What share of the labour cost at Riverside was corrective work?", "a part of"),
+        ("What share of the labour cost did we have in 2025?", "a part of"),
+        ("What share of the days to close was at Hillcrest?", "cannot be given as share"),
+    ],
+)
+def test_a_share_of_no_single_part_or_of_an_average_is_declined(question, expected):
+    found = read_work_orders(question)
+    assert isinstance(found, Unexpressible) and expected in found.reason, found
