@@ -332,6 +332,7 @@ class Answerer:
             today=self._today(),
             time=perception.constraints.time,
             values=self.tables.values,
+            periods=perception.constraints.periods,
         )
         # "How did the rate in November 2026 compare with November 2025?": one query
         # reads one period and one set of filters; half an answer is no answer.
@@ -339,6 +340,7 @@ class Answerer:
             isinstance(found, DataQuestion)
             and perception.action == Action.COMPARE
             and not found.query.group_by
+            and not found.query.periods
         ):
             return Unexpressible(
                 "it compares two periods or two things, and one query gives one figure; "

@@ -184,6 +184,16 @@ class TableSchema:
 
 
 @dataclass(frozen=True)
+class Period:
+    """A period a query compares with others: its name in the question ("Q2 2026") and
+    its inclusive dates."""
+
+    label: str
+    start: date
+    end: date
+
+
+@dataclass(frozen=True)
 class TableQuery:
     """One question about one table, in terms of its schema only.
 
@@ -191,7 +201,10 @@ class TableQuery:
     value) pairs: pairs of one column are alternatives (a row with either value), those
     of different columns must all hold ("P-101 or P-1010, at Riverside"). The time
     window is inclusive and needs the table's time column. ``order`` ranks the groups by
-    the figure; ``limit`` keeps the first ones ("top 3").
+    the figure; ``limit`` keeps the first ones ("top 3"). ``periods`` compares two or
+    more periods of the time column ("Q2 2026 vs Q3 2026"): a figure each, grouped by
+    the period (result column ``period``) before ``group_by``, earliest first; the rows
+    are those of the periods, so it goes without a time window.
     """
 
     table: str
@@ -203,6 +216,7 @@ class TableQuery:
     time_to: date | None = None
     order: Order | None = None
     limit: int | None = None
+    periods: tuple[Period, ...] = ()
 
 
 def check_table_name(name: object, source: str = "table name") -> str:

@@ -202,6 +202,9 @@ def compile_query(
                 params.append(_time_text(bound, time_kind))
                 whole_where.append(where[-1])
                 whole_params.append(params[-1])
+    if query.periods and aggregation in (Aggregation.LATEST, Aggregation.SHARE):
+        raise InvalidQueryError(f"a comparison of periods cannot be given as {aggregation.value}")
+    period_label, period_params = _periods(query, schema, where, params, dialect)
     if aggregation is Aggregation.LATEST:
         if schema.time_column is None:
             raise InvalidQueryError(f"table {schema.name!r} has no time column; 'latest' needs one")
@@ -249,22 +252,64 @@ def compile_query(
         ids = f"(array_agg({dialect.row_id} ORDER BY {by}))[1]"
     groups = ", ".join(f'"{c}"' for c in query.group_by)
     select = f"{groups}, " if groups else ""
+    grouped = groups
+    if period_label:  # the period first; grouped by its position, ordered by its dates
+        select = f'{period_label} AS "period", {select}'
+        grouped = ", ".join(["1", *(f'"{c}"' for c in query.group_by)])
+        params = period_params + params
     sql = (
         f'SELECT {select}{figure} AS "value", {ids} FROM "{schema.sql_name}" '
         f"WHERE {' AND '.join(where) or true}"
-        + (f" GROUP BY {groups}" if groups else "")
+        + (f" GROUP BY {grouped}" if grouped else "")
         + " HAVING count(*) > 0"
     )
     order_terms = []
     if query.order is not None:
         order_terms.append(dialect.nulls_last.format(order=query.order.value.upper()))
+    if period_label:
+        order_terms.append(f'min("{schema.time_column}")')
     if groups:
         order_terms.append(groups)
     if order_terms:
         sql += " ORDER BY " + ", ".join(order_terms)
     sql += f" LIMIT {mark}"
     params.append(min(limit, max_rows + 1) if limit is not None else max_rows + 1)
-    return CompiledQuery(sql, tuple(params), (*query.group_by, measure.name), single)
+    columns = (*(["period"] if period_label else []), *query.group_by, measure.name)
+    return CompiledQuery(sql, tuple(params), columns, single)
+
+
+def _periods(
+    query: TableQuery,
+    schema: TableSchema,
+    where: list[str],
+    params: list[str | float],
+    dialect: Dialect,
+) -> tuple[str, list[str | float]]:
+    """For a comparison of periods: the SQL naming each row's period (and its params),
+    after adding to ``where`` and ``params`` the condition keeping their rows only."""
+    if not query.periods:
+        return "", []
+    column, mark = schema.time_column, dialect.placeholder
+    if column is None:
+        raise InvalidQueryError(f"table {schema.name!r} has no time column; it has no periods")
+    if query.time_from is not None or query.time_to is not None:
+        raise InvalidQueryError("a comparison of periods takes no time window of its own")
+    if len(query.periods) < 2 or len({p.label for p in query.periods}) < len(query.periods):
+        raise InvalidQueryError("a comparison of periods needs two or more, named apart")
+    kind = schema.columns[column]
+    tests, bounds = [], []
+    for period in query.periods:
+        if not (isinstance(period.start, date) and isinstance(period.end, date)):
+            raise InvalidQueryError(f"period {period.label!r} needs a start and an end date")
+        tests.append(f'("{column}" >= {mark} AND "{column}" <= {mark})')
+        bounds += [_time_text(period.start, kind), _time_text(period.end, kind)]
+    where.append(f"({' OR '.join(tests)})")
+    params += bounds
+    cases = " ".join(f"WHEN {test} THEN {mark}" for test in tests)
+    labels: list[str | float] = []
+    for period, start, end in zip(query.periods, bounds[::2], bounds[1::2], strict=True):
+        labels += [start, end, period.label]
+    return f"CASE {cases} END", labels
 
 
 def _expression(tokens: tuple[str, ...], dialect: Dialect) -> str:

@@ -84,7 +84,7 @@ def test_a_schema_file_declares_columns_dimensions_and_measures(tmp_path):
         (('time_column = "day"', 'time_column = "when"'), r"key 'time_column' names column 'when'"),
         (('qty = "integer"', 'qty = "int"'), r"key 'columns.qty': unknown type 'int'"),
         (('qty = "integer"', 'rowid = "integer"'), r"key 'columns.rowid'"),
-        (('aggregation = "min"', 'aggregation = "median"'), r"unknown aggregation 'median'"),
+        (('aggregation = "min"', 'aggregation = "mode"'), r"unknown aggregation 'mode'"),
         (('unit = "units"', 'unit = "units"\nformula = "x"'), r"'measures.qty.formula' is not a"),
         (('description = "stock"', 'description = ""'), r"key 'description'"),
         (('synonyms = ["area"]', 'synonyms = "area"'), r"dimensions.region.synonyms"),

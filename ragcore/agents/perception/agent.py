@@ -23,7 +23,7 @@ from ragcore.agents.perception.followup import Rewrite, rewrite
 from ragcore.agents.perception.model import Constraints, Entity, Perception
 from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
-from ragcore.agents.perception.time import find_time
+from ragcore.agents.perception.time import find_times
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.types import Action, EntitySource, Route
 
@@ -97,13 +97,15 @@ class PerceptionAgent:
         found = _pattern_entities(text, rules)
         taken = [(e.start, e.end) for e in found]
         masked = _mask(text, taken + [m.span() for m in rules.match["not_dates"].finditer(text)])
-        timed = find_time(masked, (p for _, p in rules.units), self._clock)
+        times = find_times(masked, (p for _, p in rules.units), self._clock)
+        timed = times[0] if times else None
         time_span = [timed[1]] if timed else []
         bare = _mask(masked, time_span)  # without identifiers and time words
         units = sorted((m.start(), u) for u, p in rules.units for m in p.finditer(bare))
         source = rules.source.search(masked)
         constraints = Constraints(
             time=timed[0] if timed else None,
+            periods=tuple(t for t, _ in times),
             source=source.group(1).rstrip(".-") if source else None,
             quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),

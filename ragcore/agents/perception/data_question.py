@@ -27,7 +27,15 @@ from ragcore.agents.perception.agent import MAX_QUESTION_CHARS
 from ragcore.agents.perception.rules import DEFAULT_RULES, load_rules
 from ragcore.agents.perception.time import TimeConstraint
 from ragcore.errors import ConfigError, InvalidInputError, InvalidQueryError
-from ragcore.tabular import Aggregation, ColumnType, Measure, Order, TableQuery, TableSchema
+from ragcore.tabular import (
+    Aggregation,
+    ColumnType,
+    Measure,
+    Order,
+    Period,
+    TableQuery,
+    TableSchema,
+)
 from ragcore.types import _Vocabulary
 
 DATA_RULES = Path(__file__).resolve().parents[2] / "rules" / "data_question.toml"
@@ -38,6 +46,10 @@ T = TypeVar("T")
 Value = str | int | float
 Values = Mapping[str, Mapping[str, Sequence[Value]]]
 """Table name -> dimension column -> the column's distinct stored values."""
+
+
+_PREPOSITION = re.compile(r"^(?:(?:in|during|of|for|the)\s+)+", re.IGNORECASE)
+"""Words before a period's name: "in 2025" is named "2025"."""
 
 
 class Role(_Vocabulary):
@@ -344,11 +356,13 @@ def recognise(
     today: date,
     time: TimeConstraint | None,
     values: Values | None = None,
+    periods: Sequence[TimeConstraint] = (),
 ) -> DataQuestion | Unexpressible | None:
     """The table query ``question`` asks for; None if it names no declared measure.
 
     ``time``: the interval perception read ("last month"), applied to the table's time
-    column. ``values``: the distinct stored values of each table's dimension columns
+    column; ``periods``: every period it read, when it names several ("Q2 2026 vs Q3
+    2026"), compared with a figure each. ``values``: the distinct stored values of each table's dimension columns
     (table -> column -> values); a filter is one of these, spelled as stored. Of several
     tables the one whose measure the question names most specifically is read.
     """
@@ -357,10 +371,12 @@ def recognise(
         raise InvalidInputError(f"time must be a TimeConstraint or None, not {time!r}")
     words = _words()
     tokens = _tokens(text)
-    time_span = _time_span(text, tokens, time)
+    periods = tuple(periods) if len(periods) > 1 else ()
+    time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
     best: tuple[tuple[int, bool, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
-        found = _Reader(text, tokens, time_span, schema, words, values or {}).read(time, today)
+        reader = _Reader(text, tokens, time_span, schema, words, values or {})
+        found = reader.read(time, today, periods)
         if found is not None:
             score, result = found
             key = (score[0], isinstance(result, DataQuestion), score[1], -rank)
@@ -488,22 +504,22 @@ class _Reader:
         return Unexpressible(f"table {self.schema.name!r}: {reason}", self.schema.name)
 
     def read(
-        self, time: TimeConstraint | None, today: date
+        self, time: TimeConstraint | None, today: date, periods: tuple[TimeConstraint, ...] = ()
     ) -> tuple[tuple[int, int], DataQuestion | Unexpressible] | None:
         """((how specific the measure's words are, how many other words fit), result),
         or None when the question names none of the table's measures."""
-        periods = self._unread_periods()
+        vague = self._unread_periods()
         measures = self._measures()
         if not measures:
             return None
-        if periods:
-            i, j = periods[0]
+        if vague:
+            i, j = vague[0]
             return (max(j - i for i, j, _ in measures), 0), self.unexpressible(
                 f"it cannot tell which period {self.claims.text(self.text, i, j)!r} is; name "
                 "a month or a year (e.g. 'March 2026', 'last month', 'in 2025')"
             )
         specific = max(j - i for i, j, _ in measures)
-        result = self._query(measures, time, today)
+        result = self._query(measures, time, today, periods)
         if isinstance(result, DataQuestion) and not self._grounded(measures):
             return None
         fits = len(self.matched)
@@ -780,7 +796,11 @@ class _Reader:
     # -- putting them together ---------------------------------------------------------
 
     def _query(
-        self, measures: list[tuple[int, int, Measure]], time: TimeConstraint | None, today: date
+        self,
+        measures: list[tuple[int, int, Measure]],
+        time: TimeConstraint | None,
+        today: date,
+        periods: tuple[TimeConstraint, ...] = (),
     ) -> DataQuestion | Unexpressible:
         schema, words = self.schema, self.words
         needs_text = [(i, j) for p in words.text for i, j in _Claims(self.tokens).find(p)]
@@ -821,12 +841,15 @@ class _Reader:
         aggregations = self.claims.claim(words.aggregations)
         rankings = self.claims.claim(words.ranking)
         limit: int | None = None  # "top 3", "the three highest", "bottom five"
+        used = self.claims.used  # "higher, 2024 or 2025": a period is no limit
         for i, j, _ in rankings:
-            if j < len(self.tokens) and (n := self._number(self.tokens[j])) is not None:
-                limit = n
+            after = self._number(self.tokens[j]) if j < len(self.tokens) and j not in used else None
+            before = self._number(self.tokens[i - 1]) if i > 0 and i - 1 not in used else None
+            if after is not None:
+                limit = after
                 self.claims.used.add(j)
-            elif i > 0 and (n := self._number(self.tokens[i - 1])) is not None:
-                limit = n
+            elif before is not None:
+                limit = before
                 self.claims.used.add(i - 1)
         extremes = [(i, j, _EXTREMES[a]) for i, j, a in aggregations if a in _EXTREMES]
         ranked = rankings or extremes  # "which region had the maximum ..." ranks too
@@ -860,7 +883,10 @@ class _Reader:
         order = rankings[0][2] if rankings else None
         if order is None and ranking and extremes:
             order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
-        if order is not None and not group_by:
+        compared_periods = self._periods(periods, today)
+        if isinstance(compared_periods, Unexpressible):
+            return compared_periods
+        if order is not None and not group_by and not compared_periods:
             if limit is not None and limit > 1:
                 return self.unexpressible(
                     f"say what to rank by {measure.name}: "
@@ -874,7 +900,7 @@ class _Reader:
         elif order is not None:
             i, j, _ = (rankings or extremes)[0]
             self.note(Role.ORDER, i, j, order.value)
-            if limit is None and single and not compared:
+            if limit is None and single and not compared and not compared_periods:
                 limit = 1  # "which model ...": the first; of the sides compared, each
         else:
             limit = None  # a number without a ranking is no limit
@@ -884,7 +910,7 @@ class _Reader:
             self.matched.append(Match(Role.LIMIT, str(limit), str(limit)))
 
         time_from = time_to = None
-        if time is not None:
+        if time is not None and not compared_periods:
             if schema.time_column is None:
                 return self.unexpressible(
                     f"it holds no dated figures, so it cannot answer for {time.text!r}"
@@ -907,11 +933,43 @@ class _Reader:
             time_to=time_to,
             order=order,
             limit=limit,
+            periods=compared_periods,
         )
         text_part = ""
         if needs_text:
             text_part = self.text[self.tokens[min(i for i, _ in needs_text)].start :]
         return DataQuestion(query, bool(needs_text), tuple(self.matched), text_part)
+
+    def _periods(
+        self, periods: tuple[TimeConstraint, ...], today: date
+    ) -> tuple[Period, ...] | Unexpressible:
+        """The periods compared ("Q2 2026 vs Q3 2026"), each with its dates, named by
+        the question's words; none unless it names two or more."""
+        if len(periods) < 2:
+            return ()
+        if self.schema.time_column is None:
+            return self.unexpressible("it holds no dated figures, so it has no periods to compare")
+        out = []
+        for period in periods:
+            if period.start is None or period.end is None:
+                return self.unexpressible(
+                    f"it compares periods, and {period.text!r} has no start or no end; "
+                    "name each (e.g. 'Q2 2026 vs Q3 2026')"
+                )
+            if period.start > today:
+                return self.unexpressible(f"{period.text!r} is after today; it holds no forecasts")
+            label = _PREPOSITION.sub("", period.text)
+            self.matched.append(
+                Match(
+                    Role.TIME,
+                    period.text,
+                    f"{self.schema.time_column} {period.start}..{period.end}",
+                )
+            )
+            out.append(Period(label, period.start, period.end))
+        if len({p.label for p in out}) < len(out):
+            return self.unexpressible("it names one period twice; name each period once")
+        return tuple(out)
 
     def _grouping(
         self,

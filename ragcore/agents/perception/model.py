@@ -26,6 +26,8 @@ class Constraints:
     """What the answer must respect; ``latest``: the newest version is asked for."""
 
     time: TimeConstraint | None = None
+    periods: tuple[TimeConstraint, ...] = ()
+    """Every period named, in order (``time`` is the first): "Q2 2026 vs Q3 2026"."""
     source: str | None = None
     quantitative: bool = False
     units: tuple[str, ...] = ()

@@ -239,18 +239,27 @@ def find_time(
 
     A number followed by one of ``units`` is a duration ("2000 h"), not a year.
     """
+    found = find_times(masked, units, clock)
+    return found[0] if found else None
+
+
+def find_times(
+    masked: str, units: Iterable[re.Pattern[str]], clock: Callable[[], date]
+) -> tuple[tuple[TimeConstraint, tuple[int, int]], ...]:
+    """Every time expression of the question, in order, none overlapping another: the
+    earliest first and, at one position, the earlier kind ("Q2 2026 vs Q3 2026")."""
     units = tuple(units)
-    best = None
+    candidates = []
     for rank, (kind, pattern) in enumerate(_TIME):
         for m in pattern.finditer(masked):
             after = masked[m.end() :].lstrip()
             if any(unit.match(after) for unit in units):
                 continue  # "2000 h" is a duration, not a year
             if (resolved := _resolve(kind, m, clock)) is not None:
-                if best is None or (m.start(), rank) < best[0]:
-                    best = ((m.start(), rank), m, resolved)
-                break
-    if best is None:
-        return None
-    _, m, (start, end) = best
-    return TimeConstraint(start, end, " ".join(m.group(0).split())), m.span()
+                candidates.append((m.start(), rank, m, resolved))
+    found: list[tuple[TimeConstraint, tuple[int, int]]] = []
+    for _, _, m, (start, end) in sorted(candidates, key=lambda c: c[:2]):
+        if found and m.start() < found[-1][1][1]:
+            continue  # inside the one taken: "June" of "between June and August 2026"
+        found.append((TimeConstraint(start, end, " ".join(m.group(0).split())), m.span()))
+    return tuple(found)

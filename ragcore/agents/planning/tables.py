@@ -182,6 +182,11 @@ def rows_evidence(
 
 
 def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
+    query = result.query
+    # The figures are as of the query's time window (its end): inside it by construction.
+    # Of periods compared, each row is inside its own; dated as the first one named, the
+    # question's time as perception reads it.
+    as_of = query.periods[0].end if query.periods else query.time_to or query.time_from
     return DocumentInfo(
         id=f"table:{schema.name}",
         knowledge_base=TABLES_KNOWLEDGE_BASE,
@@ -189,8 +194,7 @@ def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
         source=schema.sql_name,
         doc_type="table",
         authority=4,
-        # The figures are as of the query's time window (its end): inside it by construction.
-        updated_at=result.query.time_to or result.query.time_from,
+        updated_at=as_of,
         version=1,
         supersedes=None,
         metadata=MappingProxyType({}),
@@ -215,7 +219,8 @@ def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
     aggregation = query.aggregation
     if aggregation is not None and aggregation is not measure.aggregation:
         label = f"{_AGGREGATION_WORDS[aggregation]} {label}"
-    groups = [f"{c.replace('_', ' ')} {v}" for c, v in zip(query.group_by, row, strict=False)]
+    grouped = result.columns[:-1]  # the period compared, then the group-by columns
+    groups = [f"{c.replace('_', ' ')} {v}" for c, v in zip(grouped, row, strict=False)]
     subject = f"{label} of {' and '.join(groups)}" if groups else label
     unit = "%" if aggregation is Aggregation.SHARE else measure.unit
     figure = figure_text(row[-1], unit)

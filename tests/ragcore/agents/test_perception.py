@@ -180,6 +180,21 @@ def test_no_time_constraint(agent, question):
     assert agent.run(question).constraints.time is None
 
 
+def test_every_period_named_is_read_in_order(agent):
+    c = agent.run(
+        "Was the parts cost higher in H1 2025 or in 2026, between June and August?"
+    ).constraints
+    assert [(p.start, p.end) for p in c.periods] == [
+        (date(2025, 1, 1), date(2025, 6, 30)),
+        (date(2026, 1, 1), date(2026, 12, 31)),
+        (date(2026, 6, 1), date(2026, 8, 31)),
+    ]
+    assert c.time == c.periods[0]
+    assert agent.run("Output between June and August 2026?").constraints.periods == (
+        TimeConstraint(date(2026, 6, 1), date(2026, 8, 31), "between June and August 2026"),
+    )
+
+
 def test_latest_is_no_interval(agent):
     c = agent.run("What is the current GX-500 load test?").constraints
     assert (c.time, c.latest) == (None, True)

@@ -21,7 +21,7 @@ from ragcore.retrieval.tables import (
 from ragcore.storage.postgres import PostgresStore
 from ragcore.storage.store import Store
 from ragcore.storage.tables import Tables
-from ragcore.tabular import Aggregation, Order, TableQuery, parse_schema
+from ragcore.tabular import Aggregation, Order, Period, TableQuery, parse_schema
 
 SCHEMA = """
 description = "stock per region and month"
@@ -137,6 +137,23 @@ def test_a_share_is_each_group_s_part_of_the_whole_without_the_grouped_filters(r
     averaged = TableQuery("stock", "usage", aggregation=Aggregation.SHARE, group_by=("region",))
     with pytest.raises(InvalidQueryError, match="has no share"):
         reader.run(averaged)
+
+
+def test_periods_compared_give_a_figure_each_earliest_first(reader):
+    months = (
+        Period("March", date(2025, 3, 1), date(2025, 3, 31)),
+        Period("Jan-Feb", date(2025, 1, 1), date(2025, 2, 28)),
+    )
+    result = reader.run(TableQuery("stock", "qty", periods=months))
+    assert result.columns == ("period", "qty")
+    assert result.rows == (("Jan-Feb", 52), ("March", 21))
+    assert result.row_ids == ((1, 2, 3, 4), (5, 6))
+    by_region = TableQuery("stock", "qty", group_by=("region",), periods=months, order=Order.DESC)
+    assert reader.run(by_region).rows[0] == ("Jan-Feb", "East", 40)
+    with pytest.raises(InvalidQueryError, match="two or more"):
+        reader.run(TableQuery("stock", "qty", periods=months[:1]))
+    with pytest.raises(InvalidQueryError, match="no time window"):
+        reader.run(TableQuery("stock", "qty", periods=months, time_from=date(2025, 1, 1)))
 
 
 def test_group_order_and_limit(reader):

@@ -537,3 +537,28 @@ def test_a_share_is_the_named_part_of_every_group():
 def test_a_share_of_no_single_part_or_of_an_average_is_declined(question, expected):
     found = read_work_orders(question)
     assert isinstance(found, Unexpressible) and expected in found.reason, found
+
+
+def test_periods_named_apart_are_compared_with_a_figure_each():
+    question = "Compare the labour cost at Hillcrest in Q1 2026 vs Q2 2026."
+    periods = AGENT.run(question).constraints.periods
+    found = recognise(
+        question, [WORK_ORDERS], today=TODAY, time=periods[0], values=WORK_ORDER_VALUES,
+        periods=periods,
+    )  # fmt: skip
+    assert isinstance(found, DataQuestion), found
+    q = found.query
+    assert [(p.label, p.start, p.end) for p in q.periods] == [
+        ("Q1 2026", date(2026, 1, 1), date(2026, 3, 31)),
+        ("Q2 2026", date(2026, 4, 1), date(2026, 6, 30)),
+    ]
+    assert (q.time_from, q.time_to, q.filters) == (None, None, (("site", "Hillcrest"),))
+    ranked = "In which year was the parts cost higher, 2024 or 2025?"
+    periods = AGENT.run(ranked).constraints.periods
+    found = recognise(ranked, [WORK_ORDERS], today=TODAY, time=periods[0], periods=periods)
+    assert isinstance(found, DataQuestion), found
+    assert (len(found.query.periods), found.query.order) == (2, Order.DESC)
+    future = "Compare the labour cost in 2026 vs 2027."
+    periods = AGENT.run(future).constraints.periods
+    found = recognise(future, [WORK_ORDERS], today=TODAY, time=periods[0], periods=periods)
+    assert isinstance(found, Unexpressible) and "after today" in found.reason
