@@ -362,8 +362,9 @@ def recognise(
 
     ``time``: the interval perception read ("last month"), applied to the table's time
     column; ``periods``: every period it read, when it names several ("Q2 2026 vs Q3
-    2026"), compared with a figure each. ``values``: the distinct stored values of each table's dimension columns
-    (table -> column -> values); a filter is one of these, spelled as stored. Of several
+    2026"), compared with a figure each. ``values``: the distinct stored values of each
+    table's dimension columns (table -> column -> values); a filter is one of these,
+    spelled as stored. Of several
     tables the one whose measure the question names most specifically is read.
     """
     text = _check(question, schemas, values)
