@@ -364,8 +364,8 @@ def recognise(
     column; ``periods``: every period it read, when it names several ("Q2 2026 vs Q3
     2026"), compared with a figure each. ``values``: the distinct stored values of each
     table's dimension columns (table -> column -> values); a filter is one of these,
-    spelled as stored. Of several
-    tables the one whose measure the question names most specifically is read.
+    spelled as stored. Of several tables the one whose measure the question names most
+    specifically is read.
     """
     text = _check(question, schemas, values)
     if time is not None and not isinstance(time, TimeConstraint):
