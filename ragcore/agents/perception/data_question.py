@@ -683,7 +683,7 @@ class _Reader:
             own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
             named = [m for m in named if m in own] or named
         if len(named) == 1:
-            return named[0]
+            return self._asked(named[0], measures)
         covering = [
             m
             for m in named
@@ -696,6 +696,29 @@ class _Reader:
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
 
+    def _asked(
+        self, measure: Measure, measures: list[tuple[int, int, Measure]]
+    ) -> Measure | Unexpressible:
+        """``measure``, unless it counts rows and the question only names the rows: "how
+        much did we spend on emergency work orders" asks for no count of them; "how
+        many", "the number of", "the total", "fewer" or "the most" work orders do."""
+        if measure.tokens != ("1",):
+            return measure
+        norms = [t.norm for t in self.tokens]
+        for i, j, m in measures:
+            ranked = any(tuple(norms[max(0, i - len(p)) : i]) == p for p, _ in self.words.ranking)
+            if m is measure and (
+                ranked
+                or self._named_as_itself(i, j, m)
+                or self._counted(i, j, measures, totals=True)
+            ):
+                return measure
+        figures = ", ".join(m.name for m in self.schema.measures if m.tokens != ("1",))
+        return self.unexpressible(
+            f"it names the {measure.name.replace('_', ' ')}s' rows but asks for no count of "
+            f"them; ask 'how many …' or name the figure ({figures})"
+        )
+
     def _named_as_itself(self, i: int, j: int, measure: Measure) -> bool:
         """Whether tokens [i, j) spell the measure's own name or column, not a synonym."""
         words = tuple(t.norm for t in self.tokens[i:j])
@@ -706,17 +729,20 @@ class _Reader:
         before = self.text[: self.tokens[i].start]
         return before.count("(") > before.count(")")
 
-    def _counted(self, i: int, j: int, measures: list[tuple[int, int, Measure]]) -> bool:
+    def _counted(
+        self, i: int, j: int, measures: list[tuple[int, int, Measure]], totals: bool = False
+    ) -> bool:
         """Whether a count is asked for by the words of tokens [i, j) or the few before
         them, back to another measure ("how many P1 orders", "the number of work
-        orders"): else a measure that counts rows names the rows ("the average days to
-        close of emergency work orders")."""
+        orders"; with ``totals`` "the total orders" too): else a measure that counts rows
+        names the rows ("the average days to close of emergency work orders")."""
         taken = {k for a, b, m in measures if (a, b) != (i, j) for k in range(a, b)}
         start = i
         while start > 0 and i - start < 3 and start - 1 not in taken:
             start -= 1
         window = tuple(t.norm for t in self.tokens[start:j])
-        counts = [p for p, a in self.words.aggregations if a is Aggregation.COUNT]
+        asking = (Aggregation.COUNT, Aggregation.SUM) if totals else (Aggregation.COUNT,)
+        counts = [p for p, a in self.words.aggregations if a in asking]
         return any(window[k : k + len(p)] == p for p in counts for k in range(len(window)))
 
     def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Unexpressible | None]:

@@ -562,3 +562,18 @@ def test_periods_named_apart_are_compared_with_a_figure_each():
     periods = AGENT.run(future).constraints.periods
     found = recognise(future, [WORK_ORDERS], today=TODAY, time=periods[0], periods=periods)
     assert isinstance(found, Unexpressible) and "after today" in found.reason
+
+
+def test_rows_named_without_a_count_ask_for_no_count():
+    found = read_work_orders("How much did we spend on emergency work orders at Riverside in 2026?")
+    assert isinstance(found, Unexpressible) and "asks for no count" in found.reason, found
+    for counted in (
+        "How many emergency work orders were opened at Riverside in 2026?",
+        "What were the total work orders at Hillcrest in 2025?",
+        "Which site had the most work orders in 2025?",
+    ):
+        found = read_work_orders(counted)
+        assert isinstance(found, DataQuestion) and found.query.measure == "work_order_count", (
+            counted,
+            found,
+        )
