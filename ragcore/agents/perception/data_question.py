@@ -642,6 +642,7 @@ class _Reader:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
             if measure.column is not None:
                 names.append((measure.column, measure))
+        names += self._extreme_variants(names)
         # "I need to order an air filter": a verb, not the orders measure.
         found = [
             (i, j, m)
@@ -667,6 +668,26 @@ class _Reader:
                 units.setdefault(unit, []).append(measure)
         cues = [(("how", "many", *u), ms[0]) for u, ms in units.items() if len(ms) == 1]
         return sorted(found + self.claims.claim(cues), key=lambda f: f[0])
+
+    def _extreme_variants(self, names: list[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
+        """A name opening with an extreme word in every other word of that extreme:
+        "maximum bearing temperature" is also the "highest bearing temperature" (not the
+        highest average one)."""
+        words = self.words
+        extremes = {
+            order: [p for p, a in words.aggregations if _EXTREMES.get(a) is order]
+            + [p for p, o in words.ranking if o is order]
+            for order in Order
+        }
+        variants = []
+        for name, measure in names:
+            phrase = _phrase(name)
+            for same in extremes.values():
+                opening = next((p for p in same if phrase[: len(p)] == p), None)
+                if opening is not None and len(phrase) > len(opening):
+                    rest = phrase[len(opening) :]
+                    variants += [(" ".join((*p, *rest)), measure) for p in same if p != opening]
+        return variants
 
     def _choose(self, measures: list[tuple[int, int, Measure]]) -> Measure | Unexpressible:
         """The measure asked for: a derived measure over the others named ("at current
@@ -695,6 +716,22 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _named_extremes(
+        self, measure: Measure, measures: list[tuple[int, int, Measure]]
+    ) -> list[tuple[int, int, Order]]:
+        """The extreme words ("highest", "maximum", "peak") that open the words naming
+        ``measure`` ("the highest temperature"), as rankings."""
+        words = self.words
+        extremes = [(p, _EXTREMES[a]) for p, a in words.aggregations if a in _EXTREMES]
+        norms = [t.norm for t in self.tokens]
+        return [
+            (i, i + len(p), order)
+            for i, j, m in measures
+            if m is measure
+            for p, order in (*extremes, *words.ranking)
+            if len(p) < j - i and tuple(norms[i : i + len(p)]) == p
+        ]
 
     def _asked(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
@@ -908,6 +945,9 @@ class _Reader:
             group_by.append(parts[0])
 
         order = rankings[0][2] if rankings else None
+        # "which asset had the highest temperature": an extreme word of the measure's own
+        # name ranks too; else every asset is listed and none named.
+        extremes = extremes or self._named_extremes(measure, measures)
         if order is None and ranking and extremes:
             order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
         compared_periods = self._periods(periods, today)

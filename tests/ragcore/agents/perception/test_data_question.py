@@ -577,3 +577,46 @@ def test_rows_named_without_a_count_ask_for_no_count():
             counted,
             found,
         )
+
+
+MONITORING = parse_schema(
+    """
+    description = "Monthly condition monitoring per asset"
+    time_column = "month"
+    [columns]
+    month = "month"
+    asset = "text"
+    avg_temp = "real"
+    max_temp = "real"
+    [dimensions.asset]
+    [measures.avg_temp]
+    aggregation = "avg"
+    synonyms = ["bearing temperature", "temperature"]
+    [measures.max_temp]
+    aggregation = "max"
+    synonyms = ["maximum bearing temperature", "highest temperature"]
+    """,
+    "monitoring.toml",
+    default_name="monitoring",
+)
+
+
+def read_monitoring(question: str) -> DataQuestion:
+    values = {"monitoring": {"asset": ["P-101", "C-12"]}}
+    found = recognise(question, [MONITORING], today=TODAY, time=None, values=values)
+    assert isinstance(found, DataQuestion), found
+    return found
+
+
+def test_an_extreme_word_naming_the_measure_ranks_which_asks():
+    q = read_monitoring("Which asset had the highest temperature?").query
+    assert (q.measure, q.group_by, q.order, q.limit) == ("max_temp", ("asset",), Order.DESC, 1)
+
+
+def test_a_name_opening_with_an_extreme_word_is_named_by_any_word_of_that_extreme():
+    # "maximum bearing temperature" is the "highest bearing temperature", not the
+    # highest of the average bearing temperatures
+    q = read_monitoring("What was the highest bearing temperature of P-101?").query
+    assert (q.measure, q.aggregation, q.filters) == ("max_temp", None, (("asset", "P-101"),))
+    q = read_monitoring("Which asset had the highest average bearing temperature?").query
+    assert (q.measure, q.order, q.limit) == ("avg_temp", Order.DESC, 1)
