@@ -200,8 +200,10 @@ class TableQuery:
     ``aggregation`` None means the measure's own. ``filters`` are (dimension column,
     value) pairs: pairs of one column are alternatives (a row with either value), those
     of different columns must all hold ("P-101 or P-1010, at Riverside"). The time
-    window is inclusive and needs the table's time column. ``order`` ranks the groups by
-    the figure; ``limit`` keeps the first ones ("top 3"). ``periods`` compares two or
+    window is inclusive and needs the table's time column. ``group_by`` names
+    dimensions, the time column, or a period of the time column that is no column of
+    its own ("year"; "month" of a date column). ``order`` ranks the groups by the
+    figure; ``limit`` keeps the first ones ("top 3"). ``periods`` compares two or
     more periods of the time column ("Q2 2026 vs Q3 2026"): a figure each, grouped by
     the period (result column ``period``) before ``group_by``, earliest first; the rows
     are those of the periods, so it goes without a time window.

@@ -48,8 +48,8 @@ DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_MAX_ROWS = 1000
 _PROGRESS_STEPS = 1000  # VM instructions between time checks
 _FUNCTIONS = frozenset(
-    {"sum", "total", "avg", "min", "max", "count", "median", "group_concat", "nullif"}
-)  # nullif: a share over an empty whole is no figure, not a division error
+    {"sum", "total", "avg", "min", "max", "count", "median", "group_concat", "nullif", "substr"}
+)  # nullif: a share of an empty whole is no figure; substr: the year or month of a date
 _OPERATORS = frozenset("+-*/()")
 _SQL_FUNCTIONS = _FUNCTIONS | frozenset(
     {
@@ -161,8 +161,9 @@ def compile_query(
     if not isinstance(aggregation, Aggregation):
         raise InvalidQueryError(f"aggregation {aggregation!r} is not an Aggregation")
     dimensions = {d.column for d in schema.dimensions}
-    for column in query.group_by:  # "in which month": the time column groups too
-        if column not in dimensions and column != schema.time_column:
+    for column in query.group_by:  # "in which month": the time column (or its year) too
+        declared = column in dimensions or column == schema.time_column
+        if not declared and _bucket(column, schema) is None:
             raise _undeclared(schema, "group by", column)
     if len(set(query.group_by)) != len(query.group_by):
         raise InvalidQueryError(f"group_by names a dimension twice: {query.group_by}")
@@ -250,12 +251,15 @@ def compile_query(
         way = "ASC" if aggregation is Aggregation.MIN else "DESC"
         by = f"{expression} {way} NULLS LAST, {dialect.row_id}"
         ids = f"(array_agg({dialect.row_id} ORDER BY {by}))[1]"
-    groups = ", ".join(f'"{c}"' for c in query.group_by)
-    select = f"{groups}, " if groups else ""
-    grouped = groups
+    groups = ", ".join(f'"{c}"' for c in query.group_by)  # ordered by their names
+    select = "".join(
+        f'"{c}", ' if _bucket(c, schema) is None else f'{_group(c, schema)} AS "{c}", '
+        for c in query.group_by
+    )
+    grouped = ", ".join(_group(c, schema) for c in query.group_by)
     if period_label:  # the period first; grouped by its position, ordered by its dates
         select = f'{period_label} AS "period", {select}'
-        grouped = ", ".join(["1", *(f'"{c}"' for c in query.group_by)])
+        grouped = ", ".join(["1", *(_group(c, schema) for c in query.group_by)])
         params = period_params + params
     sql = (
         f'SELECT {select}{figure} AS "value", {ids} FROM "{schema.sql_name}" '
@@ -276,6 +280,27 @@ def compile_query(
     params.append(min(limit, max_rows + 1) if limit is not None else max_rows + 1)
     columns = (*(["period"] if period_label else []), *query.group_by, measure.name)
     return CompiledQuery(sql, tuple(params), columns, single)
+
+
+_BUCKETS = {"year": 4, "month": 7}
+"""Periods of a dated time column a query may group by: the length of their ISO text."""
+
+
+def _bucket(column: str, schema: TableSchema) -> int | None:
+    """The ISO text length of ``column`` when it names a period of the time column that
+    is no column of its own ("year"; "month" of a date column), else None."""
+    if schema.time_column is None or column in schema.columns:
+        return None
+    return _BUCKETS.get(column)
+
+
+def _group(column: str, schema: TableSchema) -> str:
+    """The SQL of a grouped column: the column, or its year or month of the time column
+    ("2026", "2026-07", stored as ISO text on both stores)."""
+    length = _bucket(column, schema)
+    if length is None:
+        return f'"{column}"'
+    return f'substr("{schema.time_column}", 1, {length})'
 
 
 def _periods(

@@ -197,6 +197,8 @@ _NUMBER = re.compile(r"^\d+$")
 # Measures that count things: "how many <things>" asks for the measure, not for rows.
 _COUNTED_UNITS = frozenset({("unit",), ("units",), ("piece",), ("pieces",), ("pcs",), ("items",)})
 _EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
+_NAMED_PERIODS = {"week": "in week 12 of 2026", "day": "on 2026-03-11", "hour": "on 2026-03-11"}
+"""How to name one period of a unit a query cannot group by."""
 _PERIOD_WORDS = frozenset(
     {"last", "this", "next", "previous", "past", "coming", "current"}
     | {"first", "second", "third", "fourth", "q1", "q2", "q3", "q4"}  # "first quarter of 2026"
@@ -552,14 +554,26 @@ class _Reader:
         description and columns ("how many hours was it", "labour plus parts"), and of
         the names of the dimension ``columns`` the query reads ("shipped to Riverside
         North" filters ship_to_site), in any inflection ("shipped", "ship") but the
-        time column's."""
+        time column's. A word of another measure's names is no word of the table's
+        description: "the least water per tonne" asks for a ratio to the output."""
         words, schema = self.words, self.schema
-        own: tuple[str, ...] = (schema.name, schema.description, measure.name)
-        own += (*measure.synonyms, measure.unit, measure.description, *measure.tokens)
+        own: tuple[str, ...] = (measure.name, *measure.synonyms, measure.unit)
+        own += (measure.description, *measure.tokens)
         for dimension in schema.dimensions:
             if dimension.column in columns:
                 own += (dimension.column, *dimension.synonyms)
-        described = {_norm(w) for text in own for w in re.split(r"[\W_]+", text)}
+        others = tuple(
+            name
+            for m in schema.measures
+            if m is not measure
+            for name in (m.name, *m.synonyms, *m.columns)
+        )
+
+        def split(texts: Iterable[str]) -> set[str]:
+            return {_norm(w) for text in texts for w in re.split(r"[\W_]+", text) if w}
+
+        described = split(own)
+        described |= split((schema.name, schema.description)) - (split(others) - described)
         stems = {_stem(w) for w in described}
         # The time column's words only as written: "opened" reads opened_date, the
         # status "open" does not.
@@ -805,14 +819,20 @@ class _Reader:
         return filters, None
 
     def _mentions(self) -> list[_Mention]:
-        """Where the question names a dimension (or the time column)."""
+        """Where the question names a dimension, the time column or a period of it that
+        a query groups by ("per month" of a date column: its month; "which year")."""
         names: list[tuple[str, str]] = []
         for d in self.schema.dimensions:
             names += [(n, d.column) for n in (d.column, *d.synonyms)]
         if (column := self.schema.time_column) is not None:
             kind = self.schema.columns[column]
-            extra = ["month"] if kind is ColumnType.MONTH else ["date"]
+            extra = ["month"] if kind is ColumnType.MONTH else ["date", "day"]
             names += [(n, column) for n in (column, *extra)]
+            names += [
+                (period, period)
+                for period in ("month", "year")
+                if period not in self.schema.columns and (period, column) not in names
+            ]
         taken = {_phrase(n) for n, _ in names} | {
             _phrase(n) for m in self.schema.measures for n in (m.name, *m.synonyms)
         }
@@ -1171,6 +1191,13 @@ class _Reader:
             part_of_dimension = any(  # "per material category": a word of the category's names
                 m.i > after and tokens[after].norm in self._own_words(m.column) for m in mentions
             )
+            unit = _singular(tokens[after].norm) if after < len(tokens) else ""
+            if after not in used and unit in words.time_units and k not in used:
+                example = _NAMED_PERIODS.get(unit, "in Q3 2026")
+                return self.unexpressible(  # "per quarter": not summed over the quarters
+                    f"it cannot give a figure per {unit}; ask per month or per year, or name "
+                    f"the period (e.g. {example!r})"
+                )
             if (
                 after < len(tokens)
                 and free(after)

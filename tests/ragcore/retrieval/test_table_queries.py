@@ -156,6 +156,14 @@ def test_periods_compared_give_a_figure_each_earliest_first(reader):
         reader.run(TableQuery("stock", "qty", periods=months, time_from=date(2025, 1, 1)))
 
 
+def test_a_year_of_the_time_column_groups(reader):
+    result = reader.run(TableQuery("stock", "qty", group_by=("year", "region")))
+    assert result.columns == ("year", "region", "qty")
+    assert result.rows == (("2025", "East", 41), ("2025", "North", 20), ("2025", "West", 12))
+    with pytest.raises(InvalidQueryError, match="group by"):
+        reader.run(TableQuery("stock", "qty", group_by=("week",)))
+
+
 def test_group_order_and_limit(reader):
     query = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=2)
     result = reader.run(query)

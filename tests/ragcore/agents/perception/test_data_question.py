@@ -620,3 +620,15 @@ def test_a_name_opening_with_an_extreme_word_is_named_by_any_word_of_that_extrem
     assert (q.measure, q.aggregation, q.filters) == ("max_temp", None, (("asset", "P-101"),))
     q = read_monitoring("Which asset had the highest average bearing temperature?").query
     assert (q.measure, q.order, q.limit) == ("avg_temp", Order.DESC, 1)
+
+
+def test_a_date_column_groups_by_its_month_or_year_and_declines_other_periods():
+    q = read_work_orders("What was the labour cost per month in Q3 2026?").query
+    assert q.group_by == ("month",) and (q.time_from, q.time_to) == (
+        date(2026, 7, 1),
+        date(2026, 9, 30),
+    )
+    q = read_work_orders("In which year did Riverside have the highest labour cost?").query
+    assert (q.group_by, q.order, q.limit) == (("year",), Order.DESC, 1)
+    found = read_work_orders("What was the labour cost per quarter in 2025?")
+    assert isinstance(found, Unexpressible) and "per quarter" in found.reason, found
