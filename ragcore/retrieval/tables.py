@@ -46,6 +46,9 @@ if TYPE_CHECKING:  # psycopg is an optional extra
 
 DEFAULT_TIME_LIMIT = 1.0
 DEFAULT_MAX_ROWS = 1000
+TIES = 10
+"""A ranking ("the top 3", "which site had the most") shows up to this many groups tied
+with its last one beyond its limit."""
 _PROGRESS_STEPS = 1000  # VM instructions between time checks
 _FUNCTIONS = frozenset(
     {"sum", "total", "avg", "min", "max", "count", "median", "group_concat", "nullif", "substr"}
@@ -277,6 +280,8 @@ def compile_query(
     if order_terms:
         sql += " ORDER BY " + ", ".join(order_terms)
     sql += f" LIMIT {mark}"
+    if limit is not None and query.order is not None:
+        limit += TIES  # a ranking keeps the groups tied with its last one
     params.append(min(limit, max_rows + 1) if limit is not None else max_rows + 1)
     columns = (*(["period"] if period_label else []), *query.group_by, measure.name)
     return CompiledQuery(sql, tuple(params), columns, single)
@@ -638,10 +643,16 @@ AnyTableReader = TableReader | PostgresTableReader
 def _result(
     query: TableQuery, compiled: CompiledQuery, fetched: list, max_rows: int
 ) -> TableResult:
-    """The fetched rows (one more than ``max_rows`` marks a truncation) as a result."""
+    """The fetched rows (one more than ``max_rows`` marks a truncation) as a result; of
+    a ranking, its ``limit`` first and those tied with the last of them."""
+    width = len(compiled.columns)
+    if query.limit is not None and query.order is not None and len(fetched) > query.limit:
+        last, kept = fetched[query.limit - 1][width - 1], query.limit
+        while kept < len(fetched) and last is not None and fetched[kept][width - 1] == last:
+            kept += 1
+        fetched = fetched[:kept]
     truncated = len(fetched) > max_rows
     fetched = fetched[:max_rows]
-    width = len(compiled.columns)
     rows = tuple(tuple(row[:width]) for row in fetched)
     row_ids = tuple(_ids(row[width], compiled.single_row_ids) for row in fetched)
     return TableResult(

@@ -164,6 +164,20 @@ def test_a_year_of_the_time_column_groups(reader):
         reader.run(TableQuery("stock", "qty", group_by=("week",)))
 
 
+def test_a_ranking_keeps_the_groups_tied_with_its_last(reader):
+    busiest = TableQuery(
+        "stock",
+        "qty",
+        aggregation=Aggregation.COUNT,
+        group_by=("month",),
+        order=Order.DESC,
+        limit=1,
+    )
+    assert reader.run(busiest).rows == (("2025-01", 2), ("2025-02", 2), ("2025-03", 2))
+    top = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=1)
+    assert reader.run(top).rows == (("East", 41),)
+
+
 def test_group_order_and_limit(reader):
     query = TableQuery("stock", "qty", group_by=("region",), order=Order.DESC, limit=2)
     result = reader.run(query)
@@ -349,7 +363,8 @@ def test_postgres_sql_is_the_same_query_in_its_dialect():
         'FROM "data_stock" WHERE lower("region") = lower(%s) AND "month" >= %s '
         'GROUP BY "part" HAVING count(*) > 0 ORDER BY "value" DESC NULLS LAST, "part" LIMIT %s'
     )
-    assert compiled.params == ("East", "2025-01", 3) and "?" not in compiled.sql
+    # the limit, 3, and up to TIES groups tied with the third, capped at max_rows + 1
+    assert compiled.params == ("East", "2025-01", 11) and "?" not in compiled.sql
     lowest = compile_query(TableQuery("stock", "cover"), schema, max_rows=10, dialect=POSTGRES)
     cover = '"qty"::double precision / NULLIF("usage"::double precision, 0)'
     assert lowest.sql == (
