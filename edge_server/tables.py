@@ -138,6 +138,7 @@ def table(info: Any) -> pb.Table:
                 dimension=dimension is not None,
                 synonyms=dimension.synonyms if dimension else (),
                 description=dimension.description if dimension else "",
+                within=(dimension.within or "") if dimension else "",
             )
         )
     return pb.Table(

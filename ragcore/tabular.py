@@ -113,6 +113,9 @@ class Dimension:
     column: str
     synonyms: tuple[str, ...] = ()
     description: str = ""
+    within: str | None = None
+    """The dimension its values are unique within: with ``within = "site"``, "Line 2" at
+    two sites is two lines, so a query grouping by line or naming one groups by site too."""
 
 
 @dataclass(frozen=True)
@@ -335,6 +338,7 @@ def parse_schema(text: str, source: str, *, default_name: str | None = None) -> 
         _dimension(key, value, columns, source)
         for key, value in _table(data, "dimensions", source).items()
     )
+    _check_within(dimensions, source)
     measures = tuple(
         _measure(key, value, columns, source)
         for key, value in _table(data, "measures", source).items()
@@ -378,15 +382,40 @@ def _dimension(
     where = f"dimensions.{key}"
     if not isinstance(value, dict):
         raise InvalidInputError(f"{source}: key {where!r}: expected a table")
-    _only(value, {"column", "synonyms", "description"}, source, where)
+    _only(value, {"column", "synonyms", "description", "within"}, source, where)
     column = value.get("column", key)
     if column not in columns:
         raise _unknown_column(source, f"{where}.column", column, columns)
+    within = value.get("within")
+    if within is not None and not isinstance(within, str):
+        raise InvalidInputError(f"{source}: key '{where}.within': expected a dimension's name")
     return Dimension(
         column=column,
         synonyms=_synonyms(value, source, where),
         description=_text(value, "description", source, where),
+        within=within,
     )
+
+
+def _check_within(dimensions: tuple[Dimension, ...], source: str) -> None:
+    """``within`` names another dimension, itself within none: one level, no cycles."""
+    by_column = {d.column: d for d in dimensions}
+    for dimension in dimensions:
+        if dimension.within is None:
+            continue
+        where = f"dimensions.{dimension.column}.within"
+        parent = by_column.get(dimension.within)
+        if parent is None or dimension.within == dimension.column:
+            others = ", ".join(c for c in by_column if c != dimension.column) or "none"
+            raise InvalidInputError(
+                f"{source}: key {where!r}: {dimension.within!r} is not another dimension; "
+                f"its dimensions: {others}"
+            )
+        if parent.within is not None:
+            raise InvalidInputError(
+                f"{source}: key {where!r}: {parent.column!r} is itself within "
+                f"{parent.within!r}; name the outermost dimension"
+            )
 
 
 def _measure(key: str, value: object, columns: Mapping[str, ColumnType], source: str) -> Measure:

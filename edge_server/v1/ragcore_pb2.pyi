@@ -831,18 +831,20 @@ class Table(_message.Message):
     def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., time_column: _Optional[str] = ..., columns: _Optional[_Iterable[_Union[TableColumn, _Mapping]]] = ..., measures: _Optional[_Iterable[_Union[TableMeasure, _Mapping]]] = ..., rows: _Optional[int] = ..., source: _Optional[str] = ..., checksum: _Optional[str] = ..., ingested_at: _Optional[str] = ...) -> None: ...
 
 class TableColumn(_message.Message):
-    __slots__ = ("name", "type", "dimension", "synonyms", "description")
+    __slots__ = ("name", "type", "dimension", "synonyms", "description", "within")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TYPE_FIELD_NUMBER: _ClassVar[int]
     DIMENSION_FIELD_NUMBER: _ClassVar[int]
     SYNONYMS_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    WITHIN_FIELD_NUMBER: _ClassVar[int]
     name: str
     type: ColumnType
     dimension: bool
     synonyms: _containers.RepeatedScalarFieldContainer[str]
     description: str
-    def __init__(self, name: _Optional[str] = ..., type: _Optional[_Union[ColumnType, str]] = ..., dimension: _Optional[bool] = ..., synonyms: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ...) -> None: ...
+    within: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[_Union[ColumnType, str]] = ..., dimension: _Optional[bool] = ..., synonyms: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ..., within: _Optional[str] = ...) -> None: ...
 
 class TableMeasure(_message.Message):
     __slots__ = ("name", "unit", "aggregation", "column", "expression", "synonyms", "description")

@@ -88,6 +88,11 @@ def test_a_schema_file_declares_columns_dimensions_and_measures(tmp_path):
         (('unit = "units"', 'unit = "units"\nformula = "x"'), r"'measures.qty.formula' is not a"),
         (('description = "stock"', 'description = ""'), r"key 'description'"),
         (('synonyms = ["area"]', 'synonyms = "area"'), r"dimensions.region.synonyms"),
+        (
+            ('synonyms = ["area"]', 'synonyms = ["area"]\nwithin = "site"'),
+            r"'dimensions.region.within': 'site' is not another dimension",
+        ),
+        (('synonyms = ["area"]', 'within = "region"'), r"'region' is not another dimension"),
         (("[columns]", 'name = "Bad Name"\n[columns]'), r"table name 'Bad Name' is not usable"),
     ],
 )

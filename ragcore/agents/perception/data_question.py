@@ -1014,7 +1014,7 @@ class _Reader:
             table=schema.name,
             measure=measure.name,
             aggregation=aggregation,
-            group_by=tuple(group_by),
+            group_by=self._with_outer(group_by, [column for _, _, column, _ in filters]),
             filters=tuple((column, value) for _, _, column, value in filters),
             time_from=time_from,
             time_to=time_to,
@@ -1026,6 +1026,20 @@ class _Reader:
         if needs_text:
             text_part = self.text[self.tokens[min(i for i, _ in needs_text)].start :]
         return DataQuestion(query, bool(needs_text), tuple(self.matched), text_part)
+
+    def _with_outer(self, group_by: list[str], filtered: list[str]) -> tuple[str, ...]:
+        """``group_by`` with the outer dimension (``within``) of each dimension grouped or
+        filtered before it, unless that one is filtered to one value: "which line had
+        the fewest alarms" groups by site and line, "Line 2" is a figure per site."""
+        out = list(group_by)
+        for dimension in self.schema.dimensions:
+            outer = dimension.within
+            named = dimension.column in out or dimension.column in filtered
+            if outer is None or not named or outer in out or filtered.count(outer) == 1:
+                continue
+            at = out.index(dimension.column) if dimension.column in out else len(out)
+            out.insert(at, outer)
+        return tuple(out)
 
     def _periods(
         self, periods: tuple[TimeConstraint, ...], today: date

@@ -632,3 +632,36 @@ def test_a_date_column_groups_by_its_month_or_year_and_declines_other_periods():
     assert (q.group_by, q.order, q.limit) == (("year",), Order.DESC, 1)
     found = read_work_orders("What was the labour cost per quarter in 2025?")
     assert isinstance(found, Unexpressible) and "per quarter" in found.reason, found
+
+
+def test_a_dimension_within_another_is_grouped_with_it():
+    schema = parse_schema(
+        """
+        description = "Monthly energy per site and line"
+        time_column = "month"
+        [columns]
+        month = "month"
+        site = "text"
+        line = "text"
+        kwh = "real"
+        [dimensions.site]
+        [dimensions.line]
+        within = "site"
+        synonyms = ["production line"]
+        [measures.kwh]
+        synonyms = ["electricity"]
+        """,
+        "energy.toml",
+        default_name="energy",
+    )
+    values = {"energy": {"site": ["Riverside", "Hillcrest"], "line": ["Line 1", "Line 2"]}}
+
+    def read(question: str) -> TableQuery:
+        found = recognise(question, [schema], today=TODAY, time=None, values=values)
+        assert isinstance(found, DataQuestion), found
+        return found.query
+
+    q = read("Which production line used the least electricity?")
+    assert (q.group_by, q.order, q.limit) == (("site", "line"), Order.ASC, 1)
+    assert read("How much electricity did Line 2 use?").group_by == ("site",)
+    assert read("How much electricity did Line 2 at Hillcrest use?").group_by == ()
