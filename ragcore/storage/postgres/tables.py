@@ -36,6 +36,7 @@ from ragcore.storage.tables import (
     read_table_file,
     registered,
     staging_name,
+    table_exists,
     typed_batches,
     unknown_table,
 )
@@ -72,9 +73,11 @@ class PostgresTables:
         table: str,
         schema: Path | str,
         progress: Progress | None = None,
+        replace: bool = False,
     ) -> TableInfo:
         """Load the rows of ``path`` (.csv or .jsonl) as table ``table``, described by the
-        schema file ``schema``, replacing a table of that name atomically."""
+        schema file ``schema``. A table of that name is replaced atomically with
+        ``replace``, else the load is refused (``table_exists``) and nothing changes."""
         source = read_table_file(path, table=table, schema=schema)
         _check_columns(source)
         name, parsed = source.name, source.schema
@@ -84,6 +87,10 @@ class PostgresTables:
                 cur.execute(
                     "UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'tables_version'"
                 )
+                # After the version row's lock: loads from every server take turns.
+                cur.execute("SELECT 1 FROM table_registry WHERE name = %s", (name,))
+                if not replace and cur.fetchone() is not None:
+                    raise table_exists(name)
                 count = self._load(cur, source, progress)
                 cur.execute(pgsql.SQL("DROP TABLE IF EXISTS {}").format(target))
                 cur.execute(
