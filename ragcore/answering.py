@@ -331,7 +331,8 @@ class Answerer:
             schemas,
             today=self._today(),
             time=perception.constraints.time,
-            values=self.tables.values,
+            values=self.tables.values_for(perception.question),  # from the value index
+            known=self.tables.known,
         )
         # "How did the rate in November 2026 compare with November 2025?": one query
         # reads one period and one set of filters; half an answer is no answer.

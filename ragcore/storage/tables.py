@@ -34,6 +34,7 @@ from sqlite_utils import Database
 from ragcore.errors import InvalidInputError, NotFoundError
 from ragcore.storage.store import Store
 from ragcore.storage.table_rows import RowFormat, read_rows
+from ragcore.storage.table_values import ValueIndex, dimension_columns, value_rows
 from ragcore.tabular import ColumnType, TableSchema, check_table_name, parse_schema
 
 FORMATS = {".csv": RowFormat.CSV, ".jsonl": RowFormat.JSONL, ".ndjson": RowFormat.JSONL}
@@ -209,6 +210,7 @@ class Tables:
                 conn.execute(f'DROP TABLE IF EXISTS "{parsed.sql_name}"')
                 conn.execute(f'ALTER TABLE "{staging_name(name)}" RENAME TO "{parsed.sql_name}"')
                 _index(conn, parsed)
+                _index_values(conn, parsed)
                 conn.execute(
                     "INSERT OR REPLACE INTO table_registry (name, schema, source, sha256, "
                     "row_count, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -255,6 +257,16 @@ class Tables:
     def schema(self, name: str) -> TableSchema:
         return self.get(name).schema
 
+    def value_index(self) -> ValueIndex:
+        """The loaded tables' dimension values, looked up by word (``table_values``)."""
+        return ValueIndex(self._read)
+
+    def _read(self, sql: str, params: Sequence[object]) -> list[tuple]:
+        try:
+            return self._store.reader().execute(sql, tuple(params)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._store.translate(exc, "reading the table value index") from exc
+
     def _rows(self, where: str, params: tuple) -> list[tuple]:
         try:
             return (
@@ -286,6 +298,20 @@ def _index(conn: sqlite3.Connection, schema: TableSchema) -> None:
     if time is not None:
         _create_index(conn, schema, [time] + [c for c in schema.columns if c != time])
     conn.execute(f'ANALYZE "{schema.sql_name}"')  # so the planner picks the narrowest index
+
+
+def _index_values(conn: sqlite3.Connection, schema: TableSchema) -> None:
+    """The table's distinct dimension values into the value index (``table_values``),
+    replacing what an earlier load of that name put there."""
+    for table in ("table_values", "table_value_shapes"):
+        conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (schema.name,))
+    distinct = {
+        column: [r[0] for r in conn.execute(f'SELECT DISTINCT "{column}" FROM "{schema.sql_name}"')]
+        for column in dimension_columns(schema)
+    }
+    rows = value_rows(schema, distinct)
+    conn.executemany("INSERT INTO table_values VALUES (?, ?, ?, ?, ?)", rows.values)
+    conn.executemany("INSERT INTO table_value_shapes VALUES (?, ?, ?, ?, ?)", rows.shapes)
 
 
 def _create_index(conn: sqlite3.Connection, schema: TableSchema, columns: list[str]) -> None:

@@ -29,6 +29,7 @@ from psycopg import sql as pgsql
 
 from ragcore.errors import InvalidInputError, InvalidQueryError
 from ragcore.storage.postgres.store import PostgresStore
+from ragcore.storage.table_values import ValueIndex, dimension_columns, value_rows
 from ragcore.storage.tables import (
     Progress,
     TableFile,
@@ -104,6 +105,7 @@ class PostgresTables:
                     )
                 )
                 _index(cur, parsed)
+                _index_values(cur, parsed)
                 cur.execute(
                     "INSERT INTO table_registry (name, schema, source, sha256, row_count, "
                     "ingested_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (name) DO UPDATE "
@@ -163,6 +165,10 @@ class PostgresTables:
 
     def schema(self, name: str) -> TableSchema:
         return self.get(name).schema
+
+    def value_index(self) -> ValueIndex:
+        """The loaded tables' dimension values, looked up by word (``table_values``)."""
+        return ValueIndex(lambda sql, params: self._rows(sql.replace("?", "%s"), params))
 
     def _rows(self, sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
         try:
@@ -238,6 +244,30 @@ def _index(cur: psycopg.Cursor, schema: TableSchema) -> None:
             )
         )
     cur.execute(pgsql.SQL("ANALYZE {}").format(pgsql.Identifier(schema.sql_name)))
+
+
+def _index_values(cur: psycopg.Cursor, schema: TableSchema) -> None:
+    """The table's distinct dimension values into the value index (``table_values``),
+    replacing what an earlier load of that name put there (COPY: a big table has many)."""
+    for table in ("table_values", "table_value_shapes"):
+        cur.execute(
+            pgsql.SQL("DELETE FROM {} WHERE table_name = %s").format(pgsql.Identifier(table)),
+            (schema.name,),
+        )
+    distinct = {}
+    for column in dimension_columns(schema):
+        cur.execute(
+            pgsql.SQL("SELECT DISTINCT {} FROM {}").format(
+                pgsql.Identifier(column), pgsql.Identifier(schema.sql_name)
+            )
+        )
+        distinct[column] = [r[0] for r in cur.fetchall()]
+    rows = value_rows(schema, distinct)
+    for table, batch in (("table_values", rows.values), ("table_value_shapes", rows.shapes)):
+        copy = pgsql.SQL("COPY {} FROM STDIN").format(pgsql.Identifier(table))
+        with cur.copy(copy) as stream:
+            for row in batch:
+                stream.write_row(row)
 
 
 def _key(schema: TableSchema, column: str, *, lowered: bool) -> pgsql.Composable:
