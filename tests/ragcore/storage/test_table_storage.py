@@ -419,3 +419,36 @@ def test_a_taken_name_without_replace_is_refused_and_nothing_changes(side, files
     assert len(side.rows("stock")) == 2
     replaced = tables.ingest(other, table="stock", schema=schema, replace=True)
     assert side.rows("stock") == [(1, "South", 99, 3.0, "2025-05")] and replaced.row_count == 1
+
+
+def _index_rows(tables) -> tuple[list, list]:
+    index = tables.value_index()
+    values = sorted(
+        (c, v) for t in {x.name for x in tables.all()} for c, v in index.column_values(t)
+    )
+    return values, sorted(index.shapes())
+
+
+def test_a_load_keeps_each_dimensions_distinct_values_by_word_and_shape(side, files, tmp_path):
+    tables = side.tables
+    text = "region,qty,usage,month\nEast,1,1,2025-01\nEast,2,1,2025-02\nNorth-2,3,1,2025-02\n"
+    tables.ingest(files("a.csv", text), table="stock", schema=tmp_path / "stock.toml")
+    index = tables.value_index()
+    assert _index_rows(tables) == (
+        [("region", "East"), ("region", "North-2")],
+        [("stock", "region", "A", "East", 1), ("stock", "region", "A-9", "North-2", 1)],
+    )
+    assert index.named({"east", "west"}) == [("stock", "region", "East")]
+    assert index.named({"north-2"}) == [("stock", "region", "North-2")]
+    assert index.near("stock", "region", "North-3") == [("region", "North-2")]
+    # A replacing load replaces the index; a refused one leaves it as it was.
+    other = files("b.csv", "region,qty,usage,month\nWest,1,1,2025-01\n")
+    tables.ingest(other, table="stock", schema=tmp_path / "stock.toml", replace=True)
+    before = _index_rows(tables)
+    assert before == ([("region", "West")], [("stock", "region", "A", "West", 1)])
+    bad = files("bad.csv", "region,qty,usage,month\nSouth,x,1,2025-01\n")
+    with pytest.raises(InvalidInputError):
+        tables.ingest(bad, table="stock", schema=tmp_path / "stock.toml", replace=True)
+    with pytest.raises(InvalidInputError):
+        tables.ingest(other, table="stock", schema=tmp_path / "stock.toml")
+    assert _index_rows(tables) == before
