@@ -22,9 +22,11 @@ from ragcore.text.value_words import lookup_word, shape
 Query = Callable[[str, Sequence[object]], list[tuple[Any, ...]]]
 """Runs one read-only statement with ``?`` placeholders; the store's rows."""
 Value = str | int | float
-NEAR_CANDIDATES = 500
-"""At most this many values of one shape, and of one prefix, are compared for close
-matches of a value a question names but the table lacks."""
+NEAR_CANDIDATES = 200
+"""At most this many values of one shape are compared for close matches of a value a
+question names but the table lacks."""
+NEIGHBOURS = 50
+"""And this many on each side of it in the order of lookup words."""
 
 
 @dataclass(frozen=True)
@@ -114,27 +116,30 @@ class ValueIndex:
         )
 
     def near(self, table: str, column: str | None, text: str) -> list[tuple[str, str]]:
-        """(column, value) of values that may be close to ``text``: those of its shape
-        and those whose lookup word starts as its does (a bounded number of each)."""
+        """(column, value) of values that may be close to ``text``: its neighbours in
+        the order of lookup words (codes: "WO-0123455" beside "WO-0123456"), and values
+        of its shape (a bounded number of each)."""
         column_sql = "" if column is None else " AND column_name = ?"
-        extra = [] if column is None else [column]
-        found = self._query(
+        scope = [table] if column is None else [table, column]
+        key = lookup_word(text) or text.lower()
+        found: list[tuple[str, str]] = []
+        for sign, order in ((">=", "ASC"), ("<", "DESC")):
+            found += self._query(
+                f"SELECT column_name, value FROM table_values WHERE word {sign} ? AND "
+                f"table_name = ?{column_sql} ORDER BY word {order} LIMIT {NEIGHBOURS}",
+                [key, *scope],
+            )
+        found += self._query(
             "SELECT column_name, value FROM table_values WHERE table_name = ?"
             f"{column_sql} AND shape = ? LIMIT {NEAR_CANDIDATES}",
-            [table, *extra, shape(text)],
+            [*scope, shape(text)],
         )
-        start = lookup_word(text)[:2]
-        if start:
-            found += self._query(
-                "SELECT column_name, value FROM table_values WHERE word >= ? AND word < ? "
-                f"AND table_name = ?{column_sql} LIMIT {NEAR_CANDIDATES}",
-                [start, start + "\U0010ffff", table, *extra],
-            )
         return list(dict.fromkeys(found))
 
 
 __all__ = [
     "NEAR_CANDIDATES",
+    "NEIGHBOURS",
     "Query",
     "ValueIndex",
     "ValueRows",
