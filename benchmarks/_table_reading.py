@@ -191,7 +191,8 @@ def measure(folder: Path, rows: int, rounds: int) -> Figures:
         catalog = TableCatalog(reader)
         read(catalog, QUESTIONS[0])
         passes: list[list[float]] = []
-        readings, sizes = {}, []
+        readings: dict[str, object] = {}
+        sizes: list[float] = []
         for _ in range(rounds):
             got = []
             for q in QUESTIONS:

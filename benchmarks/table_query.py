@@ -251,8 +251,8 @@ def main() -> None:
     reading: dict[str, float] = {}
     if not args.no_reading:
         with tempfile.TemporaryDirectory() as scratch:
-            figures = measure_reading(Path(scratch), args.reading_rows, args.rounds)
-        reading = report_reading(figures)
+            measured = measure_reading(Path(scratch), args.reading_rows, args.rounds)
+        reading = report_reading(measured)
         if args.reading_only:
             print(json.dumps({"benchmark": "table_query", **reading}))
             return
