@@ -8,11 +8,15 @@ A table ``name`` lives in a STRICT SQLite table ``data_<name>`` whose columns ar
 schema's (``ragcore.tabular``), and has a row in ``table_registry`` (migration 0004) with
 its schema's TOML text, the source file's name and SHA-256, the row count and the time.
 
-Loading is one transaction on the store's writer: the rows go into a staging table
-(through sqlite-utils, which nests its batches as savepoints), then the old table is
-dropped, the staging one renamed and the registry row replaced. A bad row (missing or
-mistyped value) or a schema naming a column the file lacks is an ``InvalidInputError``
-naming the file, row and column; the transaction rolls back and the old table stays.
+Loading is one transaction on the store's writer: a table of that name is refused
+unless the load replaces (``replace=True``, ``--replace``), then the rows go into a
+staging table (through sqlite-utils, which nests its batches as savepoints), the old
+table is dropped, the staging one renamed, the value index (``table_values``, migration
+0006) and the registry row replaced. The file is read by ``table_rows`` (a CSV header
+naming a column twice, a row with more or fewer fields than it, a field over 8 MiB are
+errors naming the row); a bad row (missing or mistyped value) or a schema naming a
+column the file lacks is an ``InvalidInputError`` naming the file, row and column; the
+transaction rolls back and the old table stays.
 The load also moves the ``tables_version`` meta row, so the other processes on the data
 directory (``serve --processes``) notice it before their next question.
 """

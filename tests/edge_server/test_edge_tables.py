@@ -128,6 +128,31 @@ def test_a_table_streamed_in_is_listed_and_a_question_cites_its_table_rows_and_s
     assert "'East'" not in cited[0].query  # values are bound, never spliced in
 
 
+def test_replace_loads_over_a_table_and_without_it_the_table_stays(served):
+    server, target = served
+    smaller = b"\n".join(INVENTORY.read_bytes().splitlines()[:3]) + b"\n"
+    with Client(target, token=ADMIN) as admin:
+        first = admin.ingest_table(INVENTORY, table="inventory", schema=INVENTORY_SCHEMA)
+        before = snapshot(server.engine)
+        code, details = refused(
+            lambda: admin.stub.IngestTable(
+                stream("inventory", SCHEMA, "small.csv", smaller, replace=False),
+                **admin._call(None),
+            )
+        )
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        assert details["ErrorInfo"].reason == "INVALID_TABLE"
+        assert details["BadRequest"].field_violations[0].field == "table"
+        assert snapshot(server.engine) == before
+        replaced = admin.stub.IngestTable(
+            stream("inventory", SCHEMA, "small.csv", smaller), **admin._call(None)
+        )
+        assert (replaced.rows, first.rows) == (2, 40)
+        assert [(t.name, t.rows, t.source) for t in admin.tables().tables] == [
+            ("inventory", 2, "small.csv")
+        ]
+
+
 def test_a_document_citation_has_no_table_fields(served):
     _, target = served
     with Client(target, token=READER) as reader:

@@ -9,8 +9,10 @@ precision, and dates and months as ISO text (so compiled comparisons are SQLite'
 
 A load is one transaction: it bumps the ``tables_version`` meta row first (its row lock
 makes loads from every server take turns, and engines sharing the database see a new
-version), COPYs the rows into a staging table in batches, drops the old table, renames
-the staging one and replaces the registry row. Any error rolls back: the old table stays.
+version), refuses a taken name unless it replaces, COPYs the rows into a staging table
+in batches, drops the old table, renames the staging one and replaces the value index
+(``table_values``, migration 0007) and the registry row. Any error rolls back: the old
+table stays.
 
 ``select`` runs one compiled query in a READ ONLY transaction under
 ``SET LOCAL statement_timeout``; raw SQL is never run here (``retrieval.tables``).
