@@ -4,8 +4,10 @@ value the table lacks still gets close matches; on both stores."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -120,3 +122,26 @@ def test_a_table_loaded_before_the_index_is_read_by_a_scan(catalog):
     question = "What was the shortage rate of the CP-200 in the East region?"
     assert catalog.values_for(question)["shortages"] == catalog.values["shortages"]
     assert isinstance(_read(catalog, question, whole=False), DataQuestion)
+
+
+def test_every_development_question_reads_the_same_from_the_index(tmp_path):
+    """The held-out tables and the development and golden table questions (not the
+    untouched set): the index changes what perception is handed, never what it reads."""
+    root = Path(__file__).resolve().parents[3] / "benchmarks"
+    store = Store(tmp_path / "data")
+    reader = TableReader(store)
+    for name, data, schema in sample_tables(root / "tables_heldout") + sample_tables():
+        reader.tables.ingest(data, table=name, schema=schema)
+    catalog = TableCatalog(reader)
+    questions = [
+        json.loads(line)["question"]
+        for path in (root / "tables_heldout" / "questions_dev.jsonl", root / "tables_golden.jsonl")
+        for line in path.read_text("utf-8").splitlines()
+        if line.strip()
+    ]
+    assert len(questions) > 80
+    differ = [
+        q for q in questions if _read(catalog, q, whole=False) != _read(catalog, q, whole=True)
+    ]
+    store.close()
+    assert differ == []
