@@ -77,8 +77,14 @@ class ValueLookup:
             return tuple(v for c, vs in stored.items() if column in (None, c) for v in vs)
         if self.count(table, column) <= SMALL_COLUMN:
             rows = self.index.column_values(table, column)
-        else:
-            candidates = self.index.near(table, column, text)
+        else:  # column by column: each lookup is then a range of the index
+            candidates = []
+            for c in [column] if column is not None else list(self.shapes.get(table, {})):
+                small = self.count(table, c) <= SMALL_COLUMN
+                found = (
+                    self.index.column_values(table, c) if small else self.index.near(table, c, text)
+                )
+                candidates += found
             by_text = {value: c for c, value in candidates}
             close = difflib.get_close_matches(text, list(by_text), n=_CLOSE, cutoff=0.6)
             rows = [(by_text[v], v) for v in close]
