@@ -19,6 +19,8 @@ CREATE TABLE table_values (
 ) WITHOUT ROWID;
 CREATE INDEX table_values_word ON table_values (word, table_name);
 CREATE INDEX table_values_shape ON table_values (table_name, column_name, shape);
+-- A value's neighbours in one column, in word order: close matches of an unknown value.
+CREATE INDEX table_values_near ON table_values (table_name, column_name, word);
 
 CREATE TABLE table_value_shapes (
     table_name  TEXT NOT NULL,
