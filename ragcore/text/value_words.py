@@ -13,37 +13,41 @@ needs nothing above it; a test pins that both agree.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _WORD = re.compile(r"[^\W_]+(?:[-/.'’][^\W_]+)*")
 _COMPOUND = re.compile(r"[^\W\d_]+(?:[-/][^\W\d_]+)+")
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$")
-_PART_NUMBER = (("p/n",), ("pn",))
+_PART_NUMBER = ("p/n", "pn")
+_PREFIX = re.compile(r"^\s*P/?N\s*", re.IGNORECASE)
+_DIGITS = re.compile(r"\d+")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def _exact(word: str) -> str:
     return _POSSESSIVE.sub("", word.lower())
 
 
+def _tokens(text: str) -> Iterator[str]:
+    for m in _WORD.finditer(text):
+        whole = m.group(0)
+        if _COMPOUND.fullmatch(whole):
+            yield from (_exact(p.group(0)) for p in _PART.finditer(whole))
+        else:
+            yield _exact(whole)
+
+
 def words(text: str) -> list[str]:
     """The tokens of ``text`` as perception compares values: lowercase, without a
     possessive 's; a compound of letters as its words, an identifier whole."""
-    out = []
-    for m in _WORD.finditer(text):
-        whole = m.group(0)
-        parts = (
-            [p.group(0) for p in _PART.finditer(whole)] if _COMPOUND.fullmatch(whole) else [whole]
-        )
-        out += [_exact(p) for p in parts]
-    return out
+    return list(_tokens(text))
 
 
 def lookup_word(value: object) -> str:
     """The word a stored value is filed under: the first of its words ("" for none)."""
-    found = words(str(value))
-    if tuple(found[:1]) in _PART_NUMBER:
-        found = found[1:]
-    return found[0] if found else ""
+    first = next(tokens := _tokens(str(value)), "")  # lazily: a load keys every value
+    return next(tokens, "") if first in _PART_NUMBER else first
 
 
 def question_words(question: str) -> frozenset[str]:
@@ -55,8 +59,7 @@ def question_words(question: str) -> frozenset[str]:
 def shape(value: object) -> str:
     """ "CP-200" -> "A-9", "88-2041-09" -> "9-9-9": what kind of identifier it is (as
     perception's ``_shape``)."""
-    text = re.sub(r"^\s*P/?N\s*", "", str(value), flags=re.IGNORECASE)
-    return re.sub(r"[^\W\d_]+", "A", re.sub(r"\d+", "9", text))
+    return _LETTERS.sub("A", _DIGITS.sub("9", _PREFIX.sub("", str(value))))
 
 
 __all__ = ["lookup_word", "question_words", "shape", "words"]
