@@ -451,6 +451,8 @@ def _print_answer(answer: pb.Answer) -> None:
     if answer.rewritten_question:
         print(f"(searched as: {answer.rewritten_question})")
     print(f"{LABELS.get(answer.status, '')}{answer.text}")
+    if answer.status in LABELS:  # not ok: the reason on one line, as ragcore ask prints it
+        print(f"why: {_why(answer)}")
     for c in answer.citations:
         pages = (c.first_page, c.last_page) if c.first_page else None
         line = source_line(c.title, c.document_id, c.knowledge_base, c.updated_at, c.section, pages)
@@ -462,6 +464,15 @@ def _print_answer(answer: pb.Answer) -> None:
                 where = f"{_name(pb.Check, issue.check)}/{_name(pb.IssueKind, issue.kind)}"
                 rule = f" [{issue.rule}]" if issue.rule else ""
                 print(f"  - {where}{rule}: {issue.message}")
+
+
+def _why(answer: pb.Answer) -> str:
+    """The first open issue's message, the others counted (``ragcore.cli.render.why``)."""
+    messages = [" ".join(i.message.split()) for c in answer.report.checks for i in c.issues]
+    if not messages:
+        return "nothing was found to answer it from"
+    more = len(messages) - 1
+    return messages[0] + (f" (and {more} more open issue{'s' if more > 1 else ''})" if more else "")
 
 
 def _describe_event(event: pb.AskEvent) -> str:

@@ -185,17 +185,20 @@ class Client:
         *,
         table: str,
         schema: Path,
+        replace: bool = False,
         chunk_bytes: int = 1024 * 1024,
         timeout: float | None = None,
     ) -> pb.TableSummary:
         """Load the CSV / JSONL file ``data`` as ``table``, described by the TOML file
-        ``schema``; the file is streamed ``chunk_bytes`` at a time."""
+        ``schema`` (replacing a loaded table of that name with ``replace``); the file is
+        streamed ``chunk_bytes`` at a time."""
         content = Path(data).read_bytes()
         first = pb.IngestTableRequest(
             table=table,
             schema=Path(schema).read_text(encoding="utf-8"),
             file_name=Path(data).name,
             data=content[:chunk_bytes],
+            replace=replace,
         )
         rest = (
             pb.IngestTableRequest(data=content[i : i + chunk_bytes])

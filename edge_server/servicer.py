@@ -193,6 +193,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
                     table=upload.table,
                     schema=upload.schema,
                     scope=scope_of(context.access),
+                    replace=upload.replace,
                 )
             except InvalidInputError as error:
                 raise tables.table_error(error, upload) from None

@@ -30,6 +30,7 @@ MAX_FILE_NAME_CHARS = 200
 # the table's name are the engine's to check, so they are checked once, the same way.
 _FILE_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
 _ROW = re.compile(r"^(?P<file>[^:]+): row (?P<row>\d+), column '(?P<column>[^']+)'")
+_ROW_ONLY = re.compile(r"^(?P<file>[^:]+): row (?P<row>\d+) ")
 _MISSING_COLUMN = re.compile(r"^(?P<file>[^:]+): the schema declares column '(?P<column>[^']+)'")
 _SCHEMA_KEY = re.compile(r"^schema: key '(?P<key>[^']+)'")
 
@@ -41,6 +42,7 @@ class TableUpload:
     table: str
     data: Path
     schema: Path
+    replace: bool = False
 
 
 @contextmanager
@@ -70,30 +72,34 @@ def received(requests: Iterable[pb.IngestTableRequest]) -> Iterator[TableUpload]
 
 
 def _header(message: pb.IngestTableRequest, directory: Path) -> TableUpload:
+    # The table, its schema and its file's name are the table's: INVALID_TABLE, as the
+    # .proto says, like every other problem of them.
     if not message.table:
-        raise InvalidField("table", "the first message names no table: set table")
+        raise InvalidTable("table", "the first message names no table: set table")
     if not message.schema.strip():
-        raise InvalidField(
+        raise InvalidTable(
             "schema", "the first message carries no schema: send the schema file's TOML text"
         )
     name = message.file_name
     if not _FILE_NAME.match(name) or len(name) > MAX_FILE_NAME_CHARS:
-        raise InvalidField(
+        raise InvalidTable(
             "file_name",
             f"file_name {name!r} is not usable: give the data file's name (no directory), "
             f"1 to {MAX_FILE_NAME_CHARS} letters, digits or ._- ending .csv or .jsonl",
         )
     (directory / "data").mkdir()  # apart from the schema file, whatever the name
-    return TableUpload(message.table, directory / "data" / name, directory / SCHEMA_FILE)
+    return TableUpload(
+        message.table, directory / "data" / name, directory / SCHEMA_FILE, message.replace
+    )
 
 
 def _no_header(message: pb.IngestTableRequest, index: int) -> None:
-    for field in ("table", "schema", "file_name"):
+    for field in ("table", "schema", "file_name", "replace"):
         if getattr(message, field):
             raise InvalidField(
                 f"requests[{index}].{field}",
                 f"message #{index + 1} sets {field}; only the first message names the table, "
-                "its schema and file_name: later ones carry data only",
+                "its schema, file_name and replace: later ones carry data only",
             )
 
 
@@ -108,6 +114,8 @@ def table_error(error: InvalidInputError, upload: TableUpload) -> InvalidTable:
         return InvalidTable("file_name", message, file=file)
     if match := _ROW.match(message):
         return InvalidTable("data", message, file=file, row=match["row"], column=match["column"])
+    if match := _ROW_ONLY.match(message):  # a row's field count, a field over the limit
+        return InvalidTable("data", message, file=file, row=match["row"])
     if match := _MISSING_COLUMN.match(message):
         return InvalidTable("data", message, file=file, column=match["column"])
     if match := _SCHEMA_KEY.match(message):

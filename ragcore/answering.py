@@ -331,7 +331,8 @@ class Answerer:
             schemas,
             today=self._today(),
             time=perception.constraints.time,
-            values=self.tables.values,
+            values=self.tables.values_for(perception.question),  # from the value index
+            known=self.tables.known,
             periods=perception.constraints.periods,
         )
         # "How did the rate in November 2026 compare with November 2025?": one query

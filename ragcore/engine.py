@@ -389,9 +389,14 @@ class Engine:
         schema: Path | str,
         progress: TableProgress | None = None,
         scope: Scope | None = None,
+        replace: bool = False,
     ) -> TableInfo:
         """Load a CSV or JSONL file as table ``table``, described by the TOML schema file
-        ``schema``, replacing a table of that name atomically (``ragcore.tabular``).
+        ``schema`` (``ragcore.tabular``). A table of that name is replaced atomically with
+        ``replace=True``; without it, the load is an ``InvalidInputError`` and nothing
+        changes. A bad file (a column named twice in the header, a row with more or fewer
+        fields than the header, a bad value) is an ``InvalidInputError`` naming the row
+        and column, and nothing changes either.
 
         Tables belong to no knowledge base, so only an unrestricted caller may load one:
         a scoped caller gets a ``ScopeError`` before anything is read.
@@ -403,7 +408,7 @@ class Engine:
         with self._lock, self._translated("loading a table"):
             try:
                 return self.tables.tables.ingest(
-                    path, table=table, schema=schema, progress=progress
+                    path, table=table, schema=schema, progress=progress, replace=replace
                 )
             finally:  # the answer loop re-reads schemas and values; cached answers are stale
                 self.table_catalog.refresh()

@@ -775,16 +775,18 @@ class Stats(_message.Message):
     def __init__(self, knowledge_bases: _Optional[int] = ..., documents: _Optional[int] = ..., chunks: _Optional[int] = ..., vectors: _Optional[int] = ..., database_bytes: _Optional[int] = ..., index_bytes: _Optional[int] = ..., embedder: _Optional[str] = ..., reranker: _Optional[bool] = ..., version: _Optional[str] = ..., uptime_seconds: _Optional[float] = ..., in_flight: _Optional[int] = ..., max_in_flight: _Optional[int] = ...) -> None: ...
 
 class IngestTableRequest(_message.Message):
-    __slots__ = ("table", "schema", "file_name", "data")
+    __slots__ = ("table", "schema", "file_name", "data", "replace")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     SCHEMA_FIELD_NUMBER: _ClassVar[int]
     FILE_NAME_FIELD_NUMBER: _ClassVar[int]
     DATA_FIELD_NUMBER: _ClassVar[int]
+    REPLACE_FIELD_NUMBER: _ClassVar[int]
     table: str
     schema: str
     file_name: str
     data: bytes
-    def __init__(self, table: _Optional[str] = ..., schema: _Optional[str] = ..., file_name: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+    replace: bool
+    def __init__(self, table: _Optional[str] = ..., schema: _Optional[str] = ..., file_name: _Optional[str] = ..., data: _Optional[bytes] = ..., replace: _Optional[bool] = ...) -> None: ...
 
 class TableSummary(_message.Message):
     __slots__ = ("table", "rows", "checksum", "took_ms")

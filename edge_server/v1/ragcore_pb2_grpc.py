@@ -201,11 +201,15 @@ class RagcoreServicer:
 
     def IngestTable(self, request_iterator, context):
         """Load a table (rows from a CSV or JSON Lines file, described by a TOML schema) that
-        Ask's data questions are answered from, replacing a table of that name atomically.
+        Ask's data questions are answered from. A table of that name is replaced atomically
+        when the first message sets `replace`; without it, loading under a taken name is
+        INVALID_ARGUMENT (reason INVALID_TABLE, field "table") and the table stays.
         Streamed like Ingest: the first message names the table and carries the schema and
         the data file's name; the file's bytes follow in `data`, in that and later messages,
         in order, each message under Limits.max_message_bytes. Nothing is stored until every
-        row has been checked: a bad name, schema, file or row fails the call with
+        row has been checked (a CSV header naming a column twice, a row with more or fewer
+        fields than the header, a field over 8 MiB, a missing or mistyped value are bad
+        rows): a bad name, schema, file or row fails the call with
         INVALID_ARGUMENT (reason INVALID_TABLE) whose BadRequest field is "table", "file_name",
         "schema" (a schema key: "schema.measures.days_of_cover.expression") or "data" (a row:
         ErrorInfo metadata "file", "row" (1-based, header excluded) and "column"), and the

@@ -28,7 +28,8 @@ EXIT_PROBLEMS = 1
 """``check`` found problems, or ``ingest`` skipped files it was not asked to skip."""
 EXIT_ERROR = 2
 EXIT_EMPTY = 3
-"""``ask`` or ``search`` on a data directory that holds no documents yet."""
+"""``ask`` or ``search`` on a data directory that holds no documents yet (``ask``: nor
+tables)."""
 # Commands that maintain an existing data directory: a mistyped path must not become a
 # new, empty one that then "checks out".
 _NEEDS_DATABASE = frozenset({"backup", "check", "rebuild-index"})
@@ -176,8 +177,9 @@ def search_filters(args: argparse.Namespace) -> SearchFilters:
     )
 
 
-def _empty(engine: Engine, text: str) -> bool:
-    """Whether the data directory holds no documents; if so, say how to fill it.
+def _empty(engine: Engine, text: str, *, tables: bool = False) -> bool:
+    """Whether the data directory holds no documents (nor, with ``tables``, tables: a
+    store with tables only answers table questions); if so, say how to fill it.
 
     Blank text is left to the command, whose own message is the better one.
     """
@@ -185,7 +187,7 @@ def _empty(engine: Engine, text: str) -> bool:
         return False
     data_dir = engine.config.data_dir
     if engine.config.store_url is not None:  # PostgreSQL: opening it creates nothing here
-        if engine.store.counts()["documents"]:
+        if engine.store.counts()["documents"] or (tables and engine.list_tables()):
             return False
         print(
             "ragcore: the PostgreSQL store holds no documents yet: add some with "
@@ -194,7 +196,7 @@ def _empty(engine: Engine, text: str) -> bool:
         )
         return True
     exists = (data_dir / DATABASE_NAME).is_file()  # don't create a database just to look
-    if exists and engine.store.counts()["documents"]:
+    if exists and (engine.store.counts()["documents"] or (tables and engine.list_tables())):
         return False
     print(
         f"ragcore: the data directory {data_dir} holds no documents yet: add some with "
@@ -250,7 +252,11 @@ def _cmd_ingest_table(engine: Engine, args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     info = engine.ingest_table(
-        args.file, table=args.table, schema=args.schema, progress=None if args.json else show
+        args.file,
+        table=args.table,
+        schema=args.schema,
+        progress=None if args.json else show,
+        replace=args.replace,
     )
     seconds = time.monotonic() - started
     schema = info.schema
@@ -320,7 +326,7 @@ def _cmd_delete(engine: Engine, args: argparse.Namespace) -> int:
 
 def _cmd_ask(engine: Engine, args: argparse.Namespace) -> int:
     _ = engine.answerer  # a bad setting (strategy file, ...) is the first thing to report
-    if _empty(engine, args.question):
+    if _empty(engine, args.question, tables=True):
         return EXIT_EMPTY
     answer = engine.ask(
         args.question,
@@ -341,7 +347,7 @@ def _cmd_chat(engine: Engine, args: argparse.Namespace) -> int:
     from ragcore.cli.chat import chat
 
     _ = engine.answerer  # a bad setting is the first thing to report
-    if _empty(engine, "chat"):
+    if _empty(engine, "chat", tables=True):
         return EXIT_EMPTY
     return chat(engine, args, search_filters(args))
 

@@ -3,7 +3,7 @@
 Exit status of every command: 0 done; 1 ``check`` found problems, or ``ingest`` skipped
 files (without ``--skip-invalid``); 2 an error (bad input,
 an unusable data directory; the message says what to do); 3 ``ask`` or ``search`` on a
-data directory that holds no documents yet; 130 interrupted.
+data directory that holds no documents yet (``ask``: nor tables); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
 EXIT_CODES = (
     "exit status: 0 done; 1 check found problems, or ingest skipped files; 2 error (the "
     "message says what to do); 3 ask/search on a data directory that holds no documents "
-    "yet; 130 interrupted"
+    "yet (ask: nor tables); 130 interrupted"
 )
 
 
@@ -157,13 +157,20 @@ def build_parsers() -> Parsers:
         description="Load the rows of a .csv or .jsonl file into table NAME, typed by the "
         "TOML schema file (columns and their types, dimensions, measures, derived "
         "measures; see ragcore.tabular). Every row is checked: a missing or mistyped value, "
-        "or a schema column the file lacks, is an error naming the file, row and column, "
-        "and nothing changes. Loading a table that exists replaces it atomically.",
+        "a row with more or fewer fields than the CSV header, a column the header names "
+        "twice, a field over 8 MiB, or a schema column the file lacks, is an error naming "
+        "the file, row and column, and nothing changes. A table of that name is replaced "
+        "atomically with --replace; without it, loading is refused and nothing changes.",
     )
     ingest_table.add_argument("file", type=Path, help="the .csv or .jsonl file")
     ingest_table.add_argument("--table", required=True, help="the table's name (a-z, 0-9, _)")
     ingest_table.add_argument(
         "--schema", required=True, type=Path, help="the table's schema file (.toml)"
+    )
+    ingest_table.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace a loaded table of the same name (without it, that is an error)",
     )
 
     search = commands.add_parser(
@@ -189,8 +196,10 @@ def build_parsers() -> Parsers:
         "section and pages when the document has them: 'CP-200 service manual, §5.3 "
         "Mechanical seal, p. 42', and its date when it has one), validate it, and retry "
         "with an adjusted plan when a check fails. The status is ok, uncertain (open issues "
-        "listed) or no_answer. The filter options bound every retrieval task of every "
-        "round. On a data directory that holds no documents it says so and exits 3.",
+        "listed) or no_answer, with a 'why:' line saying the reason when it is not ok. The "
+        "filter options bound every retrieval task of every round. On a data directory "
+        "that holds no documents and no tables it says so and exits 3 (tables alone "
+        "answer table questions).",
     )
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--trace", action="store_true", help="print the decision tree with timings")

@@ -196,6 +196,8 @@ def print_answer(answer: Answer, indent: str = "") -> None:
     if answer.rewritten_question:
         print(f"{indent}(searched as: {answer.rewritten_question})")
     print(f"{indent}{label}{answer.text}")
+    if answer.status != "ok":
+        print(f"{indent}why: {why(answer)}")
     for c in answer.citations:
         line = source_line(
             c.title, c.document_id, c.knowledge_base, c.updated_at, c.section, c.pages
@@ -206,6 +208,17 @@ def print_answer(answer: Answer, indent: str = "") -> None:
         for issue in answer.issues:
             rule = f" [{issue.rule}]" if issue.rule else ""
             print(f"{indent}  - {issue.check}/{issue.kind}{rule}: {issue.message}")
+
+
+def why(answer: Answer) -> str:
+    """The reason an answer is not ``ok``, on one line: its first open issue (the others
+    counted; an uncertain answer lists them below)."""
+    issues = answer.issues
+    if not issues:
+        return "nothing was found to answer it from"
+    first = " ".join(issues[0].message.split())
+    more = len(issues) - 1
+    return first + (f" (and {more} more open issue{'s' if more > 1 else ''})" if more else "")
 
 
 def print_trace(answer: Answer) -> None:

@@ -46,5 +46,7 @@ def ingest_sample_tables(engine: Engine, folder: Path = SAMPLE_TABLES) -> list[T
             and info.sha256 == hashlib.sha256(data.read_bytes()).hexdigest()
             and info.schema_text == schema.read_text(encoding="utf-8")
         )
-        out.append(info if same and info else engine.ingest_table(data, table=name, schema=schema))
+        if info is None or not same:  # a changed sample file replaces the table loaded from it
+            info = engine.ingest_table(data, table=name, schema=schema, replace=True)
+        out.append(info)
     return out

@@ -589,7 +589,7 @@ def _copy_tables(copy: _Copy) -> PartReport:
                     out.write(json.dumps(dict(zip(columns, row[1:], strict=True))) + "\n")
             schema_file = Path(folder) / "schema.toml"
             schema_file.write_text(schema_text, encoding="utf-8")
-            target.ingest(rows_file, table=name, schema=schema_file)
+            target.ingest(rows_file, table=name, schema=schema_file, replace=True)
         with sql_store(copy.writer).writing(f"recording table {name!r}") as conn:
             conn.execute(
                 "UPDATE table_registry SET source = ?, sha256 = ?, ingested_at = ? WHERE name = ?",

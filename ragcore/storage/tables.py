@@ -8,11 +8,15 @@ A table ``name`` lives in a STRICT SQLite table ``data_<name>`` whose columns ar
 schema's (``ragcore.tabular``), and has a row in ``table_registry`` (migration 0004) with
 its schema's TOML text, the source file's name and SHA-256, the row count and the time.
 
-Loading is one transaction on the store's writer: the rows go into a staging table
-(through sqlite-utils, which nests its batches as savepoints), then the old table is
-dropped, the staging one renamed and the registry row replaced. A bad row (missing or
-mistyped value) or a schema naming a column the file lacks is an ``InvalidInputError``
-naming the file, row and column; the transaction rolls back and the old table stays.
+Loading is one transaction on the store's writer: a table of that name is refused
+unless the load replaces (``replace=True``, ``--replace``), then the rows go into a
+staging table (through sqlite-utils, which nests its batches as savepoints), the old
+table is dropped, the staging one renamed, the value index (``table_values``, migration
+0006) and the registry row replaced. The file is read by ``table_rows`` (a CSV header
+naming a column twice, a row with more or fewer fields than it, a field over 8 MiB are
+errors naming the row); a bad row (missing or mistyped value) or a schema naming a
+column the file lacks is an ``InvalidInputError`` naming the file, row and column; the
+transaction rolls back and the old table stays.
 The load also moves the ``tables_version`` meta row, so the other processes on the data
 directory (``serve --processes``) notice it before their next question.
 """
@@ -30,13 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
-from sqlite_utils.utils import Format, RowError, rows_from_file
 
 from ragcore.errors import InvalidInputError, NotFoundError
 from ragcore.storage.store import Store
+from ragcore.storage.table_rows import RowFormat, read_rows
+from ragcore.storage.table_values import ValueIndex, dimension_columns, value_rows
 from ragcore.tabular import ColumnType, TableSchema, check_table_name, parse_schema
 
-FORMATS = {".csv": Format.CSV, ".jsonl": Format.NL, ".ndjson": Format.NL}
+FORMATS = {".csv": RowFormat.CSV, ".jsonl": RowFormat.JSONL, ".ndjson": RowFormat.JSONL}
 BATCH_ROWS = 1000
 _SQL_TYPES = {
     ColumnType.TEXT: str,
@@ -75,7 +80,7 @@ class TableFile:
     schema: TableSchema
     schema_text: str
     path: Path
-    fmt: Format
+    fmt: RowFormat
     sha256: str
     ingested_at: datetime
 
@@ -130,27 +135,19 @@ def read_table_file(path: Path | str, *, table: str, schema: Path | str) -> Tabl
 def typed_batches(source: TableFile, size: int = BATCH_ROWS) -> Iterator[list[dict[str, Any]]]:
     """The file's rows as {declared column: typed value}, ``size`` at a time;
     InvalidInputError naming file, row and column on the first bad one, or if the file
-    cannot be parsed or has no rows."""
-    path, fmt = source.path, source.fmt
+    cannot be read (``table_rows``) or has no rows."""
     count = 0
-    with path.open("rb") as fp:
-        try:
-            rows, _ = rows_from_file(fp, fmt, encoding="utf-8-sig")
-            batch: list[dict[str, Any]] = []
-            for row in _typed(rows, source.schema, path):
-                batch.append(row)
-                count += 1
-                if len(batch) == size:
-                    yield batch
-                    batch = []
-            if batch:
-                yield batch
-        except (RowError, ValueError, UnicodeDecodeError) as exc:
-            if isinstance(exc, InvalidInputError):
-                raise
-            raise InvalidInputError(f"{path}: cannot be read as {fmt.name}: {exc}") from exc
+    batch: list[dict[str, Any]] = []
+    for row in _typed(read_rows(source.path, source.fmt), source.schema, source.path):
+        batch.append(row)
+        count += 1
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
     if not count:
-        raise InvalidInputError(f"{path}: has no rows; a table needs at least one")
+        raise InvalidInputError(f"{source.path}: has no rows; a table needs at least one")
 
 
 def staging_name(name: str) -> str:
@@ -167,6 +164,14 @@ def registered(row: Sequence[Any], parsed: dict[tuple[str, str], TableSchema]) -
         schema = parse_schema(text, f"table {name!r}", default_name=name)
         parsed[key] = replace(schema, name=name)
     return TableInfo(name, parsed[key], text, source, digest, count, datetime.fromisoformat(stamp))
+
+
+def table_exists(name: str) -> InvalidInputError:
+    """Loading under a taken name without ``replace``: refused before any row is read."""
+    return InvalidInputError(
+        f"table name: a table named {name!r} is loaded already; load with --replace "
+        "(replace=True) to replace it, or choose another name"
+    )
 
 
 def unknown_table(name: str, known: Sequence[str]) -> NotFoundError:
@@ -188,13 +193,19 @@ class Tables:
         table: str,
         schema: Path | str,
         progress: Progress | None = None,
+        replace: bool = False,
     ) -> TableInfo:
         """Load the rows of ``path`` (.csv or .jsonl) as table ``table``, described by the
-        schema file ``schema``, replacing a table of that name atomically."""
+        schema file ``schema``. A table of that name is replaced atomically with
+        ``replace``, else the load is refused (``table_exists``) and nothing changes."""
         source = read_table_file(path, table=table, schema=schema)
         name, parsed = source.name, source.schema
         try:
             with self._store.transaction() as conn:
+                # fetchall: a statement left open would lock the DROP TABLE below
+                taken = conn.execute("SELECT 1 FROM table_registry WHERE name = ?", (name,))
+                if taken.fetchall() and not replace:
+                    raise table_exists(name)
                 conn.execute(  # other processes on this data directory (serve --processes)
                     "INSERT INTO meta (key, value) VALUES ('tables_version', '1') "
                     "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
@@ -203,6 +214,7 @@ class Tables:
                 conn.execute(f'DROP TABLE IF EXISTS "{parsed.sql_name}"')
                 conn.execute(f'ALTER TABLE "{staging_name(name)}" RENAME TO "{parsed.sql_name}"')
                 _index(conn, parsed)
+                _index_values(conn, parsed)
                 conn.execute(
                     "INSERT OR REPLACE INTO table_registry (name, schema, source, sha256, "
                     "row_count, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -249,6 +261,16 @@ class Tables:
     def schema(self, name: str) -> TableSchema:
         return self.get(name).schema
 
+    def value_index(self) -> ValueIndex:
+        """The loaded tables' dimension values, looked up by word (``table_values``)."""
+        return ValueIndex(self._read)
+
+    def _read(self, sql: str, params: Sequence[object]) -> list[tuple]:
+        try:
+            return self._store.reader().execute(sql, tuple(params)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._store.translate(exc, "reading the table value index") from exc
+
     def _rows(self, where: str, params: tuple) -> list[tuple]:
         try:
             return (
@@ -282,6 +304,20 @@ def _index(conn: sqlite3.Connection, schema: TableSchema) -> None:
     conn.execute(f'ANALYZE "{schema.sql_name}"')  # so the planner picks the narrowest index
 
 
+def _index_values(conn: sqlite3.Connection, schema: TableSchema) -> None:
+    """The table's distinct dimension values into the value index (``table_values``),
+    replacing what an earlier load of that name put there."""
+    for table in ("table_values", "table_value_shapes"):
+        conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (schema.name,))
+    distinct = {
+        column: [r[0] for r in conn.execute(f'SELECT DISTINCT "{column}" FROM "{schema.sql_name}"')]
+        for column in dimension_columns(schema)
+    }
+    rows = value_rows(schema, distinct)
+    conn.executemany("INSERT INTO table_values VALUES (?, ?, ?, ?, ?)", rows.values)
+    conn.executemany("INSERT INTO table_value_shapes VALUES (?, ?, ?, ?, ?)", rows.shapes)
+
+
 def _create_index(conn: sqlite3.Connection, schema: TableSchema, columns: list[str]) -> None:
     """An index named after its first column (one index per first column)."""
     keys = ", ".join(
@@ -292,10 +328,10 @@ def _create_index(conn: sqlite3.Connection, schema: TableSchema, columns: list[s
 
 
 def _typed(
-    rows: Iterable[Mapping[str, Any]], schema: TableSchema, path: Path
+    rows: Iterable[tuple[int, Mapping[str, Any]]], schema: TableSchema, path: Path
 ) -> Iterator[dict[str, Any]]:
     """Each row as {declared column: typed value}; InvalidInputError on the first bad one."""
-    for number, row in enumerate(rows, start=1):
+    for number, row in rows:
         if number == 1:
             missing = [c for c in schema.columns if c not in row]
             if missing:

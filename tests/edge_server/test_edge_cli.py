@@ -41,6 +41,15 @@ def test_ask_a_server_as_text_json_and_stream(start_edge):
     assert "perception:" in repeated.stderr and "validation:" not in repeated.stderr
 
 
+def test_an_answer_that_is_not_ok_says_why_on_one_line(start_edge):
+    _, target = start_edge()
+    lines = ragcore(
+        "ask", "What is the warranty period of the ZX-9000 submarine?", "--server", target
+    ).stdout.splitlines()
+    assert lines[0].startswith(("NO ANSWER: ", "UNCERTAIN: ")), lines
+    assert lines[1].startswith("why: ") and len(lines[1]) > len("why: ") + 10, lines
+
+
 def test_ask_a_server_with_a_token(start_edge, tmp_path):
     tokens = tmp_path / "tokens"
     tokens.write_text("reader reader-token-0123456789\n")

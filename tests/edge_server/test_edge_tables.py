@@ -59,9 +59,29 @@ def refused(call) -> tuple[grpc.StatusCode, dict]:
     return caught.value.code(), error_details(caught.value)
 
 
-def stream(table: str, schema: str, file_name: str, data: bytes, *more: pb.IngestTableRequest):
-    first = pb.IngestTableRequest(table=table, schema=schema, file_name=file_name, data=data)
+def stream(
+    table: str,
+    schema: str,
+    file_name: str,
+    data: bytes,
+    *more: pb.IngestTableRequest,
+    replace: bool = True,
+):
+    first = pb.IngestTableRequest(
+        table=table, schema=schema, file_name=file_name, data=data, replace=replace
+    )
     return iter([first, *more])
+
+
+def pieces(data: bytes, size: int = 1 << 20) -> list[pb.IngestTableRequest]:
+    """``data`` in messages of ``size`` bytes, each under the message limit."""
+    return [pb.IngestTableRequest(data=data[i : i + size]) for i in range(0, len(data), size)]
+
+
+HEADER = INVENTORY.read_text(encoding="utf-8").splitlines()[0]
+LONG_FIELD = (
+    f"{HEADER}\n88-2041-09,{'x' * (8 * 1024 * 1024 + 1)},CP-200,East,E-1,8,1,1,2026-11-30\n"
+)
 
 
 def test_a_table_streamed_in_is_listed_and_a_question_cites_its_table_rows_and_sql(served):
@@ -106,6 +126,31 @@ def test_a_table_streamed_in_is_listed_and_a_question_cites_its_table_rows_and_s
     assert all(c.query == expected.sql for c in cited)
     assert 'FROM "data_shortages"' in cited[0].query and "?" in cited[0].query
     assert "'East'" not in cited[0].query  # values are bound, never spliced in
+
+
+def test_replace_loads_over_a_table_and_without_it_the_table_stays(served):
+    server, target = served
+    smaller = b"\n".join(INVENTORY.read_bytes().splitlines()[:3]) + b"\n"
+    with Client(target, token=ADMIN) as admin:
+        first = admin.ingest_table(INVENTORY, table="inventory", schema=INVENTORY_SCHEMA)
+        before = snapshot(server.engine)
+        code, details = refused(
+            lambda: admin.stub.IngestTable(
+                stream("inventory", SCHEMA, "small.csv", smaller, replace=False),
+                **admin._call(None),
+            )
+        )
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        assert details["ErrorInfo"].reason == "INVALID_TABLE"
+        assert details["BadRequest"].field_violations[0].field == "table"
+        assert snapshot(server.engine) == before
+        replaced = admin.stub.IngestTable(
+            stream("inventory", SCHEMA, "small.csv", smaller), **admin._call(None)
+        )
+        assert (replaced.rows, first.rows) == (2, 40)
+        assert [(t.name, t.rows, t.source) for t in admin.tables().tables] == [
+            ("inventory", 2, "small.csv")
+        ]
 
 
 def test_a_document_citation_has_no_table_fields(served):
@@ -222,6 +267,46 @@ CASES = [
         "only the first message names the table",
     ),
     (iter([]), "requests", {}, "the stream had no messages"),
+    (  # no schema: the table's problem, INVALID_TABLE as the .proto says
+        stream("inventory", "", "inventory.csv", INVENTORY.read_bytes()),
+        "schema",
+        {},
+        "the first message carries no schema",
+    ),
+    (  # a taken name without replace
+        stream("inventory", SCHEMA, "inventory.csv", INVENTORY.read_bytes(), replace=False),
+        "table",
+        {},
+        "a table named 'inventory' is loaded already; load with --replace",
+    ),
+    (  # a column named twice: the second would silently win
+        stream(
+            "inventory",
+            SCHEMA,
+            "inventory.csv",
+            INVENTORY.read_bytes().replace(b"region", b"model", 1),
+        ),
+        "data",
+        {"file": "inventory.csv"},
+        "inventory.csv: the header names column 'model' twice",
+    ),
+    (  # a row with an extra field, named by its number
+        stream(
+            "inventory",
+            SCHEMA,
+            "inventory.csv",
+            INVENTORY.read_bytes().replace(b"\n", b",extra\n", 3).replace(b",extra\n", b"\n", 2),
+        ),
+        "data",
+        {"file": "inventory.csv", "row": "2"},
+        "inventory.csv: row 2 has 10 fields, more than the header's 9",
+    ),
+    (  # a field over 8 MiB, sent in messages under the limit: a reason, not INTERNAL
+        stream("inventory", SCHEMA, "inventory.csv", b"", *pieces(LONG_FIELD.encode())),
+        "data",
+        {"file": "inventory.csv", "row": "1"},
+        "inventory.csv: row 1 has a field longer than 8,388,608 characters",
+    ),
     (
         stream("inventory", SCHEMA, "inventory.csv", b"part_number,model\n"),
         "data",
@@ -242,7 +327,8 @@ def test_bad_input_names_its_field_file_row_and_column_and_changes_nothing(
         code, details = refused(lambda: admin.stub.IngestTable(requests, **admin._call(None)))
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     info = details["ErrorInfo"]
-    assert info.reason in ("INVALID_TABLE", "INVALID_FIELD")
+    # The stream's own shape is a field of the request; everything of the table is the table's.
+    assert info.reason == ("INVALID_FIELD" if field.startswith("requests") else "INVALID_TABLE")
     (violation,) = details["BadRequest"].field_violations
     assert violation.field == field
     assert message in violation.description

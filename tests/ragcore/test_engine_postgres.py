@@ -405,7 +405,9 @@ def test_a_table_loaded_through_one_engine_is_answered_by_another(
         bad.write_text("\n".join([*lines[:3], lines[3].rsplit(",", 1)[0] + ",many"]) + "\n")
         generation = a.table_catalog.generation
         with pytest.raises(InvalidInputError, match=r"bad.csv: row 3, column"):
-            b.ingest_table(bad, table="shortages", schema=SAMPLE_TABLES / "shortages.toml")
+            b.ingest_table(
+                bad, table="shortages", schema=SAMPLE_TABLES / "shortages.toml", replace=True
+            )
         assert a.list_tables() == b.list_tables() and a.table_catalog.generation == generation
         assert a.query_table(TOP3_EAST_LAST_MONTH).rows == b.query_table(TOP3_EAST_LAST_MONTH).rows
 

@@ -201,7 +201,9 @@ def test_a_reloaded_table_is_seen_by_the_next_question(engine, tmp_path):
     smaller = tmp_path / "inventory.csv"
     smaller.write_text("\n".join(rows[:3]) + "\n", encoding="utf-8")
     try:
-        engine.ingest_table(smaller, table="inventory", schema=SAMPLE_TABLES / "inventory.toml")
+        engine.ingest_table(
+            smaller, table="inventory", schema=SAMPLE_TABLES / "inventory.toml", replace=True
+        )
         after = engine.ask("What is the total stock?")
         assert after.status == AnswerStatus.OK and not after.cached
         assert after.text != before.text
@@ -211,6 +213,7 @@ def test_a_reloaded_table_is_seen_by_the_next_question(engine, tmp_path):
             SAMPLE_TABLES / "inventory.csv",
             table="inventory",
             schema=SAMPLE_TABLES / "inventory.toml",
+            replace=True,
         )
     again = engine.ask("What is the total stock?")
     assert replace(again, trace=None, timings=None, cached=False).text == before.text

@@ -46,6 +46,9 @@ T = TypeVar("T")
 Value = str | int | float
 Values = Mapping[str, Mapping[str, Sequence[Value]]]
 """Table name -> dimension column -> the column's distinct stored values."""
+Known = Callable[[str, str | None, str], Sequence[Value]]
+"""(table, column or None for any dimension, a value the question names that the table
+lacks) -> the stored values to name instead (``TableCatalog.known``)."""
 
 
 _PREPOSITION = re.compile(r"^(?:(?:in|during|of|for|the)\s+)+", re.IGNORECASE)
@@ -358,6 +361,7 @@ def recognise(
     today: date,
     time: TimeConstraint | None,
     values: Values | None = None,
+    known: Known | None = None,
     periods: Sequence[TimeConstraint] = (),
 ) -> DataQuestion | Unexpressible | None:
     """The table query ``question`` asks for; None if it names no declared measure.
@@ -366,8 +370,10 @@ def recognise(
     column; ``periods``: every period it read, when it names several ("Q2 2026 vs Q3
     2026"), compared with a figure each. ``values``: the distinct stored values of each
     table's dimension columns (table -> column -> values); a filter is one of these,
-    spelled as stored. Of several tables the one whose measure the question names most
-    specifically is read.
+    spelled as stored. They may be only those the question could name and an example of
+    each shape (``TableCatalog.values_for``), with ``known`` then giving the values to
+    list for a value the table lacks. Of several tables the one whose measure the
+    question names most specifically is read.
     """
     text = _check(question, schemas, values)
     if time is not None and not isinstance(time, TimeConstraint):
@@ -378,7 +384,7 @@ def recognise(
     time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
     best: tuple[tuple[int, bool, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
-        reader = _Reader(text, tokens, time_span, schema, words, values or {})
+        reader = _Reader(text, tokens, time_span, schema, words, values or {}, known)
         found = reader.read(time, today, periods)
         if found is not None:
             score, result = found
@@ -488,6 +494,7 @@ class _Reader:
         schema: TableSchema,
         words: _Words,
         values: Values,
+        known: Known | None = None,
     ) -> None:
         self.text = text
         self.tokens = tokens
@@ -498,6 +505,7 @@ class _Reader:
             column: tuple(dict.fromkeys(stored))
             for column, stored in values.get(schema.name, {}).items()
         }
+        self.known = known
         self.matched: list[Match] = []
 
     def note(self, role: Role, i: int, j: int, reads: str) -> None:
@@ -603,7 +611,7 @@ class _Reader:
         supplier, a plant) the table does not hold, or words it has nothing for."""
         names = [t.raw for t in unread if t.raw[:1].isupper() and t.start > 0]
         if names:
-            stored = [str(v) for values in self.values.values() for v in values]
+            stored = [str(v) for v in self._known(None, names[0])]
             close = difflib.get_close_matches(names[0], stored, n=3, cutoff=0.6)
             hint = f"; the closest it holds: {', '.join(close)}" if close else ""
             return self.unexpressible(f"it holds nothing named {names[0]!r}{hint}")
@@ -1264,8 +1272,17 @@ class _Reader:
             )
         return None
 
+    def _known(self, column: str | None, value: str) -> Sequence[Value]:
+        """The stored values of ``column`` (None: of every dimension) to name for a
+        ``value`` the table lacks: from ``known`` when ``values`` is a subset."""
+        if self.known is not None:
+            return self.known(self.schema.name, column, value)
+        if column is None:
+            return [v for stored in self.values.values() for v in stored]
+        return self.values.get(column, ())
+
     def _no_value(self, column: str, value: str) -> Unexpressible:
-        stored = [str(v) for v in self.values.get(column, ())]
+        stored = [str(v) for v in self._known(column, value)]
         known = ", ".join(stored[:8]) + (", …" if len(stored) > 8 else "")
         return self.unexpressible(
             f"no {column} {value!r} in it" + (f" (its values: {known})" if known else "")
@@ -1276,6 +1293,7 @@ __all__ = [
     "DATA_RULES",
     "MAX_LIMIT",
     "DataQuestion",
+    "Known",
     "Match",
     "Role",
     "Unexpressible",

@@ -19,6 +19,7 @@ from datetime import date
 from types import MappingProxyType
 
 from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence, is_table_evidence
+from ragcore.agents.planning.value_lookup import ValueLookup, Values
 from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
 from ragcore.retrieval.tables import AnyTableReader, SqlResult, TableResult
@@ -48,8 +49,12 @@ class TableTask:
 
 
 class TableCatalog:
-    """The declared tables' schemas and their dimension columns' distinct values, cached
+    """The declared tables' schemas and their dimension columns' values, cached
     (perception matches questions against them); ``refresh`` after loading a table.
+
+    ``values_for(question)`` gives only the values a question could name, looked up in
+    the value index kept at load (``value_lookup``): reading a question does not read
+    every row. ``values`` is every value (for the LLM's prompt).
 
     On a shared PostgreSQL store another engine may load a table: the cache is keyed on
     the store's table version too (``tables.version()``, moved by every load)."""
@@ -57,7 +62,8 @@ class TableCatalog:
     def __init__(self, reader: AnyTableReader) -> None:
         self._reader = reader
         self._lock = threading.Lock()
-        self._cached: tuple[int, tuple[TableSchema, ...], Mapping] | None = None
+        self._cached: tuple[int, tuple[TableSchema, ...], ValueLookup] | None = None
+        self._all: tuple[int, Mapping] | None = None
         self._refreshes = 0
 
     @property
@@ -69,23 +75,39 @@ class TableCatalog:
     def refresh(self) -> None:
         with self._lock:
             self._cached = None
+            self._all = None
             self._refreshes += 1
 
-    def _load(self) -> tuple[tuple[TableSchema, ...], Mapping]:
+    def _load(self) -> tuple[int, tuple[TableSchema, ...], ValueLookup]:
         version = self._reader.tables.version()
         cached = self._cached
         if cached is not None and cached[0] == version:
-            return cached[1:]
+            return cached
         with self._lock:
             if self._cached is None or self._cached[0] != version:
                 schemas = tuple(info.schema for info in self._reader.tables.all())
-                values = {s.name: self._values(s) for s in schemas}
-                self._cached = (version, schemas, MappingProxyType(values))
-            return self._cached[1:]
+                self._cached = (version, schemas, self._lookup(schemas))
+            return self._cached
 
-    def _values(self, schema: TableSchema) -> Mapping[str, tuple]:
-        """Distinct values per dimension column, read through the same read-only,
-        authorised path as every other query (a count grouped by the column)."""
+    def _lookup(self, schemas: tuple[TableSchema, ...]) -> ValueLookup:
+        index = self._reader.tables.value_index()
+        found: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
+        for table, column, shape, example, count in index.shapes():
+            found.setdefault(table, {}).setdefault(column, []).append((shape, example, count))
+        shapes, scanned = {}, {}
+        for schema in schemas:
+            columns = list(dict.fromkeys(d.column for d in schema.dimensions))
+            held = found.get(schema.name, {})
+            if columns and not held:  # loaded before the value index: read by a scan
+                scanned[schema.name] = self.scan(schema)
+                continue
+            shapes[schema.name] = MappingProxyType({c: tuple(held.get(c, ())) for c in columns})
+        return ValueLookup(schemas, index, MappingProxyType(shapes), MappingProxyType(scanned))
+
+    def scan(self, schema: TableSchema) -> Mapping[str, tuple]:
+        """Distinct values per dimension column read from the rows (the way before the
+        value index), through the same read-only, authorised path as every other query
+        (a count grouped by the column)."""
         out = {}
         for dimension in schema.dimensions:
             query = TableQuery(
@@ -98,13 +120,31 @@ class TableCatalog:
             out[dimension.column] = tuple(r[0] for r in rows if r[0] is not None)
         return MappingProxyType(out)
 
+    def values_for(self, question: str) -> Values:
+        """Per table and dimension column, the stored values ``question`` could name
+        (and an example of each shape of them): what perception needs to read it."""
+        return self._load()[2].values_for(question)
+
+    def known(self, table: str, column: str | None, text: str) -> tuple:
+        """The stored values to name when a question names ``text``, which ``table``
+        does not hold in ``column`` (None: any dimension): see ``ValueLookup.known``."""
+        return self._load()[2].known(table, column, text)
+
     @property
     def schemas(self) -> tuple[TableSchema, ...]:
-        return self._load()[0]
+        return self._load()[1]
 
     @property
     def values(self) -> Mapping[str, Mapping[str, Sequence]]:
-        return self._load()[1]
+        """Every stored value of every dimension (read from the value index once per
+        version of the tables)."""
+        version, schemas, lookup = self._load()
+        cached = self._all
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        values = MappingProxyType({s.name: lookup.all(s.name) for s in schemas})
+        self._all = (version, values)
+        return values
 
     def schema(self, name: str) -> TableSchema:
         return next(s for s in self.schemas if s.name == name)

@@ -9,8 +9,10 @@ precision, and dates and months as ISO text (so compiled comparisons are SQLite'
 
 A load is one transaction: it bumps the ``tables_version`` meta row first (its row lock
 makes loads from every server take turns, and engines sharing the database see a new
-version), COPYs the rows into a staging table in batches, drops the old table, renames
-the staging one and replaces the registry row. Any error rolls back: the old table stays.
+version), refuses a taken name unless it replaces, COPYs the rows into a staging table
+in batches, drops the old table, renames the staging one and replaces the value index
+(``table_values``, migration 0007) and the registry row. Any error rolls back: the old
+table stays.
 
 ``select`` runs one compiled query in a READ ONLY transaction under
 ``SET LOCAL statement_timeout``; raw SQL is never run here (``retrieval.tables``).
@@ -29,6 +31,7 @@ from psycopg import sql as pgsql
 
 from ragcore.errors import InvalidInputError, InvalidQueryError
 from ragcore.storage.postgres.store import PostgresStore
+from ragcore.storage.table_values import ValueIndex, dimension_columns, value_rows
 from ragcore.storage.tables import (
     Progress,
     TableFile,
@@ -36,6 +39,7 @@ from ragcore.storage.tables import (
     read_table_file,
     registered,
     staging_name,
+    table_exists,
     typed_batches,
     unknown_table,
 )
@@ -72,9 +76,11 @@ class PostgresTables:
         table: str,
         schema: Path | str,
         progress: Progress | None = None,
+        replace: bool = False,
     ) -> TableInfo:
         """Load the rows of ``path`` (.csv or .jsonl) as table ``table``, described by the
-        schema file ``schema``, replacing a table of that name atomically."""
+        schema file ``schema``. A table of that name is replaced atomically with
+        ``replace``, else the load is refused (``table_exists``) and nothing changes."""
         source = read_table_file(path, table=table, schema=schema)
         _check_columns(source)
         name, parsed = source.name, source.schema
@@ -84,6 +90,10 @@ class PostgresTables:
                 cur.execute(
                     "UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'tables_version'"
                 )
+                # After the version row's lock: loads from every server take turns.
+                cur.execute("SELECT 1 FROM table_registry WHERE name = %s", (name,))
+                if not replace and cur.fetchone() is not None:
+                    raise table_exists(name)
                 count = self._load(cur, source, progress)
                 cur.execute(pgsql.SQL("DROP TABLE IF EXISTS {}").format(target))
                 cur.execute(
@@ -97,6 +107,7 @@ class PostgresTables:
                     )
                 )
                 _index(cur, parsed)
+                _index_values(cur, parsed)
                 cur.execute(
                     "INSERT INTO table_registry (name, schema, source, sha256, row_count, "
                     "ingested_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (name) DO UPDATE "
@@ -156,6 +167,10 @@ class PostgresTables:
 
     def schema(self, name: str) -> TableSchema:
         return self.get(name).schema
+
+    def value_index(self) -> ValueIndex:
+        """The loaded tables' dimension values, looked up by word (``table_values``)."""
+        return ValueIndex(lambda sql, params: self._rows(sql.replace("?", "%s"), params))
 
     def _rows(self, sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
         try:
@@ -231,6 +246,30 @@ def _index(cur: psycopg.Cursor, schema: TableSchema) -> None:
             )
         )
     cur.execute(pgsql.SQL("ANALYZE {}").format(pgsql.Identifier(schema.sql_name)))
+
+
+def _index_values(cur: psycopg.Cursor, schema: TableSchema) -> None:
+    """The table's distinct dimension values into the value index (``table_values``),
+    replacing what an earlier load of that name put there (COPY: a big table has many)."""
+    for table in ("table_values", "table_value_shapes"):
+        cur.execute(
+            pgsql.SQL("DELETE FROM {} WHERE table_name = %s").format(pgsql.Identifier(table)),
+            (schema.name,),
+        )
+    distinct = {}
+    for column in dimension_columns(schema):
+        cur.execute(
+            pgsql.SQL("SELECT DISTINCT {} FROM {}").format(
+                pgsql.Identifier(column), pgsql.Identifier(schema.sql_name)
+            )
+        )
+        distinct[column] = [r[0] for r in cur.fetchall()]
+    rows = value_rows(schema, distinct)
+    for table, batch in (("table_values", rows.values), ("table_value_shapes", rows.shapes)):
+        copy = pgsql.SQL("COPY {} FROM STDIN").format(pgsql.Identifier(table))
+        with cur.copy(copy) as stream:
+            for row in batch:
+                stream.write_row(row)
 
 
 def _key(schema: TableSchema, column: str, *, lowered: bool) -> pgsql.Composable:

@@ -363,8 +363,12 @@ async function asAdmin(ragcore, health, admin, result) {
   const tables = await unary(ragcore, 'ListTables', {}, admin);
   const gauges = tables.tables.find((t) => t.name === TABLE.table);
   check(gauges && gauges.measures[0].aggregation === 'AGGREGATION_AVG', `ListTables: ${JSON.stringify(tables)}`);
+  const taken = await expectError(ingestTable(ragcore, TABLE, TABLE_PIECES, admin),
+    grpc.status.INVALID_ARGUMENT, 'INVALID_TABLE', 'IngestTable under a taken name without replace');
+  check(taken.rich.BadRequest.field_violations[0].field === 'table',
+    `IngestTable without replace: ${JSON.stringify(taken.rich.BadRequest)}`);
   const badRow = await expectError(
-    ingestTable(ragcore, TABLE, ['gauge,reading_kpa\nG1,101.5\nG2,high\n'], admin),
+    ingestTable(ragcore, { ...TABLE, replace: true }, ['gauge,reading_kpa\nG1,101.5\nG2,high\n'], admin),
     grpc.status.INVALID_ARGUMENT, 'INVALID_TABLE', 'IngestTable with a bad row');
   const still = await unary(ragcore, 'ListTables', {}, admin);
   check(still.tables.find((t) => t.name === TABLE.table).checksum === loaded.checksum,

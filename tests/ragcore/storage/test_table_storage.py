@@ -198,7 +198,9 @@ def test_jsonl_rows_load_and_the_table_name_comes_from_the_caller(side, files, t
     info = side.tables.ingest(path, table="other", schema=tmp_path / "stock.toml")
     assert info.schema.name == "other" and info.schema.sql_name == "data_other"
     named = files("named.toml", 'name = "stock"\n' + SCHEMA)
-    side.tables.ingest(path, table="other", schema=named)  # a schema's own name yields
+    side.tables.ingest(
+        path, table="other", schema=named, replace=True
+    )  # a schema's own name yields
     assert side.tables.get("other").schema.name == "other"
     assert side.rows("other") == [
         (1, "East", 3, 1.5, "2025-03"),
@@ -213,6 +215,7 @@ def test_reingesting_replaces_the_table_and_its_registry_row(side, files, tmp_pa
         files("b.csv", "region,qty,usage,month\nSouth,99,3,2025-05\n"),
         table="stock",
         schema=tmp_path / "stock.toml",
+        replace=True,
     )
     assert side.rows("stock") == [(1, "South", 99, 3.0, "2025-05")]
     assert (second.source, second.row_count) == ("b.csv", 1) and second.sha256 != first.sha256
@@ -256,7 +259,9 @@ def test_a_bad_file_is_an_error_naming_row_and_column_and_the_old_table_stays(
         files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml"
     )
     with pytest.raises(InvalidInputError, match=message):
-        tables.ingest(files("bad.csv", text), table="stock", schema=tmp_path / "stock.toml")
+        tables.ingest(
+            files("bad.csv", text), table="stock", schema=tmp_path / "stock.toml", replace=True
+        )
     assert side.rows("stock") == [
         (1, "East", 10, 2.5, "2025-01"),
         (2, "West", 4, 1.0, "2025-02"),
@@ -277,7 +282,7 @@ def test_a_schema_naming_an_unknown_column_changes_nothing(side, files, tmp_path
     tables.ingest(files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml")
     bad = files("bad.toml", SCHEMA.replace("[dimensions.region]", "[dimensions.area]"))
     with pytest.raises(InvalidInputError, match=r"bad.toml: key 'dimensions.area.column'"):
-        tables.ingest(tmp_path / "good.csv", table="stock", schema=bad)
+        tables.ingest(tmp_path / "good.csv", table="stock", schema=bad, replace=True)
     assert tables.get("stock").schema_text == SCHEMA and len(side.rows("stock")) == 2
 
 
@@ -318,7 +323,9 @@ def test_a_time_window_is_read_from_a_covering_index_and_a_dimension_with_its_ti
     ]
     text = "region,qty,usage,month\n" + "\n".join(lines) + "\n"
     for name in ("a.csv", "b.csv"):  # a re-ingest builds the same indexes on the new table
-        tables.ingest(files(name, text), table="stock", schema=tmp_path / "stock.toml")
+        tables.ingest(
+            files(name, text), table="stock", schema=tmp_path / "stock.toml", replace=True
+        )
         assert _index_keys(store) == {
             "data_stock__region": ["region", "month"],
             "data_stock__month": ["month", "region", "qty", "usage"],
@@ -348,3 +355,100 @@ def test_a_time_column_that_is_also_a_dimension_gets_one_index(store, files, tmp
         "data_stock__region": ["region", "month"],
         "data_stock__month": ["month", "region", "qty", "usage"],
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "region,qty,usage,month,qty\nEast,10,2.5,2025-01,99\n",
+            r"bad.csv: the header names column 'qty' twice",
+        ),
+        (
+            "region,qty,usage,month\nEast,10,2.5,2025-01\nWest,4,1,2025-02,x\n",
+            r"bad.csv: row 2 has 5 fields, more than the header's 4",
+        ),
+        (
+            "region,qty,usage,month\nEast,10,2.5\n",
+            r"bad.csv: row 1 has 3 fields, fewer than the header's 4",
+        ),
+        ("region,,usage,month\nEast,10,2.5,2025-01\n", r"bad.csv: the header's column 2 has no"),
+        (
+            'region,qty,usage,month\nEast,10,2.5,2025-01\n"'
+            + "x" * (8 * 1024 * 1024 + 1)
+            + '",1,1,2025-02\n',
+            r"bad.csv: row 2 has a field longer than 8,388,608 characters",
+        ),
+    ],
+)
+def test_a_file_that_is_not_exactly_a_table_is_refused_and_the_stored_one_stays(
+    side, files, tmp_path, text, message
+):
+    tables = side.tables
+    before = tables.ingest(
+        files("good.csv", GOOD_CSV), table="stock", schema=tmp_path / "stock.toml"
+    )
+    with pytest.raises(InvalidInputError, match=message):
+        tables.ingest(
+            files("bad.csv", text), table="stock", schema=tmp_path / "stock.toml", replace=True
+        )
+    assert side.rows("stock") == [(1, "East", 10, 2.5, "2025-01"), (2, "West", 4, 1.0, "2025-02")]
+    assert tables.all() == [before]
+    assert not any(n.startswith("tableload_") for n in side.names())
+
+
+def test_a_field_longer_than_pythons_csv_default_loads(side, files, tmp_path):
+    long = "x" * 200_000  # Python's csv stops at 131,072 characters unless told otherwise
+    text = f"region,qty,usage,month\n{long},10,2.5,2025-01\n\nWest,4,1,2025-02\n"
+    info = side.tables.ingest(
+        files("long.csv", text), table="stock", schema=tmp_path / "stock.toml"
+    )
+    assert info.row_count == 2  # the blank line is no row
+    assert side.rows("stock")[0][1] == long
+
+
+def test_a_taken_name_without_replace_is_refused_and_nothing_changes(side, files, tmp_path):
+    tables = side.tables
+    schema = tmp_path / "stock.toml"
+    before = tables.ingest(files("good.csv", GOOD_CSV), table="stock", schema=schema)
+    version = tables.version()
+    other = files("other.csv", "region,qty,usage,month\nSouth,99,3,2025-05\n")
+    with pytest.raises(InvalidInputError, match="a table named 'stock' is loaded already"):
+        tables.ingest(other, table="stock", schema=schema)
+    assert tables.all() == [before] and tables.version() == version
+    assert len(side.rows("stock")) == 2
+    replaced = tables.ingest(other, table="stock", schema=schema, replace=True)
+    assert side.rows("stock") == [(1, "South", 99, 3.0, "2025-05")] and replaced.row_count == 1
+
+
+def _index_rows(tables) -> tuple[list, list]:
+    index = tables.value_index()
+    values = sorted(
+        (c, v) for t in {x.name for x in tables.all()} for c, v in index.column_values(t)
+    )
+    return values, sorted(index.shapes())
+
+
+def test_a_load_keeps_each_dimensions_distinct_values_by_word_and_shape(side, files, tmp_path):
+    tables = side.tables
+    text = "region,qty,usage,month\nEast,1,1,2025-01\nEast,2,1,2025-02\nNorth-2,3,1,2025-02\n"
+    tables.ingest(files("a.csv", text), table="stock", schema=tmp_path / "stock.toml")
+    index = tables.value_index()
+    assert _index_rows(tables) == (
+        [("region", "East"), ("region", "North-2")],
+        [("stock", "region", "A", "East", 1), ("stock", "region", "A-9", "North-2", 1)],
+    )
+    assert index.named({"east", "west"}) == [("stock", "region", "East")]
+    assert index.named({"north-2"}) == [("stock", "region", "North-2")]
+    assert index.near("stock", "region", "North-3")[0] == ("region", "North-2")
+    # A replacing load replaces the index; a refused one leaves it as it was.
+    other = files("b.csv", "region,qty,usage,month\nWest,1,1,2025-01\n")
+    tables.ingest(other, table="stock", schema=tmp_path / "stock.toml", replace=True)
+    before = _index_rows(tables)
+    assert before == ([("region", "West")], [("stock", "region", "A", "West", 1)])
+    bad = files("bad.csv", "region,qty,usage,month\nSouth,x,1,2025-01\n")
+    with pytest.raises(InvalidInputError):
+        tables.ingest(bad, table="stock", schema=tmp_path / "stock.toml", replace=True)
+    with pytest.raises(InvalidInputError):
+        tables.ingest(other, table="stock", schema=tmp_path / "stock.toml")
+    assert _index_rows(tables) == before

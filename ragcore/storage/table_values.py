@@ -1,0 +1,150 @@
+"""The value index of the loaded tables: each dimension column's distinct values, kept at
+load so that reading a question looks up the few values it could name, not every row.
+
+A load (either store) ends, in its own transaction, by replacing the table's rows of
+``table_values`` (every distinct value, as text, filed under its lookup word and its
+shape: ``text.value_words``) and ``table_value_shapes`` (per column and shape, a count
+and one example) with ``value_rows``: the SQLite migration 0006 and PostgreSQL 0007.
+``ValueIndex`` reads them through the store's own read path; its SQL, written with
+``?`` placeholders, is the same on both stores. A table loaded before the migration has
+no rows there (``indexed`` says so) and is read the old way until it is loaded again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ragcore.tabular import ColumnType, TableSchema
+from ragcore.text.value_words import lookup_word, shape
+
+Query = Callable[[str, Sequence[object]], list[tuple[Any, ...]]]
+"""Runs one read-only statement with ``?`` placeholders; the store's rows."""
+Value = str | int | float
+NEAR_CANDIDATES = 200
+"""At most this many values of one shape are compared for close matches of a value a
+question names but the table lacks."""
+NEIGHBOURS = 50
+"""And this many on each side of it in the order of lookup words."""
+
+
+@dataclass(frozen=True)
+class ValueRows:
+    """What a load writes to the value index for one table."""
+
+    values: list[tuple[str, str, str, str, str]]
+    """(table, column, value, word, shape), one per distinct value of a dimension."""
+    shapes: list[tuple[str, str, str, str, int]]
+    """(table, column, shape, example, count), one per shape of a dimension's values."""
+
+
+def as_text(value: object) -> str:
+    """A stored value as the index keeps it (``typed`` reads it back exactly)."""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def typed(text: str, kind: ColumnType) -> Value:
+    """An indexed value as the column holds it: what a query filters by."""
+    if kind is ColumnType.INTEGER:
+        return int(text)
+    if kind is ColumnType.REAL:
+        return float(text)
+    return text
+
+
+def value_rows(schema: TableSchema, distinct: Mapping[str, Iterable[object]]) -> ValueRows:
+    """The index rows of ``schema``'s table from each dimension column's distinct values."""
+    values: list[tuple[str, str, str, str, str]] = []
+    shapes: dict[tuple[str, str], list[Any]] = {}
+    for column, stored in distinct.items():
+        for value in stored:
+            if value is None:
+                continue
+            text = as_text(value)
+            form = shape(text)
+            values.append((schema.name, column, text, lookup_word(text), form))
+            seen = shapes.setdefault((column, form), [text, 0])
+            seen[0] = min(seen[0], text)  # the same example whatever the reading order
+            seen[1] += 1
+    return ValueRows(
+        values,
+        [(schema.name, c, form, e, n) for (c, form), (e, n) in shapes.items()],
+    )
+
+
+def dimension_columns(schema: TableSchema) -> list[str]:
+    """The columns indexed: each dimension's, once, in schema order."""
+    return list(dict.fromkeys(d.column for d in schema.dimensions))
+
+
+class ValueIndex:
+    """Reads of the value index (every call one statement through ``query``)."""
+
+    def __init__(self, query: Query) -> None:
+        self._query = query
+
+    def named(self, words: Collection[str]) -> list[tuple[str, str, str]]:
+        """(table, column, value) of every value filed under one of ``words``."""
+        words = sorted(w for w in words if w)
+        if not words:
+            return []
+        marks = ", ".join("?" for _ in words)
+        return self._query(
+            "SELECT table_name, column_name, value FROM table_values "
+            f"WHERE word IN ({marks}) ORDER BY table_name, column_name, value",
+            words,
+        )
+
+    def shapes(self) -> list[tuple[str, str, str, str, int]]:
+        """(table, column, shape, example, count) of every indexed table."""
+        return self._query(
+            "SELECT table_name, column_name, shape, example, count FROM table_value_shapes "
+            "ORDER BY table_name, column_name, shape",
+            (),
+        )
+
+    def column_values(self, table: str, column: str | None = None) -> list[tuple[str, str]]:
+        """(column, value) of one table's dimension (or of all of them), by value."""
+        where, params = "table_name = ?", [table]
+        if column is not None:
+            where, params = where + " AND column_name = ?", [table, column]
+        return self._query(
+            f"SELECT column_name, value FROM table_values WHERE {where} "
+            "ORDER BY column_name, value",
+            params,
+        )
+
+    def near(self, table: str, column: str | None, text: str) -> list[tuple[str, str]]:
+        """(column, value) of values that may be close to ``text``: its neighbours in
+        the order of lookup words (codes: "WO-0123455" beside "WO-0123456"), and values
+        of its shape (a bounded number of each)."""
+        column_sql = "" if column is None else " AND column_name = ?"
+        scope = [table] if column is None else [table, column]
+        key = lookup_word(text) or text.lower()
+        found: list[tuple[str, str]] = []
+        for sign, order in ((">=", "ASC"), ("<", "DESC")):
+            found += self._query(
+                f"SELECT column_name, value FROM table_values WHERE word {sign} ? AND "
+                f"table_name = ?{column_sql} ORDER BY word {order} LIMIT {NEIGHBOURS}",
+                [key, *scope],
+            )
+        found += self._query(
+            "SELECT column_name, value FROM table_values WHERE table_name = ?"
+            f"{column_sql} AND shape = ? LIMIT {NEAR_CANDIDATES}",
+            [*scope, shape(text)],
+        )
+        return list(dict.fromkeys(found))
+
+
+__all__ = [
+    "NEAR_CANDIDATES",
+    "NEIGHBOURS",
+    "Query",
+    "ValueIndex",
+    "ValueRows",
+    "as_text",
+    "dimension_columns",
+    "typed",
+    "value_rows",
+]
