@@ -38,6 +38,17 @@ def _tokens(text: str) -> Iterator[str]:
             yield _exact(whole)
 
 
+def singular(word: str) -> str:
+    """Plurals folded crudely but the same way on both sides: "rates" -> "rate"."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("xes", "ches", "shes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
 def words(text: str) -> list[str]:
     """The tokens of ``text`` as perception compares values: lowercase, without a
     possessive 's; a compound of letters as its words, an identifier whole."""
@@ -51,9 +62,12 @@ def lookup_word(value: object) -> str:
 
 
 def question_words(question: str) -> frozenset[str]:
-    """Every word of ``question`` a value's ``lookup_word`` could be: its tokens, and
-    (generously) each whole word before a compound is split."""
-    return frozenset(words(question)) | {_exact(m.group(0)) for m in _WORD.finditer(question)}
+    """Every word of ``question`` a value's ``lookup_word`` could be: its tokens in the
+    plural and the singular ("boilers" names "boiler"), and (generously) each whole word
+    before a compound is split."""
+    tokens = words(question)
+    whole = {_exact(m.group(0)) for m in _WORD.finditer(question)}
+    return frozenset(tokens) | {singular(t) for t in tokens} | whole
 
 
 def shape(value: object) -> str:
@@ -62,4 +76,4 @@ def shape(value: object) -> str:
     return _LETTERS.sub("A", _DIGITS.sub("9", _PREFIX.sub("", str(value))))
 
 
-__all__ = ["lookup_word", "question_words", "shape", "words"]
+__all__ = ["lookup_word", "question_words", "shape", "singular", "words"]

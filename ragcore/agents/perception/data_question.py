@@ -36,6 +36,7 @@ from ragcore.tabular import (
     TableQuery,
     TableSchema,
 )
+from ragcore.text.value_words import singular
 from ragcore.types import _Vocabulary
 
 DATA_RULES = Path(__file__).resolve().parents[2] / "rules" / "data_question.toml"
@@ -209,17 +210,6 @@ _PERIOD_WORDS = frozenset(
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.IGNORECASE)
 
 
-def _singular(word: str) -> str:
-    """Plurals folded crudely but the same way on both sides: "rates" -> "rate"."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("xes", "ches", "shes", "sses")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def _stem(word: str) -> str:
     """A word without its inflection, crudely: "monitored", "monitoring" -> "monitor",
     "shipped" -> "ship"."""
@@ -237,7 +227,7 @@ def _exact(word: str) -> str:
 
 
 def _norm(word: str) -> str:
-    return _singular(_exact(word))
+    return singular(_exact(word))
 
 
 @dataclass(frozen=True)
@@ -812,6 +802,13 @@ class _Reader:
             if (key := _value_key(value))
         ]
         found = self.claims.claim(phrases, attr="exact")
+        # "the boilers", "cooling fans": a value named in the plural (or singular), when
+        # no other value of its column reads the same folded
+        folded: dict[tuple[str, Phrase], list[tuple[Phrase, tuple[str, Value]]]] = {}
+        for key, (column, value) in phrases:
+            norm = tuple(singular(w) for w in key)
+            folded.setdefault((column, norm), []).append((norm, (column, value)))
+        found += self.claims.claim([e[0] for e in folded.values() if len(e) == 1], attr="norm")
         filters: list[tuple[int, int, str, Value]] = []
         for i, j, (column, value) in found:
             if (
@@ -1213,7 +1210,7 @@ class _Reader:
             part_of_dimension = any(  # "per material category": a word of the category's names
                 m.i > after and tokens[after].norm in self._own_words(m.column) for m in mentions
             )
-            unit = _singular(tokens[after].norm) if after < len(tokens) else ""
+            unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")
                 return self.unexpressible(  # "per quarter": not summed over the quarters

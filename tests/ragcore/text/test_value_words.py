@@ -50,3 +50,7 @@ def test_a_value_a_question_spells_is_found_by_its_words():
     for value in VALUES:
         if word := lookup_word(value):
             assert word in question_words(f"What about {value} last month?"), value
+
+
+def test_a_question_offers_its_words_in_the_singular_too():
+    assert {"boilers", "boiler", "fans", "fan"} <= question_words("boilers and cooling fans")

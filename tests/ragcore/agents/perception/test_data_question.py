@@ -665,3 +665,18 @@ def test_a_dimension_within_another_is_grouped_with_it():
     assert (q.group_by, q.order, q.limit) == (("site", "line"), Order.ASC, 1)
     assert read("How much electricity did Line 2 use?").group_by == ("site",)
     assert read("How much electricity did Line 2 at Hillcrest use?").group_by == ()
+
+
+def test_a_value_named_in_the_plural_is_read_unless_another_folds_the_same():
+    values = {"work_orders": {"work_type": ["corrective", "emergency"], "site": ["Riverside"]}}
+    values["work_orders"]["asset_id"] = ["boiler", "cooling fan", "seal", "seals"]
+    found = recognise(
+        "What was the labour cost of cooling fans in 2025?",
+        [WORK_ORDERS], today=TODAY, time=None, values=values,
+    )  # fmt: skip
+    assert isinstance(found, DataQuestion), found
+    assert found.query.filters == (("asset_id", "cooling fan"),)
+    exact = recognise(
+        "What was the labour cost of seals?", [WORK_ORDERS], today=TODAY, time=None, values=values
+    )
+    assert isinstance(exact, DataQuestion) and exact.query.filters == (("asset_id", "seals"),)
