@@ -98,7 +98,7 @@ def test_two_named_values_are_compared_with_a_figure_each(engine):
     answer = engine.ask("Which region had the higher shortage rate last month, East or West?")
     assert answer.status == AnswerStatus.OK, answer.issues
     cited = _table_citations(answer, "shortages")
-    assert len(cited) == 2  # a figure for each side, the higher first
+    assert len(cited) == 3  # a figure for each side, the higher first, then the relation
     expected = engine.query_table(
         TableQuery(
             "shortages",
@@ -111,6 +111,9 @@ def test_two_named_values_are_compared_with_a_figure_each(engine):
     )
     higher, lower = sorted(expected.rows, key=lambda row: -row[1])
     assert answer.text.index(f"region {higher[0]} ") < answer.text.index(f"region {lower[0]} ")
+    difference = f"{round(higher[1], 2) - round(lower[1], 2):.2f}".rstrip("0").rstrip(".")
+    assert f"is {difference} % higher than of region {lower[0]}" in answer.text, answer.text
+    assert set(cited[2].rows) == set(cited[0].rows) | set(cited[1].rows)
 
 
 def test_a_question_naming_a_value_the_table_lacks_gets_no_figure(engine):

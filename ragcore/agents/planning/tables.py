@@ -178,7 +178,11 @@ def table_evidence(result: TableResult, schema: TableSchema, first: int) -> tupl
     """The result as evidence numbered from ``first``: one item per row, or one for the
     whole result when it has more than ``MAX_ROW_EVIDENCE`` rows."""
     sentences = [_sentence(result, schema, row) for row in result.rows]
-    return rows_evidence(sentences, result.row_ids, _document(schema, result), result.sql, first)
+    row_ids = list(result.row_ids)
+    if relation := _relation(result, schema):  # "P-101 vs P-1010": which is higher, by what
+        sentences.append(relation)
+        row_ids.append(tuple(i for ids in result.row_ids for i in ids))
+    return rows_evidence(sentences, row_ids, _document(schema, result), result.sql, first)
 
 
 def rows_evidence(
@@ -245,6 +249,42 @@ def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
 
 def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
     """ "shortages, 2026-11, region East: shortage rate of model AC-75 is 7.5 %." """
+    context, label, unit = _stated(result, schema)
+    groups = _groups(result, row)
+    subject = f"{label} of {groups}" if groups else label
+    return f"{context}: {subject} is {figure_text(row[-1], unit)}."
+
+
+def _relation(result: TableResult, schema: TableSchema) -> str | None:
+    """Of two sides compared ("P-101 vs P-1010", "Q2 vs Q3"), which figure is higher and
+    by how much: "work_orders, 2025: downtime hours of site Riverside (845 hours) is
+    148.8 hours higher than of site Hillcrest (696.2 hours)."; None for anything else."""
+    query = result.query
+    columns = [column for column, _ in query.filters if column in query.group_by]
+    compared = query.periods or len(columns) > len(set(columns))
+    if not compared or len(result.rows) != 2:
+        return None
+    # of the figures as stated (rounded), so that the difference reads as their own
+    stated = [
+        round(float(f), 2)
+        for row in result.rows
+        if isinstance(f := row[-1], int | float) and not isinstance(f, bool)
+    ]
+    if len(stated) != 2:
+        return None
+    (high, big), (low, small) = sorted(zip(result.rows, stated, strict=True), key=lambda p: -p[1])
+    context, label, unit = _stated(result, schema)
+    first = f"{label} of {_groups(result, high)} ({figure_text(high[-1], unit)})"
+    second = f"of {_groups(result, low)} ({figure_text(low[-1], unit)})"
+    if big == small:
+        return f"{context}: {first} is the same as {second}."
+    difference = figure_text(round(big - small, 2), unit)
+    return f"{context}: {first} is {difference} higher than {second}."
+
+
+def _stated(result: TableResult, schema: TableSchema) -> tuple[str, str, str]:
+    """What every sentence of a result says first (the table, window and filters), the
+    figure's label ("average delay days") and its unit."""
     query = result.query
     measure = schema.measure(query.measure)
     context = [schema.name]
@@ -259,12 +299,14 @@ def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
     aggregation = query.aggregation
     if aggregation is not None and aggregation is not measure.aggregation:
         label = f"{_AGGREGATION_WORDS[aggregation]} {label}"
-    grouped = result.columns[:-1]  # the period compared, then the group-by columns
-    groups = [f"{c.replace('_', ' ')} {v}" for c, v in zip(grouped, row, strict=False)]
-    subject = f"{label} of {' and '.join(groups)}" if groups else label
     unit = "%" if aggregation is Aggregation.SHARE else measure.unit
-    figure = figure_text(row[-1], unit)
-    return f"{', '.join(context)}: {subject} is {figure}."
+    return ", ".join(context), label, unit
+
+
+def _groups(result: TableResult, row: tuple) -> str:
+    """ "site Riverside and line Line 2": the row's period compared and grouped values."""
+    grouped = result.columns[:-1]  # the period compared, then the group-by columns
+    return " and ".join(f"{c.replace('_', ' ')} {v}" for c, v in zip(grouped, row, strict=False))
 
 
 def _window(query: TableQuery, schema: TableSchema) -> str:
