@@ -25,6 +25,9 @@ id and no traceback: the traceback goes to the server log only.
     Busy (more requests in flight than allowed)        RESOURCE_EXHAUSTED  SERVER_BUSY
     MessageTooLarge (over max_message_bytes)           RESOURCE_EXHAUSTED  MESSAGE_TOO_LARGE
     DeadlinePassed (the client's deadline passed)      DEADLINE_EXCEEDED   DEADLINE_PASSED
+    Cancelled, reason deadline                         DEADLINE_EXCEEDED   DEADLINE_PASSED
+    Cancelled, reason client (the client cancelled)    CANCELLED           CANCELLED
+    Cancelled, reason shutdown (grace period over)     UNAVAILABLE         SERVER_SHUTTING_DOWN
     NotReady (still loading)                           UNAVAILABLE         SERVER_LOADING
     ShuttingDown (draining)                            UNAVAILABLE         SERVER_SHUTTING_DOWN
     anything else                                      INTERNAL            INTERNAL
@@ -42,6 +45,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from ragcore.errors import (
+    Cancelled,
     ConfigError,
     DocumentNotFoundError,
     GenerationError,
@@ -54,6 +58,7 @@ from ragcore.errors import (
     ScopeError,
     StoreError,
 )
+from ragcore.types import CancelReason
 
 log = logging.getLogger(__name__)
 
@@ -192,10 +197,19 @@ STATUS_TABLE: tuple[tuple[type[BaseException], Outcome], ...] = (
     (ShuttingDown, Outcome(grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN", 1.0)),
 )
 INTERNAL = Outcome(grpc.StatusCode.INTERNAL, "INTERNAL")
+# Work stopped by its cancellation token (edge_server.cancelling), by why it stopped. A
+# client that cancelled sees its own CANCELLED; the server logs the same code.
+CANCELLED_BY_REASON: dict[str, Outcome] = {
+    CancelReason.DEADLINE: Outcome(grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_PASSED"),
+    CancelReason.CLIENT: Outcome(grpc.StatusCode.CANCELLED, "CANCELLED"),
+    CancelReason.SHUTDOWN: Outcome(grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN", 1.0),
+}
 
 
 def outcome_for(error: BaseException) -> Outcome:
     """The outcome for ``error``; INTERNAL for anything not in the table."""
+    if isinstance(error, Cancelled):
+        return CANCELLED_BY_REASON[error.reason]
     for kind, outcome in STATUS_TABLE:
         if isinstance(error, kind):
             return outcome

@@ -3,8 +3,10 @@
 No error handling here: ragcore's errors propagate to ``interceptors.Guards``, which
 ends the rpc with the status from ``edge_server.errors``. What the servicer adds: the
 caller's scope, passed to every Engine call (a scoped token's rpcs run as if the other
-knowledge bases did not exist), and stopping work whose client has gone or whose
-deadline has passed.
+knowledge bases did not exist), and stopping work whose client has gone, whose deadline
+has passed or whose server is shutting down: Ask, AskStream and Ingest run with a
+cancellation token (``edge_server.cancelling``) checked at every stage of an answer and
+after every model batch of an ingest.
 """
 
 from __future__ import annotations
@@ -17,15 +19,16 @@ from dataclasses import replace
 
 from edge_server import convert, tables
 from edge_server.auth import Access
+from edge_server.cancelling import InFlight
 from edge_server.errors import DeadlinePassed, InvalidField, InvalidIngestDocument
 from edge_server.interceptors import Admission, CallContext
 from edge_server.limits import Limits
 from edge_server.v1 import ragcore_pb2 as pb
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
 from ragcore import (
+    Cancellation,
     Document,
     Engine,
-    IngestProgress,
     Scope,
     SearchFilters,
     StageEvent,
@@ -60,25 +63,33 @@ def scope_of(access: Access) -> Scope:
 
 
 class RagcoreServicer(pb_grpc.RagcoreServicer):
-    def __init__(self, engine: Engine, admission: Admission, limits: Limits) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        admission: Admission,
+        limits: Limits,
+        in_flight: InFlight | None = None,
+    ) -> None:
         self.engine = engine
         self.admission = admission
         self.limits = limits
+        self.in_flight = in_flight or InFlight()
         self.started = time.monotonic()
 
     def Ask(self, request: pb.AskRequest, context: CallContext) -> pb.Answer:
         args = convert.ask_request(request, self.limits)
         scope = scope_of(context.access)
         self._check_knowledge_bases(args.filters, scope)
-        check_alive(context, "admission")
-        answer = self.engine.ask(
-            args.question,
-            filters=args.filters,
-            max_rounds=args.max_rounds,
-            scope=scope,
-            on_event=lambda e: check_alive(context, e.stage),
-            session=args.session,
-        )
+        with self.in_flight.token(context) as token:
+            token.check("admission")
+            answer = self.engine.ask(
+                args.question,
+                filters=args.filters,
+                max_rounds=args.max_rounds,
+                scope=scope,
+                on_event=lambda e: token.check(f"after the {e.stage} stage"),
+                session=args.session,
+            )
         return convert.answer(answer, args.include_trace)
 
     def AskStream(self, request: pb.AskRequest, context: CallContext):
@@ -86,11 +97,15 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         args = convert.ask_request(request, self.limits)
         scope = scope_of(context.access)
         self._check_knowledge_bases(args.filters, scope)
-        check_alive(context, "admission")
+        with self.in_flight.token(context) as token:
+            token.check("admission")
+            yield from self._stream(args, scope, token)
+
+    def _stream(self, args: convert.AskArgs, scope: Scope, token: Cancellation):
         events: queue.Queue = queue.Queue()
 
         def relay(e: StageEvent) -> None:
-            check_alive(context, e.stage)
+            token.check(f"after the {e.stage} stage")
             events.put(convert.event(e))
 
         def run() -> None:
@@ -163,18 +178,10 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             raise InvalidField(
                 "requests", "the stream had no documents: send one per IngestRequest"
             )
-        check_alive(context, "receiving the documents")
-
-        def written(p: IngestProgress) -> None:  # called after each committed group
-            if p.documents_done < p.documents_total:
-                check_alive(
-                    context,
-                    f"{p.documents_done} of {p.documents_total} documents were stored (they "
-                    "are kept; sending them again skips them)",
-                )
-
         try:
-            report = self.engine.ingest(documents, written, scope=scope_of(context.access))
+            with self.in_flight.token(context) as token:
+                token.check("receiving the documents")
+                report = self.engine.ingest(documents, scope=scope_of(context.access), cancel=token)
         except InvalidDocumentError as error:  # a check across documents (supersedes, ...)
             if error.source not in positions:
                 raise

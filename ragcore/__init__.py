@@ -43,7 +43,8 @@ below it (``tests/ragcore/test_layers.py`` enforces this)::
        scope                      the knowledge bases a caller may use
     1  config, documents,         the one Config; Document and its metadata; table
        tabular                    schemas and queries
-    0  types, errors, trace, text/   vocabularies, the error tree, trace trees, text helpers
+    0  types, errors, trace, text/,  vocabularies, the error tree, trace trees, text helpers,
+       cancel                     the cancellation token long work checks
 """
 
 from ragcore.agents.evidence import Draft, Evidence, Statement
@@ -58,6 +59,7 @@ from ragcore.agents.perception import (
 from ragcore.agents.planning import Plan, Retrieval, RetrievalTask, TaskResult
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport
 from ragcore.answering import Answer, Citation, EventListener, StageEvent
+from ragcore.cancel import Cancellation, CancelToken
 from ragcore.config import Config, HnswParams
 from ragcore.documents import Document, DocumentInfo, PageSpan, Section, document_from_fields
 from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
@@ -79,6 +81,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Answer",
+    "CancelToken",
+    "Cancellation",
     "CheckFinding",
     "CheckReport",
     "CheckResult",

@@ -50,9 +50,17 @@ from ragcore.agents.planning.tables import TableCatalog
 from ragcore.agents.validation import Validator
 from ragcore.agents.validation.semantic import SemanticSupport
 from ragcore.answering import Answer, Answerer, EventListener
+from ragcore.cancel import NEVER, CancelToken
 from ragcore.config import LLM_API_KEY_ENV, Config, default_embedder
 from ragcore.documents import Document, DocumentInfo
-from ragcore.errors import InvalidInputError, InvalidQueryError, ScopeError, StoreError
+from ragcore.errors import (
+    Cancelled,
+    InvalidInputError,
+    InvalidQueryError,
+    ScopeError,
+    StoreError,
+    quoted,
+)
 from ragcore.inference.embedder import Embedder, OnnxEmbedder
 from ragcore.inference.models import embedder_names, embedder_spec, models_dir
 from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
@@ -292,18 +300,31 @@ class Engine:
         progress: ProgressCallback | None = None,
         *,
         scope: Scope | None = None,
+        cancel: CancelToken = NEVER,
     ) -> IngestReport:
         """Add or update documents; all are validated before anything is written.
 
-        A scoped caller may write only into its knowledge bases, and may not reuse the id
-        of a document outside them: either is a ``ScopeError`` before anything is written.
+        A scoped caller may write only into its knowledge bases, may not reuse the id
+        of a document outside them, nor supersede one: each is a ``ScopeError`` before
+        anything is written.
+
+        ``cancel`` (``ragcore.cancel``) stops the ingest within one model batch with
+        ``Cancelled``: the groups committed before stay (a rerun skips them), the rest is
+        dropped, and the write lock is free again at once.
         """
         scope = _scope(scope)
         with self._lock, self._translated("ingesting"):
+            cancel.check("waiting for the write lock")
             if not scope.unrestricted:
                 documents = self._inside(list(documents), scope)
             vectors = self._vectors
-            report = self._ingestor(vectors).ingest(documents, progress)
+            ingestor = self._ingestor(vectors)
+            try:
+                report = ingestor.ingest(documents, progress, cancel)
+            except Cancelled:
+                if ingestor.commits:  # the index file follows what was committed
+                    vectors.save()
+                raise
             if report.chunks or report.count(IngestStatus.UPDATED):
                 vectors.save()
             return report
@@ -316,11 +337,15 @@ class Engine:
                 doc.validated(self.config.max_document_chars)
                 scope.check(doc.knowledge_base)
         ids = [doc.id for doc in documents if isinstance(doc, Document)]
-        taken = self.store.within(scope).taken_outside(ids)
+        # A link is a write too: superseding a document outside the scope would mark it
+        # superseded for every other caller (and drop it from their current-only searches).
+        links = [d.supersedes for d in documents if isinstance(d, Document) and d.supersedes]
+        taken = self.store.within(scope).taken_outside([*ids, *links])
         if taken:
-            # Ids are one namespace for the whole store; say no more than that it is taken.
+            # Ids are one namespace for the whole store; say no more than that it is taken,
+            # in the same words for the document's own id and for the one it supersedes.
             raise ScopeError(
-                f"document id {taken[0]!r} is not available to this caller: choose another id"
+                f"document id {quoted(taken[0])} is not available to this caller: choose another id"
             )
         return documents
 

@@ -11,6 +11,8 @@ import ragcore
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
         "Answer",
+        "CancelToken",
+        "Cancellation",
         "CheckFinding",
         "CheckReport",
         "CheckResult",
