@@ -63,6 +63,14 @@ from ragcore.types import CancelReason
 log = logging.getLogger(__name__)
 
 DOMAIN = "ragcore.v1"  # ErrorInfo.domain: the contract the reasons belong to
+# A status travels in headers: the message percent-encoded in grpc-message, and again
+# (twice: Status.message, FieldViolation.description) base64-encoded in the details
+# trailer. Stock clients take 8 KiB of metadata, so the message is cut to this many UTF-8
+# bytes and each ErrorInfo metadata value to METADATA_VALUE_CHARS characters: whatever
+# text an error carries, the client gets its code and details. (Messages quote callers'
+# values cut to ~80 characters, ``ragcore.errors.quoted``; this is the backstop.)
+MAX_MESSAGE_BYTES = 1024
+METADATA_VALUE_CHARS = 240
 
 
 class EdgeError(RagcoreError):
@@ -230,7 +238,7 @@ def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
             "the server log has the details"
         )
     else:
-        message = str(error)
+        message = _cut(str(error))
     metadata = {"request_id": request_id} if request_id else {}
     details: list = []
     violation = _field_violation(error, message)
@@ -243,6 +251,7 @@ def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
         delay = error_details_pb2.RetryInfo()
         delay.retry_delay.FromMilliseconds(int(outcome.retry_after * 1000))
         details.append(delay)
+    metadata = {key: _cut_value(value) for key, value in metadata.items()}
     info = error_details_pb2.ErrorInfo(reason=outcome.reason, domain=DOMAIN, metadata=metadata)
     status = status_pb2.Status(
         code=getattr(code_pb2, outcome.code.name),
@@ -282,6 +291,18 @@ def _field_violation(
         field=field, description=message, reason=reason
     )
     return violation, metadata
+
+
+def _cut(message: str) -> str:
+    """``message``, cut to at most MAX_MESSAGE_BYTES of UTF-8 (with "…")."""
+    data = message.encode("utf-8")
+    if len(data) <= MAX_MESSAGE_BYTES:
+        return message
+    return data[: MAX_MESSAGE_BYTES - 3].decode("utf-8", "ignore") + "…"
+
+
+def _cut_value(value: str) -> str:
+    return value if len(value) <= METADATA_VALUE_CHARS else value[: METADATA_VALUE_CHARS - 1] + "…"
 
 
 def _packed(message) -> any_pb2.Any:

@@ -40,6 +40,7 @@ from ragcore.errors import (
     InvalidInputError,
     InvalidQueryError,
     KnowledgeBaseNotFoundError,
+    quoted_names,
 )
 
 ROLES = {"reader": pb.ROLE_READER, "admin": pb.ROLE_ADMIN}
@@ -156,7 +157,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             if kind == "file":
                 file_name = message.file.file_name
                 try:
-                    found = convert.document_file(message.file, index)
+                    found = convert.document_file(message.file, index, self.limits)
                 except InvalidDocumentError as error:
                     raise InvalidIngestDocument(error, index, "", file_name) from None
                 where = f"{file_name} (file #{index + 1})"  # unique: two files may share a name
@@ -171,7 +172,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
                 )
             positions[convert.origin(index, message.document.id)] = (index, "")
             try:
-                documents.append(convert.document(message.document, index))
+                documents.append(convert.document(message.document, index, self.limits))
             except InvalidDocumentError as error:
                 raise InvalidIngestDocument(error, index, message.document.id) from None
         if not documents:
@@ -211,12 +212,12 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         return pb.ListTablesResponse(tables=[tables.table(t) for t in self.engine.list_tables()])
 
     def DeleteDocument(self, request: pb.DeleteDocumentRequest, context: CallContext):
-        document_id = convert.required(request.document_id, "document_id", "id of the document")
+        document_id = convert.document_id(request.document_id, self.limits)
         removed = self.engine.delete(document_id, scope=scope_of(context.access))
         return pb.DeleteDocumentResponse(document_id=document_id, chunks_removed=removed)
 
     def GetDocument(self, request: pb.GetDocumentRequest, context: CallContext):
-        document_id = convert.required(request.document_id, "document_id", "id of the document")
+        document_id = convert.document_id(request.document_id, self.limits)
         record = self.engine.document(document_id, scope=scope_of(context.access))
         return convert.stored_document(record, self._visible(context.access)(record.supersedes))
 
@@ -240,7 +241,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         )
 
     def DeleteKnowledgeBase(self, request: pb.DeleteKnowledgeBaseRequest, context: CallContext):
-        name = convert.required(request.name, "name", "name of the knowledge base")
+        name = convert.knowledge_base_name(request.name, self.limits)
         removed = self.engine.delete_knowledge_base(name, scope=scope_of(context.access))
         return pb.DeleteKnowledgeBaseResponse(name=name, documents_removed=removed)
 
@@ -267,7 +268,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         missing = sorted(set(filters.knowledge_bases) - known)
         if missing:
             raise KnowledgeBaseNotFoundError(
-                f"unknown knowledge base {', '.join(map(repr, missing))}; "
+                f"unknown knowledge base {quoted_names(missing)}; "
                 f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}"
             )
 
@@ -292,7 +293,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         return visible
 
     def EndSession(self, request: pb.EndSessionRequest, context: CallContext):
-        session = convert.session_id(request.session_id)
+        session = convert.session_id(request.session_id, self.limits)
         ended = self.engine.end_session(session, scope=scope_of(context.access))
         return pb.EndSessionResponse(ended=ended)
 

@@ -61,7 +61,16 @@ from ragcore.agents.validation import CheckResult, Issue, ValidationReport
 from ragcore.answering import Answer, Citation, EventListener, StageEvent
 from ragcore.cancel import Cancellation, CancelToken
 from ragcore.config import Config, HnswParams
-from ragcore.documents import Document, DocumentInfo, PageSpan, Section, document_from_fields
+from ragcore.documents import (
+    MAX_ID_CHARS,
+    MAX_KNOWLEDGE_BASE_CHARS,
+    MAX_LABEL_CHARS,
+    Document,
+    DocumentInfo,
+    PageSpan,
+    Section,
+    document_from_fields,
+)
 from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
 from ragcore.errors import RagcoreError
 from ragcore.inference.embedder import Embedder
@@ -74,7 +83,8 @@ from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.integrity import CheckFinding, CheckReport
 from ragcore.storage.records import DocumentPage, DocumentRecord
-from ragcore.storage.sessions import Session, Turn
+from ragcore.storage.sessions import MAX_SESSION_ID_CHARS, Session, Turn
+from ragcore.tabular import MAX_TABLE_NAME_CHARS
 from ragcore.trace import TraceNode
 
 __version__ = "0.1.0"
@@ -108,8 +118,13 @@ __all__ = [
     "IngestReport",
     "Issue",
     "KnowledgeBaseInfo",
+    "MAX_ID_CHARS",
+    "MAX_KNOWLEDGE_BASE_CHARS",
+    "MAX_LABEL_CHARS",
     "MAX_QUERY_CHARS",
     "MAX_QUESTION_CHARS",
+    "MAX_SESSION_ID_CHARS",
+    "MAX_TABLE_NAME_CHARS",
     "PageSpan",
     "Perception",
     "Plan",

@@ -25,7 +25,7 @@ Messages say what was wrong and what to do about it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -43,6 +43,14 @@ def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
         return f"{value[:limit]!r}… ({len(value):,} characters)"
     shown = repr(value)
     return shown if len(shown) <= limit + 2 else f"{shown[:limit]}… ({len(shown):,} characters)"
+
+
+def quoted_names(names: Iterable[str], most: int = 5) -> str:
+    """Names a caller gave, each ``quoted``, sorted, at most ``most`` of them ("… and 7
+    more")."""
+    ordered = sorted(names)
+    shown = ", ".join(quoted(n) for n in ordered[:most])
+    return shown + (f" and {len(ordered) - most} more" if len(ordered) > most else "")
 
 
 class RagcoreError(Exception):

@@ -32,7 +32,7 @@ import numpy as np
 
 from ragcore.cancel import NEVER, CancelToken
 from ragcore.documents import Chunk, Document
-from ragcore.errors import InvalidDocumentError
+from ragcore.errors import InvalidDocumentError, quoted
 from ragcore.inference.embedder import Embedder, StreamingEmbedder
 from ragcore.ingest.chunking import chunk_text
 from ragcore.ingest.loaders import FileNote, SkippedFile
@@ -267,7 +267,7 @@ class Ingestor:
                 raise InvalidDocumentError(
                     doc.origin or doc.id,
                     "id",
-                    f"{doc.id!r} appears twice in this ingest (also in {seen[doc.id]})",
+                    f"{quoted(doc.id)} appears twice in this ingest (also in {seen[doc.id]})",
                 )
             seen[doc.id] = doc.origin or "this batch"
             docs.append(doc)
