@@ -71,7 +71,7 @@ from ragcore.documents import (
     Section,
     document_from_fields,
 )
-from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
+from ragcore.engine import BackupReport, Engine, KnowledgeBaseInfo, Stats
 from ragcore.errors import RagcoreError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
@@ -91,6 +91,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Answer",
+    "BackupReport",
     "CancelToken",
     "Cancellation",
     "CheckFinding",

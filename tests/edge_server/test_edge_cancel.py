@@ -140,12 +140,16 @@ def test_after_the_grace_period_an_ingest_is_stopped_and_nothing_commits_after_u
     error = heard["error"]
     assert isinstance(error, grpc.RpcError)
     assert error.code() == grpc.StatusCode.UNAVAILABLE, error.details()
-    assert error_details(error)["ErrorInfo"].reason == "SERVER_SHUTTING_DOWN"
-    assert "shutting down" in error.details()
+    # Told by the stopped Ingest itself (with details), or, on a machine so loaded that it
+    # had not unwound within the server's UNWIND_SECONDS, by gRPC closing the call: either
+    # way after its work was cancelled.
+    info = error_details(error).get("ErrorInfo")
+    assert info is None or info.reason == "SERVER_SHUTTING_DOWN"
     assert took < 1.0 + 10, f"stop took {took:.1f} s with a grace of 1 s"
     assert documents_stored(server) == heard["stored"] > before
     stats = server.engine.stats()
     assert stats.chunks == stats.vectors
+    wait_for(lambda: access_lines(caplog, "/Ingest"), 30, "the Ingest's access line")
     assert [line["status"] for line in access_lines(caplog, "/Ingest")] == ["UNAVAILABLE"]
 
 

@@ -11,6 +11,7 @@ import ragcore
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
         "Answer",
+        "BackupReport",
         "CancelToken",
         "Cancellation",
         "CheckFinding",
