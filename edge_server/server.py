@@ -151,6 +151,8 @@ class EdgeServer:
         ) + (", bearer tokens" if tokens.enabled else ", no tokens")
         self._ready = threading.Event()
         self._stopped = threading.Event()
+        self.cut_short = False
+        """The last stop had to stop work still in flight when its grace period ended."""
         self._stop_lock = threading.Lock()
 
     def _bind(self) -> int:
@@ -238,6 +240,7 @@ class EdgeServer:
         self.health.enter_graceful_shutdown()
         log.info("draining: %d requests in flight, %.0f s grace", self.admission.in_flight, grace)
         if not self.admission.wait_idle(grace):
+            self.cut_short = True
             self.admission.state = Admission.STOPPING
             # Before any client hears UNAVAILABLE: no commit starts once this returns.
             cancelled = self.in_flight.cancel_all(CancelReason.SHUTDOWN)
@@ -281,7 +284,8 @@ def serve(config: ServerConfig, engine: Engine | None = None) -> int:
     From the signal on, the process has ``grace_seconds`` + ``HARD_EXIT_SECONDS`` to
     exit: a watchdog ends it with ``os._exit(0)`` then if anything still holds it (work
     that does not check its cancellation token, the engine's close waiting for it, the
-    interpreter joining worker threads)."""
+    interpreter joining worker threads). When the grace period ended with work in flight,
+    it exits at once after the stop (``os._exit(0)``), without closing the engine."""
     server = create_server(config, engine).start()
     log.info("listening on %s:%d (%s)", config.host, server.port, server.security)
     stop = threading.Event()
@@ -291,6 +295,12 @@ def serve(config: ServerConfig, engine: Engine | None = None) -> int:
         pass
     hard_exit_after(config.grace_seconds + HARD_EXIT_SECONDS)
     server.stop()
+    if server.cut_short:
+        # Work was stopped: what it committed is durable in SQLite, and closing the engine
+        # (and the interpreter joining its threads) would only delay the exit.
+        log.info("exiting now (work in flight was stopped)")
+        logging.shutdown()
+        os._exit(0)
     return 0
 
 

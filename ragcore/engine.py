@@ -88,7 +88,7 @@ from ragcore.stores import (
     sqlite_only,
 )
 from ragcore.tabular import TableQuery
-from ragcore.types import AnswerStatus, IngestStatus, SearchMode
+from ragcore.types import AnswerStatus, CancelReason, IngestStatus, SearchMode
 
 
 def _context(turns: Sequence[Turn]) -> str | None:
@@ -325,11 +325,13 @@ class Engine:
             ingestor = self._ingestor(vectors)
             try:
                 report = ingestor.ingest(documents, progress, cancel)
-            except Cancelled:
+            except Cancelled as stopped:
                 # Stopped: the lock is free at once. Saving the index file (written whole,
-                # and fsynced) waits for the next write or ``close``; a process that exits
-                # first has its index caught up from SQLite on the next start.
-                self._unsaved = self._unsaved or ingestor.commits > 0
+                # and fsynced) waits for the next write or ``close`` - or, when the process
+                # is shutting down, for nobody: exiting on time comes first, and the next
+                # start catches the index up from SQLite.
+                if ingestor.commits and stopped.reason != CancelReason.SHUTDOWN:
+                    self._unsaved = True
                 raise
             if report.chunks or report.count(IngestStatus.UPDATED):
                 self._save(vectors)
