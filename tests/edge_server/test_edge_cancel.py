@@ -91,7 +91,7 @@ def test_a_cancelled_ingest_stops_frees_the_lock_and_is_logged_cancelled(start_e
     assert call.cancelled()
     assert lock_free < LOCK_FREE_SECONDS, f"the write lock was free {lock_free:.1f} s after"
     assert waited < LOCK_FREE_SECONDS
-    assert before < stored + 1 < before + 2000  # some kept, most dropped
+    assert before < stored < before + 2000  # some kept, most dropped
     wait_for(lambda: access_lines(caplog, "/Ingest"), 10, "the Ingest's access line")
     assert [line["status"] for line in access_lines(caplog, "/Ingest")] == ["CANCELLED"]
     chunks = server.engine.stats()
@@ -167,12 +167,11 @@ def test_a_shutdown_during_an_ask_stops_it_at_its_next_stage(start_edge):
 def test_the_lock_is_free_for_a_second_ingest_waiting_behind_a_cancelled_one(start_edge):
     server, target = start_edge()
     before = documents_stored(server)
-    with Client(target) as client, Client(target) as other:
+    late = [pb.Document(id="late-note", text="Oil the GX-9.")]
+    with Client(target) as client, Client(target) as other, ThreadPoolExecutor(1) as pool:
         call = client.stub.Ingest.future(requests(many_documents()))
         wait_for(lambda: documents_stored(server) > before, 120, "a first committed group")
-        waiting = ThreadPoolExecutor(1).submit(
-            lambda: other.ingest([pb.Document(id="late-note", text="Oil the GX-9.")], timeout=120)
-        )
+        waiting = pool.submit(lambda: other.ingest(late, timeout=120))
         time.sleep(0.5)  # the second Ingest now waits for the lock
         call.cancel()
         cancelled = time.monotonic()
