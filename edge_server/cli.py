@@ -64,7 +64,8 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         description="Serve the ragcore.v1 gRPC contract (proto/ragcore/v1/ragcore.proto) with "
         "health checking and reflection. Health is NOT_SERVING until the models and the "
         "index are loaded. SIGTERM or Ctrl-C drains: new requests are refused, in-flight "
-        "ones get --grace seconds. Tokens: --tokens-file and $RAGCORE_READER_TOKENS / "
+        "ones get --grace seconds, then are stopped; the process exits within --grace + 1.5 "
+        "s. Tokens: --tokens-file and $RAGCORE_READER_TOKENS / "
         "$RAGCORE_ADMIN_TOKENS (comma-separated; TOKEN@kb1+kb2 limits one to those knowledge "
         "bases); without any, every caller may do everything.",
     )
@@ -114,7 +115,9 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "--grace",
         type=float,
         default=defaults.DEFAULT_GRACE_SECONDS,
-        help="seconds in-flight requests get at shutdown (default 10)",
+        help="seconds in-flight requests get at shutdown (default 10); what still runs then "
+        "is stopped (an Ingest keeps the groups it committed) and the process exits within "
+        "1.5 s more",
     )
     serve_.add_argument(
         "--tokens-file",

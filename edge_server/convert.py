@@ -46,7 +46,7 @@ from ragcore import (
     document_from_fields,
     load_bytes,
 )
-from ragcore.errors import InvalidQueryError
+from ragcore.errors import QUOTE_CHARS, InvalidDocumentError, InvalidQueryError, quoted
 from ragcore.types import Action, AnswerStatus, Check, IngestStatus, IssueKind, Route, SearchMode
 
 
@@ -97,8 +97,36 @@ def question(text: str, limits: Limits) -> str:
     return text
 
 
-def filters(message: pb.SearchFilters, field: str = "filters") -> SearchFilters:
+def bounded(value: str, field: str, limit: int, name: str, what: str) -> str:
+    """``value``, or InvalidField if it is longer than ``limit`` (``Limits.<name>``): the
+    message quotes no more than a few dozen of its characters."""
+    if len(value) > limit:
+        raise InvalidField(
+            field,
+            f"{field} is {len(value):,} characters ({quoted(value[:QUOTE_CHARS])}…), over "
+            f"the limit of {limit} (Limits.{name}): {what}",
+        )
+    return value
+
+
+def filters(message: pb.SearchFilters, limits: Limits, field: str = "filters") -> SearchFilters:
     """The ragcore SearchFilters of a request's ``filters`` message."""
+    for i, name in enumerate(message.knowledge_bases):
+        bounded(
+            name,
+            f"{field}.knowledge_bases[{i}]",
+            limits.max_knowledge_base_chars,
+            "max_knowledge_base_chars",
+            "give a knowledge base's name",
+        )
+    for i, name in enumerate(message.doc_types):
+        bounded(
+            name,
+            f"{field}.doc_types[{i}]",
+            limits.max_label_chars,
+            "max_label_chars",
+            "give a document type",
+        )
     authority = number(
         message.min_authority, f"{field}.min_authority", MIN_AUTHORITY, MAX_AUTHORITY, 0
     )
@@ -131,23 +159,30 @@ def ask_request(request: pb.AskRequest, limits: Limits) -> AskArgs:
     rounds = number(request.max_rounds, "max_rounds", 1, limits.max_rounds, limits.max_rounds)
     return AskArgs(
         question=question(request.question, limits),
-        filters=filters(request.filters),
+        filters=filters(request.filters, limits),
         max_rounds=rounds,
         include_trace=request.include_trace,
-        session=session(request),
+        session=session(request, limits),
     )
 
 
-def session(request: pb.AskRequest) -> str | None:
+def session(request: pb.AskRequest, limits: Limits) -> str | None:
     """The request's session id: its own, a new one (new_session), or None."""
     if request.new_session:
         if request.session_id:
             raise InvalidField("session_id", "give either session_id or new_session, not both")
         return Engine.new_session()
-    return session_id(request.session_id) if request.session_id else None
+    return session_id(request.session_id, limits) if request.session_id else None
 
 
-def session_id(value: str, field: str = "session_id") -> str:
+def session_id(value: str, limits: Limits, field: str = "session_id") -> str:
+    bounded(
+        value,
+        field,
+        limits.max_session_id_chars,
+        "max_session_id_chars",
+        "give the id of a session, or omit it to start a new one",
+    )
     try:
         return Engine.check_session_id(value)
     except InvalidQueryError as error:
@@ -179,7 +214,7 @@ def search_request(request: pb.SearchRequest, limits: Limits) -> SearchArgs:
         query=request.query,
         mode=MODES[request.mode],
         k=number(request.k, "k", 1, limits.max_k, DEFAULT_K),
-        filters=filters(request.filters),
+        filters=filters(request.filters, limits),
     )
 
 
@@ -188,6 +223,13 @@ def list_documents_request(request: pb.ListDocumentsRequest, limits: Limits) -> 
     since = None
     if request.updated_since:
         since = _instant(request.updated_since, "updated_since")
+    bounded(
+        request.knowledge_base,
+        "knowledge_base",
+        limits.max_knowledge_base_chars,
+        "max_knowledge_base_chars",
+        "give a knowledge base's name, or leave it empty for all",
+    )
     return {
         "knowledge_base": request.knowledge_base or None,
         "updated_since": since,
@@ -204,6 +246,24 @@ def required(value: str, field: str, what: str) -> str:
     return value
 
 
+def document_id(value: str, limits: Limits, field: str = "document_id") -> str:
+    """A request's document id: given, and no longer than an id can be."""
+    required(value, field, "id of the document")
+    return bounded(value, field, limits.max_id_chars, "max_id_chars", "give a document's id")
+
+
+def knowledge_base_name(value: str, limits: Limits, field: str = "name") -> str:
+    """A request's knowledge base name: given, and no longer than a name can be."""
+    required(value, field, "name of the knowledge base")
+    return bounded(
+        value,
+        field,
+        limits.max_knowledge_base_chars,
+        "max_knowledge_base_chars",
+        "give a knowledge base's name",
+    )
+
+
 def _date(value: str, field: str) -> date | None:
     if not value:
         return None
@@ -211,7 +271,7 @@ def _date(value: str, field: str) -> date | None:
         return date.fromisoformat(value)
     except ValueError:
         raise InvalidField(
-            field, f"{field}={value!r} is not a date: use YYYY-MM-DD, e.g. 2024-03-31"
+            field, f"{field}={quoted(value)} is not a date: use YYYY-MM-DD, e.g. 2024-03-31"
         ) from None
 
 
@@ -223,15 +283,38 @@ def _instant(value: str, field: str) -> datetime:
     if parsed is None or parsed.tzinfo is None or "T" not in value.upper():
         raise InvalidField(
             field,
-            f"{field}={value!r} is not an instant: use RFC 3339 with its offset, e.g. "
+            f"{field}={quoted(value)} is not an instant: use RFC 3339 with its offset, e.g. "
             "2025-06-01T08:30:00Z",
         )
     return parsed.astimezone(UTC)
 
 
-def document(message: pb.Document, index: int) -> Document:
+def document(message: pb.Document, index: int, limits: Limits) -> Document:
     """The ragcore Document of the message at ``index`` (0-based) of an Ingest stream.
-    Errors name it as people count, "document #1" for index 0."""
+    Errors name it as people count, "document #1" for index 0; an id or name over its
+    limit is refused first, naming the limit."""
+    where = origin(index, message.id)
+    lengths = (
+        ("id", message.id, limits.max_id_chars, "max_id_chars"),
+        ("supersedes", message.supersedes, limits.max_id_chars, "max_id_chars"),
+        (
+            "knowledge_base",
+            message.knowledge_base,
+            limits.max_knowledge_base_chars,
+            "max_knowledge_base_chars",
+        ),
+        ("doc_type", message.doc_type, limits.max_label_chars, "max_label_chars"),
+        ("source", message.source, limits.max_label_chars, "max_label_chars"),
+        *(("metadata", key, limits.max_label_chars, "max_label_chars") for key in message.metadata),
+    )
+    for field, value, limit, name in lengths:
+        if len(value) > limit:
+            raise InvalidDocumentError(
+                where,
+                field,
+                f"{len(value):,} characters ({quoted(value[:QUOTE_CHARS])}…) is over the limit "
+                f"of {limit} (Limits.{name}): shorten it",
+            )
     fields = {
         "id": message.id,
         "title": message.title,
@@ -250,10 +333,10 @@ def document(message: pb.Document, index: int) -> Document:
 
 def origin(index: int, document_id: str) -> str:
     """How errors name the message at ``index`` of an Ingest stream."""
-    return f"document #{index + 1} (id {document_id!r})"
+    return f"document #{index + 1} (id {quoted(document_id)})"
 
 
-def document_file(message: pb.DocumentFile, index: int) -> list[Document]:
+def document_file(message: pb.DocumentFile, index: int, limits: Limits) -> list[Document]:
     """The documents of the file in the message at ``index`` of an Ingest stream, read by
     ``ragcore.load_bytes`` (as the CLI reads files): an InvalidDocumentError naming the
     file if it cannot be read. (Its size was checked on arrival: max_message_bytes.)"""
@@ -262,6 +345,17 @@ def document_file(message: pb.DocumentFile, index: int) -> list[Document]:
             f"requests[{index}].file.file_name",
             f"file #{index + 1} has no file_name: give the file's name, e.g. manual.md",
         )
+    for field, value, limit, name in (
+        ("file_name", message.file_name, limits.max_file_name_chars, "max_file_name_chars"),
+        ("media_type", message.media_type, limits.max_label_chars, "max_label_chars"),
+        (
+            "knowledge_base",
+            message.knowledge_base,
+            limits.max_knowledge_base_chars,
+            "max_knowledge_base_chars",
+        ),
+    ):
+        bounded(value, f"requests[{index}].file.{field}", limit, name, f"shorten the {field}")
     # A path is allowed; only its last part counts (the .proto): a client's folders are
     # no part of a document's id.
     name = PurePosixPath(message.file_name.replace("\\", "/")).name
@@ -502,6 +596,12 @@ def stats(s: Stats, *, scoped: bool, **server) -> pb.Stats:
 
 def limits(lim: Limits) -> pb.Limits:
     return pb.Limits(
+        max_id_chars=lim.max_id_chars,
+        max_knowledge_base_chars=lim.max_knowledge_base_chars,
+        max_session_id_chars=lim.max_session_id_chars,
+        max_label_chars=lim.max_label_chars,
+        max_file_name_chars=lim.max_file_name_chars,
+        max_table_name_chars=lim.max_table_name_chars,
         max_question_chars=lim.max_question_chars,
         max_query_chars=lim.max_query_chars,
         max_document_chars=lim.max_document_chars,

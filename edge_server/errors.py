@@ -25,6 +25,9 @@ id and no traceback: the traceback goes to the server log only.
     Busy (more requests in flight than allowed)        RESOURCE_EXHAUSTED  SERVER_BUSY
     MessageTooLarge (over max_message_bytes)           RESOURCE_EXHAUSTED  MESSAGE_TOO_LARGE
     DeadlinePassed (the client's deadline passed)      DEADLINE_EXCEEDED   DEADLINE_PASSED
+    Cancelled, reason deadline                         DEADLINE_EXCEEDED   DEADLINE_PASSED
+    Cancelled, reason client (the client cancelled)    CANCELLED           CANCELLED
+    Cancelled, reason shutdown (grace period over)     UNAVAILABLE         SERVER_SHUTTING_DOWN
     NotReady (still loading)                           UNAVAILABLE         SERVER_LOADING
     ShuttingDown (draining)                            UNAVAILABLE         SERVER_SHUTTING_DOWN
     anything else                                      INTERNAL            INTERNAL
@@ -42,6 +45,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from ragcore.errors import (
+    Cancelled,
     ConfigError,
     DocumentNotFoundError,
     GenerationError,
@@ -54,10 +58,19 @@ from ragcore.errors import (
     ScopeError,
     StoreError,
 )
+from ragcore.types import CancelReason
 
 log = logging.getLogger(__name__)
 
 DOMAIN = "ragcore.v1"  # ErrorInfo.domain: the contract the reasons belong to
+# A status travels in headers: the message percent-encoded in grpc-message, and again
+# (twice: Status.message, FieldViolation.description) base64-encoded in the details
+# trailer. Stock clients take 8 KiB of metadata, so the message is cut to this many UTF-8
+# bytes and each ErrorInfo metadata value to METADATA_VALUE_CHARS characters: whatever
+# text an error carries, the client gets its code and details. (Messages quote callers'
+# values cut to ~80 characters, ``ragcore.errors.quoted``; this is the backstop.)
+MAX_MESSAGE_BYTES = 1024
+METADATA_VALUE_CHARS = 240
 
 
 class EdgeError(RagcoreError):
@@ -192,10 +205,19 @@ STATUS_TABLE: tuple[tuple[type[BaseException], Outcome], ...] = (
     (ShuttingDown, Outcome(grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN", 1.0)),
 )
 INTERNAL = Outcome(grpc.StatusCode.INTERNAL, "INTERNAL")
+# Work stopped by its cancellation token (edge_server.cancelling), by why it stopped. A
+# client that cancelled sees its own CANCELLED; the server logs the same code.
+CANCELLED_BY_REASON: dict[str, Outcome] = {
+    CancelReason.DEADLINE: Outcome(grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_PASSED"),
+    CancelReason.CLIENT: Outcome(grpc.StatusCode.CANCELLED, "CANCELLED"),
+    CancelReason.SHUTDOWN: Outcome(grpc.StatusCode.UNAVAILABLE, "SERVER_SHUTTING_DOWN", 1.0),
+}
 
 
 def outcome_for(error: BaseException) -> Outcome:
     """The outcome for ``error``; INTERNAL for anything not in the table."""
+    if isinstance(error, Cancelled):
+        return CANCELLED_BY_REASON[error.reason]
     for kind, outcome in STATUS_TABLE:
         if isinstance(error, kind):
             return outcome
@@ -216,7 +238,7 @@ def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
             "the server log has the details"
         )
     else:
-        message = str(error)
+        message = _cut(str(error))
     metadata = {"request_id": request_id} if request_id else {}
     details: list = []
     violation = _field_violation(error, message)
@@ -229,6 +251,7 @@ def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
         delay = error_details_pb2.RetryInfo()
         delay.retry_delay.FromMilliseconds(int(outcome.retry_after * 1000))
         details.append(delay)
+    metadata = {key: _cut_value(value) for key, value in metadata.items()}
     info = error_details_pb2.ErrorInfo(reason=outcome.reason, domain=DOMAIN, metadata=metadata)
     status = status_pb2.Status(
         code=getattr(code_pb2, outcome.code.name),
@@ -268,6 +291,18 @@ def _field_violation(
         field=field, description=message, reason=reason
     )
     return violation, metadata
+
+
+def _cut(message: str) -> str:
+    """``message``, cut to at most MAX_MESSAGE_BYTES of UTF-8 (with "…")."""
+    data = message.encode("utf-8")
+    if len(data) <= MAX_MESSAGE_BYTES:
+        return message
+    return data[: MAX_MESSAGE_BYTES - 3].decode("utf-8", "ignore") + "…"
+
+
+def _cut_value(value: str) -> str:
+    return value if len(value) <= METADATA_VALUE_CHARS else value[: METADATA_VALUE_CHARS - 1] + "…"
 
 
 def _packed(message) -> any_pb2.Any:

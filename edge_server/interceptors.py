@@ -306,6 +306,7 @@ class Admission:
     """
 
     LOADING, SERVING, FAILED, DRAINING = "loading", "serving", "failed", "draining"
+    STOPPING = "stopping"  # the grace period is over: in-flight work is being cancelled
 
     def __init__(self, max_in_flight: int, workers: int) -> None:
         self.max_in_flight = max_in_flight
@@ -364,6 +365,6 @@ class Admission:
             return
         if self.state == self.FAILED and self.failure is not None:
             raise self.failure
-        if self.state == self.DRAINING:
+        if self.state in (self.DRAINING, self.STOPPING):
             raise ShuttingDown("the server is shutting down; retry on another server or later")
         raise NotReady("the server is still loading its models and index; retry in a few seconds")

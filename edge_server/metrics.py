@@ -266,7 +266,13 @@ class _ServerCollector(Collector):
         states = GaugeMetricFamily(
             SERVER_STATE, "1 for the state the server is in.", labels=["state"]
         )
-        for name in (Admission.LOADING, Admission.SERVING, Admission.DRAINING, Admission.FAILED):
+        for name in (
+            Admission.LOADING,
+            Admission.SERVING,
+            Admission.DRAINING,
+            Admission.STOPPING,
+            Admission.FAILED,
+        ):
             states.add_metric([name], 1.0 if name == state else 0.0)
         yield states
         yield GaugeMetricFamily(

@@ -3,13 +3,19 @@
 Life of a server: ``start()`` listens at once and loads the models and the index in
 the background (health NOT_SERVING, ragcore rpcs UNAVAILABLE); once loaded it is
 SERVING. ``stop()`` drains: health NOT_SERVING, new rpcs UNAVAILABLE, in-flight ones
-get ``grace_seconds`` to finish, then the engine is closed. ``serve()`` does all of it
-and stops on SIGTERM or SIGINT.
+get ``grace_seconds`` to finish. Then it stops what is left (STOPPING): every in-flight
+rpc's cancellation token is cancelled (an ingest stops within one model batch, keeping
+the groups it committed; nothing commits after that), each client is told UNAVAILABLE,
+and the engine is closed. ``serve()`` does all of it and stops on SIGTERM or SIGINT; as a
+process it keeps its word: it exits within ``grace_seconds`` + ``HARD_EXIT_SECONDS`` of
+the signal, whatever is still running (``os._exit`` after that: SQLite's committed
+transactions are durable and the vector index catches up from them on the next start).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 import time
@@ -20,6 +26,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from edge_server.auth import Tokens
+from edge_server.cancelling import InFlight
 from edge_server.config import ServerConfig
 from edge_server.interceptors import Admission, Authentication, Guards, access_log_guard
 from edge_server.limits import Limits, grpc_receive_limit
@@ -29,6 +36,7 @@ from edge_server.servicer import RagcoreServicer
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
 from ragcore import Engine
 from ragcore.errors import ConfigError, RagcoreError
+from ragcore.types import CancelReason
 
 log = logging.getLogger(__name__)
 SPARE_THREADS = 4  # beyond max_in_flight: health checks and refusals are never starved
@@ -36,6 +44,12 @@ FLOOD_FACTOR = 8
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 HEALTH_SERVICES = ("", SERVICE)  # "" is the whole server
+# After the grace period: how long cancelled work gets to unwind (an ingest stops within
+# one model batch, well under a second on 2 cores) before the rpcs are cut off.
+UNWIND_SECONDS = 1.0
+# ``serve()`` exits at the latest this long after the grace period, whatever still runs:
+# the issue's bound is 2 s, and systemd or Kubernetes would SIGKILL it soon after.
+HARD_EXIT_SECONDS = 1.5
 
 
 class HealthServicer(health.HealthServicer):
@@ -108,6 +122,7 @@ class EdgeServer:
         guards = Guards(
             [access_log_guard, Authentication(tokens), self.admission], config.max_message_bytes
         )
+        self.in_flight = InFlight()
         self.limits = Limits.of(
             self.engine.config,
             max_message_bytes=config.max_message_bytes,
@@ -123,7 +138,7 @@ class EdgeServer:
             maximum_concurrent_rpcs=FLOOD_FACTOR * threads,
         )
         pb_grpc.add_RagcoreServicer_to_server(
-            RagcoreServicer(self.engine, self.admission, self.limits), self._grpc
+            RagcoreServicer(self.engine, self.admission, self.limits, self.in_flight), self._grpc
         )
         self.health = HealthServicer(HEALTH_SERVICES)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._grpc)
@@ -136,6 +151,8 @@ class EdgeServer:
         ) + (", bearer tokens" if tokens.enabled else ", no tokens")
         self._ready = threading.Event()
         self._stopped = threading.Event()
+        self.cut_short = False
+        """The last stop had to stop work still in flight when its grace period ended."""
         self._stop_lock = threading.Lock()
 
     def _bind(self) -> int:
@@ -203,11 +220,15 @@ class EdgeServer:
         return self.admission.state == Admission.SERVING
 
     def stop(self, grace: float | None = None) -> None:
-        """Drain and stop: refuse new rpcs, let in-flight ones finish within ``grace``.
+        """Drain and stop: refuse new rpcs, let in-flight ones finish within ``grace``,
+        then stop the rest.
 
         While draining, the server still answers: health says NOT_SERVING and new ragcore
         rpcs get UNAVAILABLE, so clients and load balancers learn why. The listener
-        closes once the last in-flight rpc is done (or the grace period is over).
+        closes once the last in-flight rpc is done. If the grace period ends first, the
+        work still in flight is cancelled (its clients get UNAVAILABLE; an ingest keeps
+        the groups it committed and commits nothing more) and given ``UNWIND_SECONDS``
+        to unwind before the listener closes.
         """
         with self._stop_lock:  # a second caller waits for the first to finish
             if not self._stopped.is_set():
@@ -219,12 +240,25 @@ class EdgeServer:
         self.health.enter_graceful_shutdown()
         log.info("draining: %d requests in flight, %.0f s grace", self.admission.in_flight, grace)
         if not self.admission.wait_idle(grace):
-            log.warning("grace period over with %d requests in flight", self.admission.in_flight)
+            self.cut_short = True
+            self.admission.state = Admission.STOPPING
+            # Before any client hears UNAVAILABLE: no commit starts once this returns.
+            cancelled = self.in_flight.cancel_all(CancelReason.SHUTDOWN)
+            log.warning(
+                "grace period over with %d requests in flight: %d stopped (committed work "
+                "is kept, the rest dropped)",
+                self.admission.in_flight,
+                cancelled,
+            )
+            if not self.admission.wait_idle(UNWIND_SECONDS):
+                log.warning(
+                    "%d requests still in flight: cutting them off", self.admission.in_flight
+                )
         self._grpc.stop(max(0.0, deadline - time.monotonic())).wait()
         if self.metrics is not None:  # scraped until here: the drain shows on a dashboard
             self.metrics.stop_http()
-        if self._owns_engine:
-            self.engine.close()
+        if self._owns_engine and self.admission.in_flight == 0:
+            self.engine.close()  # else work still unwinds in it; the process exit ends it
         self._stopped.set()
         log.info("stopped")
 
@@ -245,7 +279,13 @@ def create_server(config: ServerConfig | None = None, engine: Engine | None = No
 
 
 def serve(config: ServerConfig, engine: Engine | None = None) -> int:
-    """Run until SIGTERM or SIGINT, then drain gracefully. Returns an exit status."""
+    """Run until SIGTERM or SIGINT, then drain gracefully. Returns an exit status.
+
+    From the signal on, the process has ``grace_seconds`` + ``HARD_EXIT_SECONDS`` to
+    exit: a watchdog ends it with ``os._exit(0)`` then if anything still holds it (work
+    that does not check its cancellation token, the engine's close waiting for it, the
+    interpreter joining worker threads). When the grace period ended with work in flight,
+    it exits at once after the stop (``os._exit(0)``), without closing the engine."""
     server = create_server(config, engine).start()
     log.info("listening on %s:%d (%s)", config.host, server.port, server.security)
     stop = threading.Event()
@@ -253,8 +293,31 @@ def serve(config: ServerConfig, engine: Engine | None = None) -> int:
         signal.signal(sig, lambda number, _frame: stop.set())
     while not stop.wait(0.5):
         pass
+    hard_exit_after(config.grace_seconds + HARD_EXIT_SECONDS)
     server.stop()
+    if server.cut_short:
+        # Work was stopped: what it committed is durable in SQLite, and closing the engine
+        # (and the interpreter joining its threads) would only delay the exit.
+        log.info("exiting now (work in flight was stopped)")
+        logging.shutdown()
+        os._exit(0)
     return 0
+
+
+def hard_exit_after(seconds: float) -> threading.Thread:
+    """A daemon thread that ends the process (status 0) in ``seconds`` unless it has
+    exited by then; daemon threads run on while the interpreter waits for other threads
+    at exit, so this bounds that wait too."""
+
+    def watch() -> None:
+        time.sleep(seconds)
+        log.warning("still busy %.1f s after the signal: exiting now", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    watchdog = threading.Thread(target=watch, name="edge-hard-exit", daemon=True)
+    watchdog.start()
+    return watchdog
 
 
 def _channel_options(c: ServerConfig) -> list[tuple[str, int]]:

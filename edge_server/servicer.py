@@ -3,8 +3,10 @@
 No error handling here: ragcore's errors propagate to ``interceptors.Guards``, which
 ends the rpc with the status from ``edge_server.errors``. What the servicer adds: the
 caller's scope, passed to every Engine call (a scoped token's rpcs run as if the other
-knowledge bases did not exist), and stopping work whose client has gone or whose
-deadline has passed.
+knowledge bases did not exist), and stopping work whose client has gone, whose deadline
+has passed or whose server is shutting down: Ask, AskStream and Ingest run with a
+cancellation token (``edge_server.cancelling``) checked at every stage of an answer and
+after every model batch of an ingest.
 """
 
 from __future__ import annotations
@@ -17,15 +19,16 @@ from dataclasses import replace
 
 from edge_server import convert, tables
 from edge_server.auth import Access
+from edge_server.cancelling import InFlight
 from edge_server.errors import DeadlinePassed, InvalidField, InvalidIngestDocument
 from edge_server.interceptors import Admission, CallContext
 from edge_server.limits import Limits
 from edge_server.v1 import ragcore_pb2 as pb
 from edge_server.v1 import ragcore_pb2_grpc as pb_grpc
 from ragcore import (
+    Cancellation,
     Document,
     Engine,
-    IngestProgress,
     Scope,
     SearchFilters,
     StageEvent,
@@ -37,6 +40,7 @@ from ragcore.errors import (
     InvalidInputError,
     InvalidQueryError,
     KnowledgeBaseNotFoundError,
+    quoted_names,
 )
 
 ROLES = {"reader": pb.ROLE_READER, "admin": pb.ROLE_ADMIN}
@@ -60,25 +64,33 @@ def scope_of(access: Access) -> Scope:
 
 
 class RagcoreServicer(pb_grpc.RagcoreServicer):
-    def __init__(self, engine: Engine, admission: Admission, limits: Limits) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        admission: Admission,
+        limits: Limits,
+        in_flight: InFlight | None = None,
+    ) -> None:
         self.engine = engine
         self.admission = admission
         self.limits = limits
+        self.in_flight = in_flight or InFlight()
         self.started = time.monotonic()
 
     def Ask(self, request: pb.AskRequest, context: CallContext) -> pb.Answer:
         args = convert.ask_request(request, self.limits)
         scope = scope_of(context.access)
         self._check_knowledge_bases(args.filters, scope)
-        check_alive(context, "admission")
-        answer = self.engine.ask(
-            args.question,
-            filters=args.filters,
-            max_rounds=args.max_rounds,
-            scope=scope,
-            on_event=lambda e: check_alive(context, e.stage),
-            session=args.session,
-        )
+        with self.in_flight.token(context) as token:
+            token.check("admission")
+            answer = self.engine.ask(
+                args.question,
+                filters=args.filters,
+                max_rounds=args.max_rounds,
+                scope=scope,
+                on_event=lambda e: token.check(f"after the {e.stage} stage"),
+                session=args.session,
+            )
         return convert.answer(answer, args.include_trace)
 
     def AskStream(self, request: pb.AskRequest, context: CallContext):
@@ -86,11 +98,15 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         args = convert.ask_request(request, self.limits)
         scope = scope_of(context.access)
         self._check_knowledge_bases(args.filters, scope)
-        check_alive(context, "admission")
+        with self.in_flight.token(context) as token:
+            token.check("admission")
+            yield from self._stream(args, scope, token)
+
+    def _stream(self, args: convert.AskArgs, scope: Scope, token: Cancellation):
         events: queue.Queue = queue.Queue()
 
         def relay(e: StageEvent) -> None:
-            check_alive(context, e.stage)
+            token.check(f"after the {e.stage} stage")
             events.put(convert.event(e))
 
         def run() -> None:
@@ -141,7 +157,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             if kind == "file":
                 file_name = message.file.file_name
                 try:
-                    found = convert.document_file(message.file, index)
+                    found = convert.document_file(message.file, index, self.limits)
                 except InvalidDocumentError as error:
                     raise InvalidIngestDocument(error, index, "", file_name) from None
                 where = f"{file_name} (file #{index + 1})"  # unique: two files may share a name
@@ -156,25 +172,17 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
                 )
             positions[convert.origin(index, message.document.id)] = (index, "")
             try:
-                documents.append(convert.document(message.document, index))
+                documents.append(convert.document(message.document, index, self.limits))
             except InvalidDocumentError as error:
                 raise InvalidIngestDocument(error, index, message.document.id) from None
         if not documents:
             raise InvalidField(
                 "requests", "the stream had no documents: send one per IngestRequest"
             )
-        check_alive(context, "receiving the documents")
-
-        def written(p: IngestProgress) -> None:  # called after each committed group
-            if p.documents_done < p.documents_total:
-                check_alive(
-                    context,
-                    f"{p.documents_done} of {p.documents_total} documents were stored (they "
-                    "are kept; sending them again skips them)",
-                )
-
         try:
-            report = self.engine.ingest(documents, written, scope=scope_of(context.access))
+            with self.in_flight.token(context) as token:
+                token.check("receiving the documents")
+                report = self.engine.ingest(documents, scope=scope_of(context.access), cancel=token)
         except InvalidDocumentError as error:  # a check across documents (supersedes, ...)
             if error.source not in positions:
                 raise
@@ -205,12 +213,12 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         return pb.ListTablesResponse(tables=[tables.table(t) for t in self.engine.list_tables()])
 
     def DeleteDocument(self, request: pb.DeleteDocumentRequest, context: CallContext):
-        document_id = convert.required(request.document_id, "document_id", "id of the document")
+        document_id = convert.document_id(request.document_id, self.limits)
         removed = self.engine.delete(document_id, scope=scope_of(context.access))
         return pb.DeleteDocumentResponse(document_id=document_id, chunks_removed=removed)
 
     def GetDocument(self, request: pb.GetDocumentRequest, context: CallContext):
-        document_id = convert.required(request.document_id, "document_id", "id of the document")
+        document_id = convert.document_id(request.document_id, self.limits)
         record = self.engine.document(document_id, scope=scope_of(context.access))
         return convert.stored_document(record, self._visible(context.access)(record.supersedes))
 
@@ -234,7 +242,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         )
 
     def DeleteKnowledgeBase(self, request: pb.DeleteKnowledgeBaseRequest, context: CallContext):
-        name = convert.required(request.name, "name", "name of the knowledge base")
+        name = convert.knowledge_base_name(request.name, self.limits)
         removed = self.engine.delete_knowledge_base(name, scope=scope_of(context.access))
         return pb.DeleteKnowledgeBaseResponse(name=name, documents_removed=removed)
 
@@ -261,7 +269,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         missing = sorted(set(filters.knowledge_bases) - known)
         if missing:
             raise KnowledgeBaseNotFoundError(
-                f"unknown knowledge base {', '.join(map(repr, missing))}; "
+                f"unknown knowledge base {quoted_names(missing)}; "
                 f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}"
             )
 
@@ -286,7 +294,7 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
         return visible
 
     def EndSession(self, request: pb.EndSessionRequest, context: CallContext):
-        session = convert.session_id(request.session_id)
+        session = convert.session_id(request.session_id, self.limits)
         ended = self.engine.end_session(session, scope=scope_of(context.access))
         return pb.EndSessionResponse(ended=ended)
 

@@ -21,11 +21,12 @@ from typing import Any
 
 from edge_server.convert import instant
 from edge_server.errors import InvalidField, InvalidTable
+from edge_server.limits import MAX_FILE_NAME_CHARS
 from edge_server.v1 import ragcore_pb2 as pb
-from ragcore.errors import InvalidInputError
+from ragcore import MAX_TABLE_NAME_CHARS
+from ragcore.errors import InvalidInputError, quoted
 
 SCHEMA_FILE = "schema.toml"
-MAX_FILE_NAME_CHARS = 200
 # The data file's name only: no directory, nothing hidden. Its ending (the format) and
 # the table's name are the engine's to check, so they are checked once, the same way.
 _FILE_NAME = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]*$")
@@ -76,6 +77,12 @@ def _header(message: pb.IngestTableRequest, directory: Path) -> TableUpload:
     # .proto says, like every other problem of them.
     if not message.table:
         raise InvalidTable("table", "the first message names no table: set table")
+    if len(message.table) > MAX_TABLE_NAME_CHARS:
+        raise InvalidTable(
+            "table",
+            f"table name {quoted(message.table)} is over the limit of {MAX_TABLE_NAME_CHARS} "
+            "characters (Limits.max_table_name_chars): use a shorter name",
+        )
     if not message.schema.strip():
         raise InvalidTable(
             "schema", "the first message carries no schema: send the schema file's TOML text"
@@ -84,8 +91,9 @@ def _header(message: pb.IngestTableRequest, directory: Path) -> TableUpload:
     if not _FILE_NAME.match(name) or len(name) > MAX_FILE_NAME_CHARS:
         raise InvalidTable(
             "file_name",
-            f"file_name {name!r} is not usable: give the data file's name (no directory), "
-            f"1 to {MAX_FILE_NAME_CHARS} letters, digits or ._- ending .csv or .jsonl",
+            f"file_name {quoted(name)} is not usable: give the data file's name (no directory), "
+            f"1 to {MAX_FILE_NAME_CHARS} (Limits.max_file_name_chars) letters, digits or ._- "
+            "ending .csv or .jsonl",
         )
     (directory / "data").mkdir()  # apart from the schema file, whatever the name
     return TableUpload(

@@ -43,7 +43,8 @@ below it (``tests/ragcore/test_layers.py`` enforces this)::
        scope                      the knowledge bases a caller may use
     1  config, documents,         the one Config; Document and its metadata; table
        tabular                    schemas and queries
-    0  types, errors, trace, text/   vocabularies, the error tree, trace trees, text helpers
+    0  types, errors, trace, text/,  vocabularies, the error tree, trace trees, text helpers,
+       cancel                     the cancellation token long work checks
 """
 
 from ragcore.agents.evidence import Draft, Evidence, Statement
@@ -58,9 +59,19 @@ from ragcore.agents.perception import (
 from ragcore.agents.planning import Plan, Retrieval, RetrievalTask, TaskResult
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport
 from ragcore.answering import Answer, Citation, EventListener, StageEvent
+from ragcore.cancel import Cancellation, CancelToken
 from ragcore.config import Config, HnswParams
-from ragcore.documents import Document, DocumentInfo, PageSpan, Section, document_from_fields
-from ragcore.engine import Engine, KnowledgeBaseInfo, Stats
+from ragcore.documents import (
+    MAX_ID_CHARS,
+    MAX_KNOWLEDGE_BASE_CHARS,
+    MAX_LABEL_CHARS,
+    Document,
+    DocumentInfo,
+    PageSpan,
+    Section,
+    document_from_fields,
+)
+from ragcore.engine import BackupReport, Engine, KnowledgeBaseInfo, Stats
 from ragcore.errors import RagcoreError
 from ragcore.inference.embedder import Embedder
 from ragcore.inference.reranker import Reranker
@@ -72,13 +83,17 @@ from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.integrity import CheckFinding, CheckReport
 from ragcore.storage.records import DocumentPage, DocumentRecord
-from ragcore.storage.sessions import Session, Turn
+from ragcore.storage.sessions import MAX_SESSION_ID_CHARS, Session, Turn
+from ragcore.tabular import MAX_TABLE_NAME_CHARS
 from ragcore.trace import TraceNode
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Answer",
+    "BackupReport",
+    "CancelToken",
+    "Cancellation",
     "CheckFinding",
     "CheckReport",
     "CheckResult",
@@ -104,8 +119,13 @@ __all__ = [
     "IngestReport",
     "Issue",
     "KnowledgeBaseInfo",
+    "MAX_ID_CHARS",
+    "MAX_KNOWLEDGE_BASE_CHARS",
+    "MAX_LABEL_CHARS",
     "MAX_QUERY_CHARS",
     "MAX_QUESTION_CHARS",
+    "MAX_SESSION_ID_CHARS",
+    "MAX_TABLE_NAME_CHARS",
     "PageSpan",
     "Perception",
     "Plan",

@@ -297,15 +297,17 @@ class Answerer:
                 f"(data version {key.data_version}); nothing searched, generated or validated"
             )
         tracer.root.note(f"{tracer.root.detail} → {stored.status} (cached)".strip())
+        if on_event is not None:
+            elapsed = (time.perf_counter() - started) * 1000
+            on_event(StageEvent(EventKind.PERCEPTION, 0, elapsed, stored.perception))
         trace = tracer.finish()
         timings = dict.fromkeys(Stage.values(), 0.0)
         for node in trace.walk():
             if node.name in timings:
                 timings[node.name] += node.ms
-        timings["total"] = trace.ms
-        if on_event is not None:
-            elapsed = (time.perf_counter() - started) * 1000
-            on_event(StageEvent(EventKind.PERCEPTION, 0, elapsed, stored.perception))
+        # From the start of this call, as every event's elapsed_ms: never less than the
+        # perception event's (a stream's elapsed_ms does not go back).
+        timings["total"] = (time.perf_counter() - started) * 1000
         return replace(
             stored,
             question=asked,
@@ -314,6 +316,9 @@ class Answerer:
             trace=trace,
             timings=MappingProxyType(timings),
             session_id=None,
+            # This call's searches: none (the rounds and tasks are the cached answer's).
+            searches=0,
+            duplicate_searches=0,
         )
 
     def _recognise(
@@ -485,8 +490,12 @@ class Answerer:
                 f"retrieval reused from near-duplicate {reuse.question!r} "
                 f"(cosine {reuse.cosine:.3f}); nothing searched",
             )
-            return reuse.value
+            # Nothing was searched in this run: its event and its answer count 0 searches.
+            results = tuple(replace(r, searched=False) for r in reuse.value.results)
+            return replace(reuse.value, results=results)
         retrieval = self.orchestrator.execute(plan, perception, q.cache)
+        # The one record of the searches run: the answer's count is this list's length,
+        # and each retrieval event's the searched results of its round, the same ones.
         q.searched.extend(r.task.key for r in retrieval.results if r.searched)
         if self.caches is not None and plan.round == 1:
             self.caches.keep_retrieval(ticket, perception.question, retrieval)

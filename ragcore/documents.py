@@ -10,15 +10,22 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
-from ragcore.errors import InvalidDocumentError
+from ragcore.errors import QUOTE_CHARS, InvalidDocumentError, quoted
 from ragcore.text.terms import model_terms, terms
 
 MAX_DOCUMENT_CHARS = 2_000_000
 """Default cap on a document's text; larger documents should be split before ingest."""
 
+MAX_ID_CHARS = 200
+"""A document id (and a ``supersedes`` link): 1 to this many characters."""
+MAX_KNOWLEDGE_BASE_CHARS = 64
+"""A knowledge base's name: 1 to this many characters."""
+MAX_LABEL_CHARS = 200
+"""A document's ``doc_type`` and ``source``, and each metadata key: at most this many."""
+
 DEFAULT_KNOWLEDGE_BASE = "default"
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$")
-_KB = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_ID = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9._:/@-]{{0,{MAX_ID_CHARS - 1}}}$")
+_KB = re.compile(rf"^[a-z0-9][a-z0-9_-]{{0,{MAX_KNOWLEDGE_BASE_CHARS - 1}}}$")
 
 
 @dataclass(frozen=True)
@@ -132,7 +139,7 @@ class Document:
 
     def validated(self, max_chars: int = MAX_DOCUMENT_CHARS) -> Document:
         """Return self if every field is usable, else raise InvalidDocumentError."""
-        where = self.origin or f"document {self.id!r}"
+        where = self.origin or f"document {quoted(self.id)}"
 
         def bad(field_name: str, problem: str) -> InvalidDocumentError:
             return InvalidDocumentError(where, field_name, problem)
@@ -140,8 +147,8 @@ class Document:
         if not isinstance(self.id, str) or not _ID.match(self.id):
             raise bad(
                 "id",
-                f"{self.id!r} is not a valid id: use 1-200 letters, digits or ._:/@- "
-                "starting with a letter or digit",
+                f"{quoted(self.id)} is not a valid id: use 1-{MAX_ID_CHARS} letters, digits "
+                "or ._:/@- starting with a letter or digit",
             )
         if not isinstance(self.text, str) or not self.text.strip():
             raise bad("text", "the document has no text")
@@ -154,33 +161,45 @@ class Document:
         if not isinstance(self.knowledge_base, str) or not _KB.match(self.knowledge_base):
             raise bad(
                 "knowledge_base",
-                f"{self.knowledge_base!r} is not a valid name: use 1-64 "
-                "lowercase letters, digits, _ or -",
+                f"{quoted(self.knowledge_base)} is not a valid name: use "
+                f"1-{MAX_KNOWLEDGE_BASE_CHARS} lowercase letters, digits, _ or -",
             )
         for name in ("title", "source", "doc_type"):
             if not isinstance(getattr(self, name), str):
                 raise bad(name, f"must be text, got {type(getattr(self, name)).__name__}")
+        for name in ("source", "doc_type"):
+            if len(getattr(self, name)) > MAX_LABEL_CHARS:
+                raise bad(name, _too_long(getattr(self, name), MAX_LABEL_CHARS))
         if (
             isinstance(self.authority, bool)
             or not isinstance(self.authority, int)
             or not 1 <= self.authority <= 5
         ):
             raise bad(
-                "authority", f"{self.authority!r} is out of range: use an integer from 1 to 5"
+                "authority",
+                f"{quoted(self.authority)} is out of range: use an integer from 1 to 5",
             )
         if self.updated_at is not None and not isinstance(self.updated_at, date):
-            raise bad("updated_at", f"{self.updated_at!r} is not a date: use YYYY-MM-DD")
+            raise bad("updated_at", f"{quoted(self.updated_at)} is not a date: use YYYY-MM-DD")
         if isinstance(self.version, bool) or not isinstance(self.version, int) or self.version < 1:
-            raise bad("version", f"{self.version!r} is not a version: use an integer of 1 or more")
+            raise bad(
+                "version", f"{quoted(self.version)} is not a version: use an integer of 1 or more"
+            )
         if self.supersedes is not None and (
             not isinstance(self.supersedes, str) or not _ID.match(self.supersedes)
         ):
-            raise bad("supersedes", f"{self.supersedes!r} is not a document id")
+            raise bad(
+                "supersedes",
+                f"{quoted(self.supersedes)} is not a document id: use 1-{MAX_ID_CHARS} letters, "
+                "digits or ._:/@- starting with a letter or digit",
+            )
         if self.supersedes == self.id:
             raise bad("supersedes", "a document cannot supersede itself")
         for key, value in self.metadata.items():
             if not isinstance(key, str) or not isinstance(value, str):
-                raise bad("metadata", f"{key!r}: keys and values must be text")
+                raise bad("metadata", f"{quoted(key)}: keys and values must be text")
+            if len(key) > MAX_LABEL_CHARS:
+                raise bad("metadata", f"the key {_too_long(key, MAX_LABEL_CHARS)}")
         return self
 
 
@@ -194,7 +213,7 @@ def parse_date(value: object, where: str, field_name: str = "updated_at") -> dat
         return date.fromisoformat(str(value).strip())
     except ValueError:
         raise InvalidDocumentError(
-            where, field_name, f"{value!r} is not a date: use YYYY-MM-DD, e.g. 2024-03-31"
+            where, field_name, f"{quoted(value)} is not a date: use YYYY-MM-DD, e.g. 2024-03-31"
         ) from None
 
 
@@ -204,7 +223,16 @@ def parse_int(value: object, where: str, field_name: str) -> int:
     try:
         return int(str(value).strip())
     except ValueError:
-        raise InvalidDocumentError(where, field_name, f"{value!r} is not an integer") from None
+        raise InvalidDocumentError(
+            where, field_name, f"{quoted(value)} is not an integer"
+        ) from None
+
+
+def _too_long(value: str, limit: int) -> str:
+    return (
+        f"{value[:QUOTE_CHARS]!r}… is {len(value):,} characters, over the limit of {limit}: "
+        "shorten it"
+    )
 
 
 # The fields a loaded file may set; anything else is free-form metadata.

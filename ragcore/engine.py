@@ -50,11 +50,19 @@ from ragcore.agents.planning.tables import TableCatalog
 from ragcore.agents.validation import Validator
 from ragcore.agents.validation.semantic import SemanticSupport
 from ragcore.answering import Answer, Answerer, EventListener
+from ragcore.cancel import NEVER, CancelToken
 from ragcore.config import LLM_API_KEY_ENV, Config, default_embedder
 from ragcore.documents import Document, DocumentInfo
-from ragcore.errors import InvalidInputError, InvalidQueryError, ScopeError, StoreError
+from ragcore.errors import (
+    Cancelled,
+    InvalidInputError,
+    InvalidQueryError,
+    ScopeError,
+    StoreError,
+    quoted,
+)
 from ragcore.inference.embedder import Embedder, OnnxEmbedder
-from ragcore.inference.models import embedder_names, embedder_spec, models_dir
+from ragcore.inference.models import embedder_names, embedder_spec, models_dir, sha256_of
 from ragcore.inference.reranker import OnnxCrossEncoder, Reranker
 from ragcore.ingest.loaders import load_files
 from ragcore.ingest.pipeline import ChunkingPolicy, Ingestor, IngestReport, ProgressCallback
@@ -80,7 +88,7 @@ from ragcore.stores import (
     sqlite_only,
 )
 from ragcore.tabular import TableQuery
-from ragcore.types import AnswerStatus, IngestStatus, SearchMode
+from ragcore.types import AnswerStatus, CancelReason, IngestStatus, SearchMode
 
 
 def _context(turns: Sequence[Turn]) -> str | None:
@@ -97,7 +105,6 @@ def _context(turns: Sequence[Turn]) -> str | None:
 # The scope of the ask running on this thread, for the validator's document look-ups:
 # the validator is shared by every question and reads documents through one callable.
 _ASK_SCOPE: ContextVar[Scope] = ContextVar("ragcore_ask_scope", default=Scope.ALL)
-_INDEX_KEYS = ("index_file", "index_sha256", "index_data_version", "index_count")
 _SEARCH_THREADS = 8
 
 
@@ -148,6 +155,9 @@ class Engine:
         self._lock = threading.RLock()
         self._store: DocumentStore | None = None
         self._index: Vectors | None = None
+        self._unsaved = False
+        """The index holds commits its file does not (a stopped ingest): saved by the next
+        write, or at ``close``."""
         self._answerer: Answerer | None = None
         self._sessions: Sessions | None = None
         self._queries: QueryEmbeddings | None = None
@@ -264,6 +274,8 @@ class Engine:
 
     def close(self) -> None:
         with self._lock:
+            if self._unsaved and self._index is not None:
+                self._save(self._index)
             if self._overlap is not None:
                 self._overlap[1].shutdown(wait=True)  # before the embedder they use closes
                 self._overlap = None
@@ -292,21 +304,42 @@ class Engine:
         progress: ProgressCallback | None = None,
         *,
         scope: Scope | None = None,
+        cancel: CancelToken = NEVER,
     ) -> IngestReport:
         """Add or update documents; all are validated before anything is written.
 
-        A scoped caller may write only into its knowledge bases, and may not reuse the id
-        of a document outside them: either is a ``ScopeError`` before anything is written.
+        A scoped caller may write only into its knowledge bases, may not reuse the id
+        of a document outside them, nor supersede one: each is a ``ScopeError`` before
+        anything is written.
+
+        ``cancel`` (``ragcore.cancel``) stops the ingest within one model batch with
+        ``Cancelled``: the groups committed before stay (a rerun skips them), the rest is
+        dropped, and the write lock is free again at once.
         """
         scope = _scope(scope)
         with self._lock, self._translated("ingesting"):
+            cancel.check("waiting for the write lock")
             if not scope.unrestricted:
                 documents = self._inside(list(documents), scope)
             vectors = self._vectors
-            report = self._ingestor(vectors).ingest(documents, progress)
+            ingestor = self._ingestor(vectors)
+            try:
+                report = ingestor.ingest(documents, progress, cancel)
+            except Cancelled as stopped:
+                # Stopped: the lock is free at once. Saving the index file (written whole,
+                # and fsynced) waits for the next write or ``close`` - or, when the process
+                # is shutting down, for nobody: exiting on time comes first, and the next
+                # start catches the index up from SQLite.
+                if ingestor.commits and stopped.reason != CancelReason.SHUTDOWN:
+                    self._unsaved = True
+                raise
             if report.chunks or report.count(IngestStatus.UPDATED):
-                vectors.save()
+                self._save(vectors)
             return report
+
+    def _save(self, vectors: Vectors) -> None:
+        vectors.save()
+        self._unsaved = False
 
     def _inside(self, documents: list[Document], scope: Scope) -> list[Document]:
         """``documents``, checked to lie inside ``scope`` (valid ones: a bad document is
@@ -316,11 +349,15 @@ class Engine:
                 doc.validated(self.config.max_document_chars)
                 scope.check(doc.knowledge_base)
         ids = [doc.id for doc in documents if isinstance(doc, Document)]
-        taken = self.store.within(scope).taken_outside(ids)
+        # A link is a write too: superseding a document outside the scope would mark it
+        # superseded for every other caller (and drop it from their current-only searches).
+        links = [d.supersedes for d in documents if isinstance(d, Document) and d.supersedes]
+        taken = self.store.within(scope).taken_outside([*ids, *links])
         if taken:
-            # Ids are one namespace for the whole store; say no more than that it is taken.
+            # Ids are one namespace for the whole store; say no more than that it is taken,
+            # in the same words for the document's own id and for the one it supersedes.
             raise ScopeError(
-                f"document id {taken[0]!r} is not available to this caller: choose another id"
+                f"document id {quoted(taken[0])} is not available to this caller: choose another id"
             )
         return documents
 
@@ -351,7 +388,7 @@ class Engine:
             vectors = self._vectors
             result = self.store.within(_scope(scope)).delete(document_id)
             vectors.apply(result, {})
-            vectors.save()
+            self._save(vectors)
             return len(result.removed_chunk_ids)
 
     def delete_knowledge_base(self, name: str, *, scope: Scope | None = None) -> int:
@@ -367,7 +404,7 @@ class Engine:
             vectors = self._vectors
             count, result = store.delete_knowledge_base(name)
             vectors.apply(result, {})
-            vectors.save()
+            self._save(vectors)
             return count
 
     # -- tables (structured data beside the documents) ------------------------------
@@ -769,11 +806,17 @@ class Engine:
         return self._queries
 
     # -- operations ----------------------------------------------------------------
-    def backup(self, dest: Path | str) -> Path:
+    def backup(self, dest: Path | str) -> BackupReport:
         """Copy the data directory into ``dest`` (a new or empty directory), consistent
         while searches and asks go on: the database through SQLite's online backup API,
         then the vector index file it records. Writes by this engine wait meanwhile.
-        Returns ``dest``; ``Engine.open(dest)`` opens the copy.
+        ``Engine.open(report.dest)`` opens the copy.
+
+        The index file is checked first (present, its recorded SHA-256, the data version
+        it reflects): a damaged one is not copied; the copy's index is rebuilt from its
+        database instead, and the report says why (``index_rebuilt``), so that the copy
+        passes ``check`` and the operator learns the data directory needs
+        ``rebuild-index``.
         """
         dest = Path(dest).expanduser()
         if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
@@ -789,16 +832,19 @@ class Engine:
             store.backup_to(dest / DATABASE_NAME)
             copy = Store(dest)
             try:
-                index_file = copy.meta("index_file")
+                index_file = copy.meta("index_file") or ""
+                damage = _index_damage(copy, self.config.data_dir)
+                if damage:  # the copy gets an index rebuilt from its own database
+                    PersistentIndex(
+                        copy, self.embedder.dimension, self.config.hnsw, self.config.threads
+                    )
+                elif index_file:
+                    shutil.copyfile(self.config.data_dir / index_file, dest / index_file)
+                    with open(dest / index_file, "rb+") as handle:
+                        os.fsync(handle.fileno())
             finally:
                 copy.close()
-            source = self.config.data_dir / (index_file or "")
-            if index_file and source.is_file():
-                shutil.copyfile(source, dest / index_file)
-                with open(dest / index_file, "rb+") as handle:
-                    os.fsync(handle.fileno())
-            # Without its index file the copy rebuilds the index from SQLite when opened.
-        return dest
+        return BackupReport(dest, damage)
 
     def check(self) -> CheckReport:
         """Check SQLite (integrity_check), the FTS5 keyword indexes (integrity-check) and
@@ -817,9 +863,12 @@ class Engine:
         )
         with self._lock, self._translated("rebuilding the vector index"):
             if self._index is None:
-                # Forget the recorded file: opening then rebuilds it, once.
-                self.store.forget_meta(_INDEX_KEYS)
-                return len(self._vectors.index)
+                # Not open yet: open it rebuilt (once), without reading the old file and
+                # without the "missing" warning of a data directory that lost its index.
+                self._index = open_vectors(
+                    self.store, self.embedder.dimension, self.config, rebuild=True
+                )
+                return len(self._index.index)
             vectors = self._vectors
             assert isinstance(vectors, PersistentIndex)  # SQLite, checked above
             fresh = HnswIndex(self.embedder.dimension, self.config.hnsw, self.config.threads)
@@ -840,6 +889,40 @@ class Engine:
             if isinstance(store, Store):
                 raise store.translate(exc, doing) from exc
             raise StoreError(f"{doing} failed: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class BackupReport:
+    """What ``Engine.backup`` wrote: the copy in ``dest``; ``index_rebuilt`` says why its
+    vector index was rebuilt from the database instead of copied (the data directory's
+    index file is missing, corrupt or out of step: run ``rebuild-index`` there), empty
+    when the file was copied."""
+
+    dest: Path
+    index_rebuilt: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.index_rebuilt
+
+
+def _index_damage(copy: Store, data_dir: Path) -> str:
+    """What is wrong with the index file ``copy``'s database records in ``data_dir`` ("" if
+    it is sound: present, with the recorded SHA-256, at the copy's data version)."""
+    name = copy.meta("index_file")
+    if name is None:
+        return "no vector index file is recorded" if copy.counts()["chunks"] else ""
+    path = data_dir / name
+    if not path.is_file():
+        return f"the vector index file {name} is missing"
+    if sha256_of(path) != copy.meta("index_sha256"):
+        return f"the vector index file {name} is corrupt (sha256 mismatch)"
+    if copy.meta("index_data_version") != str(copy.data_version()):
+        return (
+            f"the vector index file {name} is out of step with the database (unless a write "
+            "was just being saved: `ragcore check` says which)"
+        )
+    return ""
 
 
 def _scope(scope: Scope | None) -> Scope:

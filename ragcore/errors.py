@@ -17,6 +17,7 @@ into ragcore, with ``raise ... from exc``, so callers only ever need these::
     │   └── KnowledgeBaseNotFoundError
     ├── ScopeError                 a knowledge base outside the caller's scope was named
     ├── StoreError                 the data directory is unusable (locked, damaged, newer schema)
+    ├── Cancelled                  work was stopped: deadline, caller gone or shutdown (``reason``)
     └── GenerationError            the answer generator failed (LLM endpoint down, slow, malformed)
 
 Messages say what was wrong and what to do about it.
@@ -24,7 +25,32 @@ Messages say what was wrong and what to do about it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragcore.types import CancelReason
+
+QUOTE_CHARS = 80
+"""At most this many characters of a caller's value are quoted in an error message."""
+
+
+def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``value`` as an error message quotes it: its ``repr``, cut to ``limit`` characters
+    of the value with "…" and its length when longer (a 6,000-character id must not make
+    a 6,000-character message)."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value):,} characters)"
+    shown = repr(value)
+    return shown if len(shown) <= limit + 2 else f"{shown[:limit]}… ({len(shown):,} characters)"
+
+
+def quoted_names(names: Iterable[str], most: int = 5) -> str:
+    """Names a caller gave, each ``quoted``, sorted, at most ``most`` of them ("… and 7
+    more")."""
+    ordered = sorted(names)
+    shown = ", ".join(quoted(n) for n in ordered[:most])
+    return shown + (f" and {len(ordered) - most} more" if len(ordered) > most else "")
 
 
 class RagcoreError(Exception):
@@ -114,6 +140,26 @@ class ScopeError(RagcoreError):
 class StoreError(RagcoreError):
     """The data directory cannot be used as it is (locked, damaged, written by a newer
     ragcore); the message says what and what to do (``ragcore check``, restore a backup)."""
+
+
+class Cancelled(RagcoreError):
+    """Work was stopped before it finished (``ragcore.cancel``): ``reason`` says why (a
+    ``CancelReason``) and ``stage`` where. An ingest keeps the groups of documents it had
+    committed (sending them again skips them) and drops the rest."""
+
+    def __init__(self, reason: CancelReason, stage: str = "") -> None:
+        self.reason = reason
+        self.stage = stage
+        why = {
+            "deadline": "the deadline passed",
+            "client": "the caller cancelled or went away",
+            "shutdown": "the server is shutting down",
+        }.get(str(reason), str(reason))
+        where = f" ({stage})" if stage else ""
+        super().__init__(
+            f"the work was stopped{where}: {why}; what was committed before is kept and "
+            "the rest dropped: try again (with more time, or on another server)"
+        )
 
 
 class GenerationError(RagcoreError):

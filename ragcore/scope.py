@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from ragcore.errors import InvalidInputError, ScopeError
+from ragcore.errors import InvalidInputError, ScopeError, quoted
 from ragcore.storage.filters import SearchFilters
 
 
@@ -64,7 +64,7 @@ class Scope:
         """ScopeError if ``knowledge_base`` is outside the scope (existing or not)."""
         if not self.allows(knowledge_base):
             raise ScopeError(
-                f"knowledge base {knowledge_base!r} is outside the knowledge bases this "
+                f"knowledge base {quoted(knowledge_base)} is outside the knowledge bases this "
                 f"caller may use ({', '.join(self.names)}): name one of those"
             )
 

@@ -54,10 +54,13 @@ def open_store(config: Config, dimension: Callable[[], int]) -> DocumentStore:
     )
 
 
-def open_vectors(store: DocumentStore, dimension: int, config: Config) -> Vectors:
-    """The hnswlib index file beside SQLite, or the database's own index."""
+def open_vectors(
+    store: DocumentStore, dimension: int, config: Config, *, rebuild: bool = False
+) -> Vectors:
+    """The hnswlib index file beside SQLite (``rebuild``: built anew from the database's
+    embeddings instead of read from its file), or the database's own index."""
     if isinstance(store, Store):
-        return PersistentIndex(store, dimension, config.hnsw, config.threads)
+        return PersistentIndex(store, dimension, config.hnsw, config.threads, rebuild=rebuild)
     from ragcore.storage.postgres.vectors import InStoreVectors
 
     return InStoreVectors(_postgres(store))

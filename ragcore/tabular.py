@@ -48,7 +48,7 @@ from datetime import date
 from pathlib import Path
 from types import MappingProxyType
 
-from ragcore.errors import InvalidInputError
+from ragcore.errors import InvalidInputError, quoted
 from ragcore.types import _Vocabulary
 
 MAX_TABLE_NAME_CHARS = 48
@@ -228,7 +228,7 @@ def check_table_name(name: object, source: str = "table name") -> str:
     """``name`` if it can name a table (lower-case letters, digits, ``_``)."""
     if not isinstance(name, str) or not _NAME.match(name) or len(name) > MAX_TABLE_NAME_CHARS:
         raise InvalidInputError(
-            f"{source}: table name {name!r} is not usable; use 1 to {MAX_TABLE_NAME_CHARS} "
+            f"{source}: table name {quoted(name)} is not usable; use 1 to {MAX_TABLE_NAME_CHARS} "
             "lower-case letters, digits and '_', starting with a letter"
         )
     return name

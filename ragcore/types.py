@@ -145,6 +145,17 @@ class IngestStatus(_Vocabulary):
     UNCHANGED = "unchanged"
 
 
+class CancelReason(_Vocabulary):
+    """Why work was stopped before it finished (``ragcore.errors.Cancelled.reason``)."""
+
+    DEADLINE = "deadline"
+    """The caller's deadline passed."""
+    CLIENT = "client"
+    """The caller went away or cancelled."""
+    SHUTDOWN = "shutdown"
+    """The process is shutting down and the grace period is over."""
+
+
 class AnswerStatus(_Vocabulary):
     OK = "ok"
     UNCERTAIN = "uncertain"

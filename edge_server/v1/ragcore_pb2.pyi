@@ -198,7 +198,7 @@ class ServerInfo(_message.Message):
     def __init__(self, version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., embedder: _Optional[str] = ..., reranker: _Optional[str] = ..., generator: _Optional[str] = ..., store: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., scope: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Limits(_message.Message):
-    __slots__ = ("max_question_chars", "max_query_chars", "max_document_chars", "max_message_bytes", "max_rounds", "max_k", "max_page_size", "max_in_flight")
+    __slots__ = ("max_question_chars", "max_query_chars", "max_document_chars", "max_message_bytes", "max_rounds", "max_k", "max_page_size", "max_in_flight", "max_id_chars", "max_knowledge_base_chars", "max_session_id_chars", "max_label_chars", "max_file_name_chars", "max_table_name_chars")
     MAX_QUESTION_CHARS_FIELD_NUMBER: _ClassVar[int]
     MAX_QUERY_CHARS_FIELD_NUMBER: _ClassVar[int]
     MAX_DOCUMENT_CHARS_FIELD_NUMBER: _ClassVar[int]
@@ -207,6 +207,12 @@ class Limits(_message.Message):
     MAX_K_FIELD_NUMBER: _ClassVar[int]
     MAX_PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     MAX_IN_FLIGHT_FIELD_NUMBER: _ClassVar[int]
+    MAX_ID_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_KNOWLEDGE_BASE_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SESSION_ID_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_LABEL_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_FILE_NAME_CHARS_FIELD_NUMBER: _ClassVar[int]
+    MAX_TABLE_NAME_CHARS_FIELD_NUMBER: _ClassVar[int]
     max_question_chars: int
     max_query_chars: int
     max_document_chars: int
@@ -215,7 +221,13 @@ class Limits(_message.Message):
     max_k: int
     max_page_size: int
     max_in_flight: int
-    def __init__(self, max_question_chars: _Optional[int] = ..., max_query_chars: _Optional[int] = ..., max_document_chars: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., max_rounds: _Optional[int] = ..., max_k: _Optional[int] = ..., max_page_size: _Optional[int] = ..., max_in_flight: _Optional[int] = ...) -> None: ...
+    max_id_chars: int
+    max_knowledge_base_chars: int
+    max_session_id_chars: int
+    max_label_chars: int
+    max_file_name_chars: int
+    max_table_name_chars: int
+    def __init__(self, max_question_chars: _Optional[int] = ..., max_query_chars: _Optional[int] = ..., max_document_chars: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., max_rounds: _Optional[int] = ..., max_k: _Optional[int] = ..., max_page_size: _Optional[int] = ..., max_in_flight: _Optional[int] = ..., max_id_chars: _Optional[int] = ..., max_knowledge_base_chars: _Optional[int] = ..., max_session_id_chars: _Optional[int] = ..., max_label_chars: _Optional[int] = ..., max_file_name_chars: _Optional[int] = ..., max_table_name_chars: _Optional[int] = ...) -> None: ...
 
 class SearchFilters(_message.Message):
     __slots__ = ("knowledge_bases", "doc_types", "updated_after", "updated_before", "min_authority", "exclude_superseded")

@@ -140,9 +140,13 @@ class RagcoreServicer:
         committed whole (its chunks, keyword entries and vectors together). A call that ends
         early after that (deadline, cancellation, the server stopping or being killed) keeps
         the groups already committed and nothing of the others; sending the same documents
-        again skips the stored ones (DocumentOutcome UNCHANGED). To learn what was stored,
-        read the summary, or after a failed call ListDocuments with updated_since set to a
-        time before the call. Admin only; a scoped token writes only into its knowledge bases.
+        again skips the stored ones (DocumentOutcome UNCHANGED). A call that ends early is
+        stopped within one model batch (a few dozen chunks; well under a second): the server
+        commits nothing of it after that, and other writes can go on. To learn what was
+        stored, read the summary, or after a failed call ListDocuments with updated_since set
+        to a time before the call. Admin only; a scoped token writes only into its knowledge
+        bases, and its documents may supersede only documents of those (or ids not stored):
+        superseding one outside is PERMISSION_DENIED, as reusing its id is.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -498,11 +498,28 @@ def _cmd_demo(engine: Engine, args: argparse.Namespace) -> int:
 
 
 def _cmd_backup(engine: Engine, args: argparse.Namespace) -> int:
-    dest = engine.backup(args.dest)
+    """Exit 0 for a copy of a sound data directory; 1 when its vector index was damaged
+    (the copy's was rebuilt from the database and is sound; the data directory needs
+    ``rebuild-index``)."""
+    report = engine.backup(args.dest)
     if args.json:
-        render.print_json({"data_dir": engine.config.data_dir, "backup": dest})
+        render.print_json(
+            {
+                "data_dir": engine.config.data_dir,
+                "backup": report.dest,
+                "index_rebuilt": report.index_rebuilt,
+            }
+        )
     else:
-        print(f"backed up {engine.config.data_dir} to {dest}")
+        print(f"backed up {engine.config.data_dir} to {report.dest}")
+    if not report.ok:
+        print(
+            f"ragcore backup: {report.index_rebuilt} in {engine.config.data_dir}: the copy's "
+            "vector index was rebuilt from the database; run `ragcore rebuild-index` on the "
+            "data directory",
+            file=sys.stderr,
+        )
+        return EXIT_PROBLEMS
     return 0
 
 

@@ -11,6 +11,12 @@ model runs, and a writer thread commits finished documents while the model goes 
 A document is committed whole, once all its chunks have vectors, in groups of about
 ``GROUP_CHUNKS`` chunks per transaction: a crash loses only documents not yet
 committed, never half a document, and a rerun skips the committed ones.
+
+An ingest can be stopped (``ragcore.cancel``): its ``CancelToken`` is checked after
+every model batch (``batch_size`` chunks, 32 by default; ``CHECK_CHUNKS`` without a
+streaming embedder), for every document chunked, and before every commit. Once it is
+cancelled the ingest raises ``Cancelled`` within one batch: the groups committed stay,
+the rest is dropped, and nothing is committed after the cancel returned.
 """
 
 from __future__ import annotations
@@ -18,14 +24,15 @@ from __future__ import annotations
 import bisect
 import contextlib
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
+from ragcore.cancel import NEVER, CancelToken
 from ragcore.documents import Chunk, Document
-from ragcore.errors import InvalidDocumentError
+from ragcore.errors import InvalidDocumentError, quoted
 from ragcore.inference.embedder import Embedder, StreamingEmbedder
 from ragcore.ingest.chunking import chunk_text
 from ragcore.ingest.loaders import FileNote, SkippedFile
@@ -41,6 +48,9 @@ SORT_WINDOW_CHUNKS = 4096
 wider pads no less; a window bounds what a crash can lose (a document is committed only
 once all its chunks have vectors, and the longest come last) and the memory held for
 chunk texts."""
+CHECK_CHUNKS = 32
+"""Without a streaming embedder, chunks embedded per call: the cancellation token is
+checked between calls (a streaming embedder is checked after each of its batches)."""
 
 ProgressCallback = Callable[["IngestProgress"], None]
 
@@ -120,10 +130,16 @@ class Ingestor:
         self._embedder = embedder
         self._policy = policy
         self._on_write = on_write
+        self.commits = 0
+        """Groups committed so far (also by an ingest that then failed or was stopped)."""
 
     def ingest(
-        self, documents: Iterable[Document], progress: ProgressCallback | None = None
+        self,
+        documents: Iterable[Document],
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken = NEVER,
     ) -> IngestReport:
+        """Store ``documents``; ``Cancelled`` (from ``cancel``) stops it within a batch."""
         started = time.perf_counter()
         docs = self._validated(documents)
         known = self._store.checksums(d.id for d in docs)
@@ -136,24 +152,35 @@ class Ingestor:
                 todo.append(doc)
         tally = _Tally(progress, docs, started)
         tally.unchanged([d for d in docs if d.id in outcomes])
-        with _Writer(self._commit, tally) as writer:
-            for window in self._windows(todo):
+        cancel.check("before embedding")
+
+        def commit(items: Sequence[tuple[Document, Sequence[Chunk], np.ndarray]]) -> None:
+            with cancel.committing():
+                self._commit(items)
+
+        with (
+            _Writer(commit, tally) as writer,
+            contextlib.closing(self._windows(todo, cancel)) as windows,
+        ):
+            for window in windows:
                 for doc, chunks, _ in window:
                     status = IngestStatus.UPDATED if doc.id in known else IngestStatus.ADDED
                     outcomes[doc.id] = DocumentOutcome(doc.id, status, len(chunks))
-                self._embed(window, writer)
+                self._embed(window, writer, cancel)
         tally.finish()
         return IngestReport(tuple(outcomes[d.id] for d in docs), time.perf_counter() - started)
 
-    def _windows(self, docs: Sequence[Document]) -> Iterator[list[_Planned]]:
+    def _windows(self, docs: Sequence[Document], cancel: CancelToken) -> Generator[list[_Planned]]:
         """The documents, chunked, in runs of about SORT_WINDOW_CHUNKS chunks (the first
         shorter, so the model starts early). The next run is chunked on a helper thread
-        while the model embeds this one."""
+        while the model embeds this one (checking ``cancel`` per document, so that a
+        cancelled ingest does not wait for a whole run to be chunked)."""
 
         def runs() -> Iterator[list[_Planned]]:
             window: list[_Planned] = []
             size, limit = 0, FIRST_WINDOW_CHUNKS
             for doc in docs:
+                cancel.check("chunking")
                 window.append(self._plan(doc))
                 size += len(window[-1][1])
                 if size >= limit:
@@ -169,9 +196,10 @@ class Ingestor:
                 upcoming = helper.submit(next, planned, None)
                 yield window
 
-    def _embed(self, window: list[_Planned], writer: _Writer) -> None:
+    def _embed(self, window: list[_Planned], writer: _Writer, cancel: CancelToken) -> None:
         """Embed the window's chunks in length order and hand each document to the writer
-        as soon as all its chunks have vectors (in groups of about GROUP_CHUNKS)."""
+        as soon as all its chunks have vectors (in groups of about GROUP_CHUNKS); check
+        ``cancel`` after every model batch."""
         texts, lengths, owners = [], [], []
         fresh: list[int] = []  # characters each chunk adds to those before it (no overlap)
         for slot, (doc, chunks, tokens) in enumerate(window):
@@ -194,17 +222,19 @@ class Ingestor:
             if count == 0:
                 finished(slot)
         order = sorted(range(len(texts)), key=lengths.__getitem__)
-        for members, batch_vectors in self._vectors_in_order(texts, lengths, order):
-            writer.tally.embedded(len(members), sum(fresh[m] for m in members))
-            for member, vector in zip(members, batch_vectors):
-                slot, row = owners[member]
-                vectors[slot][row] = vector
-                missing[slot] -= 1
-                if missing[slot] == 0:
-                    finished(slot)
-            if ready_chunks >= GROUP_CHUNKS:
-                writer.submit(ready)
-                ready, ready_chunks = [], 0
+        stream = _checked(self._vectors_in_order(texts, lengths, order), cancel)
+        with contextlib.closing(stream):
+            for members, batch_vectors in stream:
+                writer.tally.embedded(len(members), sum(fresh[m] for m in members))
+                for member, vector in zip(members, batch_vectors):
+                    slot, row = owners[member]
+                    vectors[slot][row] = vector
+                    missing[slot] -= 1
+                    if missing[slot] == 0:
+                        finished(slot)
+                if ready_chunks >= GROUP_CHUNKS:
+                    writer.submit(ready)
+                    ready, ready_chunks = [], 0
         if ready:
             writer.submit(ready)
 
@@ -220,8 +250,8 @@ class Ingestor:
             stream = embedder.embed_stream([texts[i] for i in batch] for batch in batches)
             yield from zip(batches, stream)
         else:  # one call; the embedder batches as it likes
-            for lo in range(0, len(order), GROUP_CHUNKS):
-                members = order[lo : lo + GROUP_CHUNKS]
+            for lo in range(0, len(order), CHECK_CHUNKS):
+                members = order[lo : lo + CHECK_CHUNKS]
                 yield members, embedder.embed([texts[i] for i in members])
 
     def _validated(self, documents: Iterable[Document]) -> list[Document]:
@@ -237,7 +267,7 @@ class Ingestor:
                 raise InvalidDocumentError(
                     doc.origin or doc.id,
                     "id",
-                    f"{doc.id!r} appears twice in this ingest (also in {seen[doc.id]})",
+                    f"{quoted(doc.id)} appears twice in this ingest (also in {seen[doc.id]})",
                 )
             seen[doc.id] = doc.origin or "this batch"
             docs.append(doc)
@@ -278,10 +308,26 @@ class Ingestor:
     def _commit(self, items: Sequence[tuple[Document, Sequence[Chunk], np.ndarray]]) -> None:
         """Store whole documents with their vectors in one transaction, then the index."""
         result = self._store.write(items)
+        self.commits += 1
         by_chunk: dict[int, np.ndarray] = {}
         for doc, _, doc_vectors in items:
             by_chunk.update(zip(result.added[doc.id], doc_vectors))
         self._on_write(result, by_chunk)
+
+
+def _checked(
+    batches: Iterator[tuple[list[int], np.ndarray]], cancel: CancelToken
+) -> Generator[tuple[list[int], np.ndarray]]:
+    """``batches``, checking ``cancel`` after each; closed at once when the loop stops (the
+    embedder's helper thread then stops after the batch it is tokenizing)."""
+    try:
+        for item in batches:
+            cancel.check("embedding")
+            yield item
+    finally:
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()
 
 
 def _fresh_characters(chunks: Sequence[Chunk]) -> list[int]:

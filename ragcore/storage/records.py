@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from ragcore.errors import InvalidQueryError
+from ragcore.errors import InvalidQueryError, quoted
 
 MAX_PAGE_SIZE = 1000
 DEFAULT_PAGE_SIZE = 100
@@ -74,7 +74,8 @@ class Listing:
             not isinstance(knowledge_base, str) or not knowledge_base
         ):
             raise InvalidQueryError(
-                f"knowledge_base={knowledge_base!r}: give a knowledge base name, or None for all"
+                f"knowledge_base={quoted(knowledge_base)}: give a knowledge base name, or None "
+                "for all"
             )
         if isinstance(page_size, bool) or not isinstance(page_size, int):
             raise InvalidQueryError(f"page_size={page_size!r}: give a whole number")

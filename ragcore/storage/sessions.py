@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ragcore.errors import ConfigError, InvalidQueryError, ScopeError
+from ragcore.errors import ConfigError, InvalidQueryError, ScopeError, quoted
 from ragcore.scope import Scope
 from ragcore.storage.sql import SqlConnection, SqlStore
 
@@ -214,10 +214,9 @@ def check_id(session_id: object) -> str:
             f"a session id must be text (a str), not {type(session_id).__name__}"
         )
     if len(session_id) > MAX_SESSION_ID_CHARS or not _SESSION_ID.fullmatch(session_id):
-        shown = session_id if len(session_id) <= 40 else session_id[:40] + "…"
         raise InvalidQueryError(
-            f"session id {shown!r} is not usable: use 1 to {MAX_SESSION_ID_CHARS} letters, "
-            "digits, '_', '-', '.' or ':' starting with a letter or digit, or omit it to "
+            f"session id {quoted(session_id)} is not usable: use 1 to {MAX_SESSION_ID_CHARS} "
+            "letters, digits, '_', '-', '.' or ':' starting with a letter or digit, or omit it to "
             "start a new session"
         )
     return session_id
@@ -231,7 +230,7 @@ def _check_scope(session_id: str, stored: str | None, scope: Scope) -> None:
     if stored != _scope_text(scope):
         # Says nothing of whose it is or what it holds.
         raise ScopeError(
-            f"session id {session_id!r} is not available to this caller: start a new "
+            f"session id {quoted(session_id)} is not available to this caller: start a new "
             "session or choose another id"
         )
 

@@ -36,6 +36,8 @@ from ragcore.errors import (
     InvalidQueryError,
     KnowledgeBaseNotFoundError,
     StoreError,
+    quoted,
+    quoted_names,
 )
 from ragcore.scope import Scope
 from ragcore.storage import damage
@@ -82,7 +84,7 @@ class WriteResult:
 
 def missing_document(document_id: str) -> DocumentNotFoundError:
     """The one text of "no such document" — also for a document outside the scope."""
-    return DocumentNotFoundError(f"no document has the id {document_id!r}")
+    return DocumentNotFoundError(f"no document has the id {quoted(document_id)}")
 
 
 def _guarded(doing: str) -> Callable[[_Method], _Method]:
@@ -461,7 +463,7 @@ class Store:
     def _unknown_knowledge_bases(self, missing: Iterable[str]) -> KnowledgeBaseNotFoundError:
         known = self._known_knowledge_bases()
         return KnowledgeBaseNotFoundError(
-            f"unknown knowledge base {', '.join(map(repr, sorted(missing)))}; "
+            f"unknown knowledge base {quoted_names(missing)}; "
             f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}"
         )
 
@@ -754,7 +756,7 @@ class Store:
         except sqlite3.OperationalError as exc:
             if "fts5" not in str(exc) and "syntax" not in str(exc):
                 raise  # not the query's fault: translated as a store error
-            raise InvalidQueryError(f"keyword query {match!r} was rejected: {exc}") from exc
+            raise InvalidQueryError(f"keyword query {quoted(match)} was rejected: {exc}") from exc
 
     # -- maintenance ---------------------------------------------------------------
     @_guarded("making a backup")

@@ -166,7 +166,15 @@ _FILE_KEY, _SHA_KEY, _VERSION_KEY, _COUNT_KEY = (
 class PersistentIndex:
     """An HnswIndex kept in step with a Store and saved beside its database."""
 
-    def __init__(self, store: Store, dimension: int, params: HnswParams, threads: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        dimension: int,
+        params: HnswParams,
+        threads: int,
+        *,
+        rebuild: bool = False,
+    ) -> None:
         self._store = store
         self._dimension = dimension
         self._params = params
@@ -175,7 +183,7 @@ class PersistentIndex:
         self._sync_lock = threading.Lock()
         self.version = -1  # the data version ``index`` reflects, set by _open
         self._live: set[int] = set()  # the chunk ids in ``index``
-        self.index = self._open()
+        self.index = self._open(rebuild)
 
     # -- following the store -----------------------------------------------------------
     def refresh(self) -> None:
@@ -234,12 +242,17 @@ class PersistentIndex:
                 len(gone),
             )
 
-    def _open(self) -> HnswIndex:
+    def _open(self, rebuild: bool = False) -> HnswIndex:
+        """The recorded index file, loaded; rebuilt from the database (with a warning
+        saying why) if it is missing, corrupt or out of step, or (quietly) if ``rebuild``."""
         name, digest = self._store.meta(_FILE_KEY), self._store.meta(_SHA_KEY)
         version, count = self._store.meta(_VERSION_KEY), self._store.meta(_COUNT_KEY)
         self._remove_strays(keep=name)
         self.version = self._store.data_version()  # before the ids: see _sync
         self._live = {row[0] for row in self._store.reader().execute("SELECT id FROM chunks")}
+        if rebuild:
+            log.info("rebuilding the vector index from the database")
+            return self._rebuild()
         if name is None:
             if self._store.counts()["chunks"]:
                 log.warning("vector index missing: rebuilding it from the database")

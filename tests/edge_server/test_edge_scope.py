@@ -226,7 +226,8 @@ def test_a_scoped_admin_writes_and_deletes_only_inside_its_knowledge_bases(scope
         ]
         missing = code_of(lambda: admin.delete("no-such-document"))
         kbs = [kb.name for kb in admin.knowledge_bases()]
-        # Superseding a document it cannot see reads as superseding one that does not exist.
+        # A link is a write: superseding a document outside the scope is refused in the
+        # words of an id taken outside; superseding one that does not exist is not.
         link = pb.Document(id="faq-link", text="A note.", knowledge_base="faq")
         outcomes = []
         for target_id in ("manual-cp200-v2", "no-such-document"):
@@ -252,7 +253,10 @@ def test_a_scoped_admin_writes_and_deletes_only_inside_its_knowledge_bases(scope
     assert refused[3].details().replace(SCOPE, "X") == refused[4].details().replace(
         "no-such-kb", "X"
     )
-    assert outcomes[0] == outcomes[1], outcomes
+    assert outcomes[0][0] == grpc.StatusCode.PERMISSION_DENIED, outcomes
+    assert outcomes[0][1] == refused[1].details().replace("manual-cp200-v1", "X")
+    assert outcomes[1] == ("ok", pb.INGEST_STATUS_ADDED), outcomes
+    assert engine.document("manual-cp200-v2").superseded_by == ()  # seen by everyone
     assert mine.added == 1 and removed.chunks_removed >= 1
     after = {d.id: d for d in everything(engine)}
     assert after == before  # nothing outside faq changed (nor inside: faq-mine is gone)

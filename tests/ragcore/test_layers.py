@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = (
-    ("types", "errors", "trace", "text"),
+    ("types", "errors", "trace", "text", "cancel"),
     ("config", "documents", "tabular"),
     ("inference", "storage", "scope"),
     ("ingest", "retrieval", "stores"),

@@ -11,6 +11,9 @@ import ragcore
 def test_public_names_are_pinned():
     assert ragcore.__all__ == [
         "Answer",
+        "BackupReport",
+        "CancelToken",
+        "Cancellation",
         "CheckFinding",
         "CheckReport",
         "CheckResult",
@@ -36,8 +39,13 @@ def test_public_names_are_pinned():
         "IngestReport",
         "Issue",
         "KnowledgeBaseInfo",
+        "MAX_ID_CHARS",
+        "MAX_KNOWLEDGE_BASE_CHARS",
+        "MAX_LABEL_CHARS",
         "MAX_QUERY_CHARS",
         "MAX_QUESTION_CHARS",
+        "MAX_SESSION_ID_CHARS",
+        "MAX_TABLE_NAME_CHARS",
         "PageSpan",
         "Perception",
         "Plan",

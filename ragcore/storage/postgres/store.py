@@ -38,6 +38,7 @@ from ragcore.errors import (
     InvalidInputError,
     KnowledgeBaseNotFoundError,
     StoreError,
+    quoted_names,
 )
 from ragcore.scope import Scope
 from ragcore.storage.filters import SearchFilters
@@ -443,7 +444,7 @@ class PostgresStore:
     def _unknown_knowledge_bases(self, missing: Iterable[str]) -> KnowledgeBaseNotFoundError:
         known = self._known_knowledge_bases()
         return KnowledgeBaseNotFoundError(
-            f"unknown knowledge base {', '.join(map(repr, sorted(missing)))}; "
+            f"unknown knowledge base {quoted_names(missing)}; "
             f"known: {', '.join(sorted(known)) or 'none (ingest documents first)'}"
         )
 

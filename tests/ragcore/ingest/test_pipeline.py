@@ -9,11 +9,12 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from ragcore import Config, Document, Engine
-from ragcore.errors import InvalidDocumentError
+from ragcore import Cancellation, Config, Document, Engine
+from ragcore.errors import Cancelled, InvalidDocumentError, quoted
 from ragcore.inference.embedder import HashEmbedder, OnnxEmbedder
 from ragcore.inference.models import embedder_spec
 from ragcore.ingest import pipeline
+from ragcore.types import CancelReason
 
 
 def _documents(count: int, *, start: int = 0) -> list[Document]:
@@ -104,6 +105,7 @@ class _FailingEmbedder(HashEmbedder):
 @pytest.mark.process
 def test_a_failure_mid_ingest_keeps_committed_documents_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(pipeline, "GROUP_CHUNKS", 3)
+    monkeypatch.setattr(pipeline, "CHECK_CHUNKS", 3)  # chunks per embed call
     docs = _documents(40)
     with Engine(Config(data_dir=tmp_path), embedder=_FailingEmbedder(6)) as engine:
         with pytest.raises(RuntimeError, match="the model broke"):
@@ -126,3 +128,65 @@ def test_a_bad_document_anywhere_writes_nothing(tmp_path, small_windows):
         with pytest.raises(InvalidDocumentError):
             engine.ingest(docs)
         assert engine.store.counts()["documents"] == 0
+
+
+class _CountingEmbedder(HashEmbedder):
+    """The hashing embedder, counting the chunks it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embedded = 0
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.embedded += len(texts)
+        return super().embed(texts)
+
+
+def test_a_cancelled_ingest_stops_within_a_batch_keeping_what_was_committed(tmp_path):
+    docs = _documents(400)
+    token = Cancellation()
+    embedder = _CountingEmbedder()
+    committed_at_cancel: list[int] = []
+
+    def cancel_after_the_first_commit(progress) -> None:
+        if progress.chunks_done and not committed_at_cancel:
+            token.cancel(CancelReason.SHUTDOWN)  # returns once no commit is in progress
+            committed_at_cancel.append(progress.documents_done)
+
+    with Engine(Config(data_dir=tmp_path), embedder=embedder) as engine:
+        with pytest.raises(Cancelled) as stopped:
+            engine.ingest(docs, cancel_after_the_first_commit, cancel=token)
+        assert stopped.value.reason == CancelReason.SHUTDOWN
+        assert "shutting down" in str(stopped.value)
+        committed = engine.store.document_ids()
+        # Nothing was committed after the cancel returned, and every document is whole.
+        assert len(committed) == committed_at_cancel[0] < len(docs)
+        expected = {d.id: len(engine._ingestor(engine._vectors)._plan(d)[1]) for d in docs}
+        for doc_id in committed:
+            assert len(engine.store.chunk_ids_of(doc_id)) == expected[doc_id]
+        assert len(engine._vectors.index) == engine.store.counts()["chunks"]
+        # It stopped within a batch (of CHECK_CHUNKS), not at the end of its window.
+        chunks_of_committed = sum(expected[d] for d in committed)
+        assert embedder.embedded - chunks_of_committed <= pipeline.GROUP_CHUNKS + 2 * (
+            pipeline.CHECK_CHUNKS
+        )
+        # The write lock is free: the same documents go in now, the committed skipped.
+        report = engine.ingest(docs)
+        assert report.count("unchanged") == len(committed)
+        assert report.count("added") == len(docs) - len(committed)
+
+
+def test_a_cancelled_token_stops_an_ingest_before_anything_is_written(tmp_path):
+    token = Cancellation(lambda: CancelReason.DEADLINE)
+    with Engine(Config(data_dir=tmp_path), embedder=HashEmbedder()) as engine:
+        with pytest.raises(Cancelled, match="the deadline passed") as stopped:
+            engine.ingest(_documents(5), cancel=token)
+        assert stopped.value.reason == CancelReason.DEADLINE
+        assert engine.store.counts()["documents"] == 0
+
+
+def test_quoted_cuts_a_callers_value_to_eighty_characters():
+    assert quoted("manuals") == "'manuals'"
+    long = quoted("x" * 6000)
+    assert long.startswith("'" + "x" * 80 + "'…") and "6,000 characters" in long
+    assert len(long) < 110

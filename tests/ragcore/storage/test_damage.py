@@ -154,7 +154,9 @@ def test_a_backup_taken_while_serving_is_consistent(built, tmp_path):
         threads = [threading.Thread(target=search), threading.Thread(target=ingest)]
         for thread in threads:
             thread.start()
-        dest = engine.backup(tmp_path / "backup")
+        report = engine.backup(tmp_path / "backup")
+        dest = report.dest
+        assert report.ok and not report.index_rebuilt
         stop.set()
         for thread in threads:
             thread.join()
