@@ -51,6 +51,7 @@ def open_store(config: Config, dimension: Callable[[], int]) -> DocumentStore:
         dimension=dimension(),
         ef_search=config.hnsw.ef_search,
         read_url=config.store_read_url,
+        settings=config.store_settings,
     )
 
 

@@ -17,7 +17,6 @@ rather than their sum.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from ragcore.inference.embedder import Embedder, beside_other_work
 from ragcore.inference.reranker import Reranker
 from ragcore.retrieval.fusion import Signals, fuse
 from ragcore.storage.filters import SearchFilters
+from ragcore.storage.keyword_terms import TOKENIZER_INSTANCE
 from ragcore.storage.protocol import DocumentStore, FilteredVectorIndex
 from ragcore.storage.vector_index import VectorIndex
 from ragcore.text.terms import STOPWORDS
@@ -40,7 +40,6 @@ from ragcore.types import SearchMode
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
-_TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -76,8 +75,10 @@ class Hit:
 
 
 def fts_query(text: str) -> str:
-    """An FTS5 MATCH expression that ORs the quoted word tokens of ``text``."""
-    tokens = [t.lower() for t in _TOKEN.findall(text)]
+    """An FTS5 MATCH expression that ORs the quoted word tokens of ``text``: its tokens
+    as FTS5's unicode61 tokenizer splits and folds them (so each quoted one is one term
+    on both stores), stop words left out unless nothing else is left."""
+    tokens = TOKENIZER_INSTANCE.words(text)
     content = [t for t in tokens if t not in STOPWORDS] or tokens
     return " OR ".join(f'"{t}"' for t in dict.fromkeys(content))
 

@@ -389,8 +389,9 @@ def test_postgres_filtered_vector_search_walks_the_hnsw_index_until_k_pass(postg
 def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old_databases(
     postgres_url,
 ):
-    """The inverted index (migration 0005) is written with the chunks, replaced with them
-    and deleted with them; a database from before it gets it filled when opened."""
+    """The inverted index of FTS5 terms (migration 0008) is written with the chunks,
+    replaced with them and deleted with them; a database from before 0008 (its terms
+    pending) gets it filled when opened."""
     store = PostgresStore(postgres_url, dimension=DIMENSION)
     try:
         written(store, corpus())
@@ -404,10 +405,11 @@ def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old
         after = store.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5)
     finally:
         store.close()
-    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as before migration 0005
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as migration 0008 leaves it
         counts = [conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in _TERM_TABLES]
-        conn.execute("DROP TABLE chunk_terms, document_terms")
-        conn.execute("DELETE FROM schema_migrations WHERE version = 5")
+        conn.execute("TRUNCATE chunk_terms, document_terms")
+        conn.execute("UPDATE chunks SET terms_length = NULL")
+        conn.execute("UPDATE meta SET value = 'pending' WHERE key = 'keyword_terms'")
     reopened = PostgresStore(postgres_url, dimension=DIMENSION)
     try:
         assert reopened.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5) == (
