@@ -92,6 +92,12 @@ def sqlite_only(store: DocumentStore, what: str) -> Store:
     )
 
 
+def watch_store(store: DocumentStore, watcher: Callable[[bool], None]) -> None:
+    """Tell ``watcher`` of a shared store's outages and returns; SQLite has none."""
+    if not isinstance(store, Store):
+        _postgres(store).watch(watcher)
+
+
 def described(store: DocumentStore, config: Config) -> str:
     """Where the store is, for messages: the data directory, or the URL without its
     password."""
