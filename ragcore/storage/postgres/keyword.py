@@ -4,18 +4,18 @@ The inverted index (``chunk_terms``, ``document_terms``: one row per term and ch
 document, with its instances in the title and in all, and the row's length) holds FTS5's
 own terms, made by SQLite's tokenizer (``storage.keyword_terms``, migration 0008), and
 written in the transaction that writes the chunks. BM25 is FTS5's formula with FTS5's
-statistics: each query term's IDF from its row count, the average length over every
-row of the table (cached per data version), the sum over the query's phrases in their
-order (``sum(... ORDER BY ord)``: the same doubles as SQLite's), ties by document id and
-position. A chunks row is a chunk with its document's title; a documents row is a
-document's title and whole text, for documents that have a first chunk (as the SQLite
-store's ``documents_fts``).
+statistics, in one statement: each query term's IDF from its row count, the average
+length from the table's totals (``keyword_totals``, kept by triggers as FTS5 keeps its
+own), the sum over the query's phrases in their order (``sum(... ORDER BY ord)``: the
+same doubles as SQLite's; PostgreSQL's ``ln`` is the C library's ``log`` that FTS5
+calls), ties by document id and position. A chunks row is a chunk with its document's
+title; a documents row is a document's title and whole text, for documents that have a
+first chunk (as the SQLite store's ``documents_fts``).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import psycopg
@@ -23,12 +23,12 @@ import psycopg
 from ragcore.storage.keyword_terms import (
     K1,
     K1_PLUS_1,
+    MIN_IDF,
     ONE_MINUS_B,
     TOKENIZER,
     TOKENIZER_INSTANCE,
     B,
     RowTerms,
-    idf,
 )
 
 TERMS_KEY = "keyword_terms"
@@ -49,24 +49,34 @@ _SIZES = {
 }
 
 
-def _score(weight: float, average: float) -> str:
-    """One phrase's BM25 term in FTS5's operation order; ``w.idf``, ``t.*`` in scope."""
-    f = f"(t.in_title::float8 * {weight!r}::float8 + (t.hits - t.in_title)::float8)"
+def _score(weight: float) -> str:
+    """One phrase's BM25 term in FTS5's operation order (``p``: a posting, ``i``: its
+    phrase's IDF, ``k``: the table's totals)."""
+    f = f"(p.in_title::float8 * {weight!r}::float8 + (p.hits - p.in_title)::float8)"
     return (
-        f"w.idf * (({f} * {K1_PLUS_1!r}::float8) / ({f} + {K1!r}::float8 * "
-        f"({ONE_MINUS_B!r}::float8 + (({B!r}::float8 * t.length::float8) / "
-        f"{average!r}::float8))))"
+        f"i.idf * (({f} * {K1_PLUS_1!r}::float8) / ({f} + {K1!r}::float8 * "
+        f"({ONE_MINUS_B!r}::float8 + (({B!r}::float8 * p.length::float8) / k.avgdl))))"
     )
 
 
-def bm25_sql(table: str, where: str, filtered: bool, weight: float, average: float) -> str:
-    """The ranked query over ``table``'s terms; parameters: the phrases' terms, their
-    IDFs, then ``where``'s, then the limit. Returns (chunk id, score) rows."""
+def bm25_sql(table: str, where: str, filtered: bool, weight: float) -> str:
+    """The ranked query over ``table``'s terms, in one statement: the postings of the
+    phrases' terms, each phrase's IDF from its postings' count and the table's row count
+    (``keyword_totals``), the scores summed in phrase order. Parameters: the phrases'
+    terms, then ``where``'s, then the limit; (chunk id, score) rows."""
     terms, owner = TERMS[table]
     scored = (
-        f"SELECT t.{owner} AS owner, sum({_score(weight, average)} ORDER BY w.ord) AS score "
-        "FROM unnest(%s::text[], %s::float8[]) WITH ORDINALITY AS w(term, idf, ord) "
-        f"JOIN {terms} t ON t.lexeme = w.term GROUP BY t.{owner}"
+        "WITH w AS (SELECT * FROM unnest(%s::text[]) WITH ORDINALITY AS w(term, ord)), "
+        "k AS (SELECT rows, tokens::float8 / rows::float8 AS avgdl FROM keyword_totals "
+        f"WHERE name = '{table}' AND rows > 0), "
+        f"p AS MATERIALIZED (SELECT w.ord, t.{owner} AS owner, t.hits, t.in_title, t.length "
+        f"FROM w JOIN {terms} t ON t.lexeme = w.term), "
+        "i AS (SELECT ord, CASE WHEN x > 0.0::float8 THEN x ELSE "
+        f"{MIN_IDF!r}::float8 END AS idf FROM (SELECT p.ord, "
+        "ln(((k.rows - count(*))::float8 + 0.5::float8) / (count(*)::float8 + 0.5::float8)) "
+        "AS x FROM p, k GROUP BY p.ord, k.rows) x), "
+        f"scored AS (SELECT p.owner, sum({_score(weight)} ORDER BY p.ord) AS score "
+        "FROM p JOIN i ON i.ord = p.ord CROSS JOIN k GROUP BY p.owner)"
     )
     if table == "documents":
         source = "scored s JOIN chunks c ON c.document_id = s.owner AND c.position = 0" + (
@@ -77,49 +87,9 @@ def bm25_sql(table: str, where: str, filtered: bool, weight: float, average: flo
             " JOIN documents d ON d.id = c.document_id" if filtered else ""
         )
     return (
-        f"WITH scored AS ({scored}) SELECT c.id, s.score FROM {source} WHERE {where} "
+        f"{scored} SELECT c.id, s.score FROM {source} WHERE {where} "
         "ORDER BY s.score DESC, c.document_id, c.position LIMIT %s"
     )
-
-
-class KeywordStatistics:
-    """Each table's size and each term's IDF, for one data version (thread-safe)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._version: int | None = None
-        self._sizes: dict[str, tuple[int, float]] = {}
-        self._idf: dict[tuple[str, str], float] = {}
-
-    def get(
-        self, version: int, table: str, terms: Sequence[str], conn: psycopg.Connection
-    ) -> tuple[list[float], float]:
-        """The IDF of each of ``terms`` in ``table`` and its average row length, read on
-        ``conn`` for what this version has not read yet."""
-        with self._lock:
-            if self._version != version:
-                self._version, self._sizes, self._idf = version, {}, {}
-            sizes, known = self._sizes, dict(self._idf)
-        if table not in sizes:
-            rows, tokens = conn.execute(_SIZES[table].encode()).fetchone() or (0, 0)
-            sizes[table] = (int(rows), float(tokens) / rows if rows else 1.0)
-        rows = sizes[table][0]
-        unknown = list(dict.fromkeys(t for t in terms if (table, t) not in known))
-        if unknown:
-            index = TERMS[table][0]
-            found: dict[str, int] = dict(
-                conn.execute(
-                    f"SELECT lexeme, count(*) FROM {index} WHERE lexeme = ANY(%s) "
-                    "GROUP BY lexeme".encode(),
-                    [unknown],
-                ).fetchall()
-            )
-            fresh = {(table, t): idf(rows, int(found.get(t, 0))) for t in unknown}
-            known.update(fresh)
-            with self._lock:
-                if self._version == version:
-                    self._idf.update(fresh)
-        return [known[(table, t)] for t in terms], sizes[table][1]
 
 
 def query_terms(match: str) -> list[str]:

@@ -44,7 +44,6 @@ from ragcore.storage.guard import guarded
 from ragcore.storage.postgres.connection import connect, redacted
 from ragcore.storage.postgres.filters import where_clause
 from ragcore.storage.postgres.keyword import (
-    KeywordStatistics,
     bm25_sql,
     fill_keyword_terms,
     query_terms,
@@ -100,7 +99,6 @@ class PostgresStore:
         self.scope = scope
         self.dimension = dimension
         self.ef_search = ef_search
-        self._statistics = KeywordStatistics()
         first = connect(url, self.where, connect_timeout)  # a precise error before the pool
         try:
             migrate(first, self.where)
@@ -241,13 +239,8 @@ class PostgresStore:
         """A counter every committed write or delete moves, in its own transaction; read
         where searches read (the replica's, if there is one), so caches keyed on it
         change when what searches see does."""
-        with self._pools.reads() as conn:
-            return self._version_on(conn)
-
-    @staticmethod
-    def _version_on(conn: psycopg.Connection) -> int:
-        row = conn.execute(b"SELECT value FROM meta WHERE key = 'data_version'").fetchone()
-        return int(row[0]) if row else 0
+        rows = self._rows("SELECT value FROM meta WHERE key = 'data_version'")
+        return int(rows[0][0]) if rows else 0
 
     # -- writes --------------------------------------------------------------------
     @_guarded("reading checksums")
@@ -306,7 +299,7 @@ class PostgresStore:
                     "updated_at = EXCLUDED.updated_at, version = EXCLUDED.version, "
                     "supersedes = EXCLUDED.supersedes, checksum = EXCLUDED.checksum, "
                     "ingested_at = EXCLUDED.ingested_at, metadata = EXCLUDED.metadata, "
-                    "text = EXCLUDED.text",
+                    "text = EXCLUDED.text, terms_length = NULL",  # set again with its terms
                     (
                         doc.id,
                         doc.knowledge_base,
@@ -723,11 +716,8 @@ class PostgresStore:
         if not terms:
             return []
         where, params = where_clause(filters, self._within)
-        with self._pools.reads() as conn:
-            version = self._version_on(conn)
-            idfs, average = self._statistics.get(version, table, terms, conn)
-            sql = bm25_sql(table, where, where != "TRUE", title_weight, average)
-            rows = conn.execute(sql.encode(), [terms, idfs, *params, limit]).fetchall()
+        sql = bm25_sql(table, where, where != "TRUE", title_weight)
+        rows = self._rows(sql, [terms, *params, limit])
         return [(r[0], float(r[1])) for r in rows]
 
     @_guarded("searching by vector")

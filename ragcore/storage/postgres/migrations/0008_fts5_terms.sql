@@ -23,3 +23,61 @@ ALTER TABLE documents ADD COLUMN terms_length INTEGER;
 TRUNCATE chunk_terms, document_terms;
 INSERT INTO meta(key, value) VALUES ('keyword_terms', 'pending')
     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
+
+-- FTS5's table statistics, kept as FTS5 keeps them: the row count and the total tokens
+-- of each keyword-searched table ('chunks': every chunk; 'documents': every document
+-- with a first chunk, which is the one whose terms_length is set). BM25's average
+-- length is tokens / rows; maintained by the triggers below in the transaction of every
+-- write (writers take turns on the data version row already), so a search reads one row
+-- instead of summing the table.
+CREATE TABLE keyword_totals (
+    name   TEXT PRIMARY KEY,
+    rows   BIGINT NOT NULL,
+    tokens BIGINT NOT NULL
+);
+INSERT INTO keyword_totals VALUES ('chunks', 0, 0), ('documents', 0, 0);
+
+CREATE FUNCTION keyword_totals_added() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE keyword_totals k SET rows = k.rows + n.rows, tokens = k.tokens + n.tokens
+    FROM (SELECT count(*) AS rows, coalesce(sum(terms_length), 0) AS tokens
+          FROM added WHERE terms_length IS NOT NULL) n
+    WHERE k.name = TG_ARGV[0] AND n.rows > 0;
+    RETURN NULL;
+END $$;
+
+CREATE FUNCTION keyword_totals_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE keyword_totals k SET rows = k.rows - n.rows, tokens = k.tokens - n.tokens
+    FROM (SELECT count(*) AS rows, coalesce(sum(terms_length), 0) AS tokens
+          FROM removed WHERE terms_length IS NOT NULL) n
+    WHERE k.name = TG_ARGV[0] AND n.rows > 0;
+    RETURN NULL;
+END $$;
+
+CREATE FUNCTION keyword_totals_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE keyword_totals k SET rows = k.rows + n.rows, tokens = k.tokens + n.tokens
+    FROM (SELECT sum((a.terms_length IS NOT NULL)::int - (r.terms_length IS NOT NULL)::int)
+                 AS rows,
+                 sum(coalesce(a.terms_length, 0) - coalesce(r.terms_length, 0)) AS tokens
+          FROM added a JOIN removed r ON r.id = a.id) n
+    WHERE k.name = TG_ARGV[0] AND (n.rows <> 0 OR n.tokens <> 0);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER chunks_totals_insert AFTER INSERT ON chunks REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keyword_totals_added('chunks');
+CREATE TRIGGER chunks_totals_delete AFTER DELETE ON chunks REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keyword_totals_removed('chunks');
+CREATE TRIGGER chunks_totals_update AFTER UPDATE ON chunks
+    REFERENCING NEW TABLE AS added OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keyword_totals_changed('chunks');
+CREATE TRIGGER documents_totals_insert AFTER INSERT ON documents REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keyword_totals_added('documents');
+CREATE TRIGGER documents_totals_delete AFTER DELETE ON documents
+    REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keyword_totals_removed('documents');
+CREATE TRIGGER documents_totals_update AFTER UPDATE ON documents
+    REFERENCING NEW TABLE AS added OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keyword_totals_changed('documents');
