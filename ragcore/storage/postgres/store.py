@@ -51,6 +51,7 @@ from ragcore.storage.postgres.keyword import (
 )
 from ragcore.storage.postgres.pools import Pools, is_outage
 from ragcore.storage.postgres.schema import migrate
+from ragcore.storage.protocol import VectorCandidates
 from ragcore.storage.records import DocumentPage, DocumentRecord, Listing, parse_stamp
 from ragcore.storage.store import (
     StoredChunk,
@@ -733,23 +734,74 @@ class PostgresStore:
                 f"query vector of shape {query.shape}: give {self.dimension} numbers"
             )
         where, params = where_clause(filters, self._within)
-        with self._pools.reads() as conn, conn.transaction():
-            conn.execute(  # SET LOCAL, both in one round trip
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                "set_config('hnsw.ef_search', %s, true)",
+        sql = (
+            "WITH nearest AS MATERIALIZED ("
+            " SELECT c.id, c.embedding <=> %s::vector AS distance"
+            " FROM chunks c JOIN documents d ON d.id = c.document_id"
+            f" WHERE {where} ORDER BY distance LIMIT %s) "
+            "SELECT id, 1 - distance FROM nearest ORDER BY distance, id"
+        )
+        with self._pools.reads() as conn:
+            rows = self._with_hnsw_settings(conn, sql, [_vector_text(query), *params, limit])
+        return [(r[0], float(r[1])) for r in rows]
+
+    def _with_hnsw_settings(
+        self, conn: psycopg.Connection, sql: str, params: Sequence[object]
+    ) -> list[tuple[Any, ...]]:
+        """``sql``'s rows (binary), run with this store's HNSW settings set for it alone
+        (``ef_search``; iterative scans, so a narrow filter still gets ``limit`` rows): a
+        transaction of four statements, pipelined into one round trip. Set per query, not
+        per connection: behind PgBouncer in transaction mode a connection's settings do
+        not stay with it."""
+        with conn.pipeline(), conn.cursor(binary=True) as cur:
+            conn.execute(b"BEGIN")
+            conn.execute(
+                b"SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                b"set_config('hnsw.ef_search', %s, true)",
                 (str(self.ef_search),),
             )
-            rows = conn.execute(
-                (
-                    "WITH nearest AS MATERIALIZED ("
-                    " SELECT c.id, c.embedding <=> %s::vector AS distance"
-                    " FROM chunks c JOIN documents d ON d.id = c.document_id"
-                    f" WHERE {where} ORDER BY distance LIMIT %s) "
-                    "SELECT id, 1 - distance FROM nearest ORDER BY distance, id"
-                ).encode(),
-                [_vector_text(query), *params, limit],
-            ).fetchall()
-        return [(r[0], float(r[1])) for r in rows]
+            cur.execute(sql.encode(), params)
+            conn.execute(b"COMMIT")
+            return cur.fetchall()
+
+    @_guarded("gathering vector candidates")
+    def vector_candidates(
+        self, vector: np.ndarray, filters: SearchFilters, limit: int, others: Sequence[int]
+    ) -> VectorCandidates:
+        """In one round trip, what hybrid search needs besides its keyword pass: the
+        ``limit`` nearest chunks (as ``vector_search``); for them and ``others`` (the
+        keyword pass's candidates) the first chunk of each one's document; and the stored
+        embeddings of every one of those that is not among the nearest."""
+        query = np.asarray(vector, dtype=np.float32)
+        if query.shape != (self.dimension,):
+            raise InvalidInputError(
+                f"query vector of shape {query.shape}: give {self.dimension} numbers"
+            )
+        where, params = where_clause(filters, self._within)
+        sql = (
+            "WITH nearest AS MATERIALIZED ("
+            " SELECT c.id, c.embedding <=> %s::vector AS distance"
+            " FROM chunks c JOIN documents d ON d.id = c.document_id"
+            f" WHERE {where} ORDER BY distance LIMIT %s), "
+            "candidate AS (SELECT id FROM nearest UNION SELECT unnest(%s::bigint[])), "
+            "owned AS (SELECT c.id, f.id AS owner FROM candidate JOIN chunks c USING (id) "
+            " JOIN chunks f ON f.document_id = c.document_id AND f.position = 0), "
+            "wanted AS (SELECT id FROM owned UNION SELECT owner FROM owned "
+            " EXCEPT SELECT id FROM nearest) "
+            "SELECT 0, id, distance, 1 - distance, NULL::bigint, NULL::float4[] FROM nearest "
+            "UNION ALL SELECT 1, id, NULL, NULL, owner, NULL FROM owned "
+            "UNION ALL SELECT 2, w.id, NULL, NULL, NULL, c.embedding::float4[] "
+            "FROM wanted w JOIN chunks c USING (id)"
+        )
+        args = [_vector_text(query), *params, limit, [int(i) for i in others]]
+        with self._pools.reads() as conn:
+            rows = self._with_hnsw_settings(conn, sql, args)
+        nearest = sorted((r[2], r[1], r[3]) for r in rows if r[0] == 0)
+        return VectorCandidates(
+            hits=[(chunk_id, float(cosine)) for _, chunk_id, cosine in nearest],
+            owners={r[1]: r[4] for r in rows if r[0] == 1},
+            vectors={r[1]: np.asarray(r[5], dtype=np.float32) for r in rows if r[0] == 2},
+        )
 
     @_guarded("finding the documents of chunks")
     def first_chunk_ids(self, chunk_ids: Sequence[int]) -> dict[int, int]:
