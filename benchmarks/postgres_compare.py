@@ -78,6 +78,9 @@ def main() -> None:
     parser.add_argument("--store", default=None, help="an empty PostgreSQL database's URL")
     parser.add_argument("--queries", type=int, default=None, help="only the first N queries")
     parser.add_argument("--rounds", type=int, default=3, help="latency passes at k=10")
+    parser.add_argument(
+        "--no-ndcg", action="store_true", help="only the latencies and the equal lists"
+    )
     args = parser.parse_args()
 
     data = open_beir(args.beir, args.split, args.cache_dir)
@@ -102,7 +105,7 @@ def main() -> None:
                     for group in stored_groups(lite.store, documents):
                         pg.store.write(group)
                 copy_seconds = time.perf_counter() - started
-                report = compare(lite, pg, data, args.queries, args.rounds)
+                report = compare(lite, pg, data, args.queries, args.rounds, not args.no_ndcg)
                 report["postgres_copy_seconds"] = round(copy_seconds, 1)
                 report["chunks"] = {"sqlite": lite.stats().chunks, "postgres": pg.stats().chunks}
                 print(json.dumps(report, indent=2))
@@ -111,7 +114,9 @@ def main() -> None:
             server.stop()
 
 
-def compare(lite: Engine, pg: Engine, data, limit: int | None, rounds: int) -> dict:
+def compare(
+    lite: Engine, pg: Engine, data, limit: int | None, rounds: int, quality: bool = True
+) -> dict:
     candidates = max(lite.config.candidates, 2 * DOCUMENT_DEPTH)
     searchers = {
         "sqlite": lite.searcher(candidates=candidates),
@@ -119,7 +124,7 @@ def compare(lite: Engine, pg: Engine, data, limit: int | None, rounds: int) -> d
     }
     query_ids = sorted(data.queries)[:limit]
     ndcg = {(s, m): 0.0 for s in searchers for m in MODES}
-    for qid in query_ids:
+    for qid in query_ids if quality else ():
         for (store, mode), _ in list(ndcg.items()):
             hits = searchers[store].search(data.queries[qid], mode=mode, k=2 * DOCUMENT_DEPTH)
             ndcg[store, mode] += ndcg_at(ranked_documents(hits), data.qrels[qid])

@@ -524,6 +524,7 @@ def store_settings(config: Config) -> pb.StoreSettings | None:
         pool_size=s.pool_size,
         connect_timeout_seconds=s.connect_timeout,
         statement_timeout_seconds=s.statement_timeout,
+        prepared_statements=s.prepared_statements,
     )
 
 

@@ -79,11 +79,14 @@ class StoreSettings:
     """How one process uses a shared PostgreSQL store (ignored by the SQLite store): at
     most ``pool_size`` connections per pool (the primary's, and the replica's if any);
     ``connect_timeout`` seconds to connect, also the longest wait for a free connection;
-    ``statement_timeout`` seconds per statement (0: none), set on each connection."""
+    ``statement_timeout`` seconds per statement (0: none), set on each connection;
+    ``prepared_statements``: statements run often are prepared on their connection (off
+    behind PgBouncer before 1.21 in transaction mode, which cannot keep them)."""
 
     pool_size: int = DEFAULT_STORE_POOL_SIZE
     connect_timeout: float = DEFAULT_STORE_CONNECT_TIMEOUT
     statement_timeout: float = DEFAULT_STORE_STATEMENT_TIMEOUT
+    prepared_statements: bool = True
 
     def __post_init__(self) -> None:
         size = self.pool_size
@@ -94,6 +97,10 @@ class StoreSettings:
             if isinstance(value, bool) or not isinstance(value, int | float) or not value >= least:
                 raise ConfigError(f"store_{name}", value, f"give seconds, at least {least:g}")
             object.__setattr__(self, name, float(value))
+        if not isinstance(self.prepared_statements, bool):
+            raise ConfigError(
+                "store_prepared_statements", self.prepared_statements, "give True or False"
+            )
 
 
 def default_embedder() -> str:

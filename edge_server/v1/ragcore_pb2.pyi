@@ -196,14 +196,16 @@ class ServerInfo(_message.Message):
     def __init__(self, version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., embedder: _Optional[str] = ..., reranker: _Optional[str] = ..., generator: _Optional[str] = ..., store: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., scope: _Optional[_Iterable[str]] = ..., store_settings: _Optional[_Union[StoreSettings, _Mapping]] = ...) -> None: ...
 
 class StoreSettings(_message.Message):
-    __slots__ = ("pool_size", "connect_timeout_seconds", "statement_timeout_seconds")
+    __slots__ = ("pool_size", "connect_timeout_seconds", "statement_timeout_seconds", "prepared_statements")
     POOL_SIZE_FIELD_NUMBER: _ClassVar[int]
     CONNECT_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
     STATEMENT_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    PREPARED_STATEMENTS_FIELD_NUMBER: _ClassVar[int]
     pool_size: int
     connect_timeout_seconds: float
     statement_timeout_seconds: float
-    def __init__(self, pool_size: _Optional[int] = ..., connect_timeout_seconds: _Optional[float] = ..., statement_timeout_seconds: _Optional[float] = ...) -> None: ...
+    prepared_statements: bool
+    def __init__(self, pool_size: _Optional[int] = ..., connect_timeout_seconds: _Optional[float] = ..., statement_timeout_seconds: _Optional[float] = ..., prepared_statements: _Optional[bool] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("max_question_chars", "max_query_chars", "max_document_chars", "max_message_bytes", "max_rounds", "max_k", "max_page_size", "max_in_flight")

@@ -60,12 +60,12 @@ def store_read_url(args: argparse.Namespace) -> str | None:
 
 
 def store_settings(args: argparse.Namespace) -> StoreSettings:
-    """``--store-pool-size``, ``--store-connect-timeout`` and ``--store-statement-timeout``
-    (each default where not given, or where the command has no such option);
-    ConfigError naming the option's field for a bad value."""
+    """``--store-pool-size``, ``--store-connect-timeout``, ``--store-statement-timeout`` and
+    ``--[no-]store-prepared-statements`` (each default where not given, or where the
+    command has no such option); ConfigError naming the option's field for a bad value."""
     given = {
         name: getattr(args, f"store_{name}", None)
-        for name in ("pool_size", "connect_timeout", "statement_timeout")
+        for name in ("pool_size", "connect_timeout", "statement_timeout", "prepared_statements")
     }
     return StoreSettings(**{k: v for k, v in given.items() if v is not None})
 

@@ -112,6 +112,13 @@ def _store_options() -> argparse.ArgumentParser:
         help="with --store: seconds one statement may run before the database stops it; 0: "
         f"no limit (default: {DEFAULT_STORE_STATEMENT_TIMEOUT:g})",
     )
+    options.add_argument(
+        "--store-prepared-statements",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --store: prepare the statements run often on each connection (default: "
+        "on; turn off behind PgBouncer before 1.21 in transaction mode)",
+    )
     return options
 
 

@@ -89,11 +89,12 @@ class Pools:
 
     def _open(self, url: str, name: str) -> ConnectionPool:
         s = self.settings
-        configure = None
-        if s.statement_timeout > 0:
-            timeout = f"{round(s.statement_timeout * 1000)}ms"
+        timeout = f"{round(s.statement_timeout * 1000)}ms"
 
-            def configure(conn: psycopg.Connection) -> None:
+        def configure(conn: psycopg.Connection) -> None:
+            if not s.prepared_statements:
+                conn.prepare_threshold = None
+            if s.statement_timeout > 0:
                 conn.execute("SELECT set_config('statement_timeout', %s, false)", (timeout,))
 
         return ConnectionPool(

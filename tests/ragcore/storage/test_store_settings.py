@@ -21,9 +21,9 @@ def test_the_options_reach_the_config_and_default_to_the_named_constants():
     parse = build_parser().parse_args
     given = parse(
         ["search", "x", "--store-pool-size", "3", "--store-connect-timeout", "1.5"]
-        + ["--store-statement-timeout", "0"]
+        + ["--store-statement-timeout", "0", "--no-store-prepared-statements"]
     )
-    assert store_settings(given) == StoreSettings(3, 1.5, 0.0)
+    assert store_settings(given) == StoreSettings(3, 1.5, 0.0, prepared_statements=False)
     assert store_settings(parse(["search", "x"])) == StoreSettings(
         DEFAULT_STORE_POOL_SIZE, DEFAULT_STORE_CONNECT_TIMEOUT, DEFAULT_STORE_STATEMENT_TIMEOUT
     )
