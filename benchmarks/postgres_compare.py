@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -81,6 +82,13 @@ def main() -> None:
     parser.add_argument(
         "--no-ndcg", action="store_true", help="only the latencies and the equal lists"
     )
+    parser.add_argument(
+        "--pgdata",
+        type=Path,
+        default=None,
+        help="the --store server's data directory, to measure its CPU per search (the "
+        "throw-away server's is known)",
+    )
     args = parser.parse_args()
 
     data = open_beir(args.beir, args.split, args.cache_dir)
@@ -106,6 +114,11 @@ def main() -> None:
                         pg.store.write(group)
                 copy_seconds = time.perf_counter() - started
                 report = compare(lite, pg, data, args.queries, args.rounds, not args.no_ndcg)
+                pgdata = server.pgdata if server is not None else args.pgdata
+                if pgdata is not None:
+                    report["postgres_cpu_ms_per_search"] = database_cpu(
+                        pg, data, args.queries, pgdata
+                    )
                 report["postgres_copy_seconds"] = round(copy_seconds, 1)
                 report["chunks"] = {"sqlite": lite.stats().chunks, "postgres": pg.stats().chunks}
                 print(json.dumps(report, indent=2))
@@ -158,6 +171,38 @@ def compare(
             for s, m in ndcg
         },
     }
+
+
+def server_cpu_seconds(pgdata: Path) -> float:
+    """CPU seconds (user + system) of the PostgreSQL server of ``pgdata`` and its live
+    processes (the postmaster's children: backends, walwriter, ...), from /proc."""
+    postmaster = int((pgdata / "postmaster.pid").read_text().split()[0])
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, parent = int(entry.name), int(fields[1])
+        if pid == postmaster or parent == postmaster:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def database_cpu(pg: Engine, data, limit: int | None, pgdata: Path) -> dict[str, float]:
+    """The database's CPU per search at k=10, each mode in a pass of its own."""
+    searcher = pg.searcher()
+    query_ids = sorted(data.queries)[:limit]
+    out = {}
+    for mode in MODES:
+        before = server_cpu_seconds(pgdata)
+        for qid in query_ids:
+            searcher.search(data.queries[qid], mode=mode, k=10)
+        out[mode] = round((server_cpu_seconds(pgdata) - before) * 1000 / len(query_ids), 2)
+    return out
 
 
 if __name__ == "__main__":
