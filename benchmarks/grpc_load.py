@@ -986,6 +986,8 @@ def print_processes(result: dict) -> None:
                 f"{p.get('answers_by_process')}"
             )
     print(f"ratios (median over rounds of per-round ratios): {result['ratios']}")
+    for i, ratios in enumerate(result["ratios_per_round"], 1):
+        print(f"round {i}: {ratios}")
     goal = result["goal"]
     print(
         f"goal {goal['goal']} {goal['op']} {goal['target']}: {goal['value']} "

@@ -161,7 +161,11 @@ def compare(
             passes[key].append(values)
     return {
         "queries": n,
-        "ndcg@10": {f"{s}/{m}": round(v / n, 4) for (s, m), v in ndcg.items()},
+        **(
+            {"ndcg@10": {f"{s}/{m}": round(v / n, 4) for (s, m), v in ndcg.items()}}
+            if quality
+            else {}
+        ),
         "equal_top10_lists": {m: f"{same[m]}/{n}" for m in MODES},
         "search_ms_k10": {
             f"{s}/{m}": {
