@@ -201,6 +201,21 @@ class ServerProcess:
     def log_offset(self) -> int:
         return self.log_path.stat().st_size
 
+    def answers_by_pid(self, start: int, end: int) -> list[int]:
+        """How many Asks each server process answered between two log offsets, most
+        first (one entry per process that answered any: a process left idle by the
+        kernel's SO_REUSEPORT hashing shows as a missing entry)."""
+        with open(self.log_path, "rb") as log:
+            log.seek(start)
+            chunk = log.read(end - start)
+        counts: Counter = Counter()
+        for line in chunk.splitlines():
+            if line.startswith(b"{") and b"/Ask" in line:
+                entry = json.loads(line)
+                if entry["method"].endswith("/Ask") and entry["status"] == "OK":
+                    counts[entry.get("pid")] += 1
+        return sorted(counts.values(), reverse=True)
+
     def handler_ms(self, start: int, end: int) -> list[float]:
         """The access log's ``ms`` of every answered Ask between two log offsets."""
         with open(self.log_path, "rb") as log:
@@ -432,7 +447,9 @@ def concurrent_clients(target, server, n, sequence, seconds, timeout):
         for client in clients:
             client.close()
     wall = max(finished) - marks["started"]
-    handler = server.handler_ms(marks["offset"], server.log_offset())
+    end = server.log_offset()
+    handler = server.handler_ms(marks["offset"], end)
+    by_process = server.answers_by_pid(marks["offset"], end)
     flat = [r for rs in results for r in rs]
     codes = Counter(code for _, code in flat)
     return summarise(
@@ -442,6 +459,7 @@ def concurrent_clients(target, server, n, sequence, seconds, timeout):
         server_handler_p50_ms=round(percentile(handler, 50), 2) if handler else None,
         warm_up_errors=warm_up_errors,
         refusals=dict(refusals),
+        answers_by_process=by_process,
         **cpu.figures(codes["OK"], wall),
     )
 
@@ -525,6 +543,8 @@ def medians(rounds: list[dict]) -> dict:
             refusals.update(v.get("refusals", {}))
         if refusals:
             phase["refusals"] = dict(refusals)
+        if any(v.get("answers_by_process") for v in values):
+            phase["answers_by_process"] = [v.get("answers_by_process") for v in values]
         if "answers_differing_from_in_process" in values[0]:
             phase["answers_differing_from_in_process"] = sum(
                 v["answers_differing_from_in_process"] for v in values
@@ -867,7 +887,10 @@ PROCESS_CLIENTS = (1, 4)
 
 
 def compare_processes(args, sequence, threads, log) -> dict:
-    """1 and 4 clients against --processes 1 and --processes 2, in the same rounds."""
+    """1 and 4 clients (or ``--clients``) against --processes 1 and --processes 2, in the
+    same rounds."""
+    given = args.clients.split(",") if args.clients else PROCESS_CLIENTS
+    clients = sorted({1, *(int(c) for c in given)})
     with tempfile.TemporaryDirectory(prefix="grpc-load-") as scratch_dir:
         scratch = Path(scratch_dir)
         local = scratch / "local"
@@ -892,7 +915,7 @@ def compare_processes(args, sequence, threads, log) -> dict:
                 order = PROCESS_SIDES if i % 2 == 0 else tuple(reversed(PROCESS_SIDES))
                 for side in order:
                     phases = {}
-                    for n in PROCESS_CLIENTS:
+                    for n in clients:
                         phases[f"grpc_{n}"] = concurrent_clients(
                             targets[side], servers[side], n, sequence, args.seconds, args.timeout
                         )
@@ -907,15 +930,14 @@ def compare_processes(args, sequence, threads, log) -> dict:
     def rps(side: int, n: int, r: int) -> float:
         return rounds[side][r]["phases"][f"grpc_{n}"]["throughput_rps"]
 
-    per_round = [
-        {
-            "p2_4_over_p1_1": round(rps(2, 4, r) / rps(1, 1, r), 3),
-            "p2_4_over_p1_4": round(rps(2, 4, r) / rps(1, 4, r), 3),
-            "p1_4_over_p1_1": round(rps(1, 4, r) / rps(1, 1, r), 3),
-            "p2_1_over_p1_1": round(rps(2, 1, r) / rps(1, 1, r), 3),
-        }
-        for r in range(args.rounds)
-    ]
+    per_round = []
+    for r in range(args.rounds):
+        ratios_of_round = {"p2_1_over_p1_1": round(rps(2, 1, r) / rps(1, 1, r), 3)}
+        for n in clients[1:]:
+            ratios_of_round[f"p2_{n}_over_p1_1"] = round(rps(2, n, r) / rps(1, 1, r), 3)
+            ratios_of_round[f"p2_{n}_over_p1_{n}"] = round(rps(2, n, r) / rps(1, n, r), 3)
+            ratios_of_round[f"p1_{n}_over_p1_1"] = round(rps(1, n, r) / rps(1, 1, r), 3)
+        per_round.append(ratios_of_round)
     ratios = {key: round(median([r[key] for r in per_round]), 3) for key in per_round[0]}
     return {
         "benchmark": "grpc_load --compare-processes",
@@ -954,15 +976,18 @@ def print_processes(result: dict) -> None:
     )
     for side in PROCESS_SIDES:
         phases = result["median"][f"processes_{side}"]["phases"]
-        for n in PROCESS_CLIENTS:
+        for n in sorted(int(key.split("_")[1]) for key in phases):
             p = phases[f"grpc_{n}"]
             print(
                 f"{'processes ' + str(side):12s} {n:7d} {p['throughput_rps']:8} "
                 f"{p.get('p50_ms', '-'):8} {p.get('p99_ms', '-'):8} "
                 f"{p.get('server_cpu_ms_per_answer', '-'):11} {p.get('cpu_cores_used', '-'):10} "
-                f"{p.get('other_processes_cores', '-'):6}"
+                f"{p.get('other_processes_cores', '-'):6} answers by process "
+                f"{p.get('answers_by_process')}"
             )
     print(f"ratios (median over rounds of per-round ratios): {result['ratios']}")
+    for i, ratios in enumerate(result["ratios_per_round"], 1):
+        print(f"round {i}: {ratios}")
     goal = result["goal"]
     print(
         f"goal {goal['goal']} {goal['op']} {goal['target']}: {goal['value']} "
@@ -986,7 +1011,11 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=15.0, help="time bound per phase and side (15 s)"
     )
-    parser.add_argument("--clients", default="1,4,16", help="client counts (1,4,16)")
+    parser.add_argument(
+        "--clients",
+        default=None,
+        help="client counts (1,4,16; with --compare-processes 1,4, and 1 is always run)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="repeats of every phase (3)")
     parser.add_argument("--warmup", type=int, default=10, help="warm-up asks per side per round")
     parser.add_argument("--timeout", type=float, default=30.0, help="deadline per request (s)")
@@ -1014,7 +1043,7 @@ def main() -> None:
     workers = args.workers or defaults.DEFAULT_WORKERS
     threads = args.threads or defaults.DEFAULT_ENGINE_THREADS
     max_in_flight = args.max_in_flight or defaults.DEFAULT_MAX_IN_FLIGHT
-    clients = sorted({int(c) for c in args.clients.split(",") if c.strip()})
+    clients = sorted({int(c) for c in (args.clients or "1,4,16").split(",") if c.strip()})
     skip = {k.strip() for k in args.skip_kinds.split(",") if k.strip()}
     questions = [q.question for q in load_golden(args.golden) if q.kind not in skip]
     sequence = [questions[i % len(questions)] for i in range(args.requests)]

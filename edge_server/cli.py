@@ -246,6 +246,7 @@ def _serve(args, serve_args: list[str]) -> int:
                 data_dir=args.data_dir or default_data_dir(),
                 store_url=ragcore_cli.store_url(args),
                 store_read_url=ragcore_cli.store_read_url(args),
+                store_settings=ragcore_cli.store_settings(args),
                 threads=args.threads,
                 llm_base_url=args.llm_url,
                 llm_model=args.llm_model,

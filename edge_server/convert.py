@@ -46,6 +46,7 @@ from ragcore import (
     document_from_fields,
     load_bytes,
 )
+from ragcore.config import Config
 from ragcore.errors import QUOTE_CHARS, InvalidDocumentError, InvalidQueryError, quoted
 from ragcore.types import Action, AnswerStatus, Check, IngestStatus, IssueKind, Route, SearchMode
 
@@ -66,6 +67,7 @@ SEARCH_MODES = _enum_map(SearchMode, pb.SearchMode, "SEARCH_MODE")
 MODES = {number: SearchMode(member) for member, number in SEARCH_MODES.items()}
 MODES[pb.SEARCH_MODE_UNSPECIFIED] = SearchMode.HYBRID
 STORE_KIND = "sqlite-fts5+hnsw"
+SHARED_STORE_KIND = "postgresql+pgvector"
 # Table evidence cites a pseudo document "table:<name>" of this pseudo knowledge base.
 TABLE_PREFIX, TABLES_KNOWLEDGE_BASE = "table:", "tables"
 
@@ -610,6 +612,19 @@ def limits(lim: Limits) -> pb.Limits:
         max_k=lim.max_k,
         max_page_size=lim.max_page_size,
         max_in_flight=lim.max_in_flight,
+    )
+
+
+def store_settings(config: Config) -> pb.StoreSettings | None:
+    """A PostgreSQL store's pool and timeouts; None (unset) for the embedded store."""
+    if config.store_url is None:
+        return None
+    s = config.store_settings
+    return pb.StoreSettings(
+        pool_size=s.pool_size,
+        connect_timeout_seconds=s.connect_timeout,
+        statement_timeout_seconds=s.statement_timeout,
+        prepared_statements=s.prepared_statements,
     )
 
 

@@ -16,6 +16,7 @@ id and no traceback: the traceback goes to the server log only.
     KnowledgeBaseNotFoundError                         NOT_FOUND           KNOWLEDGE_BASE_NOT_FOUND
     ModelError                                         FAILED_PRECONDITION MODEL_UNAVAILABLE
     ConfigError                                        FAILED_PRECONDITION CONFIG_INVALID
+    StoreUnavailableError (shared database down)       UNAVAILABLE         STORE_UNAVAILABLE
     StoreError (damaged, locked, newer schema)         FAILED_PRECONDITION STORE_UNUSABLE
     GenerationError (the LLM endpoint failed)          UNAVAILABLE         GENERATOR_UNAVAILABLE
     TokenMissing                                       UNAUTHENTICATED     TOKEN_MISSING
@@ -57,6 +58,7 @@ from ragcore.errors import (
     RagcoreError,
     ScopeError,
     StoreError,
+    StoreUnavailableError,
 )
 from ragcore.types import CancelReason
 
@@ -192,6 +194,7 @@ STATUS_TABLE: tuple[tuple[type[BaseException], Outcome], ...] = (
     (NotFoundError, Outcome(grpc.StatusCode.NOT_FOUND, "NOT_FOUND")),
     (ModelError, Outcome(grpc.StatusCode.FAILED_PRECONDITION, "MODEL_UNAVAILABLE")),
     (ConfigError, Outcome(grpc.StatusCode.FAILED_PRECONDITION, "CONFIG_INVALID")),
+    (StoreUnavailableError, Outcome(grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE", 1.0)),
     (StoreError, Outcome(grpc.StatusCode.FAILED_PRECONDITION, "STORE_UNUSABLE")),
     (GenerationError, Outcome(grpc.StatusCode.UNAVAILABLE, "GENERATOR_UNAVAILABLE", 5.0)),
     (TokenMissing, Outcome(grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")),

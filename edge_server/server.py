@@ -201,6 +201,7 @@ class EdgeServer:
                 return
             self.admission.state = Admission.SERVING
             self.health.set_all(SERVING)
+            self.engine.watch_store(self._store_changed)
             stats = self.engine.stats()
             log.info(
                 "serving %d documents in %d knowledge bases (loaded in %.1f s)",
@@ -210,6 +211,13 @@ class EdgeServer:
             )
         finally:
             self._ready.set()
+
+    def _store_changed(self, available: bool) -> None:
+        """A shared store's database went down or came back: ``ragcore.v1.Ragcore`` is
+        NOT_SERVING meanwhile (its rpcs fail at once with UNAVAILABLE and a RetryInfo);
+        the server itself (``""``) stays SERVING, as it is up and answers."""
+        if self.admission.state == Admission.SERVING:
+            self.health.set(SERVICE, SERVING if available else NOT_SERVING)
 
     def wait_until_loaded(self, timeout: float | None = None) -> bool:
         """Block until loading has finished (well or not); False on timeout."""

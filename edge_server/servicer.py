@@ -307,7 +307,8 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
             embedder=config.embedder,
             reranker=config.reranker_path.name if config.reranker_path else "",
             generator=self.engine.answerer.generator.name,
-            store=convert.STORE_KIND,
+            store=convert.STORE_KIND if config.store_url is None else convert.SHARED_STORE_KIND,
             role=ROLES[access.role],
             scope=access.scope_names,
+            store_settings=convert.store_settings(config),
         )

@@ -68,6 +68,39 @@ STORE_URL_ENV = "RAGCORE_STORE_URL"
 STORE_READ_URL_ENV = "RAGCORE_STORE_REPLICA_URL"
 """Read by the command line (``--store``), not by ``Config``: a program says its store."""
 STORE_URL_SCHEMES = ("postgresql://", "postgres://")
+# A shared PostgreSQL store's connections, per process (docs/scale-out.md has the plan).
+DEFAULT_STORE_POOL_SIZE = 4  # an edge process works on --workers (4) requests at a time
+DEFAULT_STORE_CONNECT_TIMEOUT = 2.0  # seconds; psycopg waits at least 2 for a connection
+DEFAULT_STORE_STATEMENT_TIMEOUT = 30.0  # seconds; 0: none
+
+
+@dataclass(frozen=True)
+class StoreSettings:
+    """How one process uses a shared PostgreSQL store (ignored by the SQLite store): at
+    most ``pool_size`` connections per pool (the primary's, and the replica's if any);
+    ``connect_timeout`` seconds to connect, also the longest wait for a free connection;
+    ``statement_timeout`` seconds per statement (0: none), set on each connection;
+    ``prepared_statements``: statements run often are prepared on their connection (off
+    behind PgBouncer before 1.21 in transaction mode, which cannot keep them)."""
+
+    pool_size: int = DEFAULT_STORE_POOL_SIZE
+    connect_timeout: float = DEFAULT_STORE_CONNECT_TIMEOUT
+    statement_timeout: float = DEFAULT_STORE_STATEMENT_TIMEOUT
+    prepared_statements: bool = True
+
+    def __post_init__(self) -> None:
+        size = self.pool_size
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 1000:
+            raise ConfigError("store_pool_size", size, "give 1 to 1000 connections per process")
+        for name, least in (("connect_timeout", 1.0), ("statement_timeout", 0.0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value >= least:
+                raise ConfigError(f"store_{name}", value, f"give seconds, at least {least:g}")
+            object.__setattr__(self, name, float(value))
+        if not isinstance(self.prepared_statements, bool):
+            raise ConfigError(
+                "store_prepared_statements", self.prepared_statements, "give True or False"
+            )
 
 
 def default_embedder() -> str:
@@ -140,6 +173,8 @@ class Config:
     store_read_url: str | None = None
     """A read replica of ``store_url``'s database: searches and document reads go there,
     writes and sessions to ``store_url``. None: everything on ``store_url``."""
+    store_settings: StoreSettings = field(default_factory=StoreSettings)
+    """Pool size and timeouts of a PostgreSQL store (``--store-pool-size``, ...)."""
     embedder: str = field(default_factory=default_embedder)
     """A name from models/manifest.toml; a data directory keeps the one it was built with."""
     embedder_path: Path | None = None

@@ -86,6 +86,7 @@ from ragcore.stores import (
     open_tables,
     open_vectors,
     sqlite_only,
+    watch_store,
 )
 from ragcore.tabular import TableQuery
 from ragcore.types import AnswerStatus, CancelReason, IngestStatus, SearchMode
@@ -271,6 +272,13 @@ class Engine:
         self.answerer.perception.warm_up()
         if self.reranker is not None:
             self.reranker.score("warm up", ["warm up"])
+
+    def watch_store(self, watcher: Callable[[bool], None]) -> None:
+        """Call ``watcher(available)`` whenever a shared store's database goes down or
+        comes back (``storage.postgres.pools``: checked every second even when idle, and
+        back within ``PROBE_INTERVAL`` of its return). The embedded SQLite store has no
+        outages of its own: nothing is ever called."""
+        watch_store(self.store, watcher)
 
     def close(self) -> None:
         with self._lock:

@@ -17,6 +17,7 @@ into ragcore, with ``raise ... from exc``, so callers only ever need these::
     │   └── KnowledgeBaseNotFoundError
     ├── ScopeError                 a knowledge base outside the caller's scope was named
     ├── StoreError                 the data directory is unusable (locked, damaged, newer schema)
+    │   └── StoreUnavailableError  a shared database cannot be reached now: retry later
     ├── Cancelled                  work was stopped: deadline, caller gone or shutdown (``reason``)
     └── GenerationError            the answer generator failed (LLM endpoint down, slow, malformed)
 
@@ -140,6 +141,12 @@ class ScopeError(RagcoreError):
 class StoreError(RagcoreError):
     """The data directory cannot be used as it is (locked, damaged, written by a newer
     ragcore); the message says what and what to do (``ragcore check``, restore a backup)."""
+
+
+class StoreUnavailableError(StoreError):
+    """A shared store's database (PostgreSQL) cannot be reached now, or is too busy to
+    answer within the statement timeout. Nothing is wrong with the data: the same call
+    can succeed once it is back (the store keeps probing it)."""
 
 
 class Cancelled(RagcoreError):

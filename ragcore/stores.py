@@ -51,6 +51,7 @@ def open_store(config: Config, dimension: Callable[[], int]) -> DocumentStore:
         dimension=dimension(),
         ef_search=config.hnsw.ef_search,
         read_url=config.store_read_url,
+        settings=config.store_settings,
     )
 
 
@@ -92,6 +93,12 @@ def sqlite_only(store: DocumentStore, what: str) -> Store:
         f"{what} needs the embedded SQLite store and is not available on the PostgreSQL "
         "store (Config.store_url / --store): use a data directory without store_url for it"
     )
+
+
+def watch_store(store: DocumentStore, watcher: Callable[[bool], None]) -> None:
+    """Tell ``watcher`` of a shared store's outages and returns; SQLite has none."""
+    if not isinstance(store, Store):
+        _postgres(store).watch(watcher)
 
 
 def described(store: DocumentStore, config: Config) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from datetime import date
 from pathlib import Path
 
@@ -14,7 +15,13 @@ from ragcore.inference.embedder import OnnxEmbedder
 from ragcore.inference.models import embedder_spec
 from ragcore.tabular import Order, TableQuery
 
-SAMPLE_KB = Path(__file__).resolve().parents[1] / "ragcore" / "evaluation" / "sample_kb"
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_KB = ROOT / "ragcore" / "evaluation" / "sample_kb"
+# Processes the tests start (workers, `serve --processes` children) import this checkout's
+# ragcore, as the tests do, even where the installed package points at another one.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])
+)
 # "Which three models had the highest shortage rate in the East region last month?" on
 # the sample tables, asked on 2026-12-03: the query a table answer must match.
 TOP3_EAST_LAST_MONTH = TableQuery(

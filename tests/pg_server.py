@@ -28,10 +28,21 @@ class Server:
     pgdata: Path
     port: int
     user: str | None
+    settings: str = ""
 
     @property
     def url(self) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def kill(self) -> None:
+        """Stop the server at once, as a crash does (no shutdown checkpoint: the next start
+        recovers from the WAL), keeping its data: ``restart`` brings it back."""
+        _run(["pg_ctl", "-D", str(self.pgdata), "-m", "immediate", "-w", "stop"], self.user)
+
+    def restart(self) -> None:
+        """Start the server again on the same port (after ``kill``); returns once it
+        accepts connections."""
+        _start(self.pgdata, self.port, self.user, self.settings)
 
     def stop(self) -> None:
         """Stop the server and remove its directory."""
@@ -105,6 +116,11 @@ def start_replica(primary: Server) -> Server:
 def _serve(root: Path, pgdata: Path, user: str | None, settings: str) -> Server:
     """Start the server of ``pgdata`` on a free port; RuntimeError with its log if not."""
     port = _free_port()
+    _start(pgdata, port, user, settings)
+    return Server(root, pgdata, port, user, settings)
+
+
+def _start(pgdata: Path, port: int, user: str | None, settings: str) -> None:
     options = f"-h 127.0.0.1 -p {port} -k {pgdata} {settings}"
     log = pgdata / "server.log"
     try:
@@ -116,7 +132,6 @@ def _serve(root: Path, pgdata: Path, user: str | None, settings: str) -> Server:
     except RuntimeError as exc:
         text = log.read_text(errors="replace") if log.exists() else "(no log)"
         raise RuntimeError(f"{exc}\nserver log:\n{text[-3000:]}") from exc
-    return Server(root, pgdata, port, user)
 
 
 def _run(args: list[str], user: str | None) -> None:

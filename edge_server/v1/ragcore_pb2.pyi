@@ -178,7 +178,7 @@ class EndSessionResponse(_message.Message):
     def __init__(self, ended: _Optional[bool] = ...) -> None: ...
 
 class ServerInfo(_message.Message):
-    __slots__ = ("version", "limits", "embedder", "reranker", "generator", "store", "role", "scope")
+    __slots__ = ("version", "limits", "embedder", "reranker", "generator", "store", "role", "scope", "store_settings")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     LIMITS_FIELD_NUMBER: _ClassVar[int]
     EMBEDDER_FIELD_NUMBER: _ClassVar[int]
@@ -187,6 +187,7 @@ class ServerInfo(_message.Message):
     STORE_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
+    STORE_SETTINGS_FIELD_NUMBER: _ClassVar[int]
     version: str
     limits: Limits
     embedder: str
@@ -195,7 +196,20 @@ class ServerInfo(_message.Message):
     store: str
     role: Role
     scope: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., embedder: _Optional[str] = ..., reranker: _Optional[str] = ..., generator: _Optional[str] = ..., store: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., scope: _Optional[_Iterable[str]] = ...) -> None: ...
+    store_settings: StoreSettings
+    def __init__(self, version: _Optional[str] = ..., limits: _Optional[_Union[Limits, _Mapping]] = ..., embedder: _Optional[str] = ..., reranker: _Optional[str] = ..., generator: _Optional[str] = ..., store: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., scope: _Optional[_Iterable[str]] = ..., store_settings: _Optional[_Union[StoreSettings, _Mapping]] = ...) -> None: ...
+
+class StoreSettings(_message.Message):
+    __slots__ = ("pool_size", "connect_timeout_seconds", "statement_timeout_seconds", "prepared_statements")
+    POOL_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CONNECT_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    STATEMENT_TIMEOUT_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    PREPARED_STATEMENTS_FIELD_NUMBER: _ClassVar[int]
+    pool_size: int
+    connect_timeout_seconds: float
+    statement_timeout_seconds: float
+    prepared_statements: bool
+    def __init__(self, pool_size: _Optional[int] = ..., connect_timeout_seconds: _Optional[float] = ..., statement_timeout_seconds: _Optional[float] = ..., prepared_statements: _Optional[bool] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("max_question_chars", "max_query_chars", "max_document_chars", "max_message_bytes", "max_rounds", "max_k", "max_page_size", "max_in_flight", "max_id_chars", "max_knowledge_base_chars", "max_session_id_chars", "max_label_chars", "max_file_name_chars", "max_table_name_chars")

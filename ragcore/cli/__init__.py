@@ -6,7 +6,14 @@ operator commands backup, check and rebuild-index.
 remote answers' sources with the same ``source_line`` and ``location``.
 """
 
-from ragcore.cli.commands import main, run, search_filters, store_read_url, store_url
+from ragcore.cli.commands import (
+    main,
+    run,
+    search_filters,
+    store_read_url,
+    store_settings,
+    store_url,
+)
 from ragcore.cli.parsers import Parsers, build_parser, build_parsers
 from ragcore.cli.render import location, source_line
 from ragcore.config import default_data_dir
@@ -22,5 +29,6 @@ __all__ = [
     "search_filters",
     "source_line",
     "store_read_url",
+    "store_settings",
     "store_url",
 ]

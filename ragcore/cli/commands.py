@@ -15,7 +15,13 @@ from pathlib import Path
 
 from ragcore.cli import render
 from ragcore.cli.parsers import build_parser
-from ragcore.config import STORE_READ_URL_ENV, STORE_URL_ENV, Config, default_data_dir
+from ragcore.config import (
+    STORE_READ_URL_ENV,
+    STORE_URL_ENV,
+    Config,
+    StoreSettings,
+    default_data_dir,
+)
 from ragcore.engine import Engine
 from ragcore.errors import InvalidInputError, RagcoreError
 from ragcore.ingest.loaders import ReadProgress
@@ -54,6 +60,17 @@ def store_read_url(args: argparse.Namespace) -> str | None:
     return args.store_replica or os.environ.get(STORE_READ_URL_ENV) or None
 
 
+def store_settings(args: argparse.Namespace) -> StoreSettings:
+    """``--store-pool-size``, ``--store-connect-timeout``, ``--store-statement-timeout`` and
+    ``--[no-]store-prepared-statements`` (each default where not given, or where the
+    command has no such option); ConfigError naming the option's field for a bad value."""
+    given = {
+        name: getattr(args, f"store_{name}", None)
+        for name in ("pool_size", "connect_timeout", "statement_timeout", "prepared_statements")
+    }
+    return StoreSettings(**{k: v for k, v in given.items() if v is not None})
+
+
 def run(args: argparse.Namespace) -> int:
     """Run a parsed command on the Engine of ``--data-dir``; returns the exit status."""
     logging.basicConfig(
@@ -77,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             data_dir=args.data_dir or default_data_dir(),
             store_url=store_url(args),
             store_read_url=store_read_url(args),
+            store_settings=store_settings(args),
             **{k: v for k, v in settings.items() if v is not None},
         )
     except RagcoreError as exc:

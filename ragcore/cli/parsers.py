@@ -15,6 +15,9 @@ from pathlib import Path
 
 from ragcore.config import (
     DEFAULT_LLM_CONTEXT_CHARS,
+    DEFAULT_STORE_CONNECT_TIMEOUT,
+    DEFAULT_STORE_POOL_SIZE,
+    DEFAULT_STORE_STATEMENT_TIMEOUT,
     STORE_READ_URL_ENV,
     STORE_URL_ENV,
     default_data_dir,
@@ -82,6 +85,39 @@ def _store_options() -> argparse.ArgumentParser:
         help="keep the documents in this PostgreSQL database (postgresql://user@host/db, "
         f"shared by every server given it) instead of the data directory (default: "
         f"${STORE_URL_ENV}, else the data directory)",
+    )
+    options.add_argument(
+        "--store-pool-size",
+        type=int,
+        metavar="N",
+        default=None,
+        help="with --store: at most N connections to the database per process (and as many "
+        f"to a --store-replica) (default: {DEFAULT_STORE_POOL_SIZE}; docs/scale-out.md has "
+        "the capacity plan)",
+    )
+    options.add_argument(
+        "--store-connect-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=None,
+        help="with --store: seconds to connect, also the longest wait for a free connection; "
+        "a database that does not answer in time is unavailable, and calls fail at once "
+        f"until it is back (default: {DEFAULT_STORE_CONNECT_TIMEOUT:g})",
+    )
+    options.add_argument(
+        "--store-statement-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=None,
+        help="with --store: seconds one statement may run before the database stops it; 0: "
+        f"no limit (default: {DEFAULT_STORE_STATEMENT_TIMEOUT:g})",
+    )
+    options.add_argument(
+        "--store-prepared-statements",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --store: prepare the statements run often on each connection (default: "
+        "on; turn off behind PgBouncer before 1.21 in transaction mode)",
     )
     return options
 

@@ -12,12 +12,14 @@ describes; an optional cross-encoder reranks the top.
 With an ``executor`` (the engine's), a hybrid query is embedded on one of its threads
 (on one onnxruntime thread) while the keyword passes run: onnxruntime and SQLite both
 release the GIL, so on two cores the two take about as long as the slower of them
-rather than their sum.
+rather than their sum. On PostgreSQL (a ``CandidateIndex``) the vector side and what
+the fusion reads next (the candidates' documents' first chunks, the embeddings not yet
+scored) come back in one round trip, while the keyword pass has run beside the
+embedding.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -32,7 +34,13 @@ from ragcore.inference.embedder import Embedder, beside_other_work
 from ragcore.inference.reranker import Reranker
 from ragcore.retrieval.fusion import Signals, fuse
 from ragcore.storage.filters import SearchFilters
-from ragcore.storage.protocol import DocumentStore, FilteredVectorIndex
+from ragcore.storage.keyword_terms import TOKENIZER_INSTANCE
+from ragcore.storage.protocol import (
+    CandidateIndex,
+    DocumentStore,
+    FilteredVectorIndex,
+    VectorCandidates,
+)
 from ragcore.storage.vector_index import VectorIndex
 from ragcore.text.terms import STOPWORDS
 from ragcore.types import SearchMode
@@ -40,7 +48,6 @@ from ragcore.types import SearchMode
 MAX_QUERY_CHARS = 4000
 MAX_TOP_K = 1000
 KEYWORD_SCORING_DEPTH = 1000  # BM25 ranks kept for scoring hybrid candidates
-_TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
 @dataclass(frozen=True)
@@ -76,8 +83,10 @@ class Hit:
 
 
 def fts_query(text: str) -> str:
-    """An FTS5 MATCH expression that ORs the quoted word tokens of ``text``."""
-    tokens = [t.lower() for t in _TOKEN.findall(text)]
+    """An FTS5 MATCH expression that ORs the quoted word tokens of ``text``: its tokens
+    as FTS5's unicode61 tokenizer splits and folds them (so each quoted one is one term
+    on both stores), stop words left out unless nothing else is left."""
+    tokens = TOKENIZER_INSTANCE.words(text)
     content = [t for t in tokens if t not in STOPWORDS] or tokens
     return " OR ".join(f'"{t}"' for t in dict.fromkeys(content))
 
@@ -156,7 +165,14 @@ class Searcher:
         embedded = self._embedding(query)
         bm25_ranked, documents_ranked = self._keyword_passes(match, n, filters)
         query_vector = embedded()
-        vector_hits = self._nearest(query_vector, n, filters)
+        fetched: VectorCandidates | None = None
+        if isinstance(self._index, CandidateIndex) and not config.feedback_chunks:
+            # One round trip for the vector side and what the fusion reads next.
+            others = [c for c, _ in bm25_ranked[:n]] + [c for c, _ in documents_ranked[:n]]
+            fetched = self._index.candidates(query_vector, n, filters, list(dict.fromkeys(others)))
+            vector_hits = fetched.hits
+        else:
+            vector_hits = self._nearest(query_vector, n, filters)
         if config.feedback_chunks and vector_hits:
             # Rocchio from the vector side's own best chunks: the abstract nearest a claim,
             # in the embedding's own terms, rewords it; the moved vector searches again.
@@ -176,10 +192,10 @@ class Searcher:
         if not ids:
             return []
         cosine = dict(vector_hits)
-        cosine.update(self._cosines([c for c in ids if c not in cosine], query_vector))
+        cosine.update(self._cosines([c for c in ids if c not in cosine], query_vector, fetched))
         bm25 = dict(bm25_ranked)
         scores = {c: {"vector": cosine[c], "keyword": bm25.get(c, 0.0)} for c in ids}
-        signals = self._signals(ids, scores, cosine, documents_ranked, query_vector, n)
+        signals = self._signals(ids, scores, cosine, documents_ranked, query_vector, n, fetched)
         for c, value in zip(ids, fuse(signals, config).tolist(), strict=True):
             scores[c]["hybrid"] = value
         return sorted(scores.items(), key=lambda item: -item[1]["hybrid"])
@@ -212,18 +228,25 @@ class Searcher:
         )
         return bm25_ranked, documents_ranked
 
-    def _cosines(self, ids: list[int], query_vector: np.ndarray) -> dict[int, float]:
+    def _cosines(
+        self, ids: list[int], query_vector: np.ndarray, fetched: VectorCandidates | None = None
+    ) -> dict[int, float]:
         """Exact cosines from the stored embeddings (the index's own floats; SQLite gives
         a median query's ~100 in 0.5 ms, hnswlib's ``get_items`` in 1.7); 0 for a chunk
-        deleted since."""
+        deleted since. ``fetched`` holds them already (PostgreSQL's one round trip): the
+        same matrix product, so the same doubles as from the store."""
         if not ids:
             return {}
-        vectors = self._store.vectors(ids)
+        if fetched is not None:
+            zeros = np.zeros(len(query_vector), dtype=np.float32)
+            vectors = np.vstack([fetched.vectors.get(c, zeros) for c in ids])
+        else:
+            vectors = self._store.vectors(ids)
         if vectors.shape[1] != len(query_vector):  # every chunk deleted meanwhile
             return dict.fromkeys(ids, 0.0)
         return dict(zip(ids, (vectors @ query_vector).tolist()))
 
-    def _signals(self, ids, scores, cosine, documents_ranked, query_vector, n) -> Signals:
+    def _signals(self, ids, scores, cosine, documents_ranked, query_vector, n, fetched) -> Signals:
         """The candidates' scores by each method, chunk-level and (when used) document-level."""
         config = self._config
         vector = np.array([scores[c]["vector"] for c in ids])
@@ -232,7 +255,7 @@ class Searcher:
             config.document_keyword_weight or config.document_vector_weight or config.sibling_weight
         ):
             return Signals(n, vector, keyword)
-        first = self._store.first_chunk_ids(ids)
+        first = fetched.owners if fetched is not None else self._store.first_chunk_ids(ids)
         # A chunk deleted since it was found is its own document; _hits drops it later.
         owners = [first.get(c, c) for c in ids]
         document_keyword = document_vector = None
@@ -243,7 +266,7 @@ class Searcher:
                 scores[c]["document_keyword"] = value
         if config.document_vector_weight:
             missing = list(dict.fromkeys(o for o in owners if o not in cosine))
-            cosine = {**cosine, **self._cosines(missing, query_vector)}
+            cosine = {**cosine, **self._cosines(missing, query_vector, fetched)}
             document_vector = np.array([cosine[o] for o in owners])
             for c, value in zip(ids, document_vector.tolist(), strict=True):
                 scores[c]["document_vector"] = value

@@ -12,6 +12,7 @@ Sessions and tables reach either store through their own seams (``storage.sql``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
@@ -81,6 +82,30 @@ class FilteredVectorIndex(Protocol):
     def search_filtered(
         self, vector: np.ndarray, k: int, filters: SearchFilters
     ) -> list[tuple[int, float]]: ...
+
+
+@dataclass(frozen=True)
+class VectorCandidates:
+    """A vector search's hits, with what hybrid search reads next, fetched together:
+    ``hits`` (chunk id, cosine) nearest first; ``owners``, for each hit and each other
+    candidate asked about, the first chunk of its document; ``vectors``, the stored
+    embeddings of those candidates and owners that are not hits (a chunk deleted
+    meanwhile is in neither)."""
+
+    hits: list[tuple[int, float]]
+    owners: dict[int, int]
+    vectors: dict[int, np.ndarray]
+
+
+@runtime_checkable
+class CandidateIndex(Protocol):
+    """A vector index that gathers hybrid search's vector side in one round trip
+    (PostgreSQL's: the nearest chunks, their documents' first chunks, and the embeddings
+    the fusion needs, instead of three queries)."""
+
+    def candidates(
+        self, vector: np.ndarray, k: int, filters: SearchFilters, others: Sequence[int]
+    ) -> VectorCandidates: ...
 
 
 if TYPE_CHECKING:

@@ -737,18 +737,16 @@ class Store:
         unfiltered = filters.empty and self._within is None
         where, params = where_clause(filters, self._within)
         # Ordered by the selected column, BM25 is computed once per matching row, and the
-        # rows come as the (id, score) tuples to return. Ties keep the order of the match
-        # either way (SQLite's sorter breaks them by arrival).
+        # rows come as the (id, score) tuples to return. Ties go by document id, then
+        # position: the PostgreSQL store breaks them so too (chunk ids differ between
+        # stores after a migrate), so both give the same list (storage.keyword_terms).
         sql = (
             f"SELECT f.rowid, -bm25({table}, ?, 1.0) AS score FROM {table} f "
-            + (
-                ""
-                if unfiltered
-                else "JOIN chunks c ON c.id = f.rowid JOIN documents d ON d.id = c.document_id "
-            )
+            "JOIN chunks c ON c.id = f.rowid "
+            + ("" if unfiltered else "JOIN documents d ON d.id = c.document_id ")
             + f"WHERE {table} MATCH ? "
             + ("" if unfiltered else f"AND {where} ")
-            + "ORDER BY score DESC LIMIT ?"
+            + "ORDER BY score DESC, c.document_id, c.position LIMIT ?"
         )
         args = [title_weight, match] + ([] if unfiltered else params) + [limit]
         try:

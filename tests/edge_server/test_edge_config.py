@@ -37,6 +37,7 @@ from ragcore.errors import (
     ModelNotFoundError,
     ScopeError,
     StoreError,
+    StoreUnavailableError,
 )
 
 READER_TOKEN = "r" * 20
@@ -171,6 +172,7 @@ def test_ipv6_address():
         (ModelNotFoundError("x"), grpc.StatusCode.FAILED_PRECONDITION, "MODEL_UNAVAILABLE"),
         (ModelMismatchError("x"), grpc.StatusCode.FAILED_PRECONDITION, "MODEL_UNAVAILABLE"),
         (StoreError("x"), grpc.StatusCode.FAILED_PRECONDITION, "STORE_UNUSABLE"),
+        (StoreUnavailableError("x"), grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE"),
         (GenerationError("x"), grpc.StatusCode.UNAVAILABLE, "GENERATOR_UNAVAILABLE"),
         (ScopeError("x"), grpc.StatusCode.PERMISSION_DENIED, "OUTSIDE_SCOPE"),
         (AdminRequired("x"), grpc.StatusCode.PERMISSION_DENIED, "ADMIN_REQUIRED"),

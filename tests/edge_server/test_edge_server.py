@@ -26,6 +26,7 @@ from edge_server.client import Client, error_details
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine
 from ragcore.agents.generation.extractive import ExtractiveGenerator
+from ragcore.config import StoreSettings
 
 pytestmark = pytest.mark.integration
 
@@ -241,6 +242,25 @@ def test_server_info_states_the_limits_the_server_enforces(start_edge):
     assert (limits.max_question_chars, limits.max_query_chars) == (2000, 4000)
     assert (limits.max_rounds, limits.max_k, limits.max_page_size) == (3, 100, 1000)
     assert limits.max_document_chars == 2_000_000
+    assert info.store == "sqlite-fts5+hnsw" and not info.HasField("store_settings")
+
+
+@pytest.mark.process
+def test_server_info_states_a_postgresql_stores_pool_and_timeouts(
+    start_edge, tmp_path, real_embedder, postgres_url
+):
+    settings = StoreSettings(pool_size=3, connect_timeout=1.5, statement_timeout=12)
+    engine = Engine(
+        Config(data_dir=tmp_path / "pg", store_url=postgres_url, store_settings=settings),
+        embedder=real_embedder,
+    )
+    _, target = start_edge(engine=engine)
+    with Client(target) as client:
+        info = client.server_info()
+    assert info.store == "postgresql+pgvector"
+    stated = info.store_settings
+    assert (stated.pool_size, stated.connect_timeout_seconds) == (3, 1.5)
+    assert stated.statement_timeout_seconds == 12
 
 
 def test_reflection_lists_the_services(start_edge):

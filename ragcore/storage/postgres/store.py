@@ -1,20 +1,20 @@
 """The PostgreSQL + pgvector store: the SQLite store's contract on a shared server.
 
 Documents, chunks, their embeddings and the data version are written in one transaction
-per ``write`` (so the HNSW index, the tsvectors and the data can never disagree), and the
+per ``write`` (so the HNSW index, the keyword terms and the data can never disagree), and the
 vector index is pgvector's, inside the database: any number of servers share it and see
 an ingest through any of them as soon as it commits. Connections come from a psycopg-pool
 pool in autocommit mode; writes open their own transaction. With ``read_url`` (a streaming
 replica), searches, document reads and the data version go to the replica's pool, and
 writes and the reads a write depends on to the primary's.
 
-Keyword ranking is BM25 over the tsvectors (English stemming, a title occurrence
-counting ``title_weight`` times), read from their inverted index (``chunk_terms``,
-``document_terms``: per lexeme and chunk, its positions and the tsvector's length,
-written with the chunks): only the query lexemes' rows are summed. Each lexeme's IDF
-comes from its row count (cached per data version). It differs from FTS5's
-BM25 in the tokens (Snowball stems and stop words against FTS5's unicode61 tokens) and
-in the length (distinct lexemes, not tokens), so scores are close in order, not equal.
+Keyword ranking is the SQLite store's, exactly: FTS5's BM25 over FTS5's own terms
+(``postgres.keyword``, migration 0008), so both stores give the same keyword lists.
+
+Outages are a state (``postgres.pools``): a call that finds the database unreachable
+raises ``StoreUnavailableError`` and opens a circuit; until a background probe finds it
+back, every call fails at once without waiting on the pool. Every public method's
+psycopg errors are translated (a test calls each with the database stopped).
 """
 
 from __future__ import annotations
@@ -22,22 +22,21 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import math
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 import numpy as np
 import psycopg
-from psycopg_pool import ConnectionPool
 
+from ragcore.config import StoreSettings
 from ragcore.documents import Chunk, Document, DocumentInfo
 from ragcore.errors import (
     ConfigError,
     InvalidInputError,
     KnowledgeBaseNotFoundError,
     StoreError,
+    StoreUnavailableError,
     quoted_names,
 )
 from ragcore.scope import Scope
@@ -45,7 +44,15 @@ from ragcore.storage.filters import SearchFilters
 from ragcore.storage.guard import guarded
 from ragcore.storage.postgres.connection import connect, redacted
 from ragcore.storage.postgres.filters import where_clause
+from ragcore.storage.postgres.keyword import (
+    bm25_sql,
+    fill_keyword_terms,
+    query_terms,
+    write_terms,
+)
+from ragcore.storage.postgres.pools import Pools, is_outage
 from ragcore.storage.postgres.schema import migrate
+from ragcore.storage.protocol import VectorCandidates
 from ragcore.storage.records import DocumentPage, DocumentRecord, Listing, parse_stamp
 from ragcore.storage.store import (
     StoredChunk,
@@ -57,19 +64,6 @@ from ragcore.storage.store import (
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 _DIMENSION_KEY = "embedding_dimension"
-_TERMS = {"chunks": ("chunk_terms", "chunk_id"), "documents": ("document_terms", "document_id")}
-"""Each keyword-searched table's inverted index (migration 0005) and its owner column."""
-# The inverted index's rows of the documents just written (migration 0005).
-_CHUNK_TERMS = (
-    "INSERT INTO chunk_terms SELECT u.lexeme, c.id, cardinality(u.positions), "
-    "cardinality(array_positions(u.weights, 'A')), length(c.tsv) "
-    "FROM chunks c, unnest(c.tsv) u WHERE c.document_id = ANY(%s)"
-)
-_DOCUMENT_TERMS = (
-    "INSERT INTO document_terms SELECT u.lexeme, d.id, cardinality(u.positions), "
-    "cardinality(array_positions(u.weights, 'A')), length(d.tsv) "
-    "FROM documents d, unnest(d.tsv) u WHERE d.id = ANY(%s)"
-)
 
 
 class _NothingDeleted(Exception):
@@ -94,9 +88,7 @@ class PostgresStore:
         *,
         dimension: int,
         scope: Scope = Scope.ALL,
-        min_connections: int = 1,
-        max_connections: int = 8,
-        connect_timeout: float = 5.0,
+        settings: StoreSettings = StoreSettings(),
         ef_search: int = 100,
         read_url: str | None = None,
     ) -> None:
@@ -104,33 +96,25 @@ class PostgresStore:
         self.read_where = redacted(read_url) if read_url is not None else None
         if isinstance(dimension, bool) or not isinstance(dimension, int) or dimension < 1:
             raise ConfigError("dimension", dimension, "give the embedder's dimension, e.g. 384")
-        if not 1 <= min_connections <= max_connections:
-            raise ConfigError(
-                "max_connections",
-                max_connections,
-                f"give at least min_connections ({min_connections}) and at least 1",
-            )
+        self.settings = settings
+        connect_timeout = settings.connect_timeout
         self.scope = scope
         self.dimension = dimension
         self.ef_search = ef_search
-        self._statistics: dict[object, Any] = {}
-        """Keyword search's lexeme IDFs and average lengths, for one data version."""
         first = connect(url, self.where, connect_timeout)  # a precise error before the pool
         try:
             migrate(first, self.where)
             self._ensure_vector_index(first)
+            fill_keyword_terms(first)
         except psycopg.Error as exc:
             raise self.translate(exc, "opening the store") from exc
         finally:
             first.close()
-        self._pool = _pool(url, "ragcore", min_connections, max_connections, connect_timeout)
-        self._reads = self._pool
-        """Searches and reads of documents go here: a read replica's pool if given."""
         if read_url is not None and self.read_where is not None:
             connect(read_url, self.read_where, connect_timeout).close()  # a precise error now
-            self._reads = _pool(
-                read_url, "ragcore-replica", min_connections, max_connections, connect_timeout
-            )
+        self._pools = Pools(url, self.where, self.settings, read_url)
+        """The primary's pool, the replica's (searches and document reads) if given, and
+        the circuit in front of both; shared by every scoped view."""
 
     def _ensure_vector_index(self, conn: psycopg.Connection) -> None:
         """Record the dimension (or check it) and build the HNSW cosine index on it."""
@@ -165,26 +149,48 @@ class PostgresStore:
         return view
 
     def close(self) -> None:
-        self._pool.close()
-        if self._reads is not self._pool:
-            self._reads.close()
+        self._pools.close()
 
     def translate(self, exc: psycopg.Error, doing: str) -> StoreError:
-        """The StoreError for a psycopg error met while ``doing``."""
+        """The StoreError for a psycopg error met while ``doing``: a
+        ``StoreUnavailableError`` (opening the circuit) when the database cannot be
+        reached, or when a statement ran past the statement timeout."""
         text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if is_outage(exc):
+            self._pools.trip(text)
+            return StoreUnavailableError(
+                f"{doing} failed: PostgreSQL at {self.where} is unreachable ({text}); the "
+                "store reconnects by itself: try again in a moment"
+            )
+        if isinstance(exc, psycopg.errors.QueryCanceled):
+            return StoreUnavailableError(
+                f"{doing} took longer than the statement timeout "
+                f"({self.settings.statement_timeout:g} s) on PostgreSQL at {self.where}: "
+                "the database is overloaded; try again in a moment"
+            )
         return StoreError(
             f"{doing} failed on PostgreSQL at {self.where}: {text}; check that the server "
             "is up and reachable (the store reconnects by itself)"
         )
 
+    @property
+    def available(self) -> bool:
+        """False while the database is known to be unreachable (the circuit is open)."""
+        return self._pools.available
+
+    def watch(self, watcher: Callable[[bool], None]) -> None:
+        """Call ``watcher(available)`` whenever the database goes down or comes back
+        (checked every second even when idle); see ``pools``."""
+        self._pools.watch(watcher)
+
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """A read, on the replica if there is one (it may lag the primary a little)."""
-        with self._reads.connection() as conn:
+        with self._pools.reads() as conn:
             return conn.execute(sql.encode(), params).fetchall()
 
     def _primary_rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """A statement on the primary: writes, and reads a write depends on."""
-        with self._pool.connection() as conn:
+        with self._pools.primary() as conn:
             return conn.execute(sql.encode(), params).fetchall()
 
     # -- for modules that keep their own tables (storage.sessions, via postgres.sql) --
@@ -192,13 +198,13 @@ class PostgresStore:
     def transaction(self) -> Iterator[psycopg.Connection]:
         """A pooled connection inside one transaction (rolled back on any error). The
         caller translates psycopg errors with ``translate``."""
-        with self._pool.connection() as conn, conn.transaction():
+        with self._pools.primary() as conn, conn.transaction():
             yield conn
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
         """A pooled connection in autocommit mode, for reads."""
-        with self._pool.connection() as conn:
+        with self._pools.primary() as conn:
             yield conn
 
     # -- scope ---------------------------------------------------------------------
@@ -219,7 +225,7 @@ class PostgresStore:
 
     @_guarded("writing the store's settings")
     def set_meta(self, values: dict[str, str]) -> None:
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        with self._pools.primary() as conn, conn.transaction(), conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO meta(key, value) VALUES (%s, %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -230,6 +236,7 @@ class PostgresStore:
     def forget_meta(self, keys: Iterable[str]) -> None:
         self._primary_rows("DELETE FROM meta WHERE key = ANY(%s) RETURNING key", (list(keys),))
 
+    @_guarded("reading the data version")
     def data_version(self) -> int:
         """A counter every committed write or delete moves, in its own transaction; read
         where searches read (the replica's, if there is one), so caches keyed on it
@@ -271,7 +278,7 @@ class PostgresStore:
         added: dict[str, list[int]] = {}
         removed: list[int] = []
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        with self._pools.primary() as conn, conn.transaction(), conn.cursor() as cur:
             version = self._bump_version(cur)
             for doc, chunks, vectors in items:
                 removed += [
@@ -294,7 +301,7 @@ class PostgresStore:
                     "updated_at = EXCLUDED.updated_at, version = EXCLUDED.version, "
                     "supersedes = EXCLUDED.supersedes, checksum = EXCLUDED.checksum, "
                     "ingested_at = EXCLUDED.ingested_at, metadata = EXCLUDED.metadata, "
-                    "text = EXCLUDED.text",
+                    "text = EXCLUDED.text, terms_length = NULL",  # set again with its terms
                     (
                         doc.id,
                         doc.knowledge_base,
@@ -316,10 +323,9 @@ class PostgresStore:
                     cur.executemany(
                         "INSERT INTO chunks (document_id, position, text, start_offset, "
                         "end_offset, entities, numeric_density, section, first_page, "
-                        "last_page, embedding, tsv) "
-                        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::float4[]::vector,"
-                        " setweight(to_tsvector('english', %s), 'A')"
-                        " || setweight(to_tsvector('english', %s), 'D')) RETURNING id",
+                        "last_page, embedding) "
+                        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s::float4[]::vector) "
+                        "RETURNING id",
                         [
                             (
                                 doc.id,
@@ -332,8 +338,6 @@ class PostgresStore:
                                 chunk.section,
                                 *page_range(chunk.pages),
                                 np.asarray(vector, dtype=np.float32).tolist(),
-                                doc.title,
-                                chunk.text,
                             )
                             for chunk, vector in zip(chunks, vectors, strict=True)
                         ],
@@ -346,8 +350,15 @@ class PostgresStore:
                 added[doc.id] = ids
             written = [doc.id for doc, _, _ in items]
             cur.execute("DELETE FROM document_terms WHERE document_id = ANY(%s)", (written,))
-            cur.execute(_DOCUMENT_TERMS, (written,))
-            cur.execute(_CHUNK_TERMS, (written,))  # the old chunks' went with them
+            write_terms(  # the old chunks' terms went with them
+                cur,
+                chunks=[
+                    (chunk_id, doc.title, chunk.text)
+                    for doc, chunks, _ in items
+                    for chunk_id, chunk in zip(added[doc.id], chunks, strict=True)
+                ],
+                documents=[(doc.id, doc.title, doc.text) for doc, chunks, _ in items if chunks],
+            )
             self._drop_empty_knowledge_bases(cur)  # an update may move a document away
         return WriteResult(added, removed, version)
 
@@ -374,7 +385,7 @@ class PostgresStore:
     def delete(self, document_id: str) -> WriteResult:
         """Delete a document and its chunks; DocumentNotFoundError if there is none in
         the scope."""
-        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        with self._pools.primary() as conn, conn.transaction(), conn.cursor() as cur:
             version = self._bump_version(cur)  # rolled back with the rest if none is found
             row = cur.execute(
                 "SELECT knowledge_base FROM documents WHERE id = %s", (document_id,)
@@ -397,7 +408,7 @@ class PostgresStore:
         changed). ScopeError outside the scope, KnowledgeBaseNotFoundError if empty."""
         self.scope.check(name)
         try:
-            with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            with self._pools.primary() as conn, conn.transaction(), conn.cursor() as cur:
                 version = self._bump_version(cur)
                 removed = [
                     r[0]
@@ -653,7 +664,7 @@ class PostgresStore:
         out = np.zeros((len(ids), self.dimension), dtype=np.float32)
         if not len(ids):
             return out
-        with self._reads.connection() as conn, conn.cursor(binary=True) as cur:
+        with self._pools.reads() as conn, conn.cursor(binary=True) as cur:
             # Binary float4[]: a fifth of the time of parsing the text form (200 vectors).
             rows = cur.execute(
                 b"SELECT id, embedding::float4[] FROM chunks WHERE id = ANY(%s)",
@@ -677,21 +688,13 @@ class PostgresStore:
         }
 
     # -- search --------------------------------------------------------------------
-    @staticmethod
-    def _weights(title_weight: float) -> list[float]:
-        """ts_rank's {D, C, B, A} weights: the title (A) ``title_weight`` times the text
-        (D), as the SQLite store weights the title column in BM25 (each at most 1)."""
-        title, text = (1.0, 1.0 / title_weight) if title_weight >= 1 else (title_weight, 1.0)
-        return [text, 0.2, 0.4, title]
-
     @_guarded("searching by keyword")
     def keyword_search(
         self, match: str, filters: SearchFilters, limit: int, title_weight: float = 1.0
     ) -> list[tuple[int, float]]:
         """(chunk id, BM25 score, higher is better) for a match expression (``fts_query``'s
-        quoted words joined by OR). Candidates come from the GIN index; they are scored
-        by BM25 (k1 1.2, b 0.75) over the tsvector's lexeme counts, a title occurrence
-        counting ``title_weight`` times, with each lexeme's IDF from its chunk count."""
+        quoted words joined by OR): FTS5's BM25 over FTS5's terms (``postgres.keyword``),
+        the same scores and order as the SQLite store's."""
         return self._bm25("chunks", match, filters, limit, title_weight)
 
     @_guarded("searching documents by keyword")
@@ -709,73 +712,15 @@ class PostgresStore:
         limit: int,
         title_weight: float,
     ) -> list[tuple[int, float]]:
-        """BM25 over the inverted index (``chunk_terms`` / ``document_terms``): only the
-        query lexemes' rows are read and summed; the filters then apply to the scored
-        chunks or documents."""
-        where, params = where_clause(filters, self._within)
-        idf, average = self._term_statistics(table, match)
-        if not idf:
+        """Only the query terms' rows of the inverted index are read and summed; the
+        filters then apply to the scored chunks or documents."""
+        terms = query_terms(match)
+        if not terms:
             return []
-        terms, owner = _TERMS[table]
-        scored = (
-            "SELECT t.owner, sum(w.idf * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * "
-            "t.length / %s))) AS score "
-            "FROM unnest(%s::text[], %s::float8[]) AS w(lexeme, idf) "
-            f"JOIN (SELECT lexeme, {owner} AS owner, hits + %s * in_title AS tf, length "
-            f"FROM {terms}) t ON t.lexeme = w.lexeme GROUP BY t.owner"
-        )
-        if table == "documents":
-            key = "f.id"
-            source = (
-                "scored s JOIN documents d ON d.id = s.owner "
-                "JOIN chunks f ON f.document_id = d.id AND f.position = 0"
-            )
-        elif where == "TRUE":
-            key, source = "s.owner", "scored s"  # no filter: no join
-        else:
-            key = "s.owner"
-            source = (
-                "scored s JOIN chunks c ON c.id = s.owner JOIN documents d ON d.id = c.document_id"
-            )
-        rows = self._rows(
-            f"WITH scored AS ({scored}) SELECT {key}, s.score FROM {source} WHERE {where} "
-            f"ORDER BY s.score DESC, {key} LIMIT %s",
-            [average, list(idf), list(idf.values()), title_weight - 1, *params, limit],
-        )
+        where, params = where_clause(filters, self._within)
+        sql = bm25_sql(table, where, where != "TRUE", title_weight)
+        rows = self._rows(sql, [terms, *params, limit])
         return [(r[0], float(r[1])) for r in rows]
-
-    def _term_statistics(self, table: str, match: str) -> tuple[dict[str, float], float]:
-        """Each query lexeme's IDF over ``table`` and its average tsvector length (rows
-        of the inverted index per chunk or document), cached per data version."""
-        version = self.data_version()
-        cache = self._statistics
-        if cache.get("version") != version:
-            cache.clear()
-            cache["version"] = version
-        terms = _TERMS[table][0]
-        words = " ".join(re.findall(r'"([^"]+)"', match)) or match
-        lexemes = [
-            r[0]
-            for r in self._rows("SELECT lexeme FROM unnest(to_tsvector('english', %s))", [words])
-        ]
-        if ("size", table) not in cache:
-            [(n,)] = self._rows(f"SELECT count(*) FROM {table}")
-            [(postings,)] = self._rows(f"SELECT count(*) FROM {terms}")
-            cache[("size", table)] = (int(n), postings / n if n else 1.0)
-        n, average = cache[("size", table)]
-        unknown = [x for x in lexemes if ("idf", table, x) not in cache]
-        if unknown:
-            found = dict(
-                self._rows(
-                    f"SELECT lexeme, count(*) FROM {terms} WHERE lexeme = ANY(%s) GROUP BY lexeme",
-                    [unknown],
-                )
-            )
-            for lexeme in unknown:
-                df = found.get(lexeme, 0)
-                cache[("idf", table, lexeme)] = math.log(1 + (n - df + 0.5) / (df + 0.5))
-        idf = {x: cache[("idf", table, x)] for x in lexemes}
-        return idf, average
 
     @_guarded("searching by vector")
     def vector_search(
@@ -790,23 +735,74 @@ class PostgresStore:
                 f"query vector of shape {query.shape}: give {self.dimension} numbers"
             )
         where, params = where_clause(filters, self._within)
-        with self._reads.connection() as conn, conn.transaction():
-            conn.execute(  # SET LOCAL, both in one round trip
-                "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-                "set_config('hnsw.ef_search', %s, true)",
+        sql = (
+            "WITH nearest AS MATERIALIZED ("
+            " SELECT c.id, c.embedding <=> %s::vector AS distance"
+            " FROM chunks c JOIN documents d ON d.id = c.document_id"
+            f" WHERE {where} ORDER BY distance LIMIT %s) "
+            "SELECT id, 1 - distance FROM nearest ORDER BY distance, id"
+        )
+        with self._pools.reads() as conn:
+            rows = self._with_hnsw_settings(conn, sql, [_vector_text(query), *params, limit])
+        return [(r[0], float(r[1])) for r in rows]
+
+    def _with_hnsw_settings(
+        self, conn: psycopg.Connection, sql: str, params: Sequence[object]
+    ) -> list[tuple[Any, ...]]:
+        """``sql``'s rows (binary), run with this store's HNSW settings set for it alone
+        (``ef_search``; iterative scans, so a narrow filter still gets ``limit`` rows): a
+        transaction of four statements, pipelined into one round trip. Set per query, not
+        per connection: behind PgBouncer in transaction mode a connection's settings do
+        not stay with it."""
+        with conn.pipeline(), conn.cursor(binary=True) as cur:
+            conn.execute(b"BEGIN")
+            conn.execute(
+                b"SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+                b"set_config('hnsw.ef_search', %s, true)",
                 (str(self.ef_search),),
             )
-            rows = conn.execute(
-                (
-                    "WITH nearest AS MATERIALIZED ("
-                    " SELECT c.id, c.embedding <=> %s::vector AS distance"
-                    " FROM chunks c JOIN documents d ON d.id = c.document_id"
-                    f" WHERE {where} ORDER BY distance LIMIT %s) "
-                    "SELECT id, 1 - distance FROM nearest ORDER BY distance, id"
-                ).encode(),
-                [_vector_text(query), *params, limit],
-            ).fetchall()
-        return [(r[0], float(r[1])) for r in rows]
+            cur.execute(sql.encode(), params)
+            conn.execute(b"COMMIT")
+            return cur.fetchall()
+
+    @_guarded("gathering vector candidates")
+    def vector_candidates(
+        self, vector: np.ndarray, filters: SearchFilters, limit: int, others: Sequence[int]
+    ) -> VectorCandidates:
+        """In one round trip, what hybrid search needs besides its keyword pass: the
+        ``limit`` nearest chunks (as ``vector_search``); for them and ``others`` (the
+        keyword pass's candidates) the first chunk of each one's document; and the stored
+        embeddings of every one of those that is not among the nearest."""
+        query = np.asarray(vector, dtype=np.float32)
+        if query.shape != (self.dimension,):
+            raise InvalidInputError(
+                f"query vector of shape {query.shape}: give {self.dimension} numbers"
+            )
+        where, params = where_clause(filters, self._within)
+        sql = (
+            "WITH nearest AS MATERIALIZED ("
+            " SELECT c.id, c.embedding <=> %s::vector AS distance"
+            " FROM chunks c JOIN documents d ON d.id = c.document_id"
+            f" WHERE {where} ORDER BY distance LIMIT %s), "
+            "candidate AS (SELECT id FROM nearest UNION SELECT unnest(%s::bigint[])), "
+            "owned AS (SELECT c.id, f.id AS owner FROM candidate JOIN chunks c USING (id) "
+            " JOIN chunks f ON f.document_id = c.document_id AND f.position = 0), "
+            "wanted AS (SELECT id FROM owned UNION SELECT owner FROM owned "
+            " EXCEPT SELECT id FROM nearest) "
+            "SELECT 0, id, distance, 1 - distance, NULL::bigint, NULL::float4[] FROM nearest "
+            "UNION ALL SELECT 1, id, NULL, NULL, owner, NULL FROM owned "
+            "UNION ALL SELECT 2, w.id, NULL, NULL, NULL, c.embedding::float4[] "
+            "FROM wanted w JOIN chunks c USING (id)"
+        )
+        args = [_vector_text(query), *params, limit, [int(i) for i in others]]
+        with self._pools.reads() as conn:
+            rows = self._with_hnsw_settings(conn, sql, args)
+        nearest = sorted((r[2], r[1], r[3]) for r in rows if r[0] == 0)
+        return VectorCandidates(
+            hits=[(chunk_id, float(cosine)) for _, chunk_id, cosine in nearest],
+            owners={r[1]: r[4] for r in rows if r[0] == 1},
+            vectors={r[1]: np.asarray(r[5], dtype=np.float32) for r in rows if r[0] == 2},
+        )
 
     @_guarded("finding the documents of chunks")
     def first_chunk_ids(self, chunk_ids: Sequence[int]) -> dict[int, int]:
@@ -825,7 +821,7 @@ class PostgresStore:
         """(document, its chunks in order, their stored embeddings, stored checksum) of
         the documents among ``ids``, whatever the scope: what ``write`` takes, so a copy
         needs no embedder."""
-        with self._pool.connection() as conn, conn.cursor(binary=True) as cur:  # whole: the primary
+        with self._pools.primary() as conn, conn.cursor(binary=True) as cur:  # whole: the primary
             documents = cur.execute(
                 b"SELECT id, knowledge_base, title, source, doc_type, authority, updated_at, "
                 b"version, supersedes, metadata, text, checksum FROM documents "
@@ -892,18 +888,6 @@ class PostgresStore:
         finally:
             conn.close()
         return int(row[0]) if row else None
-
-
-def _pool(url: str, name: str, smallest: int, largest: int, timeout: float) -> ConnectionPool:
-    return ConnectionPool(
-        url,
-        min_size=smallest,
-        max_size=largest,
-        kwargs={"autocommit": True},
-        timeout=max(timeout, 10.0),  # waiting for a free connection
-        name=name,
-        open=True,
-    )
 
 
 def _vector_text(vector: np.ndarray) -> str:

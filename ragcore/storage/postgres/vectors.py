@@ -13,12 +13,14 @@ import numpy as np
 
 from ragcore.storage.filters import SearchFilters
 from ragcore.storage.postgres.store import PostgresStore
+from ragcore.storage.protocol import VectorCandidates
 from ragcore.storage.store import WriteResult
 
 
 class PostgresIndex:
     """``VectorIndex`` over ``PostgresStore.vector_search`` (within the store's scope);
-    ``search_filtered`` hands the filters to the database instead of a set of ids."""
+    ``search_filtered`` hands the filters to the database instead of a set of ids, and
+    ``candidates`` gathers hybrid search's vector side in one round trip."""
 
     def __init__(self, store: PostgresStore) -> None:
         self._store = store
@@ -33,6 +35,11 @@ class PostgresIndex:
         self, vector: np.ndarray, k: int, filters: SearchFilters
     ) -> list[tuple[int, float]]:
         return self._store.vector_search(vector, filters, k)
+
+    def candidates(
+        self, vector: np.ndarray, k: int, filters: SearchFilters, others: Sequence[int]
+    ) -> VectorCandidates:
+        return self._store.vector_candidates(vector, filters, k, others)
 
     def search(
         self, vector: np.ndarray, k: int, allowed: Collection[int] | None = None

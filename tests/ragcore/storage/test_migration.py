@@ -145,10 +145,9 @@ def test_sqlite_to_postgres_and_back_keeps_everything(
                 again = copied.search(question, mode=mode, k=8)
                 assert_same_ranking(again, expected, n=5, tolerance=1e-9)
             # On PostgreSQL the same vectors give the same cosines (float4): the same vector
-            # ranking, up to ties. Its hybrid search scores keywords by ts_rank, not BM25:
-            # only the first documents compare, a document within HYBRID_TIE of a store's
-            # first counting as first there too (manual-hp400-v2 and -v1 are 0.004 apart on
-            # SQLite for simple-e4031-hp400, a near-tie that flips with the CPU).
+            # ranking, up to ties; its keyword ranking is SQLite's exactly
+            # (test_same_ranking). Here only the first documents compare, a document within
+            # HYBRID_TIE of a store's first counting as first there too.
             assert_same_ranking(on_pg.search(question, mode="vector", k=8), found["vector"], n=5)
             on_pg_hybrid = on_pg.search(question, mode="hybrid", k=5)
             best, pg_best = best_documents(found["hybrid"]), best_documents(on_pg_hybrid)

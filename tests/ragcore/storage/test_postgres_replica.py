@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from ragcore import Config, Engine
+from ragcore.config import StoreSettings
 from ragcore.documents import Chunk, Document
 from ragcore.errors import ConfigError, StoreError
 from ragcore.storage.filters import SearchFilters
@@ -126,5 +127,5 @@ def test_an_unreachable_replica_is_said_before_anything_is_read(postgres_url):
             postgres_url,
             dimension=DIMENSION,
             read_url="postgresql://postgres@127.0.0.1:1/nowhere",
-            connect_timeout=1,
+            settings=StoreSettings(connect_timeout=1),
         )

@@ -389,8 +389,9 @@ def test_postgres_filtered_vector_search_walks_the_hnsw_index_until_k_pass(postg
 def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old_databases(
     postgres_url,
 ):
-    """The inverted index (migration 0005) is written with the chunks, replaced with them
-    and deleted with them; a database from before it gets it filled when opened."""
+    """The inverted index of FTS5 terms (migration 0008) is written with the chunks,
+    replaced with them and deleted with them; a database from before 0008 (its terms
+    pending) gets it filled when opened."""
     store = PostgresStore(postgres_url, dimension=DIMENSION)
     try:
         written(store, corpus())
@@ -402,12 +403,20 @@ def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old
         store.delete("memo-1")
         assert store.document_keyword_search(fts_query("night"), SearchFilters(), 5) == []
         after = store.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5)
+        written(store, corpus()[2:])
+        assert_totals_kept(postgres_url)
+        empty = np.zeros((0, DIMENSION), np.float32)
+        store.write([(replace(corpus()[2], title="Empty"), [], empty)])  # no chunks now
+        assert_totals_kept(postgres_url)
+        store.delete("memo-1")
+        assert_totals_kept(postgres_url)
     finally:
         store.close()
-    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as before migration 0005
+    with psycopg.connect(postgres_url, autocommit=True) as conn:  # as migration 0008 leaves it
         counts = [conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in _TERM_TABLES]
-        conn.execute("DROP TABLE chunk_terms, document_terms")
-        conn.execute("DELETE FROM schema_migrations WHERE version = 5")
+        conn.execute("TRUNCATE chunk_terms, document_terms")
+        conn.execute("UPDATE chunks SET terms_length = NULL")
+        conn.execute("UPDATE meta SET value = 'pending' WHERE key = 'keyword_terms'")
     reopened = PostgresStore(postgres_url, dimension=DIMENSION)
     try:
         assert reopened.keyword_search(fts_query("valve seals gasket"), SearchFilters(), 5) == (
@@ -422,6 +431,21 @@ def test_postgres_keyword_index_follows_updates_and_deletes_and_is_built_for_old
 
 
 _TERM_TABLES = ("chunk_terms", "document_terms")
+
+
+def assert_totals_kept(url: str) -> None:
+    """The triggers' keyword_totals are the tables' own counts (FTS5's nRow, nToken)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        kept = dict(
+            (name, (rows, tokens))
+            for name, rows, tokens in conn.execute("SELECT * FROM keyword_totals")
+        )
+        chunks = conn.execute("SELECT count(*), coalesce(sum(terms_length), 0) FROM chunks")
+        documents = conn.execute(
+            "SELECT count(*), coalesce(sum(d.terms_length), 0) FROM documents d "
+            "JOIN chunks f ON f.document_id = d.id AND f.position = 0"
+        )
+        assert kept == {"chunks": chunks.fetchone(), "documents": documents.fetchone()}
 
 
 @pytest.mark.process
