@@ -954,7 +954,7 @@ class _Reader:
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
                 group_by.append(column)
-        if problem := self._unknown(mentions, ranked, needs_text, self._idle(measure)):
+        if problem := self._unknown(mentions, ranked, needs_text, self._idle(measure), measure):
             return problem
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
@@ -1178,9 +1178,11 @@ class _Reader:
         rankings: list,
         needs_text: list[tuple[int, int]],
         idle: Callable[[_Token], bool],
+        measure: Measure,
     ) -> Unexpressible | None:
         """A grouping, ranking or filter the question asks for that the table lacks
-        (``idle`` words name none: "across all monitored assets" of a monitoring log)."""
+        (``idle`` words name none: "across all monitored assets" of a monitoring log; a
+        word of ``measure``'s own names does after "per": "CO2 per tonne" is a ratio)."""
         words, tokens, used = self.words, self.tokens, self.claims.used
         text_from = min((i for i, _ in needs_text), default=len(tokens))
         in_text = {k for i, j in needs_text for k in range(i, j)}
@@ -1210,6 +1212,16 @@ class _Reader:
             part_of_dimension = any(  # "per material category": a word of the category's names
                 m.i > after and tokens[after].norm in self._own_words(m.column) for m in mentions
             )
+            own = {
+                singular(w)
+                for n in (measure.name, *measure.synonyms, measure.unit)
+                for w in _phrase(n)
+            }
+            if after < len(tokens) and after not in used and tokens[after].norm in own:
+                return self.unexpressible(
+                    f"it has no {measure.name} per {tokens[after].raw!r}, only totals and "
+                    f"averages of it; its dimensions: {dimensions}"
+                )
             unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")

@@ -680,3 +680,9 @@ def test_a_value_named_in_the_plural_is_read_unless_another_folds_the_same():
         "What was the labour cost of seals?", [WORK_ORDERS], today=TODAY, time=None, values=values
     )
     assert isinstance(exact, DataQuestion) and exact.query.filters == (("asset_id", "seals"),)
+
+
+def test_a_measure_per_a_word_of_its_own_name_is_a_ratio_the_table_lacks():
+    found = read_work_orders("What was the parts cost per part at Riverside in 2025?")
+    assert isinstance(found, Unexpressible), found
+    assert "no parts_cost per 'part'" in found.reason
