@@ -119,12 +119,13 @@ class _Words:
     stopwords: frozenset[str]
     everyday: frozenset[str]
     overall: frozenset[str]
+    listing: frozenset[str]
     reading: frozenset[str]
 
     @cached_property
     def grouping(self) -> frozenset[str]:
         """Every word of grouping: "across all sites" sums over them, it asks nothing else."""
-        return frozenset(w for p in self.triggers for w in p) | self.overall
+        return frozenset(w for p in self.triggers for w in p) | self.overall | self.listing
 
 
 def _fail(key: str, value: object, reason: str) -> ConfigError:
@@ -188,6 +189,7 @@ def _words() -> _Words:
         stopwords=load_rules(DEFAULT_RULES).stopwords,
         everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
         overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
+        listing=frozenset(_norm(w) for w in _strings(grouping, "listing", "grouping")),
         reading=frozenset(_norm(w) for w in _strings(data.get("reading", {}), "words", "reading")),
     )
 
@@ -1100,7 +1102,10 @@ class _Reader:
             # "across all regions (and months)", "over all warehouses": summed over,
             # not listed per region.
             every = any(tokens[x].norm in words.overall for x in range(k + 1, mention.i))
-            if every or any(t.j == k and before in ("and", "or") for t in totalled):
+            listing = before in words.listing  # "list all suppliers": one figure each
+            if not listing and (
+                every or any(t.j == k and before in ("and", "or") for t in totalled)
+            ):
                 totalled.append(mention)
                 continue
             after = mention.j
@@ -1110,7 +1115,7 @@ class _Reader:
             listed = any(  # "per region and model", "by region, model"
                 g.j == k + 1 or g.j == k and before in ("and", "or") for g in grouped
             )
-            if self._trigger_at(k) or listed or before in ("top", "bottom"):
+            if self._trigger_at(k) or listed or listing or before in ("top", "bottom"):
                 kind = "group"
             elif before in words.which or number is not None or linked and ranked:
                 kind = "rank"

@@ -686,3 +686,15 @@ def test_a_measure_per_a_word_of_its_own_name_is_a_ratio_the_table_lacks():
     found = read_work_orders("What was the parts cost per part at Riverside in 2025?")
     assert isinstance(found, Unexpressible), found
     assert "no parts_cost per 'part'" in found.reason
+
+
+def test_a_dimension_listed_is_a_figure_each_even_after_all():
+    for question in (
+        "List the suppliers by labour cost in 2025.",
+        "Rank all sites by parts cost in 2025.",
+    ):
+        found = read_work_orders(question)
+        assert isinstance(found, DataQuestion), (question, found)
+        assert len(found.query.group_by) == 1, (question, found.query)
+    found = read_work_orders("What was the parts cost across all sites in 2025?")
+    assert isinstance(found, DataQuestion) and found.query.group_by == ()
