@@ -339,6 +339,7 @@ class Answerer:
             values=self.tables.values_for(perception.question),  # from the value index
             known=self.tables.known,
             periods=perception.constraints.periods,
+            identifiers=self.tables.identifiers,
         )
         # "How did the rate in November 2026 compare with November 2025?": one query
         # reads one period and one set of filters; half an answer is no answer.

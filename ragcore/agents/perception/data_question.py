@@ -355,6 +355,7 @@ def recognise(
     values: Values | None = None,
     known: Known | None = None,
     periods: Sequence[TimeConstraint] = (),
+    identifiers: Mapping[str, frozenset[str]] | None = None,
 ) -> DataQuestion | Unexpressible | None:
     """The table query ``question`` asks for; None if it names no declared measure.
 
@@ -364,8 +365,10 @@ def recognise(
     table's dimension columns (table -> column -> values); a filter is one of these,
     spelled as stored. They may be only those the question could name and an example of
     each shape (``TableCatalog.values_for``), with ``known`` then giving the values to
-    list for a value the table lacks. Of several tables the one whose measure the
-    question names most specifically is read.
+    list for a value the table lacks. ``identifiers``: per table, the dimensions with a
+    value of their own in every row ("the cost per work order" is an average over
+    rows). Of several tables the one whose measure the question names most specifically
+    is read.
     """
     text = _check(question, schemas, values)
     if time is not None and not isinstance(time, TimeConstraint):
@@ -377,6 +380,7 @@ def recognise(
     best: tuple[tuple[int, bool, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
         reader = _Reader(text, tokens, time_span, schema, words, values or {}, known)
+        reader.identifiers = (identifiers or {}).get(schema.name, frozenset())
         found = reader.read(time, today, periods)
         if found is not None:
             score, result = found
@@ -498,6 +502,9 @@ class _Reader:
             for column, stored in values.get(schema.name, {}).items()
         }
         self.known = known
+        self.identifiers: frozenset[str] = frozenset()
+        """Dimensions with a value of their own in every row: "per" one is "per row"."""
+        self.per_row = False
         self.matched: list[Match] = []
 
     def note(self, role: Role, i: int, j: int, reads: str) -> None:
@@ -657,12 +664,16 @@ class _Reader:
             if measure.column is not None:
                 names.append((measure.column, measure))
         names += self._extreme_variants(names)
-        # "I need to order an air filter": a verb, not the orders measure.
-        found = [
-            (i, j, m)
-            for i, j, m in self.claims.claim_names(names)
-            if not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to")
-        ]
+        # "I need to order an air filter": a verb, not the orders measure. "per purchase
+        # order": a longer name of a dimension, not the "purchases" measure.
+        dimensions = [(n, d.column) for d in self.schema.dimensions for n in d.synonyms]
+        longer = _Claims(self.tokens, set(self.claims.used)).claim_names(dimensions)
+        found = []
+        for i, j, m in self.claims.claim_names(names):
+            if any(a <= i and j <= b and b - a > j - i for a, b, _ in longer):
+                self.claims.used.difference_update(range(i, j))  # the dimension's words
+            elif not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to"):
+                found.append((i, j, m))
         # A measure named in words apart: "the value of all spare parts in stock" names
         # the stock value ("value of stock"), not only the stock. Words another measure's
         # name took are not free: "total parts cost" is no "total cost".
@@ -961,6 +972,8 @@ class _Reader:
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
+        if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
+            aggregation = Aggregation.AVG  # "the labour cost per work order"
         if aggregation is Aggregation.SHARE and not group_by:
             # "the share of 2025's cost spent at Hillcrest": Hillcrest's part of all sites
             parts = list(dict.fromkeys(columns))
@@ -1115,6 +1128,9 @@ class _Reader:
             listed = any(  # "per region and model", "by region, model"
                 g.j == k + 1 or g.j == k and before in ("and", "or") for g in grouped
             )
+            if before == "per" and mention.column in self.identifiers:
+                self.per_row = True  # "the cost per work order": an average over rows
+                continue
             if self._trigger_at(k) or listed or listing or before in ("top", "bottom"):
                 kind = "group"
             elif before in words.which or number is not None or linked and ranked:

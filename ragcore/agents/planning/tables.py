@@ -63,6 +63,7 @@ class TableCatalog:
         self._reader = reader
         self._lock = threading.Lock()
         self._cached: tuple[int, tuple[TableSchema, ...], ValueLookup] | None = None
+        self._identifiers: Mapping[str, frozenset[str]] = MappingProxyType({})
         self._all: tuple[int, Mapping] | None = None
         self._refreshes = 0
 
@@ -85,8 +86,12 @@ class TableCatalog:
             return cached
         with self._lock:
             if self._cached is None or self._cached[0] != version:
-                schemas = tuple(info.schema for info in self._reader.tables.all())
-                self._cached = (version, schemas, self._lookup(schemas))
+                infos = self._reader.tables.all()
+                schemas = tuple(info.schema for info in infos)
+                lookup = self._lookup(schemas)
+                rows = {info.name: info.row_count for info in infos}
+                self._identifiers = MappingProxyType(dict(lookup.identifiers(rows)))
+                self._cached = (version, schemas, lookup)
             return self._cached
 
     def _lookup(self, schemas: tuple[TableSchema, ...]) -> ValueLookup:
@@ -124,6 +129,12 @@ class TableCatalog:
         """Per table and dimension column, the stored values ``question`` could name
         (and an example of each shape of them): what perception needs to read it."""
         return self._load()[2].values_for(question)
+
+    @property
+    def identifiers(self) -> Mapping[str, frozenset[str]]:
+        """Per table, the dimensions with a value of their own in every row."""
+        self._load()
+        return self._identifiers
 
     def known(self, table: str, column: str | None, text: str) -> tuple:
         """The stored values to name when a question names ``text``, which ``table``

@@ -40,6 +40,21 @@ class ValueLookup:
     """Table -> column -> (shape, example, count) of its values."""
     scanned: Values = field(default_factory=dict)
 
+    def identifiers(self, rows: Mapping[str, int]) -> Mapping[str, frozenset[str]]:
+        """Per table, its dimensions with a value of their own in every row (a work-order
+        number): "the cost per work order" is an average over rows, not a list of them.
+        ``rows``: each table's row count."""
+        out = {}
+        for schema in self.schemas:
+            count = rows.get(schema.name, 0)
+            if schema.name in self.scanned:
+                distinct = {c: len(v) for c, v in self.scanned[schema.name].items()}
+            else:
+                held = self.shapes.get(schema.name, {})
+                distinct = {c: sum(n for _, _, n in shapes) for c, shapes in held.items()}
+            out[schema.name] = frozenset(c for c, n in distinct.items() if count > 1 and n == count)
+        return out
+
     def values_for(self, question: str) -> Values:
         """Per table and dimension column (in schema order), the values ``question``
         could name and one example of each shape: a subset of every stored value that

@@ -145,3 +145,15 @@ def test_every_development_question_reads_the_same_from_the_index(tmp_path):
     ]
     store.close()
     assert differ == []
+
+
+def test_a_dimension_with_a_value_in_every_row_is_an_identifier(catalog, tmp_path):
+    lines = ["work_order,site,hours"] + [
+        f"WO-{n:04d},{('Riverside', 'Hilltop')[n % 2]},{n % 7 + 1}" for n in range(40)
+    ]
+    (tmp_path / "wo.csv").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "wo.toml").write_text(BIG_SCHEMA, "utf-8")
+    catalog._reader.tables.ingest(tmp_path / "wo.csv", table="wo", schema=tmp_path / "wo.toml")
+    catalog.refresh()
+    assert catalog.identifiers["wo"] == frozenset({"work_order"})
+    assert catalog.identifiers["shortages"] == frozenset()

@@ -698,3 +698,20 @@ def test_a_dimension_listed_is_a_figure_each_even_after_all():
         assert len(found.query.group_by) == 1, (question, found.query)
     found = read_work_orders("What was the parts cost across all sites in 2025?")
     assert isinstance(found, DataQuestion) and found.query.group_by == ()
+
+
+def test_per_a_dimension_with_a_value_in_every_row_is_an_average_over_rows():
+    identifiers = {"work_orders": frozenset({"asset_id"})}  # as if each row had its own
+
+    def read(question: str) -> TableQuery:
+        found = recognise(
+            question, [WORK_ORDERS], today=TODAY, time=None, values=WORK_ORDER_VALUES,
+            identifiers=identifiers,
+        )  # fmt: skip
+        assert isinstance(found, DataQuestion), found
+        return found.query
+
+    q = read("What was the labour cost per asset at Riverside?")
+    assert (q.aggregation, q.group_by) == (Aggregation.AVG, ())
+    assert read("What was the labour cost per site?").group_by == ("site",)
+    assert read("Which asset had the highest labour cost?").group_by == ("asset_id",)
