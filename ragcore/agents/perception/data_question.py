@@ -505,6 +505,8 @@ class _Reader:
         self.identifiers: frozenset[str] = frozenset()
         """Dimensions with a value of their own in every row: "per" one is "per row"."""
         self.per_row = False
+        self.rows_named: list[int] = []
+        """Where the question names the table's rows ("work orders", "orders")."""
         self.matched: list[Match] = []
 
     def note(self, role: Role, i: int, j: int, reads: str) -> None:
@@ -541,17 +543,27 @@ class _Reader:
         """The words of the question no part of the query read: each could be a
         constraint (a share, a status, a supplier the table does not hold) that the
         figure would silently leave out. Idle words (``_idle``) and the part the
-        documents answer are not counted."""
+        documents answer are not counted, but a word describing the rows is ("the delay
+        of late orders": "late" of the measure's "days late" says which orders)."""
         query = result.query
         columns = {c for c, _ in query.filters} | set(query.group_by)
         idle = self._idle(self.schema.measure(query.measure), columns)
         text_from = len(self.text)
         if result.needs_text:
             text_from = self.text.find(result.text_part)
+        describing = set()
+        plain = self.words.stopwords | self.words.skip | set(_phrase(self.schema.name))
+        for i in self.rows_named:  # the words right before the rows' name
+            k = i - 1
+            while k >= 0 and k not in self.claims.used and self.tokens[k].norm not in plain:
+                describing.add(k)
+                k -= 1
         return [
             token
             for k, token in enumerate(self.tokens)
-            if k not in self.claims.used and token.start < text_from and not idle(token)
+            if k not in self.claims.used
+            and token.start < text_from
+            and (k in describing or not idle(token))
         ]
 
     def _idle(self, measure: Measure, columns: Iterable[str] = ()) -> Callable[[_Token], bool]:
@@ -915,6 +927,12 @@ class _Reader:
         # the one named before them; its words are read, it is not asked for.
         outside = [m for m in measures if not self._glossing(m[0])]
         measures = outside or measures
+        # the rows: named by a measure counting them, or by the table's name when it is
+        # a plural ("purchase_orders": "orders")
+        last = self.schema.name.split("_")[-1]
+        self.rows_named = [i for i, _, m in measures if m.tokens == ("1",)]
+        if singular(last) != last:
+            self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(last)]
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible):
             return chosen

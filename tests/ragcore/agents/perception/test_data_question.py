@@ -715,3 +715,31 @@ def test_per_a_dimension_with_a_value_in_every_row_is_an_average_over_rows():
     assert (q.aggregation, q.group_by) == (Aggregation.AVG, ())
     assert read("What was the labour cost per site?").group_by == ("site",)
     assert read("Which asset had the highest labour cost?").group_by == ("asset_id",)
+
+
+def test_a_word_describing_the_rows_is_a_constraint_even_if_a_measure_uses_it():
+    schema = parse_schema(
+        """
+        description = "Purchase order lines"
+        time_column = "order_date"
+        [columns]
+        order_date = "date"
+        supplier = "text"
+        delay = "real"
+        [dimensions.supplier]
+        [measures.delay]
+        aggregation = "avg"
+        synonyms = ["days late", "delivery delay"]
+        """,
+        "purchase_orders.toml",
+        default_name="purchase_orders",
+    )
+    values = {"purchase_orders": {"supplier": ["Tanaka Drives"]}}
+
+    def read(question: str):
+        return recognise(question, [schema], today=TODAY, time=None, values=values)
+
+    late = read("What was the average delay of late orders?")
+    assert isinstance(late, Unexpressible) and "'late'" in late.reason, late
+    assert isinstance(read("What was the average delay of Tanaka Drives deliveries?"), DataQuestion)
+    assert isinstance(read("What was the average delay of all purchase orders?"), DataQuestion)
