@@ -203,6 +203,13 @@ _NUMBER = re.compile(r"^\d+$")
 # Measures that count things: "how many <things>" asks for the measure, not for rows.
 _COUNTED_UNITS = frozenset({("unit",), ("units",), ("piece",), ("pieces",), ("pcs",), ("items",)})
 _EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
+_SUBJECTS = frozenset(
+    {"we", "they", "you", "i", "it", "do", "does", "did", "can", "could", "will", "would",
+     "should", "may", "might", "must"}
+)  # fmt: skip
+"""Words a verb's base form follows ("did we receive"): the verb constrains nothing."""
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had"})
+"""Words a participle follows ("were received"), as an adjective does ("were short")."""
 _NAMED_PERIODS = {"week": "in week 12 of 2026", "day": "on 2026-03-11", "hour": "on 2026-03-11"}
 """How to name one period of a unit a query cannot group by."""
 _PERIOD_WORDS = frozenset(
@@ -551,19 +558,34 @@ class _Reader:
         text_from = len(self.text)
         if result.needs_text:
             text_from = self.text.find(result.text_part)
+        tokens, used, words = self.tokens, self.claims.used, self.words
+        plain = words.stopwords | words.skip
         describing = set()
-        plain = self.words.stopwords | self.words.skip | set(_phrase(self.schema.name))
         for i in self.rows_named:  # the words right before the rows' name
             k = i - 1
-            while k >= 0 and k not in self.claims.used and self.tokens[k].norm not in plain:
-                describing.add(k)
+            while k >= 0 and k not in used and tokens[k].norm not in plain:
+                if tokens[k].norm not in _phrase(self.schema.name):  # "open purchase orders"
+                    describing.add(k)
                 k -= 1
+        # Words that add no constraint by where they stand: a value's description right
+        # after it ("the CV-12 conveyor belt"), a verb right after what it tells of
+        # ("which warehouse holds", "did we receive", "were received"; not "were short").
+        following = set()
+        for k in range(1, len(tokens)):
+            token, prior = tokens[k], tokens[k - 1].norm
+            if k in used or k in describing or token.raw[:1].isupper():
+                continue
+            verb = prior in _SUBJECTS or (
+                prior in _AUXILIARIES and token.exact.endswith(("ed", "en"))
+            )
+            if k - 1 in used or verb or (k - 1 in following and prior not in plain):
+                following.add(k)
         return [
             token
-            for k, token in enumerate(self.tokens)
-            if k not in self.claims.used
+            for k, token in enumerate(tokens)
+            if k not in used
             and token.start < text_from
-            and (k in describing or not idle(token))
+            and (k in describing or not (idle(token) or k in following))
         ]
 
     def _idle(self, measure: Measure, columns: Iterable[str] = ()) -> Callable[[_Token], bool]:
@@ -687,14 +709,22 @@ class _Reader:
             elif not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to"):
                 found.append((i, j, m))
         # A measure named in words apart: "the value of all spare parts in stock" names
-        # the stock value ("value of stock"), not only the stock. Words another measure's
-        # name took are not free: "total parts cost" is no "total cost".
+        # the stock value ("value of stock"), not only the stock ("in stock") it is
+        # computed from. Other measures' words are not free, nor words of aggregation:
+        # "total parts cost" is no "total cost".
         used = self.claims.used
-        present = {t.norm: k for k, t in reversed(list(enumerate(self.tokens))) if k not in used}
         named = {m for _, _, m in found}
+        aggregating = {w for p, _ in self.words.aggregations for w in p}
+        plain = self.words.stopwords | aggregating
         for measure in self.schema.measures:
+            over = {k for i, j, m in found if m.column in measure.columns for k in range(i, j)}
+            present = {
+                t.norm: k
+                for k, t in reversed(list(enumerate(self.tokens)))
+                if k not in used or k in over
+            }
             for synonym in () if measure in named else measure.synonyms:
-                words = [w for w in _phrase(synonym) if w not in self.words.stopwords]
+                words = [w for w in _phrase(synonym) if w not in plain]
                 if len(words) >= 2 and all(w in present for w in words):
                     k = present[words[0]]
                     found.append((k, k + 1, measure))

@@ -743,3 +743,22 @@ def test_a_word_describing_the_rows_is_a_constraint_even_if_a_measure_uses_it():
     assert isinstance(late, Unexpressible) and "'late'" in late.reason, late
     assert isinstance(read("What was the average delay of Tanaka Drives deliveries?"), DataQuestion)
     assert isinstance(read("What was the average delay of all purchase orders?"), DataQuestion)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which site holds the highest labour cost in 2025?",  # a verb after a dimension
+        "What labour cost was booked for P-101 pumps in 2025?",  # a value's description
+        "How much labour cost did we receive from Riverside in 2025?",  # after a subject
+        "What was the labour cost over the whole period in the table?",  # words of asking
+    ],
+)
+def test_verbs_value_descriptions_and_words_of_asking_constrain_nothing(question):
+    assert isinstance(read_work_orders(question), DataQuestion), read_work_orders(question)
+
+
+def test_a_value_of_a_measure_another_is_computed_from_names_the_other_apart():
+    # "value of stock" is the stock value, computed from the stock "in stock" names
+    q = query("What is the total value of all spare parts in stock?")
+    assert q.measure == "stock_value", q
