@@ -186,7 +186,7 @@ def cases(stub) -> list[tuple[str, Callable[[], object], str, str, str]]:
         (
             "IngestTable.file_name",
             ingest_table(stub, file_name="f" * LONG + ".csv"),
-            "INVALID_FIELD",
+            "INVALID_TABLE",  # the table's file, as the .proto says
             "file_name",
             "Limits.max_file_name_chars",
         ),
