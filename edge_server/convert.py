@@ -27,6 +27,7 @@ from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import (
     Answer,
     Citation,
+    Config,
     Document,
     DocumentRecord,
     Draft,
@@ -46,7 +47,6 @@ from ragcore import (
     document_from_fields,
     load_bytes,
 )
-from ragcore.config import Config
 from ragcore.errors import InvalidQueryError
 from ragcore.types import Action, AnswerStatus, Check, IngestStatus, IssueKind, Route, SearchMode
 
