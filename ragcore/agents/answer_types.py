@@ -1,16 +1,23 @@
 """Whether a text is an answer of the kind a question asks for (``Asks.answer_type``):
-a figure for a value question about an attribute measured in units, the code for a
-question about a code's meaning, a part number for a question asking for one. The
-extractive generator prefers sentences that are; the validator reports answers that
-are not. Kinds without a test here (yes/no, a reason, steps) always pass."""
+a figure for a value question about an attribute measured in units (or "how much"),
+the code for a question about a code's meaning, a part number for a question asking for
+one, an instruction for a how-to question; the codes and signals a question asks the
+meaning of, named (``unnamed_signal``); the products and versions it names, named by the
+sources (``unnamed_products``). The extractive generator prefers sentences that are; the
+validator reports answers that are not. Kinds without a test here (yes/no, a reason)
+always pass."""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.text.identifiers import find_entities
+from ragcore.text.lexicon import pattern, words
+from ragcore.text.products import names_in
 from ragcore.text.quantities import (
     YEAR,
     mask_identifiers,
@@ -19,9 +26,22 @@ from ragcore.text.quantities import (
     word_number_spans,
 )
 from ragcore.text.terms import terms
+from ragcore.text.unit_table import unit_table
 
 # A part or order number written without "P/N": "88-2041-09", "SK.400-12", "4471203".
 _PART = re.compile(r"\b(?=[A-Z0-9./-]*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)+\b|\b\d{5,}\b")
+
+
+def unnamed_signal(asks: Asks, text: str, sources: str = "", quoted: bool = False) -> str | None:
+    """Why ``text`` does not answer about the codes and signals a meaning or
+    what-happens question asks about (``Asks.signals``), or None: each must be named by
+    ``text`` or, unless ``text`` is ``quoted`` from them, by its ``sources``. A passage
+    quoted from a chunk is no answer about a code it does not name, whatever the rest
+    of the chunk says."""
+    said = text if quoted else f"{text} {sources}"
+    if missing := [s for s in asks.signals if not _names_signal(s, said)]:
+        return f"the question asks about {', '.join(missing)}; the answer does not name it"
+    return None
 
 
 def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") -> str | None:
@@ -33,7 +53,8 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
     if asks.answer_type == AnswerType.FIGURE and asks.measure is None:
         if not gives_a_figure(asks, text):
             names = " or ".join(a.name for a in asks.attributes)
-            return f"the question asks for a figure of the {names}; the answer gives none"
+            what = f"a figure of the {names}" if names else "a figure"
+            return f"the question asks for {what}; the answer gives none"
     elif asks.answer_type == AnswerType.MEANING:
         asked = set(asks.codes) or _code_terms(" ".join(named))
         if asked and not asked & (_code_terms(text) | _code_terms(sources)):
@@ -41,6 +62,9 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
             return (
                 f"the question asks what {listed} means; neither the answer nor its sources name it"
             )
+    elif asks.answer_type == AnswerType.PROCEDURE:
+        if not pattern("lexicon", "instruction").search(text):
+            return "the question asks how to do something; the answer gives no instruction"
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
         given = set(terms(" ".join((*find_entities(text), *_PART.findall(text))))) - asked_terms
@@ -53,7 +77,7 @@ def gives_a_figure(asks: Asks, text: str) -> bool:
     """A number (its unit is the attribute check's to judge: a unit ragcore does not know,
     "108 hL", is still a figure), or words that answer an asked attribute without one
     ("monthly")."""
-    if quantities(text):
+    if quantities(text) or _compact_figure().search(text):
         return True
     masked = mask_identifiers(text)
     if any(not YEAR.match(masked[a:b]) for _, a, b in number_spans(masked)):
@@ -69,3 +93,62 @@ def gives_a_figure(asks: Asks, text: str) -> bool:
 
 def _code_terms(text: str) -> set[str]:
     return {t for t in terms(text) if any(c.isdigit() for c in t)}
+
+
+def _names_signal(signal: str, text: str) -> bool:
+    flags = re.IGNORECASE if signal.islower() else 0  # a colour, however written
+    return re.search(rf"(?<![\w.-]){re.escape(signal)}(?![\w-]|\.\d)", text, flags) is not None
+
+
+def other_code(asks: Asks, text: str) -> str | None:
+    """Why ``text`` does not give a code of the family asked for ("Which M code …?"
+    answered with a HAL pin's name), or None."""
+    family = asks.code_family
+    if family and not re.search(rf"\b{family}\d+(?:\.\d+)?\b", text):
+        return f"the question asks for a {family} code; the answer gives none"
+    return None
+
+
+def unstated_default(asks: Asks, text: str, sources: str = "", quoted: bool = False) -> str | None:
+    """Why ``text`` does not answer a question asking for the default value, or None: it
+    must state its value as the default ("by default", "factory setting", "ships with");
+    a sentence on how to change the setting gives no default. As for signals
+    (``unnamed_signal``), an answer in its own words may leave that to its ``sources``."""
+    said = text if quoted else f"{text} {sources}"
+    if asks.default and not _default_words().search(said):
+        return "the question asks for the default; the answer does not say what is set by default"
+    return None
+
+
+@functools.cache
+def _default_words() -> re.Pattern[str]:
+    said = "|".join(map(re.escape, words("lexicon", "default_words")))
+    return re.compile(rf"\b(?:{said})\b", re.IGNORECASE)
+
+
+def unnamed_products(asks: Asks, sources: Sequence[Evidence]) -> tuple[str, ...]:
+    """The question's products and versions (``Asks.products``) that none of ``sources``
+    names — in its text, section path, document title or document id: "the ODrive Pro"
+    is not answered from a UPS manual, nor "r1.2" from the r1.1 notes."""
+    if not asks.products:
+        return ()
+    said = " ".join(f"{e.document.id} {e.document.title} {e.section} {e.text}" for e in sources)
+    return tuple(p for p in asks.products if not names_in(p, said))
+
+
+@functools.cache
+def _compact_figure() -> re.Pattern[str]:
+    """A figure written against its unit's symbol ("51V", "100mA", "12.5kW"), which
+    ``quantities`` leaves alone for one-letter units (not "s", "h", "m": "1990s" is a
+    decade, "5h" may be a register): for telling
+    whether a text gives a figure at all, not what it is."""
+    symbols = sorted(
+        {
+            n
+            for n in unit_table().canonical.values()
+            if n.isascii() and n.isalpha() and not (len(n) == 1 and n.islower())
+        },
+        key=len,
+        reverse=True,
+    )
+    return re.compile(rf"(?<![\w.])\d+(?:\.\d+)?(?:{'|'.join(map(re.escape, symbols))})(?![\w])")

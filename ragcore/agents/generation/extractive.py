@@ -12,15 +12,22 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from ragcore.agents.answer_types import unmet
+from ragcore.agents.answer_types import (
+    other_code,
+    unmet,
+    unnamed_products,
+    unnamed_signal,
+    unstated_default,
+)
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Comparison, read_asks
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -37,6 +44,12 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+# How many sentences back a leaning sentence's antecedent may go: "… select Settings.
+# There select System and then URCaps. There, click the plus sign …".
+_ANTECEDENTS = 2
+# How many sentences of its paragraph a procedure's answer keeps after the one chosen:
+# a manual's procedure is a paragraph or a list, not one sentence of it.
+_STEPS = 8
 
 
 class Generator(Protocol):
@@ -65,6 +78,14 @@ class _Sentence:
     """Identifiers the sentence is about (normalised terms, e.g. "cp200")."""
     names_codes: bool = False
     """The sentence itself names every error code / part number of the question."""
+    context: str = ""
+    """The sentence before it in its chunk (captions and labels skipped; with the one
+    before that when it leans too), when it leans on it ("There, click …", "When that
+    happens, …"): cited with it. Its words do not score the sentence: a sentence is
+    chosen for what it says itself."""
+    steps: tuple[str, ...] = ()
+    """The sentences after it in its paragraph (at most ``_STEPS``): a procedure's steps,
+    kept together when the question asks how to do something."""
 
 
 class ExtractiveGenerator:
@@ -119,9 +140,17 @@ class ExtractiveGenerator:
             # A question about a model or code the evidence never mentions has no answer here.
             if not identifiers <= known:
                 sentences = []
+            # Nor one about a product or version its chunk and document never name (a
+            # sibling's manual: another product, another revision).
+            named_here = [s for s in sentences if not unnamed_products(asks, [s.evidence])]
+            if sentences and not named_here:
+                missing = " or ".join(unnamed_products(asks, evidence))
+                reason = f"the evidence never names the {missing}"
+                return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
+            sentences = named_here
             relevant = [s for s in sentences if self._relevant(s, asked)]
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
-            wanted_attributes = asks.named_attributes
+            wanted_attributes = asks.attributes
             table = self._attributes
             candidates = [
                 s
@@ -135,7 +164,9 @@ class ExtractiveGenerator:
             # sentences about the subject, not only those sharing words; a figure is not (a
             # figure of the subject's is no answer for another of its attributes).
             named = perception.identifiers if perception else ()
-            widened = asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER)
+            widened = asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER) or bool(
+                asks.signals
+            )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
             fitting = [
                 s
@@ -143,8 +174,12 @@ class ExtractiveGenerator:
                 if addresses(wanted_attributes, s.text)
                 and not table.contrast(asks.terms, s.text)
                 and not unmet(asks, named, s.text, s.evidence.text)
+                and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
+                and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
+                and not other_code(asks, s.text)
             ]
-            statements = self._best(fitting or candidates)
+            steps = asks.answer_type == AnswerType.PROCEDURE
+            statements = self._best(fitting or candidates, steps)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )
@@ -168,7 +203,7 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
-    def _best(self, sentences: list[_Sentence]) -> list[Statement]:
+    def _best(self, sentences: list[_Sentence], steps: bool = False) -> list[Statement]:
         ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
         chosen: list[_Sentence] = []
         for s in ranked:
@@ -176,9 +211,15 @@ class ExtractiveGenerator:
                 break
             if chosen and s.evidence.document.id != chosen[0].evidence.document.id:
                 continue  # more from the best document, not a second opinion from another
-            if any(coverage(terms(s.text), set(terms(c.text))) > 0.8 for c in chosen):
+            if any(
+                coverage(terms(s.text), set(terms(f"{c.context} {c.text}"))) > 0.8 for c in chosen
+            ):
                 continue  # says nothing new
+            if any(c.text == s.context for c in chosen):
+                s = replace(s, context="")  # its antecedent is in the answer already
             chosen.append(s)
+        if steps and chosen:  # a procedure: its steps, from the best sentence's paragraph
+            return [_cite(chosen[0], steps=True)]
         return [_cite(s) for s in chosen]
 
     def _compare(self, evidence, perception, wanted) -> list[Statement]:
@@ -239,12 +280,25 @@ def _sentences(
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
     words = wanted - identifiers
+    leans = pattern("lexicon", "leans_on_context")
     out = []
+    before: list[str] = []  # the sentence before, and the one before that if it leans
+    paragraphs: list[int] = []  # each sentence's paragraph, for the steps after it
+    paragraph, last_end = 0, 0
     for start, end in split_sentences(e.text):
         raw = e.text[start:end]
         text = " ".join(raw.split())
+        if "\n\n" in e.text[last_end:start]:
+            paragraph += 1
+        last_end = end
         if _HEADING.match(raw) or len(text) < 12 or _QUESTION.search(text):
+            before = []
+            paragraph += 1
             continue  # a heading, a scrap, or a question (an FAQ's): no answer to cite
+        context = " ".join(before) if leans.match(text) else ""
+        if text[-1] in ".!?:":  # a caption or label line is no antecedent: skip it
+            before = [*before, text] if leans.match(text) else [text]
+            before = before[-_ANTECEDENTS:]
         own = set(terms(text))
         named = _identifier_terms(own)
         inherited = {t for t in _identifier_terms(about) if not _has_sibling(t, named)}
@@ -255,8 +309,19 @@ def _sentences(
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
         names_codes = bool(codes) and codes <= own
-        out.append(_Sentence(text, e, id_share, word_share, score, subjects, names_codes))
-    return out
+        out.append(_Sentence(text, e, id_share, word_share, score, subjects, names_codes, context))
+        paragraphs.append(paragraph)
+    return [
+        replace(
+            s,
+            steps=tuple(
+                t.text
+                for t, p in zip(out[i + 1 : i + 1 + _STEPS], paragraphs[i + 1 : i + 1 + _STEPS])
+                if p == paragraphs[i]
+            ),
+        )
+        for i, s in enumerate(out)
+    ]
 
 
 def _question_identifiers(perception: Perception | None, labels=None) -> set[str]:
@@ -277,9 +342,17 @@ def _has_sibling(identifier: str, named: set[str]) -> bool:
     return bool(prefix) and any(n != identifier and _prefix(n) == prefix for n in named)
 
 
-def _cite(s: _Sentence, label: str = "") -> Statement:
-    """The sentence with its citation; ``label`` names its subject if the sentence doesn't."""
-    body = _standalone(s.text.rstrip(), s.evidence)
+def _cite(s: _Sentence, label: str = "", steps: bool = False) -> Statement:
+    """The sentence with its citation, after the sentence it leans on if any; ``label``
+    names its subject if the sentence doesn't."""
+    text = s.text.rstrip()
+    instruction = pattern("lexicon", "instruction")
+    if steps and any(instruction.search(t) for t in s.steps):
+        text = " ".join((text, *(t.rstrip() for t in s.steps)))
+    if s.context:
+        lead = s.context.rstrip()
+        text = f"{lead if lead[-1] in '.!?:' else lead + '.'} {text}"
+    body = _standalone(text, s.evidence)
     if label and not set(terms(label)) <= set(terms(body)):
         body = f"{label}: {body}"
     end = body[-1] if body[-1] in ".!?" else "."

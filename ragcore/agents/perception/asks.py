@@ -20,6 +20,8 @@ from ragcore.agents.attributes import Attribute, AttributeTable, Direction, defa
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
+from ragcore.text.lexicon import pattern
+from ragcore.text.products import product_names
 from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
@@ -76,6 +78,9 @@ class Focus:
     """As written ("the lift height")."""
     wanted: frozenset[str]
     """Its distinctive terms: no names, stopwords or generic words ("lift", "height")."""
+    amount: bool = False
+    """Asked as an amount ("How much refrigerant …?"): a figure in a unit answers it,
+    however it names the thing ("4.6 kg of R452A")."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,20 @@ class Asks:
     """Its one identifier that is no code, the subject of statements naming none."""
     identifiers: frozenset[str] = frozenset()
     """Identifiers as documents name them (titles, metadata): "CSM-2018"."""
+    code_family: str | None = None
+    """The letter of the code it asks for ("Which M code orients the spindle?": "M",
+    "What's the G-code for rigid tapping?": "G"): an answer gives a code of it ("M19")."""
+    default: bool = False
+    """It asks for the value set by default ("What CAN baud rate is it set to by
+    default?"): an answer states its value as the default."""
+    signals: tuple[str, ...] = ()
+    """For a question about what a code or signal means or does ("trip code OC1 — what
+    does it mean?", "what happens when the W4 contact is active?", "blinks 3 times"):
+    the codes and signal numbers as written; an answer must name each."""
+    products: tuple[str, ...] = ()
+    """Products and versions named without a model number ("ODrive Pro", "roboRIO",
+    "v3.6"; ``text.products``): an answer's sources must name each, or they are a
+    sibling's (another product, another revision)."""
     comparison: Comparison | None = None
     side_by_side: tuple[str, ...] = ()
     """Models the question names side by side, asking the same of each ("What oil do the
@@ -174,6 +193,19 @@ _HOW_LONG_DONE = re.compile(
     r"(?:be\s+|been\s+)?(?=\w+(?:ed|en)\b|(?:kept|held|run|left|sent|stored)\b)",
     re.IGNORECASE,
 )
+_DEFAULT = re.compile(r"\bdefault\b", re.IGNORECASE)
+# "How has the default delay changed?" asks for the change, not the default.
+_CHANGED = re.compile(r"\b(?:chang(?:e|ed|es|ing)|differ(?:s|ed|ence)?)\b", re.IGNORECASE)
+# "Which M code …?", "What's the G-code for …?": a code of one letter's family.
+_CODE_FAMILY = re.compile(
+    r"^\s*(?i:which|what(?:\x27s|\s+is|\s+are)?(?:\s+the)?)\s+(?P<letter>[A-Z])[- ]?codes?\b"
+)
+# "How much RAM does a PC need?": an amount of something.
+_HOW_MUCH_OF = re.compile(
+    r"^\s*how\s+much\s+(?P<focus>[^?]+?)\s+"
+    r"(?:does|do|did|can|could|is|are|will|should|must)\s",
+    re.IGNORECASE,
+)
 # The forms whose focus is a noun phrase, and where the phrase is.
 _FOCUS_FORMS = (
     # "What does the hygiene standard say about residual water in kegs?"
@@ -194,6 +226,7 @@ _FOCUS_FORMS = (
         r"(?:does|do|did|can|could|must|should|will)\s",
         re.IGNORECASE,
     ),
+    _HOW_MUCH_OF,
     # "How many tools does the VMC-600 hold?"
     re.compile(
         r"^\s*how\s+many\s+(?P<focus>[^?]+?)\s+(?:does|do|did|can|could|are|is|were|will)\s",
@@ -219,6 +252,8 @@ _HOW_LONG_TAKES = re.compile(
     r"^\s*how\s+long\s+(?:does|do|did|will|would|should)\b[^?]*\btake", re.IGNORECASE
 )
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?!times\b)", re.IGNORECASE)
+# "How much RAM does a PC need?", "…, how much PV surplus does it need?": an amount.
+_HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+(?:longer|later|sooner|more|less)\b)", re.I)
 _WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
 # "than 3 °C", "than about 100 L/min": a bound, not another side.
 _THAN_A_FIGURE = re.compile(
@@ -255,9 +290,10 @@ def read_asks(
     names = {name for name, _, _ in identifiers(question)} - question_codes
     measure = _measure(question)
     asked = _asked_attributes(question, table)
+    answer_type = _answer_type(question, form, measure, asked, action)
     return Asks(
         form=form,
-        answer_type=_answer_type(question, form, measure, asked, action),
+        answer_type=answer_type,
         measure=measure,
         attributes=asked,
         named_attributes=table.asked_in(question),
@@ -273,6 +309,10 @@ def read_asks(
         codes=question_codes,
         subject=next(iter(names)) if len(names) == 1 else None,
         identifiers=named_identifiers(question),
+        code_family=_code_family(question),
+        default=_asks_default(question, form),
+        signals=_signals(question, answer_type),
+        products=product_names(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
@@ -316,7 +356,8 @@ def _answer_type(
 ) -> AnswerType:
     """The kind of answer the question's form fixes, first match wins: a yes/no or why
     form, a how-many count, a code's meaning, a part number, steps, a figure of an
-    asked attribute measured in units (or how often / how long it takes)."""
+    asked attribute measured in units (or how often / how long it takes), an amount
+    ("how much …")."""
     if form == QuestionForm.YES_NO:
         return AnswerType.YES_NO
     if form == QuestionForm.WHY:
@@ -331,7 +372,45 @@ def _answer_type(
         return AnswerType.PROCEDURE
     if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
         return AnswerType.FIGURE
+    if form == QuestionForm.VALUE and _HOW_MUCH.search(question):
+        return AnswerType.FIGURE
     return AnswerType.ANY
+
+
+def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
+    """The codes and signal numbers a meaning or what-happens question asks about."""
+    asked = asked_sentence(question)
+    clauses = re.split(r",\s+", asked)  # "On an FNN box, what happens …?"
+    if (
+        answer_type != AnswerType.MEANING
+        and not any(map(_WHAT_HAPPENS.match, clauses))
+        and not pattern("lexicon", "diagnosis").match(asked)  # "… shows C207A0. Cause?"
+    ):
+        return ()
+    light = pattern("lexicon", "light").search(question)
+    found = pattern("lexicon", "asked_signal").finditer(question)
+    return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
+
+
+def _asks_default(question: str, form: QuestionForm) -> bool:
+    """A value question for the default ("What … is it set to by default?"), not for
+    how the default changed."""
+    asked = asked_sentence(question)
+    return (
+        form == QuestionForm.VALUE and bool(_DEFAULT.search(asked)) and not _CHANGED.search(asked)
+    )
+
+
+def _code_family(question: str) -> str | None:
+    found = _CODE_FAMILY.match(asked_sentence(question).replace("\u2019", "\x27"))
+    return found.group("letter") if found else None
+
+
+def _signal(m: re.Match[str], light: bool) -> str | None:
+    """A code or number as written; a colour (lower case) only for a light."""
+    if m.group("colour"):
+        return m.group("colour").lower() if light else None
+    return m.group("code") or m.group("number")
 
 
 def _measure(question: str) -> Measure | None:
@@ -345,7 +424,9 @@ def _measure(question: str) -> Measure | None:
 
 
 def _focus(question: str) -> Focus | None:
-    """The noun phrase ``question`` asks about, as written and as its distinctive terms."""
+    """The noun phrase ``question`` asks about, as written and as its distinctive terms,
+    read from its asked sentence (``asked_sentence``)."""
+    question = asked_sentence(question)
     if _NO_FOCUS.search(question):
         return None
     for form in _FOCUS_FORMS:
@@ -354,8 +435,23 @@ def _focus(question: str) -> Focus | None:
             names = model_terms(set(phrase))
             generic = term_set("generic")
             wanted = frozenset(t for t in phrase if t not in names | STOPWORDS and t not in generic)
-            return Focus(m.group("focus").strip(), wanted)
+            return Focus(m.group("focus").strip(), wanted, amount=form is _HOW_MUCH_OF)
     return None
+
+
+# Where the sentence that asks begins, after what a technician tells first: "I want the
+# proxy to reject writes. | What readonly value do I set?", "Changed upsd.conf — | how do
+# I …?". A full stop before a figure ("Rev. 2") ends no sentence, nor does a comma ("In
+# March 2022, what …?" is one sentence: its qualifier says when, not something told).
+_ASKED_STARTS = re.compile(r"(?<=[a-z0-9)\]\"'])[.!]\s+(?=[A-Z])|\s[—–]\s*")
+
+
+def asked_sentence(question: str) -> str:
+    """The sentence of ``question`` that asks: the text after its last sentence break,
+    when that text is a question; else all of it."""
+    starts = [m.end() for m in _ASKED_STARTS.finditer(question.rstrip())]
+    asked = question[starts[-1] :] if starts else question
+    return asked if asked.strip().endswith("?") and asked.strip() != "?" else question
 
 
 def _done(question: str) -> Done | None:

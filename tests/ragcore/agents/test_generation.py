@@ -85,3 +85,66 @@ def test_evidence_exposes_its_chunk_and_document(sample_engine):
     hit = sample_engine.search("E4027", k=1)[0]
     e = Evidence(1, hit, 0.9, 0.5)
     assert (e.text, e.chunk_id, e.document) == (hit.text, hit.chunk_id, hit.document)
+
+
+def _chunk(text: str, doc_id: str, title: str) -> list[Evidence]:
+    from handmade import document, evidence
+
+    return [evidence(1, text, document(doc_id, title))]
+
+
+def test_a_sentence_that_leans_on_the_one_before_is_cited_with_it():
+    question = "Where on the e-Series pendant do I go to install a .urcap file?"
+    chunk = _chunk(
+        "On the welcome screen select Settings, then System and URCaps to enter the URCaps "
+        "installation screen.\n\nWelcome screen of an e-Series robot\n\nThere, click the "
+        "little plus sign at the bottom to open the file selector for the urcap file.",
+        "ur/install_urcap_e_series",
+        "Installing a URCap on an e-Series robot",
+    )
+    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
+    # The caption between them is no antecedent; the instruction before it is.
+    assert draft.text.startswith("On the welcome screen select Settings")
+    assert "There, click the little plus sign" in draft.text
+    assert "Welcome screen of an e-Series robot" not in draft.text
+
+
+def test_an_antecedent_already_in_the_answer_is_not_repeated():
+    question = "What does fault 33 on the moteus mean?"
+    chunk = _chunk(
+        "Fault 33 means the moteus gate driver reported an error condition. When that "
+        "happens, moteus will report fault 33 until the fault 33 condition is cleared.",
+        "moteus/gate-driver-faults",
+        "moteus gate driver faults",
+    )
+    draft = ExtractiveGenerator().generate(question, chunk, perceive(question))
+    assert draft.text.count("Fault 33 means the moteus gate driver") == 1
+
+
+def test_no_answer_from_evidence_that_never_names_the_asked_product():
+    question = "What's the max input voltage of the ODrive Pro?"
+    chunk = _chunk(
+        "The ODrive v3.6 accepts an input voltage of 12 V to 56 V.",
+        "odrive/docs_specifications",
+        "ODrive v3.6 specifications",
+    )
+    draft = ExtractiveGenerator().generate(question, chunk, perceive(question))
+    assert draft.abstained
+    assert draft.reason == "the evidence never names the ODrive Pro"
+
+
+def test_a_procedure_is_answered_with_its_steps_kept_together_within_its_paragraph():
+    question = "How do I do a manual battery runtime calibration on a Smart-UPS?"
+    chunk = _chunk(
+        "Do a manual battery runtime calibration of the Smart-UPS as follows. Stop the "
+        "apcupsd software and disconnect the serial cable. Attach a 30% load and pull the "
+        "plug. Leave it until it turns off completely.\n\nThe Smart-UPS front panel has "
+        "four LEDs.",
+        "apcupsd/manual",
+        "apcupsd manual: maintaining a Smart-UPS",
+    )
+    draft = ExtractiveGenerator().generate(question, chunk, perceive(question))
+    [statement] = draft.statements
+    assert "Stop the apcupsd software" in statement.text
+    assert "turns off completely" in statement.text
+    assert "four LEDs" not in statement.text  # the next paragraph is no step of it

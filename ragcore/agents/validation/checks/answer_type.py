@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ragcore.agents.answer_types import unmet
+from ragcore.agents.answer_types import (
+    other_code,
+    unmet,
+    unnamed_products,
+    unnamed_signal,
+    unstated_default,
+)
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -20,6 +26,7 @@ _RULES = {
     AnswerType.FIGURE: "answer_type.figure",
     AnswerType.MEANING: "answer_type.meaning",
     AnswerType.PART_NUMBER: "answer_type.part_number",
+    AnswerType.PROCEDURE: "answer_type.procedure",
 }
 
 
@@ -31,6 +38,68 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.signal",))
+def about_the_asked_signal(answer: AnswerModel) -> Iterator[Finding]:
+    """A question about what a code or signal means or does ("trip code OC1", "the W4
+    contact", "blinks 3 times") is answered by text that names it: the answer's own, or
+    — for an answer that does not quote its sources — the cited sources'."""
+    if not answer.asks.signals or not answer.statements:
+        return
+    text = strip_citations(answer.draft.text)
+    sources = " ".join(e.text for e in answer.cited)
+    if reason := unnamed_signal(answer.asks, text, sources, _quoted(answer)):
+        yield Finding("answer_type.signal", IssueKind.OFF_QUESTION, reason)
+
+
+def _quoted(answer: AnswerModel) -> bool:
+    """Every statement is a passage of a chunk it cites, word for word."""
+    return all(
+        any(_flat(strip_citations(s.text)).rstrip(".") in _flat(e.text) for e in s.cited)
+        for s in answer.statements
+    )
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.code",))
+def a_code_of_the_asked_family(answer: AnswerModel) -> Iterator[Finding]:
+    """ "Which M code orients the spindle?" is answered with an M code ("M19")."""
+    if answer.statements and (reason := other_code(answer.asks, answer.draft.text)):
+        yield Finding("answer_type.code", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.default",))
+def states_the_default(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking for the default value is answered by a statement of it ("upsd
+    listens on TCP port 3493 by default"), not by how to change the setting."""
+    if not answer.asks.default or not answer.statements:
+        return
+    text = strip_citations(answer.draft.text)
+    sources = " ".join(e.text for e in answer.cited)
+    if reason := unstated_default(answer.asks, text, sources, _quoted(answer)):
+        yield Finding("answer_type.default", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.product",))
+def about_the_named_product(answer: AnswerModel) -> Iterator[Finding]:
+    """A question about a product or version named without a model number ("the ODrive
+    Pro", "the roboRIO", "r1.2") is answered from sources that name it: a UPS manual's
+    input voltage is no answer for the ODrive Pro, nor the r1.1 notes for r1.2."""
+    if not answer.cited:
+        return
+    for name in unnamed_products(answer.asks, answer.cited):
+        yield Finding(
+            "answer_type.product",
+            IssueKind.WRONG_ENTITY,
+            f"the question asks about the {name}; no cited source names it",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            document_ids=tuple(dict.fromkeys(e.document.id for e in answer.cited)),
+            entity=name,
+        )
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.echo",))

@@ -49,7 +49,7 @@ def off_focus(asks: Asks, answer: str) -> str | None:
     named = sum(in_family(t, said) for t in wanted)
     if not wanted or 2 * named >= len(wanted) or (head and in_family(head, said)):
         return None
-    if _terse(answer):
+    if _terse(answer) or asks.focus.amount and quantities(answer):
         return None
     if _PRONOUN.match(answer.lstrip()):
         return None  # "It must be changed every …": about what the question names

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ragcore.agents.attributes import default_attributes
-from ragcore.agents.perception.asks import read_asks
+from ragcore.agents.perception.asks import asked_sentence, read_asks
 
 
 def test_an_attribute_name_that_modifies_another_noun_is_not_asked():
@@ -34,3 +34,28 @@ def test_an_attribute_name_that_modifies_another_noun_is_not_asked():
 )
 def test_the_focus_is_the_noun_phrase_of_the_questions_form(question, phrase):
     assert ((found := read_asks(question).focus) and found.phrase or "") == phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        (
+            "I want the proxy to reject writes with a Modbus error. What readonly value do I set?",
+            "What readonly value do I set?",
+        ),
+        ("Changed upsd.conf — how do I reload it?", "how do I reload it?"),
+        # "Rev. 2" ends no sentence, nor does a qualifier's comma; a question of one
+        # sentence is all asked.
+        ("In March 2022, what minimum UV dose did the rules require?", None),
+        ("How did the TX-50 interval change from Rev. 1 to Rev. 2?", None),
+        ("What is the lift height of the OH-10?", None),
+    ],
+)
+def test_the_asked_sentence_follows_what_a_technician_tells_first(question, asked):
+    assert asked_sentence(question) == (asked or question)
+
+
+def test_the_focus_is_read_from_the_asked_sentence_and_from_how_much():
+    told = "I want the proxy to reject writes with a Modbus error. What readonly value do I set?"
+    assert read_asks(told).focus.phrase == "readonly value"
+    assert read_asks("How much RAM does a PC need at minimum?").focus.phrase == "RAM"

@@ -85,3 +85,187 @@ def test_an_answer_that_only_repeats_the_question_answers_nothing():
     assert ("answer_type.echo", "off_question") in findings(check(question, echo, cited))
     right = "The usual cause is a BASE_PERIOD set too short for the machine [1]."
     assert findings(check(question, right, cited)) == []
+
+
+ODRIVE = document("odrive/docs_specifications", "ODrive v3.6 specifications")
+UPS = document("nut-doc/user-manual", "Network UPS Tools user manual")
+
+
+def test_an_answer_from_sources_that_never_name_the_asked_product_is_about_another():
+    question = "What's the max input voltage of the ODrive Pro?"
+    ups = [evidence(1, "The high voltage transfer point is 132 V.", UPS)]
+    answer = "The high voltage transfer point is 132 V [1]."
+    assert ("answer_type.product", "wrong_entity") in findings(check(question, answer, ups))
+    sibling = [evidence(1, "The ODrive v3.6 56V accepts 12 V to 56 V.", ODRIVE)]
+    answer = "The ODrive v3.6 56V accepts 12 V to 56 V [1]."
+    assert ("answer_type.product", "wrong_entity") in findings(check(question, answer, sibling))
+
+
+def test_the_asked_product_may_be_named_by_the_document_id_title_or_section():
+    question = "What input voltage range does the 24 V ODrive v3.6 accept?"
+    cited = [evidence(1, "The 24 V version accepts 12 V to 24 V.", ODRIVE)]
+    answer = "The 24 V version accepts 12 V to 24 V [1]."
+    assert ("answer_type.product", "wrong_entity") not in findings(check(question, answer, cited))
+
+
+def test_a_figure_written_against_its_unit_symbol_is_a_figure():
+    question = "What's the absolute max supply voltage for a moteus-c1?"
+    table = document("moteus/docs_reference_hardware", "moteus hardware reference")
+    cited = [evidence(1, "Name: moteus-c1; Abs Max Voltage: 51V (<= 12S)", table)]
+    answer = "Name: moteus-c1; Abs Max Voltage: 51V (<= 12S) [1]."
+    assert findings(check(question, answer, cited)) == []
+
+
+def test_how_much_asks_for_an_amount_and_an_answer_without_one_is_not_of_its_kind():
+    question = "How much RAM does a PC need at minimum for LinuxCNC?"
+    assert perceive(question).asks.answer_type == AnswerType.FIGURE
+    guide = document("linuxcnc-doc-en/getting-started", "LinuxCNC Getting Started")
+    cited = [
+        evidence(
+            1,
+            "LinuxCNC should run well on a computer with the following minimum hardware. "
+            "A 512 MB RAM minimum is needed.",
+            guide,
+        )
+    ]
+    vague = "LinuxCNC should run well on a computer with the following minimum hardware [1]."
+    assert ("answer_type.figure", "off_question") in findings(check(question, vague, cited))
+    right = "A 512 MB RAM minimum is needed [1]."
+    assert ("answer_type.figure", "off_question") not in findings(check(question, right, cited))
+
+
+LIGHTS = document("frc/status-lights", "Status light quick reference")
+
+
+def test_a_signal_question_reads_the_codes_and_signal_numbers_it_asks_about():
+    assert perceive("Toshiba VF-S11 shows trip code OC1 — what does it mean?").asks.signals == (
+        "OC1",
+    )
+    assert perceive("The roboRIO light blinks 3 times — what does that mean?").asks.signals == (
+        "3",
+    )
+    what_happens = "On an FNN box, what happens in evcc when the W4 contact is active?"
+    assert perceive(what_happens).asks.signals == ("W4",)
+    assert perceive("What input voltage does the VF-S11 accept?").asks.signals == ()
+
+
+def test_a_quoted_passage_that_does_not_name_the_asked_signal_is_no_answer():
+    question = "The roboRIO status light blinks 3 times — what does that mean?"
+    cited = [
+        evidence(1, "Blinking: Robot On and Enabled. 3 blinks: Safe Mode after a brownout.", LIGHTS)
+    ]
+    quoted = "Blinking: Robot On and Enabled [1]."
+    assert ("answer_type.signal", "off_question") in findings(check(question, quoted, cited))
+    right = "3 blinks: Safe Mode after a brownout [1]."
+    assert ("answer_type.signal", "off_question") not in findings(check(question, right, cited))
+
+
+def test_an_answer_in_its_own_words_may_leave_the_signal_to_its_sources():
+    question = "The roboRIO status light blinks 3 times — what does that mean?"
+    cited = [evidence(1, "3 blinks: Safe Mode after a brownout.", LIGHTS)]
+    paraphrase = "The roboRIO is in Safe Mode after a brownout [1]."
+    assert ("answer_type.signal", "off_question") not in findings(
+        check(question, paraphrase, cited)
+    )
+
+
+def test_a_how_to_answer_gives_an_instruction():
+    question = "How do I list the active errors on an ODrive and clear them?"
+    assert perceive(question).asks.answer_type == AnswerType.PROCEDURE
+    guide = document("odrive/docs_troubleshooting", "ODrive troubleshooting")
+    cited = [
+        evidence(
+            1,
+            "odrive/utils.py in dump_errors(odrv, clear) 78 ('axis', axis). Run odrivetool "
+            "and type dump_errors(odrv0) to list the errors.",
+            guide,
+        )
+    ]
+    trace = "odrive/utils.py in dump_errors(odrv, clear) 78 ('axis', axis) [1]."
+    assert ("answer_type.procedure", "off_question") in findings(check(question, trace, cited))
+    steps = "Run odrivetool and type dump_errors(odrv0) to list the errors [1]."
+    assert ("answer_type.procedure", "off_question") not in findings(check(question, steps, cited))
+
+
+def test_a_requirement_or_a_setting_stands_for_an_instruction():
+    question = "How do I enable automatic phase switching on an evcc loadpoint?"
+    config = document("evcc/loadpoints", "evcc loadpoint configuration")
+    cited = [evidence(1, "phases: 0 = Automatic switching enabled.", config)]
+    setting = "phases: 0 = Automatic switching enabled [1]."
+    assert ("answer_type.procedure", "off_question") not in findings(
+        check(question, setting, cited)
+    )
+
+
+def test_an_amount_in_a_unit_answers_how_much_however_it_names_the_thing():
+    question = "How much refrigerant is in a BC-20?"
+    manual = document("manual-bc20", "BC-20 chiller manual")
+    cited = [evidence(1, "The BC-20 is charged with 4.6 kg of R452A.", manual)]
+    answer = "A BC-20 is charged with 4.6 kg of R452A [1]."
+    assert not any(rule == "focus.phrase" for rule, _ in findings(check(question, answer, cited)))
+
+
+def test_a_question_for_the_default_is_answered_by_a_statement_of_the_default():
+    question = "What CAN baud rate is the ODrive set to by default?"
+    assert perceive(question).asks.default
+    guide = document("odrive/docs_can-guide", "ODrive CAN guide")
+    cited = [
+        evidence(
+            1,
+            "To set the desired baud rate, use odrv0.can.config.baud_rate. By default, ODrive "
+            "uses 250 kbps (250000).",
+            guide,
+        )
+    ]
+    how_to_change = "To set the desired baud rate, use odrv0.can.config.baud_rate [1]."
+    assert ("answer_type.default", "off_question") in findings(
+        check(question, how_to_change, cited)
+    )
+    right = "By default, ODrive uses 250 kbps (250000) [1]."
+    assert ("answer_type.default", "off_question") not in findings(check(question, right, cited))
+
+
+def test_a_lights_colours_are_the_signals_a_diagnosis_question_asks_about():
+    question = "The status LED on the REV hub is blinking orange and blue. What's wrong?"
+    assert perceive(question).asks.signals == ("orange", "blue")
+    assert perceive("Teach pendant shows C207A0 with the driver. Cause?").asks.signals == (
+        "C207A0",
+    )
+    assert perceive("Which orange hose fits the CP-200?").asks.signals == ()
+    hub = document("frc/status-lights", "Status light quick reference")
+    cited = [
+        evidence(1, "Magenta blinking: not connected. Orange/Blue blinking: Low Battery.", hub)
+    ]
+    wrong = "Magenta blinking: not connected [1]."
+    assert ("answer_type.signal", "off_question") in findings(check(question, wrong, cited))
+    right = "Orange/Blue blinking: Low Battery [1]."
+    assert ("answer_type.signal", "off_question") not in findings(check(question, right, cited))
+
+
+def test_a_question_for_a_code_of_one_letter_is_answered_with_one():
+    question = "Which M code orients the spindle?"
+    assert perceive(question).asks.code_family == "M"
+    assert perceive("Which code does the HP-400 show?").asks.code_family is None
+    gcode = document("linuxcnc/gcode", "LinuxCNC G-code reference")
+    cited = [
+        evidence(1, "spindle.M.orient-fault is the fault code input for the orient cycle.", gcode),
+        evidence(2, "M19 orients the spindle to a fixed angle.", gcode),
+    ]
+    pin = "spindle.M.orient-fault is the fault code input for the orient cycle [1]."
+    assert ("answer_type.code", "off_question") in findings(check(question, pin, cited))
+    right = "M19 orients the spindle to a fixed angle [2]."
+    assert ("answer_type.code", "off_question") not in findings(check(question, right, cited))
+
+
+def test_a_question_on_how_the_default_changed_asks_for_the_change():
+    assert not perceive("How has the ATS-400's default retransfer delay changed?").asks.default
+
+
+def test_an_answer_in_its_own_words_may_leave_the_default_to_its_sources():
+    question = "What is the default bleed setpoint on the BC-9?"
+    manual = document("manual-bc9", "BC-9 controller manual")
+    cited = [evidence(1, "The bleed setpoint is 3,000 µS/cm by default.", manual)]
+    paraphrase = "The BC-9 bleeds at a setpoint of 3,000 µS/cm [1]."
+    assert ("answer_type.default", "off_question") not in findings(
+        check(question, paraphrase, cited)
+    )

@@ -702,9 +702,11 @@ def test_an_answer_about_another_error_code_is_off_question():
         "Error E07 means the inlet filter is blocked [1].",
         CODES,
     )
-    [issue] = report.issues
+    # Both say so: the answer names another code, and none names the asked one.
+    issue, unnamed = report.issues
     assert (issue.rule, issue.kind) == ("focus.other_subject", "off_question")
     assert "E03" in issue.message and "E07" in issue.message
+    assert (unnamed.rule, unnamed.kind) == ("answer_type.signal", "off_question")
 
 
 def test_an_answer_about_the_asked_error_code_passes():

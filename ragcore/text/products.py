@@ -1,0 +1,42 @@
+"""Products and variants a text names without a model number ("ODrive Pro", "roboRIO",
+"Smart-UPS 1500", "e-Series", "v3.6"), and whether another text names them too.
+
+Model numbers with digits ("CP-200") are identifiers (``identifiers``); these are the
+names they miss. The pattern, with examples, is ``patterns.product_name`` of
+``rules/lexicon.toml``. A name is found in a text whatever its case and separators
+("Smart UPS", "smart-ups"); a version is found with or without its letter ("V3.6",
+"3.6", "rev 3.6"), never as part of another number ("3.61").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ragcore.text.lexicon import pattern
+
+_VERSION = re.compile(r"^[vVrR](\d+(?:\.\d+)+)$")
+_PARTS = re.compile(r"[A-Za-z]+|\d+")
+
+
+def product_names(text: str) -> tuple[str, ...]:
+    """The product names and versions ``text`` names, in order, without duplicates."""
+    found = (m.group(0) for m in pattern("lexicon", "product_name").finditer(text))
+    return tuple(dict.fromkeys(found))
+
+
+def names_in(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` (case and separators aside)."""
+    return _name_pattern(name).search(text) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    if version := _VERSION.match(name):
+        number = re.escape(version.group(1))
+        return re.compile(
+            rf"(?<![\w.])(?:(?:v|r|rev\.?|version|revision)\s*)?{number}(?![\d]|\.\d)",
+            re.IGNORECASE,
+        )
+    parts = [re.escape(p) for p in _PARTS.findall(name)]
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[\s._-]*".join(parts) + r"(?![A-Za-z0-9])", re.I)
