@@ -386,8 +386,8 @@ def recognise(
     time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
     best: tuple[tuple[int, bool, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
-        reader = _Reader(text, tokens, time_span, schema, words, values or {}, known)
-        reader.identifiers = (identifiers or {}).get(schema.name, frozenset())
+        per_row = (identifiers or {}).get(schema.name, frozenset())
+        reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
         found = reader.read(time, today, periods)
         if found is not None:
             score, result = found
@@ -498,6 +498,7 @@ class _Reader:
         words: _Words,
         values: Values,
         known: Known | None = None,
+        identifiers: frozenset[str] = frozenset(),
     ) -> None:
         self.text = text
         self.tokens = tokens
@@ -509,7 +510,7 @@ class _Reader:
             for column, stored in values.get(schema.name, {}).items()
         }
         self.known = known
-        self.identifiers: frozenset[str] = frozenset()
+        self.identifiers = identifiers
         """Dimensions with a value of their own in every row: "per" one is "per row"."""
         self.per_row = False
         self.rows_named: list[int] = []
