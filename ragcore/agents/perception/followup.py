@@ -184,21 +184,17 @@ def _asked_about(
     conversation: Sequence[TurnState],
     reread: Callable[[str], Perception] | None,
 ) -> _Previous:
-    """The question "And E4031?" continues: the previous one, unless that one only
-    carried the code along ("What should the HP-400 precharge be (E4027)?" after "What
-    should its precharge be?") — then the nearest earlier turn of the same topic whose
-    asker named a code, as its question was searched."""
-    if not conversation or reread is None:
+    """The question "And E4031?" continues: the previous one, unless its asker named
+    nothing and it only carried the code along ("What should the HP-400 precharge be
+    (E4027)?" after "What should its precharge be?") — then the nearest earlier turn of
+    the same topic whose asker named a code, as its question was searched. A previous
+    asker who named something ("And E4031?" → "What does E4031 mean on the HP-400?")
+    asked the whole of it, model included."""
+    if not conversation or reread is None or conversation[0].asked:
         return prev
     labels = {e.label for e in _identifiers(new)}
-    carried = {
-        e.label
-        for e in prev.identifiers
-        if e.label in labels and e.text not in conversation[0].asked
-    }
-    if not carried or any(
-        e.label in carried and e.text in conversation[0].asked for e in prev.identifiers
-    ):
+    carried = {e.label for e in prev.identifiers if e.label in labels}
+    if not carried:
         return prev
     for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
         if not conversation[i - 1].followed:

@@ -213,3 +213,16 @@ def test_a_new_model_after_two_named_side_by_side_is_asked_about_alone(agent):
         "What about the AC-150?",
     )
     assert searched[1] == "How often is the compressor oil changed on the AC-150?"
+
+
+def test_a_question_asked_again_carries_its_model_as_part_of_it(agent):
+    searched = converse(
+        agent,
+        "What does E4027 mean on the HP-400?",
+        "And E4031?",
+        "And on the HP-500?",
+    )
+    assert searched[1:] == [
+        "What does E4031 mean on the HP-400?",
+        "What does E4031 mean on the HP-500?",
+    ]
