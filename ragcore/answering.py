@@ -24,7 +24,7 @@ text before it is validated (``agents.generation.numbering``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from types import MappingProxyType
@@ -35,6 +35,7 @@ from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
+from ragcore.agents.perception.conversation import TurnState
 from ragcore.agents.perception.data_question import DataQuestion, Unexpressible, recognise
 from ragcore.agents.perception.followup import Rewrite
 from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
@@ -226,13 +227,14 @@ class Answerer:
         bounds: SearchFilters = SearchFilters(),
         scope: Scope = Scope.ALL,
         max_rounds: int | None = None,
-        previous: str | None = None,
+        conversation: Sequence[TurnState] = (),
     ) -> Answer:
         """Answer ``question``; ``on_event`` is called as each stage completes (for an
         answer from the answer cache, only perception: no other stage runs).
 
-        ``previous`` is the previous turn's question as it was searched (its rewrite, if
-        it had one): a follow-up of it is rewritten to stand alone first.
+        ``conversation`` is the session's earlier turns, newest first (the first one's
+        question as it was searched, its rewrite if it had one): a follow-up of them is
+        rewritten to stand alone first.
 
         Every task of every round stays within ``bounds`` (the caller's filters, already
         inside ``scope``) and searches only inside ``scope``. ``max_rounds`` lowers the
@@ -243,7 +245,7 @@ class Answerer:
         cap = self._round_cap(max_rounds)
         started = time.perf_counter()
         caches, key = self.caches, None
-        if caches is not None and previous is None and isinstance(question, str):
+        if caches is not None and not conversation and isinstance(question, str):
             # A repeat needs no perception: the sub-millisecond path.
             key = caches.answer_key(question, bounds, scope, cap)
             if hit := self._cached(key, question.strip(), None, None, on_event, started):
@@ -252,10 +254,12 @@ class Answerer:
         with tracer.span(Stage.PERCEPTION) as span:
             perception = self.perception.run(question)
             asked, rewrite = perception.question, None
-            if previous is not None:
-                rewrite = self.perception.follow_up(perception, self.perception.run(previous))
+            if conversation:
+                previous = self.perception.run(conversation[0].question)
+                rewrite = self.perception.follow_up(perception, previous, conversation)
             if rewrite is not None:
                 perception = self.perception.run(rewrite.question)
+                perception = replace(perception, introduced=rewrite.introduced)
                 why = "; ".join(rewrite.reasons)
                 span.add("follow-up", f"rewritten as {rewrite.question!r}: {why}")
             span.note(_describe(perception))

@@ -44,7 +44,12 @@ from ragcore.agents.caching import Caches, QueryEmbeddings
 from ragcore.agents.generation.extractive import ExtractiveGenerator, Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import PerceptionAgent
-from ragcore.agents.perception.followup import summarise
+from ragcore.agents.perception.conversation import (
+    TurnState,
+    summarise,
+    turn_state,
+    turn_summary,
+)
 from ragcore.agents.planning.orchestrator import Orchestrator
 from ragcore.agents.planning.tables import TableCatalog
 from ragcore.agents.validation import Validator
@@ -92,15 +97,17 @@ from ragcore.tabular import TableQuery
 from ragcore.types import AnswerStatus, CancelReason, IngestStatus, SearchMode
 
 
-def _context(turns: Sequence[Turn]) -> str | None:
-    """The question a follow-up leans on: the last turn's as it was searched, passing over
-    turns answered ``no_answer`` that named nothing ("asdf", "ok thanks"): a turn with no
-    subject and no answer does not enter the conversation's state."""
+def _context(turns: Sequence[Turn]) -> tuple[TurnState, ...]:
+    """The conversation a follow-up leans on, newest first: each turn as it was searched,
+    with what it named and what its answer introduced, passing over turns answered
+    ``no_answer`` that named nothing ("asdf", "ok thanks"): a turn with no subject and no
+    answer does not enter the conversation's state."""
+    kept = []
     for turn in reversed(turns):
-        named = json.loads(turn.perception).get("entities")
-        if turn.status != AnswerStatus.NO_ANSWER or named:
-            return turn.rewritten
-    return None
+        summary = json.loads(turn.perception)
+        if turn.status != AnswerStatus.NO_ANSWER or summary.get("entities"):
+            kept.append(turn_state(turn.rewritten, summary))
+    return tuple(kept)
 
 
 # The scope of the ask running on this thread, for the validator's document look-ups:
@@ -549,11 +556,11 @@ class Engine:
         bounds = scope.restrict(filters)
         if filters.knowledge_bases:
             self.store.within(scope).check_knowledge_bases(filters.knowledge_bases)
-        previous = None
+        conversation: tuple[TurnState, ...] = ()
         if session is not None:
             with self._translated("reading a session"):
                 opened = self.sessions.get(session, scope)
-            previous = _context(opened.turns) if opened else None
+            conversation = _context(opened.turns) if opened else ()
         token = _ASK_SCOPE.set(scope)
         try:
             with self._translated("answering"):
@@ -563,7 +570,7 @@ class Engine:
                     bounds=bounds,
                     scope=scope,
                     max_rounds=max_rounds,
-                    previous=previous,
+                    conversation=conversation,
                 )
         finally:
             _ASK_SCOPE.reset(token)
@@ -574,7 +581,13 @@ class Engine:
             scope,
             question=answer.question,
             rewritten=answer.rewritten_question or answer.question,
-            perception=summarise(answer.perception),
+            perception=summarise(answer.perception)
+            | turn_summary(
+                answer.perception,
+                self.answerer.perception.identifiers(answer.text),
+                followed=answer.rewritten_question is not None,
+                asked=self.answerer.perception.identifiers(answer.question),
+            ),
             documents=list(dict.fromkeys(c.document_id for c in answer.citations)),
             status=answer.status,
         )

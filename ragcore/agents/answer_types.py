@@ -30,6 +30,8 @@ from ragcore.text.unit_table import unit_table
 
 # A part or order number written without "P/N": "88-2041-09", "SK.400-12", "4471203".
 _PART = re.compile(r"\b(?=[A-Z0-9./-]*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)+\b|\b\d{5,}\b")
+# A decimal ("7.5 m³/min", "11.0") is a figure, not a part number.
+_DECIMAL = re.compile(r"\d+\.\d+")
 
 
 def unnamed_signal(asks: Asks, text: str, sources: str = "", quoted: bool = False) -> str | None:
@@ -67,7 +69,8 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
             return "the question asks how to do something; the answer gives no instruction"
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
-        given = set(terms(" ".join((*find_entities(text), *_PART.findall(text))))) - asked_terms
+        parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]
+        given = set(terms(" ".join((*find_entities(text), *parts)))) - asked_terms
         if not given:
             return "the question asks for a part number; the answer gives none"
     return None

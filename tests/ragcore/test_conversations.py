@@ -3,6 +3,7 @@ copy of the sample knowledge base with the real models."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import threading
@@ -201,3 +202,42 @@ def test_concurrent_sessions_do_not_mix(engine):
     assert hp is not None and ac is not None
     assert hp.turns[1].rewritten == "What does E4031 mean on the HP-400?"
     assert ac.turns[1].rewritten == "Why E2210 (AC-75)?"
+
+
+def test_which_one_is_louder_is_answered_for_the_models_in_play(engine):
+    engine.ask("What is the noise level of the AC-75?", session="s1")
+    engine.ask("And the AC-110?", session="s1")
+    answer = engine.ask("Which one is louder?", session="s1")
+    assert answer.rewritten_question == "Which one is louder, the AC-75 or the AC-110?"
+    assert answer.status == "ok"
+    assert {c.document_id for c in answer.citations} == {"manual-ac75", "manual-ac110"}
+    assert "72" in answer.text and "69" in answer.text
+
+
+def test_what_the_answer_introduced_is_kept_with_the_turn(engine):
+    engine.ask("What is the part number of the CP-200 mechanical seal?", session="s1")
+    session = engine.session("s1")
+    assert session is not None
+    kept = json.loads(session.turns[0].perception)
+    assert ["P/N 88-2041-09", "PART_NUMBER"] in kept["answered"]
+    assert kept["followed"] is False
+
+
+def test_why_it_changed_asks_about_the_previous_figure(engine):
+    engine.ask("What torque do the HP-400 platen bolts get?", session="s1")
+    answer = engine.ask("Why was it changed?", session="s1")
+    assert answer.rewritten_question == "Why was the HP-400 torque changed?"
+    assert "cracked washers" in answer.text
+
+
+def test_a_question_asking_the_same_of_two_models_answers_both(engine):
+    answer = engine.ask("How often is the compressor oil changed on the AC-75 and on the AC-110?")
+    assert answer.status == "ok"
+    assert {c.document_id for c in answer.citations} == {"manual-ac75", "manual-ac110"}
+    assert "4000" in answer.text and "6000" in answer.text
+
+
+def test_models_side_by_side_are_each_answered_with_the_attribute_asked(engine):
+    answer = engine.ask("How much oil do the CV-12 gearbox and the HP-400 hydraulic system hold?")
+    assert answer.status == "ok"
+    assert "4.2 litres" in answer.text and "180 litres" in answer.text

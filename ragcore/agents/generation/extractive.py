@@ -24,7 +24,7 @@ from ragcore.agents.answer_types import (
 )
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
-from ragcore.agents.perception.asks import AnswerType, Comparison, read_asks
+from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern
@@ -178,6 +178,17 @@ class ExtractiveGenerator:
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
             ]
+            if asks.form == QuestionForm.WHY:
+                # A why question is answered by a sentence that gives a reason, when one
+                # about the subject does ("The directive was issued after two reports of
+                # blade damage"), over one that only restates what changed.
+                given = pattern("lexicon", "reason_given")
+                reasons = [s for s in fitting if given.search(s.text)] or [
+                    s
+                    for s in about
+                    if given.search(s.text) and set(terms(s.text)) & set(asks.content_terms)
+                ]
+                fitting = reasons or fitting
             steps = asks.answer_type == AnswerType.PROCEDURE
             statements = self._best(fitting or candidates, steps)
             unaddressed = wanted_attributes and not any(
@@ -239,6 +250,13 @@ class ExtractiveGenerator:
                 for s in _sentences(e, wanted - others, mine)
                 if mine <= s.subjects and (self._relevant(s, asked) or _has_unit(s.text, units))
             ]
+            # Of the kind asked for (a part number for "which part numbers …"), when any is.
+            sentences = [
+                s for s in sentences if not unmet(perception.asks, (side,), s.text, s.evidence.text)
+            ] or ([] if _kind_fixed(perception.asks) else sentences)
+            # Of the attribute asked for ("how much oil … hold": a capacity), when any is.
+            named = perception.asks.named_attributes
+            sentences = [s for s in sentences if addresses(named, s.text)] or sentences
             if sentences:
                 # Prefer a figure in the unit asked about, from a sentence about the side
                 # itself rather than one of its parts or codes (E1140 on the CP-350).
@@ -257,6 +275,12 @@ class ExtractiveGenerator:
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(perception.asks.comparison, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
+
+
+def _kind_fixed(asks: Asks) -> bool:
+    """The question asks for a kind of answer no other sentence stands in for: a part
+    number, a code's meaning (a figure of another attribute is no part number)."""
+    return asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER)
 
 
 def _table_statements(e: Evidence) -> list[Statement]:
@@ -279,7 +303,7 @@ def _sentences(
     """
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
-    words = wanted - identifiers
+    words = {_singular(t) for t in wanted - identifiers}
     leans = pattern("lexicon", "leans_on_context")
     out = []
     before: list[str] = []  # the sentence before, and the one before that if it leans
@@ -304,7 +328,7 @@ def _sentences(
         inherited = {t for t in _identifier_terms(about) if not _has_sibling(t, named)}
         subjects = frozenset(named | inherited)
         id_share = coverage(identifiers, subjects)
-        word_share = coverage(words, own | about)
+        word_share = coverage(words, {_singular(t) for t in own | about})
         n_ids, n_words = IDENTIFIER_WEIGHT * len(identifiers), len(words)
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
@@ -322,6 +346,13 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+
+
+def _singular(term: str) -> str:
+    """One term for a noun in -ing and its plural: ``terms`` makes "bearing" "bear" but
+    "bearings" "bearing" ("Which one tolerates hotter bearings?" is answered by "Bearing
+    temperature must stay below 80 °C")."""
+    return term[:-3] if term.endswith("ing") and len(term) > 6 else term
 
 
 def _question_identifiers(perception: Perception | None, labels=None) -> set[str]:

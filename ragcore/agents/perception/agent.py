@@ -12,13 +12,15 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from ragcore.agents.attributes import AttributeTable, default_attributes
-from ragcore.agents.perception.asks import read_asks
+from ragcore.agents.perception.asks import QuestionForm, read_asks
+from ragcore.agents.perception.conversation import TurnState
 from ragcore.agents.perception.followup import Rewrite, rewrite
 from ragcore.agents.perception.model import Constraints, Entity, Perception
 from ragcore.agents.perception.nlp import load_pipeline
@@ -42,6 +44,9 @@ _log = logging.getLogger(__name__)
 _WORD = re.compile(r"\w+(?:[-/.]\w+)*")
 _SIDE_END = re.compile(r"[,;:?!()]|\.(?:\s|$)")
 _DETERMINERS = frozenset(["the", "a", "an"])
+# Actions whose question, naming models side by side, asks a value of each (not steps).
+_SAME_OF_EACH = frozenset([Action.LOOKUP, Action.LIST])
+_RECENT_READINGS = 256
 
 
 class PerceptionAgent:
@@ -72,6 +77,8 @@ class PerceptionAgent:
         self._ready = nlp is None
         self._ner: tuple[Any, ...] = ()
         self._warnings: tuple[str, ...] = ()
+        self._recent: OrderedDict[tuple[str, date], Perception] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def warm_up(self) -> None:
         """Load spaCy and run it once now, rather than on the first question."""
@@ -90,8 +97,24 @@ class PerceptionAgent:
             self._ready = True
 
     def run(self, question: str) -> Perception:
-        """Read one question; InvalidQueryError if it is not a str, is empty or too long."""
+        """Read one question; InvalidQueryError if it is not a str, is empty or too long.
+
+        The last few readings are kept (per agent, per day): a conversation's next turn
+        reads the previous turn's question again, which then costs nothing."""
         text = _check_question(question)
+        key = (text, self._clock())
+        with self._recent_lock:
+            if (kept := self._recent.get(key)) is not None:
+                self._recent.move_to_end(key)
+                return kept
+        perception = self._read(text)
+        with self._recent_lock:
+            self._recent[key] = perception
+            while len(self._recent) > _RECENT_READINGS:
+                self._recent.popitem(last=False)
+        return perception
+
+    def _read(self, text: str) -> Perception:
         self._ensure_nlp()
         rules = self._rules
         found = _pattern_entities(text, rules)
@@ -117,11 +140,21 @@ class PerceptionAgent:
         direct = [m.span() for m in rules.match["direct"].finditer(text)]
         keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
         sides = _sides(found, tokens, rules, text) if action == Action.COMPARE else ()
-        if direct and not found and not keywords:
+        models = [(e.text, e.start, e.end) for e in found if e.label == "MODEL"]
+        asks = read_asks(text, self._attributes, action, models)
+        multi_hop = bool(rules.match["multi_hop"].search(text))  # "… have in common?"
+        if action in _SAME_OF_EACH and asks.form == QuestionForm.VALUE and not multi_hop:
+            # "How often is the oil changed on the AC-75 and on the AC-110?" asks the same of
+            # each model named side by side: each is searched for and answered, as a
+            # comparison's sides are (a figure each, and no side left out as ``ok``).
+            sides = asks.side_by_side
+        # "k", "?": no identifier and not one word of two letters — nothing to look up.
+        unreadable = not found and not any(len(w) > 1 for w, _, _ in tokens)
+        if direct and not found and not keywords or unreadable:
             route = Route.DIRECT
         elif len(sides) >= 2:
             route = Route.COMPARISON
-        elif len({e.text for e in found}) > 2 or rules.match["multi_hop"].search(text):
+        elif len({e.text for e in found}) > 2 or multi_hop:
             route = Route.MULTI_HOP
         else:  # also a compare with fewer than two sides: one retrieval answers it
             route = Route.SIMPLE
@@ -136,20 +169,26 @@ class PerceptionAgent:
             keywords,
             sides,
             self._warnings,
-            read_asks(
-                text,
-                self._attributes,
-                action,
-                [(e.text, e.start, e.end) for e in found if e.label == "MODEL"],
-            ),
+            asks,
         )
 
-    def follow_up(self, perception: Perception, previous: Perception | None) -> Rewrite | None:
+    def identifiers(self, text: str) -> tuple[Entity, ...]:
+        """The identifiers the rules' patterns find in ``text`` (an answer's part number or
+        code, for a later turn to point at), in order."""
+        return tuple(_pattern_entities(text, self._rules))
+
+    def follow_up(
+        self,
+        perception: Perception,
+        previous: Perception | None,
+        conversation: Sequence[TurnState] = (),
+    ) -> Rewrite | None:
         """``perception``'s question rewritten to stand alone when it leans on the previous
         turn's (``previous``, read from that turn's rewritten question), else None: it is
         then no follow-up and stays as asked (also when the rewrite changes nothing). Run
-        the rewrite through ``run`` to read it."""
-        found = rewrite(perception, previous, self._rules.followup)
+        the rewrite through ``run`` to read it. ``conversation``: the earlier turns as
+        kept, newest first (the previous one first), for the referents in play."""
+        found = rewrite(perception, previous, self._rules.followup, conversation, self.run)
         return found if found is not None and found.question != perception.question else None
 
     def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:

@@ -254,14 +254,20 @@ _HOW_LONG_TAKES = re.compile(
 _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?!times\b)", re.IGNORECASE)
 # "How much RAM does a PC need?", "…, how much PV surplus does it need?": an amount.
 _HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+(?:longer|later|sooner|more|less)\b)", re.I)
-_WHICH = re.compile(r"^\s*which\b", re.IGNORECASE)
+# "Which …", also after a word that only carries the conversation on ("So which one …").
+_WHICH = re.compile(r"^\s*(?:(?:so|and|then|ok|okay|now|but)\W+)?which\b", re.IGNORECASE)
 # "than 3 °C", "than about 100 L/min": a bound, not another side.
 _THAN_A_FIGURE = re.compile(
     r"\bthan\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d", re.IGNORECASE
 )
 _MORE_OFTEN = re.compile(r"\b(more|less)\s+(?:often|frequent(?:ly)?)\b", re.IGNORECASE)
+# "the AC-75 and the AC-110", "on the AC-75 and on the AC-110" (the preposition repeated),
+# "the CV-12 gearbox and the HP-400 …" (a part of the first named after it)
 _COORDINATED = re.compile(
-    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)(?:(?:the|an?)\s+)?", re.IGNORECASE
+    r"(?:\s+(?-i:[a-z][a-z-]*)){0,2}?"
+    r"\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)(?:(?:on|for|of|in|at|with)\s+)?"
+    r"(?:(?:the|an?)\s+)?",
+    re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-/][a-z0-9]+)*|[^\sa-z0-9]")
 # "What does E4027 mean?", "What is the meaning of fault F-21?"

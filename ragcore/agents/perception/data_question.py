@@ -120,6 +120,8 @@ class _Words:
     everyday: frozenset[str]
     overall: frozenset[str]
     listing: frozenset[str]
+    subjects: frozenset[str]
+    auxiliaries: frozenset[str]
     reading: frozenset[str]
 
     @cached_property
@@ -190,6 +192,10 @@ def _words() -> _Words:
         everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
         overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
         listing=frozenset(_norm(w) for w in _strings(grouping, "listing", "grouping")),
+        subjects=frozenset(_exact(w) for w in _strings(data.get("verbs", {}), "subjects", "verbs")),
+        auxiliaries=frozenset(
+            _exact(w) for w in _strings(data.get("verbs", {}), "auxiliaries", "verbs")
+        ),
         reading=frozenset(_norm(w) for w in _strings(data.get("reading", {}), "words", "reading")),
     )
 
@@ -203,13 +209,6 @@ _NUMBER = re.compile(r"^\d+$")
 # Measures that count things: "how many <things>" asks for the measure, not for rows.
 _COUNTED_UNITS = frozenset({("unit",), ("units",), ("piece",), ("pieces",), ("pcs",), ("items",)})
 _EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
-_SUBJECTS = frozenset(
-    {"we", "they", "you", "i", "it", "do", "does", "did", "can", "could", "will", "would",
-     "should", "may", "might", "must"}
-)  # fmt: skip
-"""Words a verb's base form follows ("did we receive"): the verb constrains nothing."""
-_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had"})
-"""Words a participle follows ("were received"), as an adjective does ("were short")."""
 _NAMED_PERIODS = {"week": "in week 12 of 2026", "day": "on 2026-03-11", "hour": "on 2026-03-11"}
 """How to name one period of a unit a query cannot group by."""
 _PERIOD_WORDS = frozenset(
@@ -573,11 +572,11 @@ class _Reader:
         # ("which warehouse holds", "did we receive", "were received"; not "were short").
         following = set()
         for k in range(1, len(tokens)):
-            token, prior = tokens[k], tokens[k - 1].norm
+            token, prior = tokens[k], tokens[k - 1].exact
             if k in used or k in describing or token.raw[:1].isupper():
                 continue
-            verb = prior in _SUBJECTS or (
-                prior in _AUXILIARIES and token.exact.endswith(("ed", "en"))
+            verb = prior in words.subjects or (
+                prior in words.auxiliaries and token.exact.endswith(("ed", "en"))
             )
             if k - 1 in used or verb or (k - 1 in following and prior not in plain):
                 following.add(k)

@@ -12,6 +12,15 @@ the answer show. A follow-up is rewritten one of two ways:
   or joined with the previous subject, and the previous identifiers and constraints it
   does not restate appended ("How do I clear it?" gives "How do I clear E4027 (HP-400)?").
 
+Reading the conversation kept as data (``conversation``), three kinds reach past the
+previous question: a **choice** that names nothing to choose from ("Which one is
+louder?") is asked of the things in play; **another version** ("What did the old revision
+say?", "Before the change?") asks the previous value question of that version, and **why
+it changed** asks about the previous figure; an ellipsis naming a new code continues the
+turn that **asked** about a code. A pronoun compared with a named thing ("How does that
+compare with the GX-500?") is the thing in play of that kind, and "that code" may be a
+code the previous answer introduced.
+
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
 do I clear it?"), or has no opener, pronoun, demonstrative, definite reference or bare
@@ -20,15 +29,18 @@ question word at all — so nothing of an unrelated question's predecessor leaks
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
+from ragcore.agents.perception.asks import Measure, QuestionForm
+from ragcore.agents.perception.conversation import TurnState, in_play
 from ragcore.agents.perception.model import Entity, Perception
 from ragcore.agents.perception.rules import FollowupRules
+from ragcore.agents.perception.wording import ARTICLE, Word, apply, end_with, find, split_words
 from ragcore.text import lexicon
+from ragcore.text.terms import terms
 from ragcore.types import Action, EntitySource, Route
 
-_WORD = re.compile(r"\w+(?:[-/.]\w+)*")
 _TOPIC_WORDS = 4  # a subject without identifiers: the previous question's first keywords
 
 
@@ -38,14 +50,9 @@ class Rewrite:
 
     question: str
     reasons: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Word:
-    text: str
-    lower: str
-    start: int
-    end: int
+    introduced: tuple[str, ...] = ()
+    """The identifiers the follow-up named that the previous question did not
+    (``Perception.introduced``)."""
 
 
 @dataclass(frozen=True)
@@ -61,17 +68,45 @@ class _Previous:
     """A noun written next to an identifier ("press" in "the HP-400 press") -> it."""
 
 
-def rewrite(new: Perception, previous: Perception | None, rules: FollowupRules) -> Rewrite | None:
+def rewrite(
+    new: Perception,
+    previous: Perception | None,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState] = (),
+    reread: Callable[[str], Perception] | None = None,
+) -> Rewrite | None:
     """``new`` as a standalone question when it is a follow-up of ``previous``, else None.
 
-    ``previous`` is the previous turn's perception, read from its (rewritten) question.
+    ``previous`` is the previous turn's perception, read from its (rewritten) question;
+    ``conversation`` the earlier turns as kept, newest first (``previous``'s first);
+    ``reread`` reads an earlier turn's question when a follow-up leans past the previous
+    one ("Before the change?" after "Why was it changed?").
     """
+    found = _rewrite(new, previous, rules, conversation, reread)
+    if found is None or previous is None or new.asks.choice:
+        return found  # a choice's sides are each checked as sides
+    before = {e.text.lower() for e in _identifiers(previous)}
+    introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
+    return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+def _rewrite(
+    new: Perception,
+    previous: Perception | None,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState] = (),
+    reread: Callable[[str], Perception] | None = None,
+) -> Rewrite | None:
     if previous is None or Route.DIRECT in (new.route, previous.route):
         return None
-    prev = _previous(previous, rules)
+    prev = _with_answered(_previous(previous, rules), rules, conversation)
     if not prev.identifiers and not prev.topic:
         return None
-    words = _words(new.question)
+    if compared := _compared(new, prev, rules, conversation, reread):
+        return compared
+    if revised := _revised(new, prev, rules, conversation, reread):
+        return revised
+    words = split_words(new.question)
     opener = _opener(words, rules)
     rest = words[len(opener) :]
     # A question of its own after an opener ("And how do I clear it?") is no fragment.
@@ -79,7 +114,8 @@ def rewrite(new: Perception, previous: Perception | None, rules: FollowupRules) 
         said = " ".join(w.lower for w in opener)
         content = _content(new, rest, rules, ())
         if content <= set(previous.keywords):
-            return _again(new, prev, f"ellipsis: {said!r} continues the previous question")
+            base = _asked_about(new, prev, rules, conversation, reread)
+            return _again(new, base, f"ellipsis: {said!r} continues the previous question")
         why = f"ellipsis: {said!r} with a new subject"
         return _complete(new, prev, rules, words, [], why)
     if rest and (template := rules.bare.get(" ".join(w.lower for w in rest))):
@@ -96,11 +132,239 @@ def rewrite(new: Perception, previous: Perception | None, rules: FollowupRules) 
         return _complete(new, prev, rules, rest, [], f"{said!r} continues the previous question")
     if not references:
         return None
+    if kin := _compared_with(new, references, conversation):
+        return kin
     own_action = new.action not in (previous.action, Action.LOOKUP)  # "what does that mean?"
-    if not own_action and not _content(new, rest, rules, [w for w, _ in references]):
+    # "that code" for a code the previous answer introduced asks about it, not again
+    answered = any(
+        how == "noun"
+        and (n := prev.nouns.get(w.lower)) is not None
+        and n.text not in prev.perception.question
+        for w, how in references
+    )
+    if (
+        not own_action
+        and not answered
+        and not _content(new, rest, rules, [w for w, _ in references])
+    ):
         said = ", ".join(repr(w.text) for w, _ in references)
         return _again(new, prev, f"{said} with no attribute of its own: the previous question")
     return _complete(new, prev, rules, rest, references, "")
+
+
+# --- "how does that compare with the GX-500?" ---------------------------------------------
+
+
+def _compared_with(
+    new: Perception, references: list[tuple[Word, str]], conversation: Sequence[TurnState]
+) -> Rewrite | None:
+    """A pronoun compared with a thing the question names stands for a thing of the same
+    kind: the nearest in play ("How does that compare with the GX-500's oil change?" after
+    turns about the HP-400's oil is the HP-400, not the previous question's words)."""
+    own = _identifiers(new)
+    if new.action != Action.COMPARE or not own or not conversation:
+        return None
+    named = {e.text for e in own}
+    other = next((x for x in in_play(conversation, own[0].label) if x not in named), None)
+    words = [w for w, how in references if how != "noun"]
+    if other is None or not words:
+        return None
+    text = apply(new.question, [(w.start, w.end, f"the {other}") for w in words])
+    said = ", ".join(repr(w.text) for w in words)
+    return Rewrite(end_with(text, ""), (f"{said} is {other}, compared with {own[0].text}",))
+
+
+# --- the turn an ellipsis continues ---------------------------------------------------------
+
+
+def _asked_about(
+    new: Perception,
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> _Previous:
+    """The question "And E4031?" continues: the previous one, unless its asker named
+    nothing and it only carried the code along ("What should the HP-400 precharge be
+    (E4027)?" after "What should its precharge be?") — then the nearest earlier turn of
+    the same topic whose asker named a code, as its question was searched. A previous
+    asker who named something ("And E4031?" → "What does E4031 mean on the HP-400?")
+    asked the whole of it, model included."""
+    if not conversation or reread is None or conversation[0].asked:
+        return prev
+    labels = {e.label for e in _identifiers(new)}
+    carried = {e.label for e in prev.identifiers if e.label in labels}
+    if not carried:
+        return prev
+    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
+        if not conversation[i - 1].followed:
+            break  # the previous turns' topic began after this one
+        asked = {r.label for r in turn.entities if r.text in turn.asked}
+        if asked & carried:
+            return _previous(reread(turn.question), rules)
+    return prev
+
+
+_LOOK_BACK = 4
+
+
+# --- a comparison over the things in play ------------------------------------------------
+
+
+def _compared(
+    new: Perception,
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Rewrite | None:
+    """ "Which one is louder?" after turns about the AC-75 and the AC-110: a choice by a
+    comparative that names nothing to choose from is asked of the things in play (the
+    previous turn's identifiers and those of the turns it leaned on, of one kind), named
+    as its sides. A pronoun in it ("which one needs it more often?") is the previous
+    question's topic."""
+    if not new.asks.choice or _identifiers(new) or not prev.identifiers:
+        return None
+    words = split_words(new.question)
+    if any(w.lower in rules.plural for w in words) and len(prev.identifiers) > 1:
+        return None  # "which of them …": the pronoun names the previous things itself
+    label = prev.identifiers[0].label
+    named = in_play(conversation, label) if conversation else ()
+    nearest = [e.text for e in prev.identifiers if e.label == label]
+    # In the order the conversation brought them up: earlier turns' first (nearest last),
+    # then the previous question's as it named them.
+    sides = list(dict.fromkeys([*reversed(named), *nearest]))
+    sides = [*(s for s in sides if s not in nearest), *nearest]
+    if len(sides) < 2:
+        return None
+    topic = _topic(new, _how_often(words, prev, rules, conversation, reread))
+    edits = [
+        (w.start, w.end, f"the {topic}")
+        for w in words
+        if topic
+        and w.lower in rules.pronouns
+        and w.lower not in _POSSESSIVES
+        and w.lower not in rules.plural  # "which of them": the things, not the topic
+    ]
+    text = apply(new.question, edits)
+    listed = ", the ".join(sides[:-1]) + f" or the {sides[-1]}"
+    reasons = [f"a choice among the things in play: {', '.join(sides)}"]
+    if edits:
+        reasons.append(f"'it' is the previous question's {topic}")
+    return Rewrite(end_with(text, f", the {listed}"), tuple(reasons))
+
+
+def _how_often(
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> _Previous:
+    """The turn whose topic a "which one needs it more often?" is about: the nearest of
+    the topic's turns that asked how often (the previous one may have asked for a part
+    number in between)."""
+    if not _OFTEN & {w.lower for w in words} or prev.perception.asks.measure == Measure.FREQUENCY:
+        return prev
+    if reread is None:
+        return prev
+    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
+        if not conversation[i - 1].followed:
+            break
+        earlier = reread(turn.question)
+        if earlier.asks.measure == Measure.FREQUENCY:
+            return _previous(earlier, rules)
+    return prev
+
+
+_OFTEN = frozenset(["often", "frequently"])
+_POSSESSIVES = frozenset(["its", "their", "theirs"])
+
+
+def _topic(new: Perception, prev: _Previous) -> str:
+    """What the previous question asked about, in its words: the noun phrase it asks
+    about (its focus) without identifiers, else its keywords that are no identifier, no
+    noun naming an identifier's kind ("generator" in "the GX-500 generator"), and no
+    word the new question says itself in any inflection ("change" for "changed")."""
+    p = prev.perception
+    names = {e.text.lower() for e in prev.identifiers}
+    if p.asks.focus is not None:
+        phrase = ARTICLE.sub("", p.asks.focus.phrase).split()
+        if kept := [w for w in phrase if w.lower() not in names]:
+            return " ".join(kept)
+    own = set(terms(new.question))
+    ids = _identifiers(p)
+    # right after an identifier, not a possessive ("the GX-500's oil" keeps "oil")
+    kinds = {
+        w.lower
+        for w in split_words(p.question)
+        if any(e.end <= w.start and not p.question[e.end : w.start].strip() for e in ids)
+    }
+    kept = [
+        k
+        for k in p.keywords
+        if k not in names and k not in kinds and not set(terms(k)) & own and not k[:1].isdigit()
+    ]
+    return " ".join(kept[:_TOPIC_WORDS])
+
+
+# --- another version of the previous answer, or why it changed ----------------------------
+
+
+def _revised(
+    new: Perception,
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Rewrite | None:
+    """ "What did the old revision say?", "Before the change?", "Why was it reduced?": a
+    question with no words of its own but version words (a pronoun, vague words and the
+    previous identifiers aside) asks about the previous question's subject in another
+    version — the previous question again with the version it names — or, asking why,
+    about why that subject changed: its pronoun is the previous subject's topic (a figure
+    is what changes, not the pump)."""
+    names = {e.text.lower() for e in prev.identifiers}
+    own = [e for e in _identifiers(new) if e.text.lower() not in names]
+    words = split_words(new.question)
+    said = {w.lower for w in words}
+    content = {
+        k
+        for k in new.keywords
+        if k in said and k not in names and k not in rules.vague and k not in rules.pronouns
+    }
+    if own or not content <= rules.revision:
+        return None
+    phrase = rules.revision_phrases.search(new.question)
+    if not (new.constraints.history or phrase or new.constraints.time):
+        return None
+    if new.asks.form == QuestionForm.WHY:
+        references = [w for w in words if w.lower in rules.pronouns]
+        if not references:
+            return None
+        topic = _topic(new, prev)
+        subject = _subject(prev, plural=False)
+        target = (
+            f"the {subject} {topic}" if prev.identifiers and topic else f"the {topic or subject}"
+        )
+        text = apply(new.question, [(w.start, w.end, target) for w in references])
+        return _finish(text, _context(new, prev, text), [f"'it' is {target}, which changed"])
+    version = phrase.group(0) if phrase else ""
+    if phrase is not None and not new.question[: phrase.start()].strip():
+        version = version[:1].lower() + version[1:]  # "Before the change?"
+    # A why question asks no value, a choice no one thing: another version of either is
+    # the value asked before it ("What did the old revision say for the CP-200?").
+    asks = prev.perception.asks
+    if (asks.form == QuestionForm.WHY or asks.choice) and reread and len(conversation) > 1:
+        prev = _previous(reread(conversation[1].question), rules)
+    timed = new.constraints.time
+    if timed is not None and timed.text in version:
+        new = replace(new, constraints=replace(new.constraints, time=None))
+    again = _again(new, prev, "asks the previous question of another version")
+    if not version or find(again.question, version):
+        return again
+    version = "in " + version if ARTICLE.match(version) else version
+    return Rewrite(end_with(again.question, f" {version}"), (*again.reasons, f"{version!r} added"))
 
 
 # --- the previous question --------------------------------------------------------------
@@ -114,7 +378,7 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
     identifiers = tuple(seen.values())
     names = {i.text.lower() for i in identifiers}
     topic = " ".join([k for k in p.keywords if k not in names][:_TOPIC_WORDS])
-    words = _words(p.question)
+    words = split_words(p.question)
     nouns: dict[str, Entity] = {}
     for entity in identifiers:
         for noun in rules.kinds.get(entity.label, ()):
@@ -125,6 +389,21 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
             if w.lower in p.keywords and w.lower not in names:
                 nouns.setdefault(w.lower, entity)
     return _Previous(p, identifiers, topic if not identifiers else "", nouns)
+
+
+def _with_answered(
+    prev: _Previous, rules: FollowupRules, conversation: Sequence[TurnState]
+) -> _Previous:
+    """``prev`` with the identifiers its answer introduced as referents of their kind's
+    nouns, after the question's own: "that part" after an answer naming P/N 88-2041-07
+    is that part number when the question named none."""
+    if not conversation or not conversation[0].answered:
+        return prev
+    nouns = dict(prev.nouns)
+    for r in conversation[0].answered:
+        for noun in rules.kinds.get(r.label, ()):
+            nouns.setdefault(noun, Entity(r.text, r.label, EntitySource.PATTERN, 0, 0))
+    return replace(prev, nouns=nouns)
 
 
 def _subject(prev: _Previous, *, plural: bool, skip: frozenset[str] = frozenset()) -> str:
@@ -141,11 +420,7 @@ def _subject(prev: _Previous, *, plural: bool, skip: frozenset[str] = frozenset(
 # --- reading the new question -----------------------------------------------------------
 
 
-def _words(text: str) -> list[_Word]:
-    return [_Word(m.group(0), m.group(0).lower(), m.start(), m.end()) for m in _WORD.finditer(text)]
-
-
-def _opener(words: list[_Word], rules: FollowupRules) -> list[_Word]:
+def _opener(words: list[Word], rules: FollowupRules) -> list[Word]:
     lower = tuple(w.lower for w in words)
     for opener in rules.openers:  # longest first
         if lower[: len(opener)] == opener:
@@ -157,7 +432,7 @@ def _identifiers(p: Perception) -> list[Entity]:
     return [e for e in p.entities if e.source == EntitySource.PATTERN]
 
 
-def _content(new: Perception, rest: list[_Word], rules: FollowupRules, references) -> set[str]:
+def _content(new: Perception, rest: list[Word], rules: FollowupRules, references) -> set[str]:
     """The keywords of the new question (after the opener) that say what it asks about:
     not an identifier, a vague word or a referring noun."""
     names = {e.text.lower() for e in _identifiers(new)}
@@ -171,14 +446,14 @@ def _content(new: Perception, rest: list[_Word], rules: FollowupRules, reference
 
 
 def _references(
-    new: Perception, rest: list[_Word], prev: _Previous, rules: FollowupRules
-) -> list[tuple[_Word, str]]:
+    new: Perception, rest: list[Word], prev: _Previous, rules: FollowupRules
+) -> list[tuple[Word, str]]:
     """The words that point back, with how: "pronoun", "alone", "noun" (a demonstrative or
     "the" before a noun for a previous identifier). Only before the first identifier."""
     identifiers = _identifiers(new)
     first = min((e.start for e in identifiers), default=len(new.question))
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
-    found: list[tuple[_Word, str]] = []
+    found: list[tuple[Word, str]] = []
     for i, w in enumerate(rest):
         if w.start >= first:
             break
@@ -214,6 +489,14 @@ def _again(new: Perception, prev: _Previous, why: str) -> Rewrite:
     edits: list[tuple[int, int, str]] = []
     added: list[str] = []
     replaced: set[str] = set()
+    own = list(dict.fromkeys(e.text for e in _identifiers(new) if e.text not in p.question))
+    run = [e for e in _identifiers(p) if e.text in p.asks.side_by_side]
+    if len(own) == 1 and len(run) > 1:
+        # "What about the AC-150?" after a question asking the same of the AC-75 and the
+        # AC-110 asks it of the AC-150 alone: the rest of the run goes.
+        edits.append((run[0].end, run[-1].end, ""))
+        replaced |= {e.text for e in run[1:]}
+        reasons.append(f"{own[0]} alone in place of {', '.join(e.text for e in run)}")
     for entity in dict.fromkeys(_identifiers(new)):
         if entity.text in p.question:
             continue
@@ -228,29 +511,29 @@ def _again(new: Perception, prev: _Previous, why: str) -> Rewrite:
         edits += [(e.start, e.end, entity.text) for e in _identifiers(p) if e.text == old.text]
         reasons.append(f"{entity.text} replaces {old.text}")
     time, old_time = new.constraints.time, p.constraints.time
-    span = _find(p.question, old_time.text) if old_time is not None else None
+    span = find(p.question, old_time.text) if old_time is not None else None
     if time is not None and span is not None and old_time is not None:
         said = old_time.text.split()
         # "in 2023" then "what about 2021?": in 2021 (the bare year keeps its preposition)
         keep = said[0] + " " if time.text[:1].isdigit() and said[0].isalpha() else ""
         edits.append((*span, keep + time.text))
         reasons.append(f"{time.text!r} replaces {old_time.text!r}")
-    text = _apply(text, edits)
+    text = apply(text, edits)
     extra = f" ({', '.join(added)})" if added else ""
     if added:
         reasons.append(f"{', '.join(added)} added")
     if time is not None and span is None:
         extra += f" {time.text}"
         reasons.append(f"{time.text!r} added")
-    return Rewrite(_end_with(text, extra), tuple(reasons))
+    return Rewrite(end_with(text, extra), tuple(reasons))
 
 
 def _complete(
     new: Perception,
     prev: _Previous,
     rules: FollowupRules,
-    rest: list[_Word],
-    references: list[tuple[_Word, str]],
+    rest: list[Word],
+    references: list[tuple[Word, str]],
     why: str,
 ) -> Rewrite:
     """The new question with each reference replaced by (or joined with) the previous
@@ -270,7 +553,7 @@ def _complete(
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
         reasons.append(f"{word.text!r} is {subject} from the previous question")
     start = rest[0].start if rest else len(new.question)
-    text = _apply(new.question, edits)[start:]
+    text = apply(new.question, edits)[start:]
     text = text[:1].upper() + text[1:]
     context = _context(new, prev, text)
     return _finish(text, context, reasons)
@@ -292,47 +575,4 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
 def _finish(text: str, context: list[str], reasons: list[str]) -> Rewrite:
     if context:
         reasons.append("kept from the previous question: " + ", ".join(context))
-    return Rewrite(_end_with(text, f" ({', '.join(context)})" if context else ""), tuple(reasons))
-
-
-def _end_with(text: str, extra: str) -> str:
-    """``text`` with ``extra`` before its closing punctuation (a question mark if none)."""
-    body = text.rstrip()
-    end = len(body) - len(body.rstrip("?.!"))
-    mark = body[len(body) - end :] if end else "?"
-    return body[: len(body) - end].rstrip() + extra + mark
-
-
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    for start, end, replacement in sorted(edits, reverse=True):
-        text = text[:start] + replacement + text[end:]
-    return text
-
-
-def _find(text: str, phrase: str) -> tuple[int, int] | None:
-    pattern = r"\s+".join(re.escape(w) for w in phrase.split())
-    m = re.search(rf"(?<!\w){pattern}(?!\w)", text, re.IGNORECASE)
-    return m.span() if m else None
-
-
-def summarise(perception: Perception) -> dict[str, object]:
-    """What a session keeps of a turn's perception (JSON-ready): enough to show and audit
-    the turn; the next turn reads the rewritten question again rather than this."""
-    c = perception.constraints
-    return {
-        "action": str(perception.action),
-        "route": str(perception.route),
-        "entities": [[e.text, e.label] for e in perception.entities],
-        "sides": list(perception.sides),
-        "time": None
-        if c.time is None
-        else {
-            "text": c.time.text,
-            "start": c.time.start and c.time.start.isoformat(),
-            "end": c.time.end and c.time.end.isoformat(),
-        },
-        "source": c.source,
-        "latest": c.latest,
-        "history": c.history,
-        "keywords": list(perception.keywords),
-    }
+    return Rewrite(end_with(text, f" ({', '.join(context)})" if context else ""), tuple(reasons))

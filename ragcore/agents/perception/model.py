@@ -50,6 +50,10 @@ class Perception:
     warnings: tuple[str, ...] = ()
     asks: Asks = Asks()
     """What the question asks for (``asks.read_asks``)."""
+    introduced: tuple[str, ...] = ()
+    """In a follow-up's rewrite, the identifiers the asker named in place of (or beside)
+    the previous turn's, the rest of the question borrowed ("And E4031?"): the answer
+    must be about them, not about what it borrowed from."""
 
     @property
     def identifiers(self) -> tuple[str, ...]:

@@ -31,7 +31,15 @@ _MATCHED = (
 )  # phrases/patterns
 
 
-_FOLLOWUP_WORDS = ("openers", "pronouns", "plural", "demonstratives", "alone_before", "vague")
+_FOLLOWUP_WORDS = (
+    "openers",
+    "pronouns",
+    "plural",
+    "demonstratives",
+    "alone_before",
+    "vague",
+    "revision",
+)
 
 
 # The type and allowed keys of each top-level key of a rules file (None: any key).
@@ -43,7 +51,10 @@ _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
     "source": (dict, frozenset({"phrases"})),
     "comparison": (dict, frozenset({"conjunctions", "stopwords"})),
     "keywords": (dict, frozenset({"stopwords"})),
-    "followup": (dict, frozenset(_FOLLOWUP_WORDS + ("not_references", "kinds", "bare"))),
+    "followup": (
+        dict,
+        frozenset(_FOLLOWUP_WORDS + ("not_references", "kinds", "bare", "revision_phrases")),
+    ),
     **{key: (dict, frozenset({"phrases", "patterns"})) for key in _MATCHED},
 }
 
@@ -64,6 +75,10 @@ class FollowupRules:
     """Identifier label -> nouns that name such an identifier."""
     bare: dict[str, str]
     """A whole question (its words, lowercase, space-joined) -> a template with {subject}."""
+    revision: frozenset[str] = frozenset()
+    """Words that ask only which version or why it changed ("old", "revision", "say")."""
+    revision_phrases: re.Pattern[str] = _NEVER
+    """The version a question names ("before the change", "the old revision")."""
 
 
 _NONE: frozenset[str] = frozenset()
@@ -166,6 +181,10 @@ class _Reader:
                 for label in kinds
             },
             bare={" ".join(q.lower().split()): t for q, t in bare.items()},
+            revision=frozenset(words["revision"]),
+            revision_phrases=self.matcher(
+                {"patterns": table.get("revision_phrases", [])}, "followup.revision_phrases"
+            ),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:

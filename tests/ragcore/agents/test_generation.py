@@ -148,3 +148,27 @@ def test_a_procedure_is_answered_with_its_steps_kept_together_within_its_paragra
     assert "Stop the apcupsd software" in statement.text
     assert "turns off completely" in statement.text
     assert "four LEDs" not in statement.text  # the next paragraph is no step of it
+
+
+def test_a_why_question_is_answered_by_the_sentence_giving_the_reason(sample_engine):
+    draft, _ = answer(sample_engine, "Why was the LEAP-1A fan blade inspection interval reduced?")
+    assert "two reports of blade leading-edge damage" in draft.text
+    # a reason about something else of the subject's is none ("to prevent wet stacking")
+    other, _ = answer(sample_engine, "Why was the GX-500 oil change interval extended?")
+    assert "synthetic oil" in other.text and "wet stacking" not in other.text
+
+
+def test_a_plural_in_ing_asks_what_its_singular_says(sample_engine):
+    draft, _ = answer(
+        sample_engine, "Which one tolerates hotter bearings, the CP-200 or the CP-350?"
+    )
+    assert "Bearing temperature must stay below 80 °C" in draft.text
+    assert "fluid temperature" not in draft.text
+
+
+def test_models_side_by_side_are_each_answered_with_the_kind_asked(sample_engine):
+    draft, _ = answer(
+        sample_engine, "Which part numbers are the air filters of the AC-75 and AC-110?"
+    )
+    assert "61-0075-11" in draft.text and "61-0110-04" in draft.text
+    assert "m³/min" not in draft.text  # a flow is no part number

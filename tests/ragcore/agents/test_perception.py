@@ -426,3 +426,38 @@ def test_a_question_that_starts_with_has_and_ends_on_changed_is_about_a_change()
     question = "Has the RB-12 encoder battery replacement interval changed?"
     assert perceive(question).constraints.history
     assert not perceive("How often is the RB-12 gearbox oil changed?").constraints.history
+
+
+def test_the_same_asked_of_models_side_by_side_is_searched_and_answered_for_each(agent):
+    for question, sides in {
+        "How often is the compressor oil changed on the AC-75 and on the AC-110?": (
+            "AC-75",
+            "AC-110",
+        ),
+        "What are the noise levels of the AC-75 and the CP-350 at 1 m?": ("AC-75", "CP-350"),
+    }.items():
+        p = agent.run(question)
+        assert (p.route, p.sides) == ("comparison", sides)
+        assert p.action != "compare"  # a figure each, no choice between them
+
+
+def test_models_side_by_side_in_a_yes_no_question_or_steps_are_no_sides(agent):
+    assert agent.run("Does the PX-3 fit the HP-250 and the HP-300?").sides == ()
+    assert agent.run("How do I clear E4027 on the HP-400 and the HP-500?").sides == ()
+
+
+def test_a_turn_of_no_word_is_nothing_to_look_up(agent):
+    assert agent.run("k").route == "direct"
+    assert agent.run("?!").route == "direct"
+    assert agent.run("Why?").route != "direct"  # a question word asks about the last turn
+    assert agent.run("asdf").route != "direct"  # a word, searched for (nothing answers it)
+
+
+def test_a_question_read_again_the_same_day_is_not_read_twice():
+    today = [date(2026, 12, 2)]
+    agent = PerceptionAgent(clock=lambda: today[0], nlp=None)
+    first = agent.run("What was the CP-200 flow last year?")
+    assert agent.run("What was the CP-200 flow last year?") is first
+    today[0] = date(2027, 1, 4)  # another day: read again ("last year" is another year)
+    later = agent.run("What was the CP-200 flow last year?")
+    assert later is not first and later.constraints.time != first.constraints.time

@@ -20,6 +20,7 @@ from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import numbers, word_number_spans
+from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind, Route
 
 _RULES = {
@@ -33,7 +34,11 @@ _RULES = {
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=tuple(_RULES.values()))
 def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     if answer.perception.route == Route.COMPARISON:
-        return  # the sides check reads a comparison's figures
+        # The sides check reads a comparison's figures; a kind no figure stands in for (a
+        # part number of each model) is asked of every side's statement.
+        if answer.asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER):
+            yield from _each_side(answer)
+        return
     text = strip_citations(answer.draft.text)
     sources = " ".join(e.text for e in answer.cited)
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
@@ -100,6 +105,18 @@ def about_the_named_product(answer: AnswerModel) -> Iterator[Finding]:
             document_ids=tuple(dict.fromkeys(e.document.id for e in answer.cited)),
             entity=name,
         )
+
+
+def _each_side(answer: AnswerModel) -> Iterator[Finding]:
+    for side in answer.perception.sides:
+        key = set(terms(side))
+        mine = [s for s in answer.draft.statements if key <= set(terms(s.text))]
+        text = strip_citations(" ".join(s.text for s in mine))
+        cited = [answer.by_number[n] for s in mine for n in s.citations if n in answer.by_number]
+        sources = " ".join(e.text for e in cited)
+        if mine and (reason := unmet(answer.asks, (side,), text, sources)):
+            rule = _RULES[answer.asks.answer_type]
+            yield Finding(rule, IssueKind.OFF_QUESTION, f"{side}: {reason}", entity=side)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.echo",))

@@ -1,5 +1,7 @@
 """Consistency of a comparison: it cites data for every side the question names, gives
-a figure for each side it compares, and two figures when the question asks to choose."""
+a figure for each side it compares, and two figures when the question asks to choose; a
+question naming several models answers each; a follow-up's answer is about the thing the
+follow-up named, not the previous turn's."""
 
 from __future__ import annotations
 
@@ -11,19 +13,21 @@ from ragcore.agents.validation.checks.relations import (
     single_figure_comparison,
     subjects,
 )
+from ragcore.agents.validation.figures import family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.quantities import numbers
 from ragcore.text.terms import terms
-from ragcore.types import Check, IssueKind, Route
+from ragcore.types import Action, Check, IssueKind, Route
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.missing",))
 def every_side(answer: AnswerModel) -> Iterator[Finding]:
     for side in _sides(answer):
         if not any(_has_data_for(side, s, answer) for s in answer.draft.statements):
+            what = "figure" if answer.perception.action == Action.COMPARE else "answer"
             yield Finding(
-                "sides.missing", IssueKind.MISSING_SIDE, f"no cited figure for {side}", entity=side
+                "sides.missing", IssueKind.MISSING_SIDE, f"no cited {what} for {side}", entity=side
             )
 
 
@@ -53,7 +57,10 @@ def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
         or bool((short := _short_name(side)) and short <= said)
         or any(key <= subjects(e, chunk=False) for e in cited)
     )
-    return about and bool(cited) and bool(numbers(s.text))
+    # A comparison is of figures; the same asked of each model side by side ("What oil do
+    # the HP-400 and the HP-500 take?") is answered by whatever the question asks.
+    figure = answer.perception.action == Action.COMPARE
+    return about and bool(cited) and (bool(numbers(s.text)) or not figure)
 
 
 def _short_name(side: str) -> set[str]:
@@ -89,3 +96,34 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
             f"the question names {', '.join(asked)}; the answer says nothing of "
             f"{', '.join(missing)}",
         )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.borrowed",))
+def about_what_was_introduced(answer: AnswerModel) -> Iterator[Finding]:
+    """A follow-up's answer is about what the follow-up named: "And E4031?" after a
+    question about E4027 borrows the rest of that question, and an answer that never names
+    E4031 nor cites a document about it alone is the previous entity's answer again — a
+    figure borrowed from the turn before is ``wrong_entity``, not ``ok``."""
+    introduced = answer.perception.introduced
+    if not introduced or not answer.draft.statements:
+        return
+    said = set(terms(answer.draft.text))
+    asked = set(answer.asks.terms)
+    for name in introduced:
+        key = set(terms(name))
+        # A cited document is about the name when its title or metadata names it and no
+        # sibling the question does not name (a manual listing E4027 and E4031 is about
+        # both: its E4027 sentence is no answer about E4031).
+        about = any(
+            key <= (named := subjects(e, chunk=False))
+            and not any(family(n) == family(k) for n in named - asked for k in key)
+            for e in answer.cited
+        )
+        if key and not key <= said and not about:
+            yield Finding(
+                "sides.borrowed",
+                IssueKind.WRONG_ENTITY,
+                f"the follow-up asks about {name}; the answer never names it and cites no "
+                "document about it: it may be the previous question's answer",
+                entity=name,
+            )

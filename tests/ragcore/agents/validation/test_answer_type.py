@@ -269,3 +269,41 @@ def test_an_answer_in_its_own_words_may_leave_the_default_to_its_sources():
     assert ("answer_type.default", "off_question") not in findings(
         check(question, paraphrase, cited)
     )
+
+
+AIR_FILTERS = [
+    evidence(
+        1,
+        "The AC-75 delivers 7.5 m³/min of free air. Replace the air filter (P/N 61-0075-11) "
+        "every 2000 hours.",
+        document("manual-ac75", "AC-75 compressor manual"),
+    ),
+    evidence(
+        2,
+        "The AC-110 delivers 11.0 m³/min of free air. Replace the air filter (P/N 61-0110-04) "
+        "every 2000 hours.",
+        document("manual-ac110", "AC-110 compressor manual"),
+    ),
+]
+
+
+def test_part_numbers_of_models_named_side_by_side_are_asked_of_each_model():
+    question = "Which part numbers are the air filters of the AC-75 and AC-110?"
+    assert perceive(question).sides == ("AC-75", "AC-110")
+    # a decimal figure is no part number: the flow of each is not the answer
+    wrong = "The AC-75 delivers 7.5 m³/min of free air [1]. The AC-110 delivers 11.0 m³/min [2]."
+    assert findings(check(question, wrong, AIR_FILTERS)) == [
+        ("answer_type.part_number", "off_question"),
+        ("answer_type.part_number", "off_question"),
+    ]
+    half = (
+        "AC-75: Replace the air filter (P/N 61-0075-11) every 2000 hours [1]. "
+        "The AC-110 delivers 11.0 m³/min of free air [2]."
+    )
+    report = check(question, half, AIR_FILTERS)
+    assert [(i.rule, i.entity) for i in report.issues] == [("answer_type.part_number", "AC-110")]
+    right = (
+        "AC-75: Replace the air filter (P/N 61-0075-11) every 2000 hours [1]. "
+        "AC-110: Replace the air filter (P/N 61-0110-04) every 2000 hours [2]."
+    )
+    assert findings(check(question, right, AIR_FILTERS)) == []

@@ -226,6 +226,26 @@ def test_a_question_naming_two_models_is_answered_for_both():
 
 
 def test_an_answer_for_one_of_two_named_models_says_which_is_missing():
+    # The same asked of two models side by side is answered side by side, as a comparison.
+    assert perceive(OILS_QUESTION).sides == ("HP-400", "HP-500")
     report = check(OILS_QUESTION, "Fill the HP-400 hydraulic tank with HLP 46 oil [1].", OILS)
-    assert findings(report) == [("sides.every_model", "missing_side")]
-    assert "nothing of HP-500" in report.issues[0].message
+    assert findings(report) == [("sides.missing", "missing_side")]
+    assert report.issues[0].entity == "HP-500"
+    assert report.issues[0].message == "no cited answer for HP-500"
+
+
+def test_models_side_by_side_are_answered_without_a_figure_when_none_is_asked():
+    cited = [
+        evidence(1, "The HP-400 takes mineral oil.", document("manual-hp400", "HP-400 manual")),
+        evidence(2, "The HP-500 takes synthetic oil.", document("manual-hp500", "HP-500 manual")),
+    ]
+    answer = "HP-400: The HP-400 takes mineral oil [1]. HP-500: The HP-500 takes synthetic oil [2]."
+    assert findings(check("What oil do the HP-400 and the HP-500 take?", answer, cited)) == []
+
+
+def test_a_yes_no_question_about_two_models_is_still_answered_for_both():
+    question = "Do the HP-400 and the HP-500 take HLP 46 oil?"
+    assert perceive(question).sides == ()  # whether, not a value of each: no sides
+    report = check(question, "Fill the HP-400 hydraulic tank with HLP 46 oil [1].", OILS)
+    assert ("sides.every_model", "missing_side") in findings(report)
+    assert "nothing of HP-500" in report.issues[-1].message

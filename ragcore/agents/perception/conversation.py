@@ -1,0 +1,131 @@
+"""The conversation so far, as data a follow-up reads: per earlier turn, the question as
+it was searched, the identifiers it named (with their labels), the identifiers its
+answer introduced (a part number, a code), whether it asked about history, and whether
+it leaned on the turn before it.
+
+A session keeps this in each turn's perception summary (``turn_summary``); ``turn_state``
+reads it back. Nothing here runs a model: a turn is read from what was recorded, so
+the referents in play cost no second perception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ragcore.agents.perception.model import Entity, Perception
+
+_IN_PLAY_TURNS = 4
+"""How far back the entities in play reach ("which one is louder?" after three turns)."""
+
+
+@dataclass(frozen=True)
+class Referent:
+    """A thing a follow-up can point at: an identifier and its label."""
+
+    text: str
+    label: str
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """One earlier turn, as the conversation keeps it."""
+
+    question: str
+    """As it was searched (its rewrite, if it had one)."""
+    entities: tuple[Referent, ...] = ()
+    """The identifiers the question named, in order."""
+    answered: tuple[Referent, ...] = ()
+    """Identifiers the answer named that the question did not (its part number, code)."""
+    asked: tuple[str, ...] = ()
+    """The identifiers the asker wrote (a rewrite may carry others from earlier turns)."""
+    history: bool = False
+    """It asked about an earlier version or a change."""
+    followed: bool = False
+    """It was a follow-up (rewritten from the turn before it)."""
+
+
+def summarise(perception: Perception) -> dict[str, object]:
+    """What a session keeps of a turn's perception (JSON-ready): enough to show and audit
+    the turn; the next turn reads the rewritten question again rather than this."""
+    c = perception.constraints
+    return {
+        "action": str(perception.action),
+        "route": str(perception.route),
+        "entities": [[e.text, e.label] for e in perception.entities],
+        "sides": list(perception.sides),
+        "time": None
+        if c.time is None
+        else {
+            "text": c.time.text,
+            "start": c.time.start and c.time.start.isoformat(),
+            "end": c.time.end and c.time.end.isoformat(),
+        },
+        "source": c.source,
+        "latest": c.latest,
+        "history": c.history,
+        "keywords": list(perception.keywords),
+    }
+
+
+def turn_summary(
+    perception: Perception,
+    answered: Sequence[Entity],
+    followed: bool,
+    asked: Sequence[Entity] = (),
+) -> dict[str, object]:
+    """What a session keeps of a turn for the next ones to lean on (JSON-ready), beside
+    ``summarise``: ``answered``, the identifiers found in the answer's text;
+    ``asked``, those of the question as the asker wrote it."""
+    named = {i.lower() for i in perception.identifiers}
+    new = dict.fromkeys((e.text, e.label) for e in answered if e.text.lower() not in named)
+    return {
+        "answered": [list(pair) for pair in new],
+        "followed": followed,
+        "asked": list(dict.fromkeys(e.text for e in asked)),
+    }
+
+
+def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
+    """A turn read back from its question as searched and its perception summary."""
+    entities = summary.get("entities") or []
+    answered = summary.get("answered") or []
+    return TurnState(
+        question,
+        tuple(
+            Referent(str(text), str(label))
+            for text, label in _pairs(entities)
+            if label in _IDENTIFIER_LABELS
+        ),
+        tuple(Referent(str(text), str(label)) for text, label in _pairs(answered)),
+        history=bool(summary.get("history")),
+        followed=bool(summary.get("followed")),
+        asked=tuple(str(a) for a in asked)
+        if isinstance(asked := summary.get("asked"), list)
+        else (),
+    )
+
+
+def in_play(turns: Sequence[TurnState], label: str | None = None) -> tuple[str, ...]:
+    """The identifiers the conversation is about, nearest first: the previous turn's,
+    then those of the turns it leaned on, back to the turn that began the topic (a
+    question that stood alone naming what it asks about; one that names nothing, "Why
+    was the oil interval shortened?", goes on with the topic before it). ``label``: only
+    identifiers of that kind."""
+    found: dict[str, None] = {}
+    for turn in turns[:_IN_PLAY_TURNS]:
+        for r in turn.entities:
+            if label is None or r.label == label:
+                found.setdefault(r.text, None)
+        if not turn.followed and turn.entities:
+            break
+    return tuple(found)
+
+
+_IDENTIFIER_LABELS = frozenset({"MODEL", "ERROR_CODE", "PART_NUMBER"})
+
+
+def _pairs(value: object) -> list[tuple[object, object]]:
+    if not isinstance(value, list):
+        return []
+    return [(p[0], p[1]) for p in value if isinstance(p, list) and len(p) == 2]
