@@ -693,10 +693,16 @@ class _Reader:
 
     def _measures(self) -> list[tuple[int, int, Measure]]:
         names: list[tuple[str, Measure]] = []
+        table = self.schema.name
+        last = table.split("_")[-1]
         for measure in self.schema.measures:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
             if measure.column is not None:
                 names.append((measure.column, measure))
+            if measure.tokens == ("1",) and singular(last) != last:
+                # a measure counting rows is named by the rows' name: "the most orders"
+                # of purchase_orders, whatever its synonyms say
+                names += [(table, measure), (last, measure)]
         names += self._extreme_variants(names)
         # "I need to order an air filter": a verb, not the orders measure. "per purchase
         # order": a longer name of a dimension, not the "purchases" measure.

@@ -762,3 +762,27 @@ def test_a_value_of_a_measure_another_is_computed_from_names_the_other_apart():
     # "value of stock" is the stock value, computed from the stock "in stock" names
     q = query("What is the total value of all spare parts in stock?")
     assert q.measure == "stock_value", q
+
+
+def test_the_rows_name_names_the_measure_counting_them():
+    schema = parse_schema(
+        """
+        description = "Purchase order lines"
+        [columns]
+        supplier = "text"
+        qty = "integer"
+        [dimensions.supplier]
+        [measures.qty]
+        [measures.order_count]
+        expression = "1"
+        synonyms = ["number of order lines"]
+        """,
+        "purchase_orders.toml",
+        default_name="purchase_orders",
+    )
+    values = {"purchase_orders": {"supplier": ["Apex Seals", "Kestrel"]}}
+    found = recognise(
+        "Which supplier had the most orders?", [schema], today=TODAY, time=None, values=values
+    )
+    assert isinstance(found, DataQuestion), found
+    assert (found.query.measure, found.query.group_by) == ("order_count", ("supplier",))
