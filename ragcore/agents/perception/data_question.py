@@ -121,6 +121,7 @@ class _Words:
     overall: frozenset[str]
     listing: frozenset[str]
     subjects: frozenset[str]
+    negations: frozenset[str]
     auxiliaries: frozenset[str]
     reading: frozenset[str]
 
@@ -193,6 +194,9 @@ def _words() -> _Words:
         overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
         listing=frozenset(_norm(w) for w in _strings(grouping, "listing", "grouping")),
         subjects=frozenset(_exact(w) for w in _strings(data.get("verbs", {}), "subjects", "verbs")),
+        negations=frozenset(
+            _exact(w) for w in _strings(data.get("negations", {}), "words", "negations")
+        ),
         auxiliaries=frozenset(
             _exact(w) for w in _strings(data.get("verbs", {}), "auxiliaries", "verbs")
         ),
@@ -585,7 +589,11 @@ class _Reader:
             for k, token in enumerate(tokens)
             if k not in used
             and token.start < text_from
-            and (k in describing or not (idle(token) or k in following))
+            and (
+                token.exact in words.negations  # a query selects rows, it leaves none out
+                or k in describing
+                or not (idle(token) or k in following)
+            )
         ]
 
     def _idle(self, measure: Measure, columns: Iterable[str] = ()) -> Callable[[_Token], bool]:
@@ -642,6 +650,12 @@ class _Reader:
     def _unapplied(self, unread: list[_Token]) -> Unexpressible:
         """Why a question with words the query cannot read gets no figure: a name (a
         supplier, a plant) the table does not hold, or words it has nothing for."""
+        negations = [t.raw for t in unread if t.exact in self.words.negations]
+        if negations:
+            return self.unexpressible(
+                f"it cannot leave rows out ({negations[0]!r}): a query selects the rows it "
+                "names; ask for those you want, or for each value and the total"
+            )
         names = [t.raw for t in unread if t.raw[:1].isupper() and t.start > 0]
         if names:
             stored = [str(v) for v in self._known(None, names[0])]

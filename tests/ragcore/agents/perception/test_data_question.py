@@ -786,3 +786,16 @@ def test_the_rows_name_names_the_measure_counting_them():
     )
     assert isinstance(found, DataQuestion), found
     assert (found.query.measure, found.query.group_by) == ("order_count", ("supplier",))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the labour cost of work orders not at Riverside in 2025?",
+        "What was the labour cost except emergency work in 2025?",
+        "What was the parts cost of non-emergency work orders?",
+    ],
+)
+def test_a_question_leaving_rows_out_is_declined_not_answered_for_them(question):
+    found = read_work_orders(question)
+    assert isinstance(found, Unexpressible) and "cannot leave rows out" in found.reason, found
