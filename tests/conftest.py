@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
+import subprocess
+import time
 from datetime import date
 from pathlib import Path
 
@@ -188,3 +191,17 @@ def postgres_url(postgres_server) -> str:
     with psycopg.connect(postgres_server.url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}".encode())
     return postgres_server.url.rsplit("/", 1)[0] + "/" + name
+
+
+def wait_for_port(process: subprocess.Popen, stderr: Path, timeout: float) -> str:
+    """The address a started ``python -m edge_server --port 0`` process listens on, read
+    from its log ``stderr``; fails the test if it exits or does not listen in time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", stderr.read_text("utf-8", "replace"))
+        if found:
+            return f"127.0.0.1:{found.group(1)}"
+        if process.poll() is not None:
+            pytest.fail(f"the server exited with {process.returncode}:\n{stderr.read_text()}")
+        time.sleep(0.1)
+    pytest.fail(f"the server did not listen within {timeout:.0f} s:\n{stderr.read_text()}")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from conftest import wait_for_port
 
 from edge_server.client import Client
 from edge_server.v1 import ragcore_pb2 as pb
@@ -169,7 +170,7 @@ def edge_process(tmp_path, sample_data_template, stand_in_llm):
             command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink
         )
     try:
-        edge = EdgeProcess(process, _wait_for_port(process, stderr), stderr)
+        edge = EdgeProcess(process, wait_for_port(process, stderr, STARTUP_SECONDS), stderr)
         with Client(edge.target, token=TOKEN) as client:
             client.wait_until_serving(timeout=STARTUP_SECONDS)
         yield edge
@@ -177,18 +178,6 @@ def edge_process(tmp_path, sample_data_template, stand_in_llm):
         if process.poll() is None:
             process.kill()
         process.wait(30)
-
-
-def _wait_for_port(process: subprocess.Popen, stderr: Path) -> str:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", stderr.read_text("utf-8", "replace"))
-        if found:
-            return f"127.0.0.1:{found.group(1)}"
-        if process.poll() is not None:
-            pytest.fail(f"the server exited with {process.returncode}:\n{stderr.read_text()}")
-        time.sleep(0.1)
-    pytest.fail(f"the server did not listen within {STARTUP_SECONDS:.0f} s:\n{stderr.read_text()}")
 
 
 def ask(client: Client, request_id: str, timeout: float = 30.0) -> pb.Answer:

@@ -10,7 +10,6 @@ grace), which the server meets with room to spare (``benchmarks/shutdown_bound.p
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from conftest import wait_for_port
 
 from edge_server.client import Client, error_details
 from edge_server.v1 import ragcore_pb2 as pb
@@ -38,18 +38,6 @@ STEPS = (
 )
 
 
-def _wait_for_port(process: subprocess.Popen, stderr: Path) -> str:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", stderr.read_text("utf-8", "replace"))
-        if found:
-            return f"127.0.0.1:{found.group(1)}"
-        if process.poll() is not None:
-            pytest.fail(f"the server exited with {process.returncode}:\n{stderr.read_text()}")
-        time.sleep(0.1)
-    pytest.fail(f"the server did not listen within {STARTUP_SECONDS:.0f} s:\n{stderr.read_text()}")
-
-
 def test_sigterm_with_a_large_ingest_in_flight_exits_within_grace_plus_two_seconds(
     tmp_path, sample_data_template, real_embedder
 ):
@@ -65,7 +53,7 @@ def test_sigterm_with_a_large_ingest_in_flight_exits_within_grace_plus_two_secon
             command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink
         )
     try:
-        target = _wait_for_port(process, stderr)
+        target = wait_for_port(process, stderr, STARTUP_SECONDS)
         with Client(target) as client:
             client.wait_until_serving(timeout=STARTUP_SECONDS)
             before = client.stats().documents

@@ -130,6 +130,12 @@ class _Words:
         """Every word of grouping: "across all sites" sums over them, it asks nothing else."""
         return frozenset(w for p in self.triggers for w in p) | self.overall | self.listing
 
+    @cached_property
+    def extremes(self) -> tuple[tuple[Phrase, Order], ...]:
+        """Every extreme word with its order: "maximum", "peak", "highest", "most"."""
+        aggregated = tuple((p, _EXTREMES[a]) for p, a in self.aggregations if a in _EXTREMES)
+        return aggregated + self.ranking
+
 
 def _fail(key: str, value: object, reason: str) -> ConfigError:
     return ConfigError(f"data question rules {key}", value, f"{reason} (rules file {DATA_RULES})")
@@ -461,6 +467,13 @@ def _time_span(text: str, tokens: list[_Token], time: TimeConstraint | None) -> 
     return {i for i, t in enumerate(tokens) if t.start < m.end() and m.start() < t.end}
 
 
+def _rows_noun(schema: TableSchema) -> str | None:
+    """What the table's rows are called when its name ends in a plural: "orders" of
+    purchase_orders (None for "line_energy")."""
+    last = schema.name.split("_")[-1]
+    return last if singular(last) != last else None
+
+
 def _additive(measure: Measure) -> bool:
     """Whether the measure's figures add up over rows (a quantity, not a rate or ratio)."""
     return measure.aggregation in (Aggregation.SUM, Aggregation.COUNT, Aggregation.LATEST)
@@ -707,16 +720,15 @@ class _Reader:
 
     def _measures(self) -> list[tuple[int, int, Measure]]:
         names: list[tuple[str, Measure]] = []
-        table = self.schema.name
-        last = table.split("_")[-1]
+        rows = _rows_noun(self.schema)
         for measure in self.schema.measures:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
             if measure.column is not None:
                 names.append((measure.column, measure))
-            if measure.tokens == ("1",) and singular(last) != last:
+            if measure.tokens == ("1",) and rows:
                 # a measure counting rows is named by the rows' name: "the most orders"
                 # of purchase_orders, whatever its synonyms say
-                names += [(table, measure), (last, measure)]
+                names += [(self.schema.name, measure), (rows, measure)]
         names += self._extreme_variants(names)
         # "I need to order an air filter": a verb, not the orders measure. "per purchase
         # order": a longer name of a dimension, not the "purchases" measure.
@@ -760,12 +772,7 @@ class _Reader:
         """A name opening with an extreme word in every other word of that extreme:
         "maximum bearing temperature" is also the "highest bearing temperature" (not the
         highest average one)."""
-        words = self.words
-        extremes = {
-            order: [p for p, a in words.aggregations if _EXTREMES.get(a) is order]
-            + [p for p, o in words.ranking if o is order]
-            for order in Order
-        }
+        extremes = {order: [p for p, o in self.words.extremes if o is order] for order in Order}
         variants = []
         for name, measure in names:
             phrase = _phrase(name)
@@ -809,14 +816,12 @@ class _Reader:
     ) -> list[tuple[int, int, Order]]:
         """The extreme words ("highest", "maximum", "peak") that open the words naming
         ``measure`` ("the highest temperature"), as rankings."""
-        words = self.words
-        extremes = [(p, _EXTREMES[a]) for p, a in words.aggregations if a in _EXTREMES]
         norms = [t.norm for t in self.tokens]
         return [
             (i, i + len(p), order)
             for i, j, m in measures
             if m is measure
-            for p, order in (*extremes, *words.ranking)
+            for p, order in self.words.extremes
             if len(p) < j - i and tuple(norms[i : i + len(p)]) == p
         ]
 
@@ -977,12 +982,10 @@ class _Reader:
         # the one named before them; its words are read, it is not asked for.
         outside = [m for m in measures if not self._glossing(m[0])]
         measures = outside or measures
-        # the rows: named by a measure counting them, or by the table's name when it is
-        # a plural ("purchase_orders": "orders")
-        last = self.schema.name.split("_")[-1]
+        # the rows: named by a measure counting them, or by the table's name's plural
         self.rows_named = [i for i, _, m in measures if m.tokens == ("1",)]
-        if singular(last) != last:
-            self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(last)]
+        if rows := _rows_noun(self.schema):
+            self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(rows)]
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible):
             return chosen

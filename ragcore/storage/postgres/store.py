@@ -729,6 +729,17 @@ class PostgresStore:
         """(chunk id, cosine similarity) of the ``limit`` nearest chunks that pass
         ``filters``, through the HNSW index. Iterative scans (relaxed order, re-sorted
         here) keep the index walking until ``limit`` rows pass a narrow filter."""
+        cte, args = self._nearest(vector, filters, limit)
+        sql = f"{cte} SELECT id, 1 - distance FROM nearest ORDER BY distance, id"
+        with self._pools.reads() as conn:
+            rows = self._with_hnsw_settings(conn, sql, args)
+        return [(r[0], float(r[1])) for r in rows]
+
+    def _nearest(
+        self, vector: np.ndarray, filters: SearchFilters, limit: int
+    ) -> tuple[str, list[object]]:
+        """``WITH nearest AS (...)``: the ``limit`` chunks nearest ``vector`` that pass
+        ``filters`` (id, cosine distance), and its parameters."""
         query = np.asarray(vector, dtype=np.float32)
         if query.shape != (self.dimension,):
             raise InvalidInputError(
@@ -739,12 +750,9 @@ class PostgresStore:
             "WITH nearest AS MATERIALIZED ("
             " SELECT c.id, c.embedding <=> %s::vector AS distance"
             " FROM chunks c JOIN documents d ON d.id = c.document_id"
-            f" WHERE {where} ORDER BY distance LIMIT %s) "
-            "SELECT id, 1 - distance FROM nearest ORDER BY distance, id"
+            f" WHERE {where} ORDER BY distance LIMIT %s)"
         )
-        with self._pools.reads() as conn:
-            rows = self._with_hnsw_settings(conn, sql, [_vector_text(query), *params, limit])
-        return [(r[0], float(r[1])) for r in rows]
+        return sql, [_vector_text(query), *params, limit]
 
     def _with_hnsw_settings(
         self, conn: psycopg.Connection, sql: str, params: Sequence[object]
@@ -773,17 +781,9 @@ class PostgresStore:
         ``limit`` nearest chunks (as ``vector_search``); for them and ``others`` (the
         keyword pass's candidates) the first chunk of each one's document; and the stored
         embeddings of every one of those that is not among the nearest."""
-        query = np.asarray(vector, dtype=np.float32)
-        if query.shape != (self.dimension,):
-            raise InvalidInputError(
-                f"query vector of shape {query.shape}: give {self.dimension} numbers"
-            )
-        where, params = where_clause(filters, self._within)
+        cte, args = self._nearest(vector, filters, limit)
         sql = (
-            "WITH nearest AS MATERIALIZED ("
-            " SELECT c.id, c.embedding <=> %s::vector AS distance"
-            " FROM chunks c JOIN documents d ON d.id = c.document_id"
-            f" WHERE {where} ORDER BY distance LIMIT %s), "
+            f"{cte}, "
             "candidate AS (SELECT id FROM nearest UNION SELECT unnest(%s::bigint[])), "
             "owned AS (SELECT c.id, f.id AS owner FROM candidate JOIN chunks c USING (id) "
             " JOIN chunks f ON f.document_id = c.document_id AND f.position = 0), "
@@ -794,7 +794,7 @@ class PostgresStore:
             "UNION ALL SELECT 2, w.id, NULL, NULL, NULL, c.embedding::float4[] "
             "FROM wanted w JOIN chunks c USING (id)"
         )
-        args = [_vector_text(query), *params, limit, [int(i) for i in others]]
+        args.append([int(i) for i in others])
         with self._pools.reads() as conn:
             rows = self._with_hnsw_settings(conn, sql, args)
         nearest = sorted((r[2], r[1], r[3]) for r in rows if r[0] == 0)
