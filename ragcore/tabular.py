@@ -49,6 +49,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ragcore.errors import InvalidInputError, quoted
+from ragcore.text.value_words import singular
 from ragcore.types import _Vocabulary
 
 MAX_TABLE_NAME_CHARS = 48
@@ -97,6 +98,10 @@ class Aggregation(_Vocabulary):
     """The figure at the most recent time of the selected rows: those rows only, combined
     by the measure's own aggregation (summed when that is ``latest`` too), e.g. a stock
     level rather than a flow. Needs a time column."""
+    EARLIEST = "earliest"
+    """The figure at the earliest time of the selected rows, combined as for ``latest``:
+    "the first order of QuickFix Industrial" is the row (or rows) of its earliest order
+    date. Needs a time column."""
 
 
 class Order(_Vocabulary):
@@ -142,6 +147,11 @@ class Measure:
         return tuple(tokenize(self.expression, "measure", self.name))
 
     @property
+    def counts_rows(self) -> bool:
+        """Whether the measure counts rows (``expression = "1"``: "number of orders")."""
+        return self.tokens == ("1",)
+
+    @property
     def columns(self) -> tuple[str, ...]:
         """The columns this measure reads, in order of first use."""
         names = [t for t in self.tokens if _IDENTIFIER.match(t)]
@@ -166,6 +176,13 @@ class TableSchema:
     def sql_name(self) -> str:
         """The SQLite table holding the rows."""
         return f"data_{self.name}"
+
+    @property
+    def rows_noun(self) -> str | None:
+        """What the table's rows are called when its name ends in a plural: "orders" of
+        purchase_orders (None for "line_energy")."""
+        last = self.name.split("_")[-1]
+        return last if singular(last) != last else None
 
     def measure(self, name: str) -> Measure:
         for measure in self.measures:
@@ -346,9 +363,11 @@ def parse_schema(text: str, source: str, *, default_name: str | None = None) -> 
     if not measures:
         raise InvalidInputError(f"{source}: key 'measures': declare at least one measure")
     for measure in measures:
-        if measure.aggregation is Aggregation.LATEST and time_column is None:
+        dated = measure.aggregation in (Aggregation.LATEST, Aggregation.EARLIEST)
+        if dated and time_column is None:
             raise InvalidInputError(
-                f"{source}: key 'measures.{measure.name}.aggregation': 'latest' needs a time_column"
+                f"{source}: key 'measures.{measure.name}.aggregation': "
+                f"{measure.aggregation.value!r} needs a time_column"
             )
     return TableSchema(name, description, time_column, columns, dimensions, measures)
 

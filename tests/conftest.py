@@ -38,6 +38,25 @@ TOP3_EAST_LAST_MONTH = TableQuery(
     limit=3,
 )
 
+ORDERS_SCHEMA = """
+description = "Purchase order lines per supplier"
+time_column = "order_date"
+[columns]
+po_number = "text"
+supplier = "text"
+order_date = "date"
+qty = "integer"
+[dimensions.po_number]
+synonyms = ["purchase order", "PO"]
+[dimensions.supplier]
+[measures.qty]
+unit = "units"
+[measures.order_count]
+expression = "1"
+unit = "orders"
+"""
+"""A purchase-order table with an identifier per row (po_number) and a row count."""
+
 
 MODEL_FIXTURES = frozenset({"real_embedder", "spacy_agent"})
 

@@ -98,6 +98,7 @@ class Aggregation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGGREGATION_LATEST: _ClassVar[Aggregation]
     AGGREGATION_MEDIAN: _ClassVar[Aggregation]
     AGGREGATION_SHARE: _ClassVar[Aggregation]
+    AGGREGATION_EARLIEST: _ClassVar[Aggregation]
 ROLE_UNSPECIFIED: Role
 ROLE_READER: Role
 ROLE_ADMIN: Role
@@ -160,6 +161,7 @@ AGGREGATION_COUNT: Aggregation
 AGGREGATION_LATEST: Aggregation
 AGGREGATION_MEDIAN: Aggregation
 AGGREGATION_SHARE: Aggregation
+AGGREGATION_EARLIEST: Aggregation
 
 class GetServerInfoRequest(_message.Message):
     __slots__ = ()

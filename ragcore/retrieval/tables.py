@@ -206,23 +206,26 @@ def compile_query(
                 params.append(_time_text(bound, time_kind))
                 whole_where.append(where[-1])
                 whole_params.append(params[-1])
-    if query.periods and aggregation in (Aggregation.LATEST, Aggregation.SHARE):
+    dated = (Aggregation.LATEST, Aggregation.EARLIEST)
+    if query.periods and aggregation in (*dated, Aggregation.SHARE):
         raise InvalidQueryError(f"a comparison of periods cannot be given as {aggregation.value}")
     period_label, period_params = _periods(query, schema, where, params, dialect)
-    if aggregation is Aggregation.LATEST:
+    if aggregation in dated:
         if schema.time_column is None:
-            raise InvalidQueryError(f"table {schema.name!r} has no time column; 'latest' needs one")
-        # The most recent time among the selected rows (same conditions, same params).
+            raise InvalidQueryError(
+                f"table {schema.name!r} has no time column; {aggregation.value!r} needs one"
+            )
+        # The most recent (earliest) time among the selected rows (same conditions, same
+        # params); those rows, combined as the measure says.
         inner = " AND ".join(where) or true
+        extreme = "max" if aggregation is Aggregation.LATEST else "min"
         where.append(
-            f'"{schema.time_column}" = (SELECT max("{schema.time_column}") '
+            f'"{schema.time_column}" = (SELECT {extreme}("{schema.time_column}") '
             f'FROM "{schema.sql_name}" WHERE {inner})'
         )
         params = params + params
-
-    if aggregation is Aggregation.LATEST:  # the latest rows, combined as the measure says
         own = measure.aggregation
-        aggregation = Aggregation.SUM if own is Aggregation.LATEST else own
+        aggregation = Aggregation.SUM if own in dated else own
     expression = _expression(measure.tokens, dialect)
     figure = f"{aggregation.value}({expression})"
     if aggregation is Aggregation.MEDIAN:

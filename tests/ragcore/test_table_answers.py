@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import date
 
 import pytest
-from conftest import TOP3_EAST_LAST_MONTH
+from conftest import ORDERS_SCHEMA, TOP3_EAST_LAST_MONTH
 
 from ragcore import Config, Engine, Scope
 from ragcore.agents.evidence import Draft, Statement, split_statements
@@ -220,3 +220,36 @@ def test_a_reloaded_table_is_seen_by_the_next_question(engine, tmp_path):
         )
     again = engine.ask("What is the total stock?")
     assert replace(again, trace=None, timings=None, cached=False).text == before.text
+
+
+ORDERS = [  # rowid: po_number, supplier, order_date, qty
+    ("PO-1", "Kestrel Electric", "2026-01-20", 4),  # 1
+    ("PO-2", "Apex Seals", "2026-01-05", 2),  # 2
+    ("PO-3", "Kestrel Electric", "2026-03-02", 9),  # 3
+    ("PO-4", "Kestrel Electric", "2025-12-30", 1),  # 4
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "row"),
+    [
+        ("What was the earliest Kestrel Electric order in 2026, and on what date?",
+         "the earliest purchase order is po number PO-1 and order date 2026-01-20", 1),
+        ("When was the last order from Kestrel Electric?",
+         "the latest purchase order is po number PO-3 and order date 2026-03-02", 3),
+    ],
+)  # fmt: skip
+def test_the_earliest_or_latest_row_asked_for_is_named_and_cited(
+    engine, tmp_path, question, expected, row
+):
+    (tmp_path / "orders.toml").write_text(ORDERS_SCHEMA, encoding="utf-8")
+    lines = ["po_number,supplier,order_date,qty", *(",".join(map(str, r)) for r in ORDERS)]
+    (tmp_path / "orders.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    engine.ingest_table(
+        tmp_path / "orders.csv", table="purchase_orders", schema=tmp_path / "orders.toml",
+        replace=True,
+    )  # fmt: skip
+    answer = engine.ask(question)
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert expected in answer.text
+    assert [c.rows for c in _table_citations(answer, "purchase_orders")] == [(row,)]

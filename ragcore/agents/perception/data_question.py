@@ -124,6 +124,8 @@ class _Words:
     negations: frozenset[str]
     auxiliaries: frozenset[str]
     reading: frozenset[str]
+    rows: tuple[tuple[Phrase, Aggregation], ...]
+    """Words asking for the earliest or latest row ("the first order"), with which."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -161,6 +163,10 @@ def _words() -> _Words:
     for name in aggregations:
         if Aggregation.parse(name) is None:
             raise _fail("aggregations", name, f"use one of {Aggregation.values()}")
+    rows = data.get("rows", {})
+    for name in rows:
+        if name not in (Aggregation.EARLIEST.value, Aggregation.LATEST.value):
+            raise _fail("rows", name, "use earliest or latest")
     for name in ranking:
         if Order.parse(name) is None:
             raise _fail("ranking", name, f"use one of {Order.values()}")
@@ -207,6 +213,9 @@ def _words() -> _Words:
             _exact(w) for w in _strings(data.get("verbs", {}), "auxiliaries", "verbs")
         ),
         reading=frozenset(_norm(w) for w in _strings(data.get("reading", {}), "words", "reading")),
+        rows=tuple(
+            (p, Aggregation(name)) for name in rows for p in phrases(_strings(rows, name, "rows"))
+        ),
     )
 
 
@@ -225,6 +234,9 @@ _PERIOD_WORDS = frozenset(
     {"last", "this", "next", "previous", "past", "coming", "current"}
     | {"first", "second", "third", "fourth", "q1", "q2", "q3", "q4"}  # "first quarter of 2026"
 )
+_ROW_GAP = 4
+"""Words that may stand between "earliest" and the rows' name ("earliest QuickFix
+Industrial order")."""
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.IGNORECASE)
 
 
@@ -383,8 +395,9 @@ def recognise(
     each shape (``TableCatalog.values_for``), with ``known`` then giving the values to
     list for a value the table lacks. ``identifiers``: per table, the dimensions with a
     value of their own in every row ("the cost per work order" is an average over
-    rows). Of several tables the one whose measure the question names most specifically
-    is read.
+    rows). Of several tables the one holding most of the values the question names is
+    read ("QuickFix Industrial" is a supplier of one table only), then the one whose
+    measure it names most specifically.
     """
     text = _check(question, schemas, values)
     if time is not None and not isinstance(time, TimeConstraint):
@@ -393,17 +406,26 @@ def recognise(
     tokens = _tokens(text)
     periods = tuple(periods) if len(periods) > 1 else ()
     time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
-    best: tuple[tuple[int, bool, int, int], DataQuestion | Unexpressible] | None = None
+    best: tuple[tuple[int, int, bool, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
         per_row = (identifiers or {}).get(schema.name, frozenset())
         reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
         found = reader.read(time, today, periods)
         if found is not None:
             score, result = found
-            key = (score[0], isinstance(result, DataQuestion), score[1], -rank)
+            held = _held(tokens, time_span, (values or {}).get(schema.name, {}))
+            key = (held, score[0], isinstance(result, DataQuestion), score[1], -rank)
             if best is None or key > best[0]:
                 best = (key, result)
     return None if best is None else best[1]
+
+
+def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequence[Value]]) -> int:
+    """How many words of the question name values the table stores, as spelled: a table
+    a question names things of is the one it asks about, whatever measure word it uses."""
+    claims = _Claims(tokens, set(time_span))
+    phrases = [(key, None) for values in stored.values() for v in values if (key := _value_key(v))]
+    return sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
 
 
 def _check(question: object, schemas: object, values: object) -> str:
@@ -467,13 +489,6 @@ def _time_span(text: str, tokens: list[_Token], time: TimeConstraint | None) -> 
     return {i for i, t in enumerate(tokens) if t.start < m.end() and m.start() < t.end}
 
 
-def _rows_noun(schema: TableSchema) -> str | None:
-    """What the table's rows are called when its name ends in a plural: "orders" of
-    purchase_orders (None for "line_energy")."""
-    last = schema.name.split("_")[-1]
-    return last if singular(last) != last else None
-
-
 def _additive(measure: Measure) -> bool:
     """Whether the measure's figures add up over rows (a quantity, not a rate or ratio)."""
     return measure.aggregation in (Aggregation.SUM, Aggregation.COUNT, Aggregation.LATEST)
@@ -531,6 +546,8 @@ class _Reader:
         self.per_row = False
         self.rows_named: list[int] = []
         """Where the question names the table's rows ("work orders", "orders")."""
+        self.row_extreme: tuple[int, int, Aggregation] | None = None
+        """The words asking for the earliest or latest row ("the first order")."""
         self.matched: list[Match] = []
 
     def note(self, role: Role, i: int, j: int, reads: str) -> None:
@@ -720,12 +737,12 @@ class _Reader:
 
     def _measures(self) -> list[tuple[int, int, Measure]]:
         names: list[tuple[str, Measure]] = []
-        rows = _rows_noun(self.schema)
+        rows = self.schema.rows_noun
         for measure in self.schema.measures:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
             if measure.column is not None:
                 names.append((measure.column, measure))
-            if measure.tokens == ("1",) and rows:
+            if measure.counts_rows and rows:
                 # a measure counting rows is named by the rows' name: "the most orders"
                 # of purchase_orders, whatever its synonyms say
                 names += [(self.schema.name, measure), (rows, measure)]
@@ -789,9 +806,7 @@ class _Reader:
         named = list(dict.fromkeys(m for _, _, m in measures))
         if len(named) > 1:  # "the average days to close of emergency work orders"
             rows = {
-                m
-                for i, j, m in measures
-                if m.tokens == ("1",) and not self._counted(i, j, measures)
+                m for i, j, m in measures if m.counts_rows and not self._counted(i, j, measures)
             }
             named = [m for m in named if m not in rows] or named
         if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
@@ -831,7 +846,7 @@ class _Reader:
         """``measure``, unless it counts rows and the question only names the rows: "how
         much did we spend on emergency work orders" asks for no count of them; "how
         many", "the number of", "the total", "fewer" or "the most" work orders do."""
-        if measure.tokens != ("1",):
+        if not measure.counts_rows:
             return measure
         norms = [t.norm for t in self.tokens]
         for i, j, m in measures:
@@ -842,11 +857,33 @@ class _Reader:
                 or self._counted(i, j, measures, totals=True)
             ):
                 return measure
-        figures = ", ".join(m.name for m in self.schema.measures if m.tokens != ("1",))
+        if (row := self._row_extreme(measure, measures)) is not None:
+            self.row_extreme = row  # "the earliest QuickFix Industrial order": its row
+            return measure
+        figures = ", ".join(m.name for m in self.schema.measures if not m.counts_rows)
         return self.unexpressible(
             f"it names the {measure.name.replace('_', ' ')}s' rows but asks for no count of "
             f"them; ask 'how many …' or name the figure ({figures})"
         )
+
+    def _row_extreme(
+        self, measure: Measure, measures: list[tuple[int, int, Measure]]
+    ) -> tuple[int, int, Aggregation] | None:
+        """An earliest or latest word ("first", "most recent") at most ``_ROW_GAP`` words
+        before where the rows are named: "the earliest QuickFix Industrial order"."""
+        if self.schema.time_column is None:
+            return None
+        norms = [t.norm for t in self.tokens]
+        named = sorted({i for i, _, m in measures if m is measure} | set(self.rows_named))
+        for i in named:
+            for phrase, which in self.words.rows:
+                for start in range(max(0, i - _ROW_GAP - len(phrase)), i - len(phrase) + 1):
+                    end = start + len(phrase)
+                    if tuple(norms[start:end]) == phrase and not any(
+                        k in self.claims.used for k in range(start, i)
+                    ):
+                        return start, end, which
+        return None
 
     def _named_as_itself(self, i: int, j: int, measure: Measure) -> bool:
         """Whether tokens [i, j) spell the measure's own name or column, not a synonym."""
@@ -983,13 +1020,17 @@ class _Reader:
         outside = [m for m in measures if not self._glossing(m[0])]
         measures = outside or measures
         # the rows: named by a measure counting them, or by the table's name's plural
-        self.rows_named = [i for i, _, m in measures if m.tokens == ("1",)]
-        if rows := _rows_noun(self.schema):
+        self.rows_named = [i for i, _, m in measures if m.counts_rows]
+        if rows := self.schema.rows_noun:
             self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(rows)]
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible):
             return chosen
         measure = chosen
+        if self.row_extreme is not None:
+            i, j, which = self.row_extreme
+            self.claims.used.update(range(i, j))
+            self.note(Role.AGGREGATION, i, j, which.value)
         if needs_text:  # "…, and how many hours was it?" asks for the figure itself
             idle = self._idle(measure)
             start = min(i for i, _ in needs_text)
@@ -1043,6 +1084,12 @@ class _Reader:
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
+        if self.row_extreme is not None and schema.time_column is not None:
+            # the row asked for, named by its identifiers and its time
+            aggregation = self.row_extreme[2]
+            ids = [d.column for d in schema.dimensions if d.column in self.identifiers]
+            rest = [c for c in (*group_by, schema.time_column) if c not in ids]
+            group_by[:] = [*ids, *dict.fromkeys(rest)]
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"
         if aggregation is Aggregation.SHARE and not group_by:

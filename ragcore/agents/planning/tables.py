@@ -24,6 +24,7 @@ from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
 from ragcore.retrieval.tables import AnyTableReader, SqlResult, TableResult
 from ragcore.tabular import Aggregation, ColumnType, TableQuery, TableSchema
+from ragcore.text.value_words import singular
 
 MAX_ROW_EVIDENCE = 20
 """Up to this many result rows, one evidence item per row; beyond, one for the result."""
@@ -36,7 +37,11 @@ _AGGREGATION_WORDS = {
     Aggregation.MEDIAN: "median",
     Aggregation.SHARE: "share of total",
     Aggregation.LATEST: "latest",
+    Aggregation.EARLIEST: "earliest",
 }
+
+
+_ROW_EXTREMES = (Aggregation.EARLIEST, Aggregation.LATEST)
 
 
 @dataclass(frozen=True)
@@ -262,6 +267,13 @@ def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
     """ "shortages, 2026-11, region East: shortage rate of model AC-75 is 7.5 %." """
     context, label, unit = _stated(result, schema)
     groups = _groups(result, row)
+    query = result.query
+    if groups and query.aggregation in _ROW_EXTREMES and schema.measure(query.measure).counts_rows:
+        # "purchase_orders, 2026, supplier QuickFix Industrial: the earliest order is po
+        # number PO-4611 and order date 2026-01-12."
+        words = schema.name.split("_")
+        rows = " ".join([*words[:-1], singular(words[-1])]) if schema.rows_noun else "row"
+        return f"{context}: the {query.aggregation.value} {rows} is {groups}."
     subject = f"{label} of {groups}" if groups else label
     return f"{context}: {subject} is {figure_text(row[-1], unit)}."
 

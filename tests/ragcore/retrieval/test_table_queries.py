@@ -220,6 +220,19 @@ def test_latest_reads_the_most_recent_month_of_the_selection(reader):
     assert usage.rows == ((4.5,),) and usage.row_ids == ((5, 6),)  # avg of March's rows
 
 
+def test_earliest_reads_the_first_month_of_the_selection_and_its_rows(reader):
+    assert reader.run(TableQuery("stock", "qty", Aggregation.EARLIEST)).rows == ((15,),)
+    east = TableQuery(
+        "stock",
+        "qty",
+        Aggregation.EARLIEST,
+        group_by=("part", "month"),
+        filters=(("region", "East"),),
+    )
+    result = reader.run(east)
+    assert result.rows == (("P1", "2025-01", 10),) and result.row_ids == ((1,),)
+
+
 def test_the_measure_s_own_aggregation_and_count(reader):
     assert reader.run(TableQuery("stock", "usage")).rows == ((25 / 6,),)
     count = reader.run(TableQuery("stock", "qty", Aggregation.COUNT, group_by=("part",)))

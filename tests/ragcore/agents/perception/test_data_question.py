@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import TOP3_EAST_LAST_MONTH
+from conftest import ORDERS_SCHEMA, TOP3_EAST_LAST_MONTH
 
 from ragcore.agents.perception import PerceptionAgent, TimeConstraint
 from ragcore.agents.perception import data_question as dq
@@ -799,3 +799,55 @@ def test_the_rows_name_names_the_measure_counting_them():
 def test_a_question_leaving_rows_out_is_declined_not_answered_for_them(question):
     found = read_work_orders(question)
     assert isinstance(found, Unexpressible) and "cannot leave rows out" in found.reason, found
+
+
+ORDERS = parse_schema(
+    ORDERS_SCHEMA,
+    "purchase_orders.toml",
+    default_name="purchase_orders",
+)
+
+
+def read_orders(question: str, schemas=(ORDERS,)):
+    time = AGENT.run(question).constraints.time
+    values = {"purchase_orders": {"supplier": ["QuickFix Industrial", "Kestrel"]}}
+    identifiers = {"purchase_orders": frozenset({"po_number"})}
+    return recognise(
+        question, list(schemas), today=TODAY, time=time, values=values, identifiers=identifiers
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "aggregation"),
+    [
+        ("What was the earliest QuickFix Industrial order placed in 2026, and on what date?",
+         Aggregation.EARLIEST),
+        ("When was the last order from Kestrel?", Aggregation.LATEST),
+        ("Which was the first order of 2025?", Aggregation.EARLIEST),
+        ("Show me the most recent purchase order.", Aggregation.LATEST),
+    ],
+)  # fmt: skip
+def test_the_earliest_or_latest_rows_named_is_their_row_by_identifier_and_time(
+    question, aggregation
+):
+    found = read_orders(question)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "order_count" and found.query.aggregation is aggregation
+    assert found.query.group_by == ("po_number", "order_date")
+
+
+def test_a_count_of_rows_in_a_period_named_first_is_no_row_request():
+    found = read_orders("How many orders did Kestrel get in the first quarter of 2026?")
+    assert isinstance(found, DataQuestion), found
+    assert found.query.aggregation is None and found.query.group_by == ()
+    assert (found.query.time_from, found.query.time_to) == (date(2026, 1, 1), date(2026, 3, 31))
+
+
+def test_of_two_tables_the_one_holding_the_values_named_is_read():
+    # shortages names "order lines" more specifically; only purchase_orders holds the
+    # supplier, so its reading (or its reason) is the one given
+    question = "How many order lines did QuickFix Industrial have in 2026?"
+    found = read_orders(question, schemas=(SCHEMAS[1], ORDERS))
+    assert isinstance(found, DataQuestion) and found.query.table == "purchase_orders", found
+    reason = read_orders("What were the orders of QuickFix Industrial?", (SCHEMAS[1], ORDERS))
+    assert isinstance(reason, Unexpressible) and reason.table == "purchase_orders", reason
