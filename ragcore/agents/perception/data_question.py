@@ -1087,8 +1087,10 @@ class _Reader:
         if self.row_extreme is not None and schema.time_column is not None:
             # the row asked for, named by its identifiers and its time
             aggregation = self.row_extreme[2]
+            # and by the columns the question names unfiltered ("who was the supplier")
             ids = [d.column for d in schema.dimensions if d.column in self.identifiers]
-            rest = [c for c in (*group_by, schema.time_column) if c not in ids]
+            asked = [m.column for m in mentions if m.column not in columns]
+            rest = [c for c in (*group_by, *asked, schema.time_column) if c not in ids]
             group_by[:] = [*ids, *dict.fromkeys(rest)]
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"

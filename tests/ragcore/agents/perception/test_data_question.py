@@ -851,3 +851,11 @@ def test_of_two_tables_the_one_holding_the_values_named_is_read():
     assert isinstance(found, DataQuestion) and found.query.table == "purchase_orders", found
     reason = read_orders("What were the orders of QuickFix Industrial?", (SCHEMAS[1], ORDERS))
     assert isinstance(reason, Unexpressible) and reason.table == "purchase_orders", reason
+
+
+def test_a_row_asked_for_also_gives_the_columns_the_question_names():
+    found = read_orders("Who was the supplier of the most recent order?")
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == ("po_number", "supplier", "order_date")
+    named = read_orders("When was the last order from supplier Kestrel?")
+    assert isinstance(named, DataQuestion) and named.query.group_by == ("po_number", "order_date")
