@@ -6,6 +6,7 @@
 Deterministic (fixed seed, no network): re-running rewrites identical files.
     python3 make_tables.py
 """
+
 import csv
 import datetime as dt
 import os
@@ -44,8 +45,11 @@ SITE_WEIGHTS = [5, 3, 2]
 
 # site -> line -> products (Line 1 exists at both sites: within = "site")
 LINES = {
-    "Hillcrest": {"Line 1": ["PX-200", "PX-2000"], "Line 2": ["PX-350"],
-                  "Line 10": ["PX-2000", "CV-12"]},
+    "Hillcrest": {
+        "Line 1": ["PX-200", "PX-2000"],
+        "Line 2": ["PX-350"],
+        "Line 10": ["PX-2000", "CV-12"],
+    },
     "Riverside": {"Line 1": ["PX-200", "CV-12"], "Line 3": ["PX-350"]},
 }
 RATE = {"PX-200": 2.1, "PX-2000": 1.4, "PX-350": 1.8, "CV-12": 3.0}  # units per run minute
@@ -63,7 +67,9 @@ def dates_spread(rng, n):
     out = []
     for i in range(n):
         y, m = months[i % len(months)] if i < 4 * len(months) else rng.choice(months)
-        last = ((dt.date(y, m, 28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)).day
+        last = (
+            (dt.date(y, m, 28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
+        ).day
         out.append(dt.date(y, m, rng.randint(1, last)))
     return sorted(out)
 
@@ -77,22 +83,24 @@ def stores_issues(rng, n=240):
         if day.year == 2026:
             cost *= 1.04  # supplier price rise in January 2026
         cost = round(cost * rng.uniform(0.98, 1.02), 2)
-        rows.append({
-            "issue_id": f"SI-{day.year % 100:02d}-{seq:05d}",
-            "issue_date": day.isoformat(),
-            "site": site,
-            "part_number": pn,
-            "part_description": desc,
-            "part_category": cat,
-            "quantity": rng.randint(lo, hi),
-            "unit_cost": f"{cost:.2f}",
-            "cost_centre": cc,
-        })
+        rows.append(
+            {
+                "issue_id": f"SI-{day.year % 100:02d}-{seq:05d}",
+                "issue_date": day.isoformat(),
+                "site": site,
+                "part_number": pn,
+                "part_description": desc,
+                "part_category": cat,
+                "quantity": rng.randint(lo, hi),
+                "unit_cost": f"{cost:.2f}",
+                "cost_centre": cc,
+            }
+        )
     return rows
 
 
 def shift_production(rng, n=276):
-    runs = [(s, l) for s in LINES for l in LINES[s]]
+    runs = [(s, line) for s in LINES for line in LINES[s]]
     rows = []
     for day in dates_spread(rng, n):
         site, line = rng.choice(runs)
@@ -102,17 +110,19 @@ def shift_production(rng, n=276):
         run = planned - 30 - down  # 30 min planned breaks are inside planned minutes
         units = int(run * RATE[product] * rng.uniform(0.85, 1.02))
         scrap = max(0, int(round(units * SCRAP[line] * rng.uniform(0.4, 1.8))))
-        rows.append({
-            "prod_date": day.isoformat(),
-            "shift": shift,
-            "site": site,
-            "line": line,
-            "product": product,
-            "units_produced": units,
-            "scrap_units": scrap,
-            "planned_minutes": planned,
-            "run_minutes": run,
-        })
+        rows.append(
+            {
+                "prod_date": day.isoformat(),
+                "shift": shift,
+                "site": site,
+                "line": line,
+                "product": product,
+                "units_produced": units,
+                "scrap_units": scrap,
+                "planned_minutes": planned,
+                "run_minutes": run,
+            }
+        )
     return rows
 
 
