@@ -3,7 +3,7 @@
 the two CSVs, and write the file. "Today" is 2026-12-05: last month = November 2026,
 last quarter = Q3 2026, last year = 2025, since September = 2026-09-01 onwards.
 
-    python3 make_tables.py && python3 build_questions.py && python3 validate_questions.py
+    python3 make_fresh_tables.py && python3 build_questions.py && python3 validate_questions.py
 """
 
 import csv

@@ -4,7 +4,7 @@
   shift_production.csv  shift production log (one row per shift, site and line run)
 
 Deterministic (fixed seed, no network): re-running rewrites identical files.
-    python3 make_tables.py
+    python3 make_fresh_tables.py
 """
 
 import csv
