@@ -365,7 +365,8 @@ def main():
         out.append(next(u) if i in U_POS else next(a))
     with open(os.path.join(HERE, "questions_fresh.jsonl"), "w") as f:
         for i, obj in enumerate(out, start=1):
-            obj["kind"] = KINDS.get(obj["kind"], obj["kind"])
+            kind = str(obj["kind"])
+            obj["kind"] = KINDS.get(kind, kind)
             f.write(json.dumps({"id": f"tf-{i:03d}", **obj}, ensure_ascii=False) + "\n")
     print(f"{len(out)} questions written")
 
