@@ -226,7 +226,9 @@ class TableQuery:
     figure; ``limit`` keeps the first ones ("top 3"). ``periods`` compares two or
     more periods of the time column ("Q2 2026 vs Q3 2026"): a figure each, grouped by
     the period (result column ``period``) before ``group_by``, earliest first; the rows
-    are those of the periods, so it goes without a time window.
+    are those of the periods, so it goes without a time window. ``dated_by`` names the
+    date column the window, the periods and ``earliest``/``latest`` select rows by
+    ("closed in 2026": closed_date); None: the table's time column.
     """
 
     table: str
@@ -239,6 +241,7 @@ class TableQuery:
     order: Order | None = None
     limit: int | None = None
     periods: tuple[Period, ...] = ()
+    dated_by: str | None = None
 
 
 def check_table_name(name: object, source: str = "table name") -> str:

@@ -45,6 +45,7 @@ time_column = "order_date"
 po_number = "text"
 supplier = "text"
 order_date = "date"
+delivery_date = "date"
 qty = "integer"
 [dimensions.po_number]
 synonyms = ["purchase order", "PO"]

@@ -164,8 +164,9 @@ def compile_query(
     if not isinstance(aggregation, Aggregation):
         raise InvalidQueryError(f"aggregation {aggregation!r} is not an Aggregation")
     dimensions = {d.column for d in schema.dimensions}
+    dated_by = _dated_by(query, schema)
     for column in query.group_by:  # "in which month": the time column (or its year) too
-        declared = column in dimensions or column == schema.time_column
+        declared = column in dimensions or column in (schema.time_column, dated_by)
         if not declared and _bucket(column, schema) is None:
             raise _undeclared(schema, "group by", column)
     if len(set(query.group_by)) != len(query.group_by):
@@ -193,25 +194,25 @@ def compile_query(
             whole_where.append(where[-1])
             whole_params += values
     if query.time_from is not None or query.time_to is not None:
-        if schema.time_column is None:
+        if dated_by is None:
             raise InvalidQueryError(
                 f"table {schema.name!r} has no time column; it cannot be limited to a time window"
             )
-        time_kind = schema.columns[schema.time_column]
+        time_kind = schema.columns[dated_by]
         for bound, operator in ((query.time_from, ">="), (query.time_to, "<=")):
             if bound is not None:
                 if not isinstance(bound, date):
                     raise InvalidQueryError(f"time bound {bound!r} is not a date")
-                where.append(f'"{schema.time_column}" {operator} {mark}')
+                where.append(f'"{dated_by}" {operator} {mark}')
                 params.append(_time_text(bound, time_kind))
                 whole_where.append(where[-1])
                 whole_params.append(params[-1])
     dated = (Aggregation.LATEST, Aggregation.EARLIEST)
     if query.periods and aggregation in (*dated, Aggregation.SHARE):
         raise InvalidQueryError(f"a comparison of periods cannot be given as {aggregation.value}")
-    period_label, period_params = _periods(query, schema, where, params, dialect)
+    period_label, period_params = _periods(query, schema, dated_by, where, params, dialect)
     if aggregation in dated:
-        if schema.time_column is None:
+        if dated_by is None:
             raise InvalidQueryError(
                 f"table {schema.name!r} has no time column; {aggregation.value!r} needs one"
             )
@@ -220,7 +221,7 @@ def compile_query(
         inner = " AND ".join(where) or true
         extreme = "max" if aggregation is Aggregation.LATEST else "min"
         where.append(
-            f'"{schema.time_column}" = (SELECT {extreme}("{schema.time_column}") '
+            f'"{dated_by}" = (SELECT {extreme}("{dated_by}") '
             f'FROM "{schema.sql_name}" WHERE {inner})'
         )
         params = params + params
@@ -277,7 +278,7 @@ def compile_query(
     if query.order is not None:
         order_terms.append(dialect.nulls_last.format(order=query.order.value.upper()))
     if period_label:
-        order_terms.append(f'min("{schema.time_column}")')
+        order_terms.append(f'min("{dated_by}")')
     if groups:
         order_terms.append(groups)
     if order_terms:
@@ -314,6 +315,7 @@ def _group(column: str, schema: TableSchema) -> str:
 def _periods(
     query: TableQuery,
     schema: TableSchema,
+    column: str | None,
     where: list[str],
     params: list[str | float],
     dialect: Dialect,
@@ -322,7 +324,7 @@ def _periods(
     after adding to ``where`` and ``params`` the condition keeping their rows only."""
     if not query.periods:
         return "", []
-    column, mark = schema.time_column, dialect.placeholder
+    mark = dialect.placeholder
     if column is None:
         raise InvalidQueryError(f"table {schema.name!r} has no time column; it has no periods")
     if query.time_from is not None or query.time_to is not None:
@@ -343,6 +345,21 @@ def _periods(
     for period, start, end in zip(query.periods, bounds[::2], bounds[1::2], strict=True):
         labels += [start, end, period.label]
     return f"CASE {cases} END", labels
+
+
+def _dated_by(query: TableQuery, schema: TableSchema) -> str | None:
+    """The date column the query selects rows by (its ``dated_by``, checked to be a date
+    or month column of the schema), else the table's time column."""
+    column = query.dated_by
+    if column is None:
+        return schema.time_column
+    if schema.columns.get(column) not in (ColumnType.DATE, ColumnType.MONTH):
+        dates = [c for c, k in schema.columns.items() if k in (ColumnType.DATE, ColumnType.MONTH)]
+        raise InvalidQueryError(
+            f"dated_by {column!r} is no date or month column of table {schema.name!r}; "
+            f"its date columns: {', '.join(dates) or 'none'}"
+        )
+    return column
 
 
 def _expression(tokens: tuple[str, ...], dialect: Dialect) -> str:

@@ -222,11 +222,11 @@ def test_a_reloaded_table_is_seen_by_the_next_question(engine, tmp_path):
     assert replace(again, trace=None, timings=None, cached=False).text == before.text
 
 
-ORDERS = [  # rowid: po_number, supplier, order_date, qty
-    ("PO-1", "Kestrel Electric", "2026-01-20", 4),  # 1
-    ("PO-2", "Apex Seals", "2026-01-05", 2),  # 2
-    ("PO-3", "Kestrel Electric", "2026-03-02", 9),  # 3
-    ("PO-4", "Kestrel Electric", "2025-12-30", 1),  # 4
+ORDERS = [  # rowid: po_number, supplier, order_date, delivery_date, qty
+    ("PO-1", "Kestrel Electric", "2026-01-20", "2026-02-03", 4),  # 1
+    ("PO-2", "Apex Seals", "2026-01-05", "2026-01-09", 2),  # 2
+    ("PO-3", "Kestrel Electric", "2026-03-02", "2026-03-30", 9),  # 3
+    ("PO-4", "Kestrel Electric", "2025-12-30", "2026-01-12", 1),  # 4
 ]
 
 
@@ -237,13 +237,18 @@ ORDERS = [  # rowid: po_number, supplier, order_date, qty
          "the earliest purchase order is po number PO-1 and order date 2026-01-20", 1),
         ("When was the last order from Kestrel Electric?",
          "the latest purchase order is po number PO-3 and order date 2026-03-02", 3),
+        ("What was the first Kestrel Electric order delivered in 2026?",
+         "the earliest purchase order is po number PO-4 and delivery date 2026-01-12", 4),
     ],
 )  # fmt: skip
 def test_the_earliest_or_latest_row_asked_for_is_named_and_cited(
     engine, tmp_path, question, expected, row
 ):
     (tmp_path / "orders.toml").write_text(ORDERS_SCHEMA, encoding="utf-8")
-    lines = ["po_number,supplier,order_date,qty", *(",".join(map(str, r)) for r in ORDERS)]
+    lines = [
+        "po_number,supplier,order_date,delivery_date,qty",
+        *(",".join(map(str, r)) for r in ORDERS),
+    ]
     (tmp_path / "orders.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     engine.ingest_table(
         tmp_path / "orders.csv", table="purchase_orders", schema=tmp_path / "orders.toml",

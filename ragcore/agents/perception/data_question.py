@@ -126,6 +126,8 @@ class _Words:
     reading: frozenset[str]
     rows: tuple[tuple[Phrase, Aggregation], ...]
     """Words asking for the earliest or latest row ("the first order"), with which."""
+    periodic: Mapping[str, str]
+    """A word of one time unit -> the unit it groups by ("monthly" -> "month")."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -178,6 +180,11 @@ def _words() -> _Words:
     except re.error as exc:
         raise _fail("thresholds.patterns", str(exc), "invalid regular expression") from exc
     numbers = _strings(data.get("numbers", {}), "words", "numbers")
+    periodic = data.get("periodic", {})
+    units = {_norm(w) for w in _strings(grouping, "time_units", "grouping")}
+    for word, unit in periodic.items():
+        if not isinstance(unit, str) or _norm(unit) not in units:
+            raise _fail(f"periodic.{word}", unit, f"use one of grouping.time_units {sorted(units)}")
 
     def phrases(words: Iterable[str]) -> tuple[Phrase, ...]:
         return tuple(p for p in (_phrase(w) for w in words) if p)
@@ -216,6 +223,7 @@ def _words() -> _Words:
         rows=tuple(
             (p, Aggregation(name)) for name in rows for p in phrases(_strings(rows, name, "rows"))
         ),
+        periodic={_norm(w): _norm(u) for w, u in periodic.items()},
     )
 
 
@@ -234,6 +242,8 @@ _PERIOD_WORDS = frozenset(
     {"last", "this", "next", "previous", "past", "coming", "current"}
     | {"first", "second", "third", "fourth", "q1", "q2", "q3", "q4"}  # "first quarter of 2026"
 )
+_DATE_WORDS = frozenset({"date", "day", "month", "time", "at", "on", "year"})
+"""Words of a date column's name that say only that it is a date ("closed_date")."""
 _ROW_GAP = 4
 """Words that may stand between "earliest" and the rows' name ("earliest QuickFix
 Industrial order")."""
@@ -747,11 +757,12 @@ class _Reader:
                 # of purchase_orders, whatever its synonyms say
                 names += [(self.schema.name, measure), (rows, measure)]
         names += self._extreme_variants(names)
+        counted = self._counted_identifiers()
         # "I need to order an air filter": a verb, not the orders measure. "per purchase
         # order": a longer name of a dimension, not the "purchases" measure.
         dimensions = [(n, d.column) for d in self.schema.dimensions for n in d.synonyms]
         longer = _Claims(self.tokens, set(self.claims.used)).claim_names(dimensions)
-        found = []
+        found = counted
         for i, j, m in self.claims.claim_names(names):
             if any(a <= i and j <= b and b - a > j - i for a, b, _ in longer):
                 self.claims.used.difference_update(range(i, j))  # the dimension's words
@@ -784,6 +795,21 @@ class _Reader:
                 units.setdefault(unit, []).append(measure)
         cues = [(("how", "many", *u), ms[0]) for u, ms in units.items() if len(ms) == 1]
         return sorted(found + self.claims.claim(cues), key=lambda f: f[0])
+
+    def _counted_identifiers(self) -> list[tuple[int, int, Measure]]:
+        """ "How many P1 tickets": an identifier's name in the plural (a ticket number is
+        every row's own) names the measure counting rows; "per ticket" stays a dimension."""
+        counting = next((m for m in self.schema.measures if m.counts_rows), None)
+        if counting is None or not self.identifiers:
+            return []
+        plurals = []
+        for d in self.schema.dimensions:
+            if d.column in self.identifiers:
+                for name in (d.column, *d.synonyms):
+                    exact = _name_keys(name)[0]
+                    if exact and not exact[-1].endswith("s"):
+                        plurals.append(((*exact[:-1], exact[-1] + "s"), counting))
+        return self.claims.claim(plurals, attr="exact")
 
     def _extreme_variants(self, names: list[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
         """A name opening with an extreme word in every other word of that extreme:
@@ -926,6 +952,7 @@ class _Reader:
             norm = tuple(singular(w) for w in key)
             folded.setdefault((column, norm), []).append((norm, (column, value)))
         found += self.claims.claim([e[0] for e in folded.values() if len(e) == 1], attr="norm")
+        found += self._kinds(phrases)
         filters: list[tuple[int, int, str, Value]] = []
         for i, j, (column, value) in found:
             if (
@@ -939,6 +966,38 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _kinds(
+        self, phrases: list[tuple[Phrase, tuple[str, Value]]]
+    ) -> list[tuple[int, int, tuple[str, Value]]]:
+        """ "the pumps": a word that is the last word of one column's values ("centrifugal
+        pump", "vacuum pump") names every one of them, as alternatives; not a word of the
+        schema's own names, nor one that ends values of two columns, nor one asked about
+        ("which pump", "per pump": which one of them, not all of them)."""
+        own = {w for n in self._schema_names() for w in _phrase(n)}
+        asking = self.words.which | self.words.grouping
+        heads: dict[str, dict[str, list[Value]]] = {}
+        for key, (column, value) in phrases:
+            if len(key) > 1:
+                heads.setdefault(singular(key[-1]), {}).setdefault(column, []).append(value)
+        found = []
+        for k, token in enumerate(self.tokens):
+            named = heads.get(token.norm, {})
+            if k in self.claims.used or token.norm in own or len(named) != 1:
+                continue
+            before = [t.norm for t in self.tokens[:k] if t.norm not in self.words.skip]
+            if before and before[-1] in asking:
+                continue
+            self.claims.used.add(k)
+            ((column, values),) = named.items()
+            found += [(k, k + 1, (column, value)) for value in values]
+        return found
+
+    def _schema_names(self) -> list[str]:
+        """Every name the schema gives a column or measure."""
+        names = [c for c in self.schema.columns]
+        names += [n for d in self.schema.dimensions for n in d.synonyms]
+        return names + [n for m in self.schema.measures for n in (m.name, *m.synonyms)]
 
     def _mentions(self) -> list[_Mention]:
         """Where the question names a dimension, the time column or a period of it that
@@ -961,6 +1020,8 @@ class _Reader:
         for d in self.schema.dimensions:  # "part_number" is also named "part"
             if len(words := d.column.split("_")) > 1 and (words[0],) not in taken:
                 names.append((words[0], d.column))
+        by_unit = dict(names)  # "monthly" groups as "per month" does
+        names += [(w, by_unit[u]) for w, u in self.words.periodic.items() if u in by_unit]
         return [_Mention(c, i, j) for i, j, c in self.claims.claim_names(names)]
 
     def _number(self, token: _Token) -> int | None:
@@ -1075,7 +1136,10 @@ class _Reader:
         group_by, number, single, ranking = grouping
         limit = number if number is not None else limit
         columns = [column for _, _, column, _ in filters]
-        compared = [c for c in dict.fromkeys(columns) if columns.count(c) > 1]
+        # "P-101 vs P-1010": values of one column named apart, a figure each ("the pumps"
+        # names two values with one word: alternatives, summed together)
+        spans = {(c, i) for i, _, c, _ in filters}
+        compared = [c for c in dict.fromkeys(columns) if sum(s[0] == c for s in spans) > 1]
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
                 group_by.append(column)
@@ -1084,13 +1148,20 @@ class _Reader:
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
+        dated_by: str | None = None
+        if time is not None or len(periods) > 1 or self.row_extreme is not None:
+            dating = self._dated_by()
+            if isinstance(dating, Unexpressible):
+                return dating
+            dated_by = dating
         if self.row_extreme is not None and schema.time_column is not None:
             # the row asked for, named by its identifiers and its time
             aggregation = self.row_extreme[2]
             # and by the columns the question names unfiltered ("who was the supplier")
             ids = [d.column for d in schema.dimensions if d.column in self.identifiers]
             asked = [m.column for m in mentions if m.column not in columns]
-            rest = [c for c in (*group_by, *asked, schema.time_column) if c not in ids]
+            dated = dated_by or schema.time_column
+            rest = [c for c in (*group_by, *asked, dated) if c not in ids]
             group_by[:] = [*ids, *dict.fromkeys(rest)]
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"
@@ -1146,7 +1217,8 @@ class _Reader:
                 return self.unexpressible(f"{time.text!r} is after today; it holds no forecasts")
             time_from, time_to = time.start, time.end
             window = f"{time_from or '…'}..{time_to or '…'}"
-            self.matched.append(Match(Role.TIME, time.text, f"{schema.time_column} {window}"))
+            column = dated_by or schema.time_column
+            self.matched.append(Match(Role.TIME, time.text, f"{column} {window}"))
         for i, j in needs_text:
             self.matched.append(Match(Role.TEXT, self.claims.text(self.text, i, j), "documents"))
 
@@ -1161,11 +1233,47 @@ class _Reader:
             order=order,
             limit=limit,
             periods=compared_periods,
+            dated_by=dated_by,
         )
         text_part = ""
         if needs_text:
             text_part = self.text[self.tokens[min(i for i, _ in needs_text)].start :]
         return DataQuestion(query, bool(needs_text), tuple(self.matched), text_part)
+
+    def _dated_by(self) -> str | None | Unexpressible:
+        """The date column a period selects rows by when the question names one other
+        than the time column by a word of its own ("closed in 2026": closed_date,
+        "delivered in March": delivery_date); None: the time column."""
+        schema, claims = self.schema, self.claims
+        dated = [c for c, k in schema.columns.items() if k in (ColumnType.DATE, ColumnType.MONTH)]
+        if len(dated) < 2:
+            return None
+        named: dict[str, list[int]] = {}
+        for column in dated:
+            own = [_stem(_norm(w)) for w in column.split("_") if _norm(w) not in _DATE_WORDS]
+            named[column] = [
+                k
+                for k, t in enumerate(self.tokens)
+                if k not in claims.used
+                and any(
+                    min(len(s), len(stem := _stem(t.norm))) >= 4
+                    and (stem.startswith(s) or s.startswith(stem))
+                    for s in own
+                )
+            ]
+        others = [c for c in dated if c != schema.time_column and named[c]]
+        if not others:
+            return None
+        if len(others) > 1 or schema.time_column is not None and named[schema.time_column]:
+            words = [self.tokens[named[c][0]].raw for c in dated if named[c]]
+            return self.unexpressible(
+                f"it names more than one date ({', '.join(map(repr, words))}); ask by one"
+            )
+        (column,) = others
+        claims.used.update(named[column])
+        k = named[column][0]
+        self.note(Role.TIME, k, k + 1, column)
+        return column
 
     def _with_outer(self, group_by: list[str], filtered: list[str]) -> tuple[str, ...]:
         """``group_by`` with the outer dimension (``within``) of each dimension grouped or
@@ -1251,7 +1359,8 @@ class _Reader:
             if before == "per" and mention.column in self.identifiers:
                 self.per_row = True  # "the cost per work order": an average over rows
                 continue
-            if self._trigger_at(k) or listed or listing or before in ("top", "bottom"):
+            periodic = tokens[mention.i].norm in words.periodic  # "the monthly run hours"
+            if self._trigger_at(k) or listed or listing or periodic or before in ("top", "bottom"):
                 kind = "group"
             elif before in words.which or number is not None or linked and ranked:
                 kind = "rank"

@@ -19,12 +19,12 @@ from datetime import date
 from types import MappingProxyType
 
 from ragcore.agents.evidence import TABLES_KNOWLEDGE_BASE, Evidence, is_table_evidence
-from ragcore.agents.planning.value_lookup import ValueLookup, Values
+from ragcore.agents.planning.value_lookup import KIND_COLUMN, ValueLookup, Values
 from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
 from ragcore.retrieval.tables import AnyTableReader, SqlResult, TableResult
 from ragcore.tabular import Aggregation, ColumnType, TableQuery, TableSchema
-from ragcore.text.value_words import singular
+from ragcore.text.value_words import singular, words
 
 MAX_ROW_EVIDENCE = 20
 """Up to this many result rows, one evidence item per row; beyond, one for the result."""
@@ -112,7 +112,23 @@ class TableCatalog:
                 scanned[schema.name] = self.scan(schema)
                 continue
             shapes[schema.name] = MappingProxyType({c: tuple(held.get(c, ())) for c in columns})
-        return ValueLookup(schemas, index, MappingProxyType(shapes), MappingProxyType(scanned))
+        kinds: dict[str, list[tuple[str, str, str]]] = {}
+        for table, by_column in shapes.items():
+            for column, of_column in by_column.items():
+                if sum(n for _, _, n in of_column) > KIND_COLUMN:
+                    continue
+                for _, value in index.column_values(table, column):
+                    if len(value_words := words(value)) > 1:
+                        kinds.setdefault(singular(value_words[-1]), []).append(
+                            (table, column, value)
+                        )
+        return ValueLookup(
+            schemas,
+            index,
+            MappingProxyType(shapes),
+            MappingProxyType(scanned),
+            MappingProxyType({w: tuple(found) for w, found in kinds.items()}),
+        )
 
     def scan(self, schema: TableSchema) -> Mapping[str, tuple]:
         """Distinct values per dimension column read from the rows (the way before the
@@ -313,11 +329,11 @@ def _stated(result: TableResult, schema: TableSchema) -> tuple[str, str, str]:
     context = [schema.name]
     if window := _window(query, schema):
         context.append(window)
-    context += [  # a grouped column's value is the row's own ("P-101 vs P-1010")
-        f"{column.replace('_', ' ')} {value}"
-        for column, value in query.filters
-        if column not in query.group_by
-    ]
+    alternatives: dict[str, list[str]] = {}  # "asset class centrifugal pump or vacuum pump"
+    for column, value in query.filters:
+        if column not in query.group_by:  # a grouped column's value is the row's own
+            alternatives.setdefault(column, []).append(str(value))
+    context += [f"{c.replace('_', ' ')} {' or '.join(vs)}" for c, vs in alternatives.items()]
     label = measure.name.replace("_", " ")
     aggregation = query.aggregation
     if aggregation is not None and aggregation is not measure.aggregation:
@@ -333,11 +349,13 @@ def _groups(result: TableResult, row: tuple) -> str:
 
 
 def _window(query: TableQuery, schema: TableSchema) -> str:
+    """ "2025-01-01 to 2025-12-31"; "closed date 2026-01-01 to …" when the rows are
+    selected by another date column than the time column."""
     if query.time_from is None and query.time_to is None:
         return ""
-    monthly = schema.time_column is not None and (
-        schema.columns[schema.time_column] is ColumnType.MONTH
-    )
+    column = query.dated_by or schema.time_column
+    monthly = column is not None and schema.columns[column] is ColumnType.MONTH
+    named = f"{query.dated_by.replace('_', ' ')} " if query.dated_by else ""
 
     def text(d: date | None) -> str:
         if d is None:
@@ -345,7 +363,7 @@ def _window(query: TableQuery, schema: TableSchema) -> str:
         return f"{d.year:04d}-{d.month:02d}" if monthly else d.isoformat()
 
     start, end = text(query.time_from), text(query.time_to)
-    return start if start == end else f"{start} to {end}"
+    return named + (start if start == end else f"{start} to {end}")
 
 
 def figure_text(value: object, unit: str) -> str:

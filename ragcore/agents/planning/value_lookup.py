@@ -22,6 +22,9 @@ from ragcore.text.value_words import question_words
 Value = str | int | float
 Values = Mapping[str, Mapping[str, tuple[Value, ...]]]
 """Table name -> dimension column -> values."""
+KIND_COLUMN = 100
+"""A column with at most this many distinct values has its values named by their last
+word too ("the pumps"): a kind of thing, not an identifier."""
 SMALL_COLUMN = 1000
 """A column with at most this many distinct values is listed whole for an unknown
 value; a bigger one gives its closest values."""
@@ -39,6 +42,9 @@ class ValueLookup:
     shapes: Mapping[str, Mapping[str, tuple[tuple[str, str, int], ...]]]
     """Table -> column -> (shape, example, count) of its values."""
     scanned: Values = field(default_factory=dict)
+    kinds: Mapping[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
+    """The last word of each value of several words in a small column ("pump" of
+    "centrifugal pump") -> (table, column, value): "the pumps" names them all."""
 
     def identifiers(self, rows: Mapping[str, int]) -> Mapping[str, frozenset[str]]:
         """Per table, its dimensions with a value of their own in every row (a work-order
@@ -61,7 +67,8 @@ class ValueLookup:
         perception reads the same as the whole."""
         words = question_words(question)
         named: dict[tuple[str, str], list[str]] = {}
-        for table, column, value in self.index.named(words):
+        kinds = [found for w in words for found in self.kinds.get(w, ())]
+        for table, column, value in [*self.index.named(words), *kinds]:
             named.setdefault((table, column), []).append(value)
         out: dict[str, dict[str, tuple[Value, ...]]] = {}
         for schema in self.schemas:

@@ -157,3 +157,40 @@ def test_a_dimension_with_a_value_in_every_row_is_an_identifier(catalog, tmp_pat
     catalog.refresh()
     assert catalog.identifiers["wo"] == frozenset({"work_order"})
     assert catalog.identifiers["shortages"] == frozenset()
+
+
+KIND_SCHEMA = """
+description = "alarms per asset"
+[columns]
+asset = "text"
+asset_class = "text"
+alarms = "integer"
+[dimensions.asset]
+[dimensions.asset_class]
+[measures.alarms]
+unit = "alarms"
+"""
+
+
+def test_the_last_word_of_a_small_column_s_values_names_them_all(catalog, tmp_path):
+    rows = [
+        ("P-1", "centrifugal pump", 3),
+        ("P-2", "vacuum pump", 4),
+        ("C-1", "screw compressor", 5),
+    ]
+    lines = ["asset,asset_class,alarms", *(",".join(map(str, r)) for r in rows)]
+    (tmp_path / "alarms.csv").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "alarms.toml").write_text(KIND_SCHEMA, "utf-8")
+    tables = catalog._reader.tables
+    tables.ingest(tmp_path / "alarms.csv", table="alarms", schema=tmp_path / "alarms.toml")
+    catalog.refresh()
+    question = "How many alarms did the pumps have?"
+    named = catalog.values_for(question)["alarms"]["asset_class"]
+    assert {"centrifugal pump", "vacuum pump"} <= set(named)
+    found = _read(catalog, question, whole=False)
+    assert found == _read(catalog, question, whole=True)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.filters == (
+        ("asset_class", "centrifugal pump"),
+        ("asset_class", "vacuum pump"),
+    )

@@ -233,6 +233,11 @@ def test_earliest_reads_the_first_month_of_the_selection_and_its_rows(reader):
     assert result.rows == (("P1", "2025-01", 10),) and result.row_ids == ((1,),)
 
 
+def test_dated_by_must_name_a_date_column(reader):
+    with pytest.raises(InvalidQueryError, match="no date or month column.*its date columns: month"):
+        reader.run(TableQuery("stock", "qty", dated_by="region", time_from=date(2025, 1, 1)))
+
+
 def test_the_measure_s_own_aggregation_and_count(reader):
     assert reader.run(TableQuery("stock", "usage")).rows == ((25 / 6,),)
     count = reader.run(TableQuery("stock", "qty", Aggregation.COUNT, group_by=("part",)))

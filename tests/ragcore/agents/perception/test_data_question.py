@@ -859,3 +859,93 @@ def test_a_row_asked_for_also_gives_the_columns_the_question_names():
     assert found.query.group_by == ("po_number", "supplier", "order_date")
     named = read_orders("When was the last order from supplier Kestrel?")
     assert isinstance(named, DataQuestion) and named.query.group_by == ("po_number", "order_date")
+
+
+JOBS = parse_schema(
+    """
+    description = "Closed maintenance jobs: dates opened and closed"
+    time_column = "opened_date"
+    [columns]
+    wo_number = "text"
+    asset_class = "text"
+    site = "text"
+    opened_date = "date"
+    closed_date = "date"
+    hours = "real"
+    [dimensions.wo_number]
+    synonyms = ["ticket", "job number"]
+    [dimensions.asset_class]
+    [dimensions.site]
+    [measures.hours]
+    synonyms = ["downtime"]
+    [measures.job_count]
+    expression = "1"
+    synonyms = ["number of jobs"]
+    """,
+    "work_jobs.toml",
+    default_name="work_jobs",
+)
+JOB_VALUES = {
+    "work_jobs": {
+        "asset_class": ["centrifugal pump", "vacuum pump", "screw compressor"],
+        "site": ["Riverside"],
+    }
+}
+
+
+def read_jobs(question: str):
+    time = AGENT.run(question).constraints.time
+    identifiers = {"work_jobs": frozenset({"wo_number"})}
+    return recognise(
+        question, [JOBS], today=TODAY, time=time, values=JOB_VALUES, identifiers=identifiers
+    )
+
+
+def test_a_period_named_with_another_date_column_s_word_selects_rows_by_it():
+    closed = read_jobs("How many jobs were closed in 2026?")
+    assert isinstance(closed, DataQuestion), closed
+    assert closed.query.dated_by == "closed_date"
+    assert (closed.query.time_from, closed.query.time_to) == (date(2026, 1, 1), date(2026, 12, 31))
+    opened = read_jobs("How many jobs were opened in 2026?")
+    assert isinstance(opened, DataQuestion) and opened.query.dated_by is None, opened
+    both = read_jobs("How many jobs were opened in 2025 and closed in 2026?")
+    assert isinstance(both, Unexpressible) and "more than one date" in both.reason, both
+    last = read_jobs("What was the last job closed at Riverside?")
+    assert isinstance(last, DataQuestion) and last.query.dated_by == "closed_date", last
+    assert last.query.group_by == ("wo_number", "closed_date")
+
+
+def test_a_word_ending_values_of_one_column_names_them_all_unless_asked_which():
+    pumps = read_jobs("What was the downtime of the pumps in 2025?")
+    assert isinstance(pumps, DataQuestion), pumps
+    assert pumps.query.filters == (
+        ("asset_class", "centrifugal pump"),
+        ("asset_class", "vacuum pump"),
+    )
+    assert pumps.query.group_by == ()  # named with one word: together, not compared
+    which = read_jobs("Which pump had the most downtime in 2025?")
+    assert not isinstance(which, DataQuestion) or not which.query.filters, which
+
+
+def test_an_identifier_in_the_plural_is_counted_and_per_one_is_per_row():
+    counted = read_jobs("How many tickets did Riverside have in 2025?")
+    assert isinstance(counted, DataQuestion), counted
+    assert counted.query.measure == "job_count" and counted.query.filters == (
+        ("site", "Riverside"),
+    )
+    per = read_jobs("What was the average downtime per ticket in 2025?")
+    assert isinstance(per, DataQuestion) and per.query.measure == "hours", per
+
+
+@pytest.mark.parametrize(
+    ("question", "group_by"),
+    [
+        ("What was the monthly downtime at Riverside in 2025?", ("month",)),
+        ("Show the yearly downtime of the pumps", ("year",)),
+    ],
+)
+def test_a_word_of_one_time_unit_groups_by_it(question, group_by):
+    found = read_jobs(question)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == group_by
+    assert "quarter" in reason("What was the quarterly shortage rate in the East region?")
