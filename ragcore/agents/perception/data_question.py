@@ -1148,6 +1148,17 @@ class _Reader:
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
+        periods_grouped = [
+            c for c in group_by if c == schema.time_column or c not in schema.columns
+        ]  # the time column, or a period of it ("year"; "month" of a date column)
+        if aggregation is Aggregation.AVG and periods_grouped and _additive(measure):
+            # "the average monthly downtime" is the mean of the months' totals (months
+            # without rows counting 0), not each month's average row
+            return self.unexpressible(
+                f"it cannot average {measure.name} over {periods_grouped[0]}s (the mean of "
+                f"their totals); ask for the total per {periods_grouped[0]}, or for the "
+                "total of the period"
+            )
         dated_by: str | None = None
         if time is not None or len(periods) > 1 or self.row_extreme is not None:
             dating = self._dated_by()

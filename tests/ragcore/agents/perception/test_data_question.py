@@ -949,3 +949,12 @@ def test_a_word_of_one_time_unit_groups_by_it(question, group_by):
     assert isinstance(found, DataQuestion), found
     assert found.query.group_by == group_by
     assert "quarter" in reason("What was the quarterly shortage rate in the East region?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What was the average monthly downtime at Riverside in 2025?", "Average downtime per year?"],
+)
+def test_an_average_per_period_of_a_total_is_declined_not_each_period_s_average_row(question):
+    found = read_jobs(question)
+    assert isinstance(found, Unexpressible) and "cannot average hours over" in found.reason, found
