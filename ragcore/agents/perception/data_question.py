@@ -128,6 +128,10 @@ class _Words:
     """Words asking for the earliest or latest row ("the first order"), with which."""
     periodic: Mapping[str, str]
     """A word of one time unit -> the unit it groups by ("monthly" -> "month")."""
+    together: tuple[Phrase, ...]
+    """Values of one column named with these are summed together, not compared."""
+    change: frozenset[str]
+    """Words asking how a figure changed: two sides needed."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -224,6 +228,8 @@ def _words() -> _Words:
             (p, Aggregation(name)) for name in rows for p in phrases(_strings(rows, name, "rows"))
         ),
         periodic={_norm(w): _norm(u) for w, u in periodic.items()},
+        together=phrases(_strings(data.get("together", {}), "words", "together")),
+        change=frozenset(_norm(w) for w in _strings(data.get("change", {}), "words", "change")),
     )
 
 
@@ -1140,6 +1146,8 @@ class _Reader:
         # names two values with one word: alternatives, summed together)
         spans = {(c, i) for i, _, c, _ in filters}
         compared = [c for c in dict.fromkeys(columns) if sum(s[0] == c for s in spans) > 1]
+        if compared and self.claims.claim([(p, None) for p in words.together]):
+            compared = []  # "Riverside and Hillcrest together": one figure for both
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
                 group_by.append(column)
@@ -1195,6 +1203,18 @@ class _Reader:
         compared_periods = self._periods(periods, today)
         if isinstance(compared_periods, Unexpressible):
             return compared_periods
+        changed = [
+            t.raw
+            for k, t in enumerate(self.tokens)
+            if t.norm in words.change and k not in self.claims.used  # not "oil change"
+        ]
+        if changed and not (compared or compared_periods):
+            # "how did downtime change from 2025 to 2026": one figure for the whole range
+            # would answer another question
+            return self.unexpressible(
+                f"it asks how the figure changed ({changed[0]!r}) and names one period or "
+                "value; name both sides (e.g. '2025 vs 2026', 'Riverside vs Hillcrest')"
+            )
         if order is not None and not group_by and not compared_periods:
             if limit is not None and limit > 1:
                 return self.unexpressible(

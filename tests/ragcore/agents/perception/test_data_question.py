@@ -894,10 +894,15 @@ JOB_VALUES = {
 
 
 def read_jobs(question: str):
-    time = AGENT.run(question).constraints.time
-    identifiers = {"work_jobs": frozenset({"wo_number"})}
+    constraints = AGENT.run(question).constraints
     return recognise(
-        question, [JOBS], today=TODAY, time=time, values=JOB_VALUES, identifiers=identifiers
+        question,
+        [JOBS],
+        today=TODAY,
+        time=constraints.time,
+        values=JOB_VALUES,
+        identifiers={"work_jobs": frozenset({"wo_number"})},
+        periods=constraints.periods,
     )
 
 
@@ -958,3 +963,16 @@ def test_a_word_of_one_time_unit_groups_by_it(question, group_by):
 def test_an_average_per_period_of_a_total_is_declined_not_each_period_s_average_row(question):
     found = read_jobs(question)
     assert isinstance(found, Unexpressible) and "cannot average hours over" in found.reason, found
+
+
+def test_values_named_together_are_summed_and_a_change_needs_both_sides():
+    values = {"work_jobs": {"site": ["Riverside", "Hillcrest"]}}
+    time = AGENT.run("in 2025").constraints.time
+    question = "What was the downtime of Riverside and Hillcrest together in 2025?"
+    found = recognise(question, [JOBS], today=TODAY, time=time, values=values)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == () and len(found.query.filters) == 2
+    changed = read_jobs("How did downtime at Riverside change from 2025 to 2026?")
+    assert isinstance(changed, Unexpressible) and "changed ('change')" in changed.reason
+    compared = read_jobs("How did downtime at Riverside change, 2025 vs 2026?")
+    assert isinstance(compared, DataQuestion) and len(compared.query.periods) == 2, compared
