@@ -495,10 +495,12 @@ def _check(question: object, schemas: object, values: object) -> str:
 
 
 def _time_span(text: str, tokens: list[_Token], time: TimeConstraint | None) -> set[int]:
-    """The tokens of the words perception read the time from ("last month")."""
-    if time is None or not time.text.strip():
+    """The tokens of the words perception read the time from ("last month"), without a
+    preposition before them: "the share of 2025's downtime" keeps its "of"."""
+    named = _PREPOSITION.sub("", time.text) if time is not None else ""
+    if time is None or not named.strip():
         return set()
-    pattern = r"\s+".join(re.escape(w) for w in time.text.split())
+    pattern = r"\s+".join(re.escape(w) for w in named.split())
     m = re.search(pattern, text, re.IGNORECASE)
     if m is None:
         return set()
@@ -883,6 +885,14 @@ class _Reader:
         norms = [t.norm for t in self.tokens]
         for i, j, m in measures:
             ranked = any(tuple(norms[max(0, i - len(p)) : i]) == p for p, _ in self.words.ranking)
+            ranked = (
+                ranked
+                or any(  # "what percent of work orders": a share of their count
+                    tuple(norms[max(0, i - len(p)) : i]) == p
+                    for p, a in self.words.aggregations
+                    if a is Aggregation.SHARE
+                )
+            )
             if m is measure and (
                 ranked
                 or self._named_as_itself(i, j, m)

@@ -976,3 +976,12 @@ def test_values_named_together_are_summed_and_a_change_needs_both_sides():
     assert isinstance(changed, Unexpressible) and "changed ('change')" in changed.reason
     compared = read_jobs("How did downtime at Riverside change, 2025 vs 2026?")
     assert isinstance(compared, DataQuestion) and len(compared.query.periods) == 2, compared
+
+
+def test_a_share_of_the_rows_or_of_a_period_s_total_is_read():
+    count = read_jobs("What percent of jobs were pumps in 2026?")
+    assert isinstance(count, DataQuestion), count
+    assert (count.query.measure, count.query.aggregation) == ("job_count", Aggregation.SHARE)
+    part = read_jobs("What fraction of 2025 downtime was at Riverside?")
+    assert isinstance(part, DataQuestion), part
+    assert (part.query.aggregation, part.query.group_by) == (Aggregation.SHARE, ("site",))
