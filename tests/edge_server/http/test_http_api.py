@@ -94,6 +94,14 @@ def test_every_read_route_gives_what_grpc_gives(served):
     first = page.documents[0]
     document = parsed(http.get(f"/v1/documents/{first.id}"), pb.StoredDocument())
     assert document == grpc_client.document(first.id) == first
+    assert not document.text  # only when asked for
+    hit = hits[0]
+    with_text = parsed(
+        http.get(f"/v1/documents/{hit.document_id}", params={"include_text": "true"}),
+        pb.StoredDocument(),
+    )
+    assert with_text == grpc_client.document(hit.document_id, include_text=True)
+    assert with_text.text[hit.start : hit.end] == hit.text
 
     kbs = parsed(http.get("/v1/knowledge-bases"), pb.ListKnowledgeBasesResponse())
     assert list(kbs.knowledge_bases) == list(grpc_client.knowledge_bases())
@@ -236,7 +244,8 @@ def test_upload_a_table(served):
     server, grpc_client, http, _ = served
     schema = (
         'description = "Gauge readings"\n[columns]\ngauge = "text"\nreading_kpa = "real"\n'
-        '[dimensions]\ngauge = "gauge"\n[measures]\nreading_kpa = { unit = "kPa" }\n'
+        '[dimensions.gauge]\nsynonyms = ["dial"]\n'
+        '[measures.reading_kpa]\nunit = "kPa"\naggregation = "avg"\n'
     )
     form = {"table": "http_gauges", "schema": schema}
     data = b"gauge,reading_kpa\nG1,101.5\nG2,99.0\n"
