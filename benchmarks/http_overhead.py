@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 import httpx
+from _common import median
 
-from benchmarks._common import median
 from edge_server import ServerConfig, create_server
 from edge_server.client import Client
 from ragcore import Config, Engine
