@@ -130,7 +130,7 @@ async def _events(
     try:
         first = await call.read()
     except grpc.aio.AioRpcError as error:
-        return error_response(status_of(error), relayed.request_id)
+        return error_response(status_of(error, relayed.request_id), relayed.request_id)
 
     async def events():
         try:
@@ -139,7 +139,7 @@ async def _events(
                 yield sse(item.WhichOneof("event") or "message", to_json(item))
                 item = await call.read()
         except grpc.aio.AioRpcError as error:
-            yield sse("error", to_json(status_of(error)))
+            yield sse("error", to_json(status_of(error, relayed.request_id)))
         finally:
             call.cancel()  # the client left (or the stream ended: then a no-op)
 
