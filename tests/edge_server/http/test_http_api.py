@@ -294,7 +294,10 @@ def test_openapi_document_is_valid_and_names_every_rpc(served):
     assert ask["requestBody"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ragcore.v1.AskRequest"
     }
-    assert "question" in spec["components"]["schemas"]["ragcore.v1.AskRequest"]["properties"]
+    question = spec["components"]["schemas"]["ragcore.v1.AskRequest"]["properties"]["question"]
+    assert question["type"] == "string"
+    assert "Limits.max_question_chars" in question["description"]  # the .proto's comment
+    assert ask["description"].startswith("Answer a question from the documents")
 
 
 def test_the_page_and_cors_only_when_configured(served, start_edge):
