@@ -306,6 +306,10 @@ def test_the_page_and_cors_only_when_configured(served, start_edge):
     assert (
         page.status_code == 200 and page.headers["content-security-policy"] == "default-src 'self'"
     )
+    static = anonymous.get("/static/index.html")
+    assert static.status_code == 200 and static.text == page.text
+    assert static.headers["content-security-policy"] == "default-src 'self'"
+    assert anonymous.get("/static/../../config.py").status_code == 404
     origin = {"origin": "https://panel.example"}
     plain = anonymous.get("/v1/health", headers=origin)
     assert "access-control-allow-origin" not in plain.headers
