@@ -53,9 +53,9 @@ class ServerConfig:
     tls_key: Path | None = None
     tls_client_ca: Path | None = None
     metrics_port: int | None = None
-    reuse_port: bool = False
-    """Share the port with other processes (SO_REUSEPORT; ``serve --processes N`` sets it
-    in each child). Off by default so that a port in use is a clear error."""
+    private_socket: Path | None = None
+    """Listen on this unix socket instead of ``host:port``: set by ``serve --processes N``
+    on each child, to which the parent relays connections from the port."""
 
     def __post_init__(self) -> None:
         for name in ("tokens_file", "tls_cert", "tls_key", "tls_client_ca"):
