@@ -1,10 +1,11 @@
 """``ragcore serve --processes 2`` as real processes: one port, two children with their own
-engines; an ingest through one is found through both; a child killed -9 is restarted
-while the service keeps answering; SIGTERM drains both and the parent exits 0.
+engines; 4 clients' connections are split 2/2; an ingest through one is found through
+both; a child killed -9 is restarted while the service keeps answering; SIGTERM drains
+both and the parent exits 0.
 
 Which child answered is read from the access log (each line carries its pid), matched to
-the call by its x-request-id. Each call opens its own connection, so the kernel's
-SO_REUSEPORT hashing spreads them over the children. Every wait has a timeout, and every
+the call by its x-request-id. The parent hands each new connection to the child holding
+the fewest, so one-call connections alternate. Every wait has a timeout, and every
 process is killed at teardown.
 """
 
@@ -24,6 +25,7 @@ import threading
 import time
 import urllib.request
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -209,6 +211,34 @@ def test_an_ingest_through_the_service_is_found_through_both_children(cluster):
         assert re.search(r'ragcore_rpcs_total\{code="OK",method="Search"', text)
 
 
+def test_four_clients_connections_are_split_two_and_two_over_the_children(cluster):
+    clients = [Client(cluster.target) for _ in range(4)]  # each its own connection
+    try:
+        calls: dict[int, list[str]] = {i: [] for i in range(4)}
+        for _ in range(3):
+            for i, client in enumerate(clients):
+                request_id = uuid.uuid4().hex[:16]
+                reply = client.stub.Search(
+                    pb.SearchRequest(query="HP-400 platen bolts torque", k=3),
+                    timeout=30,
+                    metadata=(("x-request-id", request_id),),
+                )
+                assert reply.hits
+                calls[i].append(request_id)
+    finally:
+        for client in clients:
+            client.close()
+    pid_of = cluster.pid_of()
+    pid_of_client = {}
+    for i, request_ids in calls.items():
+        pids = {pid_of[r] for r in request_ids}
+        assert len(pids) == 1, f"client {i}'s calls were served by {pids}: one connection"
+        pid_of_client[i] = pids.pop()
+    served = sorted(Counter(pid_of_client.values()).values())
+    assert served == [2, 2], (pid_of_client, cluster.log())
+    assert set(pid_of_client.values()) == cluster.serving_pids()
+
+
 def test_a_child_killed_9_is_restarted_and_the_service_keeps_answering(cluster):
     children = cluster.children()
     victim = children[0]
@@ -256,6 +286,12 @@ def test_sigterm_drains_both_children_and_exits_0(cluster, stand_in_llm):  # noq
         assert isinstance(answer, pb.Answer), answer
         assert answer.status == pb.ANSWER_STATUS_OK and "52 N·m" in answer.text
     assert "draining 2 processes" in log and "all processes stopped" in log
+    asks = [
+        line["pid"]
+        for line in map(json.loads, (t for t in log.splitlines() if t.startswith("{")))
+        if line["method"].endswith("/Ask")
+    ]
+    assert sorted(Counter(asks).values()) == [2, 2], log  # both children drained work
     assert not [pid for pid in children if _alive(pid)]
 
 
