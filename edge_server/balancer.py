@@ -86,11 +86,13 @@ class _Pair:
         self.index: int | None = None
         self.eofs = 0
         self.closed = False
+        balancer.pairs.add(self)
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
+        self.balancer.pairs.discard(self)
         for side in (self.client, self.child):
             if side.transport is not None:
                 side.transport.close()  # after writing what is pending
@@ -111,6 +113,7 @@ class Balancer:
         """Connections relayed to each child since the start."""
         self._turn = itertools.count()
         self._relays: set[asyncio.Task] = set()  # the loop holds tasks weakly
+        self.pairs: set[_Pair] = set()  # the connections open now, relayed or not yet
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="edge-balancer", daemon=True)
         self._started = threading.Event()
@@ -121,7 +124,8 @@ class Balancer:
         return self
 
     def stop(self) -> None:
-        """Stop accepting and close every relayed connection (the children have exited)."""
+        """Stop accepting and close every connection still open (after the children have
+        exited, none should be)."""
         if self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(STOP_SECONDS)
@@ -139,7 +143,10 @@ class Balancer:
             server.close()
             for task in asyncio.all_tasks(self._loop):
                 task.cancel()
-            self._loop.run_until_complete(asyncio.sleep(0))
+            for pair in list(self.pairs):
+                pair.close()
+            for _ in range(2):  # the cancellations, then the transports' closing callbacks
+                self._loop.run_until_complete(asyncio.sleep(0))
             self._loop.close()
 
     def accepted(self, pair: _Pair) -> None:

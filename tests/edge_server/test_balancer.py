@@ -129,6 +129,20 @@ def test_a_child_not_listening_is_skipped_and_with_none_the_connection_is_closed
         only.close()
 
 
+def test_stop_closes_the_connections_still_open(relay):
+    balancer, paths, port = relay
+    child = _Child(paths[0], 0)
+    try:
+        client, greeting = _connect(port)
+        assert greeting == "child 0"
+        balancer.stop()
+        assert client.recv(1) == b""  # closed, not left hanging
+        client.close()
+        assert not balancer.pairs
+    finally:
+        child.close()
+
+
 def test_a_port_in_use_is_a_config_error_naming_it():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -26,12 +26,14 @@ import time
 import urllib.request
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest
 from test_edge_process import LLM_DELAY, QUESTION, StandInLLM, stand_in_llm  # noqa: F401
+from test_edge_tls import pki  # noqa: F401 (the fixture)
 
 from edge_server.client import Client
 from edge_server.supervisor import Backoff, Supervisor
@@ -108,23 +110,14 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in (*drop, "RAGCORE_DATA_DIR")}
 
 
-@pytest.fixture
-def cluster(tmp_path, sample_data_template, stand_in_llm):  # noqa: F811 (the fixture)
+@contextlib.contextmanager
+def running(tmp_path: Path, sample_data_template: Path, *more: str) -> Iterator[Cluster]:
+    """``--processes 2`` on a copy of the sample data, with ``more`` options, until both
+    children serve; killed (with any child left behind) at the end."""
     data = tmp_path / "data"
     shutil.copytree(sample_data_template, data)
     stderr = tmp_path / "stderr.log"
-    command = _command(
-        data,
-        "0",
-        "--processes",
-        "2",
-        "--metrics-port",
-        "0",
-        "--llm-url",
-        stand_in_llm.url,
-        "--llm-model",
-        "stand-in",
-    )
+    command = _command(data, "0", "--processes", "2", *more)
     with stderr.open("wb") as sink:
         process = subprocess.Popen(
             command, cwd=ROOT, env=_clean_env(), stdin=subprocess.DEVNULL, stdout=sink, stderr=sink
@@ -151,6 +144,13 @@ def cluster(tmp_path, sample_data_template, stand_in_llm):  # noqa: F811 (the fi
             with contextlib.suppress(OSError):
                 if b"edge_server" in Path(f"/proc/{pid}/cmdline").read_bytes():
                     os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def cluster(tmp_path, sample_data_template, stand_in_llm):  # noqa: F811 (the fixture)
+    llm = ("--llm-url", stand_in_llm.url, "--llm-model", "stand-in")
+    with running(tmp_path, sample_data_template, "--metrics-port", "0", *llm) as started:
+        yield started
 
 
 def search(cluster: Cluster, query: str) -> tuple[str, pb.SearchResponse]:
@@ -293,6 +293,33 @@ def test_sigterm_drains_both_children_and_exits_0(cluster, stand_in_llm):  # noq
     ]
     assert sorted(Counter(asks).values()) == [2, 2], log  # both children drained work
     assert not [pid for pid in children if _alive(pid)]
+
+
+def test_mutual_tls_ends_in_the_children_through_the_relay(
+    tmp_path,
+    sample_data_template,
+    pki,  # noqa: F811 (the fixture)
+):
+    tls = ("--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key))
+    with running(tmp_path, sample_data_template, *tls, "--tls-client-ca", str(pki.ca.cert)) as c:
+        answered = set()
+        for _ in range(4):  # one connection each: they alternate over the children
+            request_id = uuid.uuid4().hex[:16]
+            with Client(
+                c.target, tls_ca=pki.ca.cert, client_cert=pki.client.cert, client_key=pki.client.key
+            ) as client:
+                reply = client.stub.Search(
+                    pb.SearchRequest(query="HP-400 platen bolts torque", k=3),
+                    timeout=30,
+                    metadata=(("x-request-id", request_id),),
+                )
+            assert reply.hits
+            answered.add(c.pid_of()[request_id])
+        assert answered == c.serving_pids()
+        # The relay passes bytes: without a client certificate the child's TLS refuses.
+        with Client(c.target, tls_ca=pki.ca.cert) as stranger, pytest.raises(grpc.RpcError) as no:
+            stranger.stub.Search(pb.SearchRequest(query="HP-400", k=1), timeout=10)
+        assert no.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
 def test_a_port_in_use_is_a_clear_error_before_any_child_starts(tmp_path):
