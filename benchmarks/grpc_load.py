@@ -45,9 +45,11 @@ that the server counted every answer it gave.
 ``--compare-processes`` measures ``ragcore serve --processes 2`` against ``--processes 1``
 (two servers on copies of the same data, started side by side; each round runs 1 and 4
 clients against both, one after the other, alternating which goes first). It reports
-per side throughput and latency, and per round the ratios 4 clients on 2 processes / 1
-client on 1 process (the goal: >= 1.8 on 2 cores) and 4 clients on 2 processes / 4
-clients on 1; server CPU and memory are summed over the parent and its children.
+per side throughput and latency, the answers each process gave (from the access log's
+pid: the spread of the clients' connections), and per round the ratios 4 clients on 2
+processes / 1 client on 1 process (the goal: >= 1.8 on 2 cores) and 4 clients on 2
+processes / 4 clients on 1; server CPU and memory are summed over the parent and its
+children, and the parent's CPU (its relay of every connection) is shown apart.
 """
 
 from __future__ import annotations
@@ -203,8 +205,8 @@ class ServerProcess:
 
     def answers_by_pid(self, start: int, end: int) -> list[int]:
         """How many Asks each server process answered between two log offsets, most
-        first (one entry per process that answered any: a process left idle by the
-        kernel's SO_REUSEPORT hashing shows as a missing entry)."""
+        first (one entry per process that answered any: a process left idle shows as a
+        missing entry, as SO_REUSEPORT's hashing did before the parent's relay)."""
         with open(self.log_path, "rb") as log:
             log.seek(start)
             chunk = log.read(end - start)
@@ -284,22 +286,36 @@ def summarise(latencies: list[float], codes: Counter, seconds: float, **extra) -
 
 class CpuMeter:
     """CPU seconds used by this process, by the server and by everything else, summed over
-    the intervals between ``start()`` and ``stop()``."""
+    the intervals between ``start()`` and ``stop()``; of the server's, the parent's too
+    when it has children (``--processes N``: the parent relays every connection)."""
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.own = self.served = self.others = 0.0
-        self._marks: tuple[float, float, float] | None = None
+        self.own = self.served = self.others = self.relay = 0.0
+        self._marks: tuple[float, float, float, float] | None = None
+
+    def _relay_seconds(self) -> float:
+        if self.server.processes == 1:
+            return 0.0
+        with contextlib.suppress(OSError):
+            return _proc_cpu(Path(f"/proc/{self.server.pid}/stat"))
+        return 0.0
 
     def start(self) -> None:
-        self._marks = (own_cpu_seconds(), self.server.cpu_seconds(), machine_cpu_seconds())
+        self._marks = (
+            own_cpu_seconds(),
+            self.server.cpu_seconds(),
+            machine_cpu_seconds(),
+            self._relay_seconds(),
+        )
 
     def stop(self) -> None:
         assert self._marks is not None, "CpuMeter.stop() without start()"
-        own, served, machine = self._marks
+        own, served, machine, relay = self._marks
         own, served = own_cpu_seconds() - own, self.server.cpu_seconds() - served
         self.own += own
         self.served += served
+        self.relay += self._relay_seconds() - relay
         self.others += max(0.0, machine_cpu_seconds() - machine - own - served)
 
     def figures(self, answers: int, seconds: float, client: bool = True) -> dict:
@@ -307,6 +323,8 @@ class CpuMeter:
         out = {"client_cpu_ms_per_answer": round(self.own * per, 2)}
         if client:
             out["server_cpu_ms_per_answer"] = round(self.served * per, 2)
+            if self.server.processes > 1:
+                out["relay_cpu_ms_per_answer"] = round(self.relay * per, 3)
         out["cpu_cores_used"] = round((self.own + self.served) / seconds, 2)
         out["other_processes_cores"] = round(self.others / seconds, 2)
         return out
@@ -515,6 +533,7 @@ FIELDS = (
     "paired_overhead_median_ms",
     "client_cpu_ms_per_answer",
     "server_cpu_ms_per_answer",
+    "relay_cpu_ms_per_answer",
     "cpu_cores_used",
     "other_processes_cores",
 )
@@ -972,7 +991,8 @@ def print_processes(result: dict) -> None:
     )
     print(
         f"{'side':12s} {'clients':>7s} {'req/s':>8s} {'p50 ms':>8s} {'p99 ms':>8s} "
-        f"{'srv cpu/ans':>11s} {'cores used':>10s} {'other':>6s}"
+        f"{'srv cpu/ans':>11s} {'of it relay':>11s} {'client cpu':>10s} {'cores used':>10s} "
+        f"{'other':>6s}"
     )
     for side in PROCESS_SIDES:
         phases = result["median"][f"processes_{side}"]["phases"]
@@ -981,7 +1001,9 @@ def print_processes(result: dict) -> None:
             print(
                 f"{'processes ' + str(side):12s} {n:7d} {p['throughput_rps']:8} "
                 f"{p.get('p50_ms', '-'):8} {p.get('p99_ms', '-'):8} "
-                f"{p.get('server_cpu_ms_per_answer', '-'):11} {p.get('cpu_cores_used', '-'):10} "
+                f"{p.get('server_cpu_ms_per_answer', '-'):11} "
+                f"{p.get('relay_cpu_ms_per_answer', '-'):11} "
+                f"{p.get('client_cpu_ms_per_answer', '-'):10} {p.get('cpu_cores_used', '-'):10} "
                 f"{p.get('other_processes_cores', '-'):6} answers by process "
                 f"{p.get('answers_by_process')}"
             )

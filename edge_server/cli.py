@@ -26,10 +26,10 @@ from edge_server.config import ServerConfig
 from edge_server.server import serve
 from edge_server.supervisor import (
     check_metrics_ports,
-    check_port_free,
     child_command,
     child_metrics_port,
     default_processes,
+    open_listener,
     supervise,
 )
 from edge_server.v1 import ragcore_pb2 as pb
@@ -197,12 +197,15 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="server processes on the one port, each with its own engine, supervised (a "
-        "dead one is restarted) and drained together on SIGTERM (default: the core count, "
+        help="server processes behind the one port, each with its own engine; the parent "
+        "hands each new connection to the one holding the fewest, restarts a dead one, "
+        "and drains them together on SIGTERM (default: the core count, "
         f"{default_processes()} here; 1: a single process)",
     )
     # Set by the parent of --processes N on each of its children: which one it is.
     serve_.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    # ... and the unix socket it listens on (the parent relays the port's connections).
+    serve_.add_argument("--child-socket", type=Path, default=None, help=argparse.SUPPRESS)
 
 
 def _add_remote_ask(ask) -> None:
@@ -291,6 +294,7 @@ def _serve(args, serve_args: list[str]) -> int:
             http_host=args.http_host,
             cors_origins=tuple(args.cors_origin),
             reuse_port=args.child is not None,
+            private_socket=args.child_socket,
         )
         if processes > 1:
             return _serve_processes(config, processes, serve_args, args.sample_kb)
@@ -299,8 +303,8 @@ def _serve(args, serve_args: list[str]) -> int:
             if args.sample_kb and args.child is None:  # the parent of --processes did it
                 _ingest_sample(engine)
             if args.child is not None:
-                # Load before listening: the kernel gives every listener on the port a share
-                # of the new connections, and a (re)starting child would refuse its share.
+                # Load before listening: the parent relays connections to a child as soon
+                # as its socket accepts, and a loading one would refuse their calls.
                 _exit_on_signal()  # stopped while loading: nothing in flight to drain
                 engine.warm_up()
             return serve(config, engine)
@@ -316,24 +320,27 @@ def _serve_processes(
     the sample knowledge base once, then supervises (see edge_server.supervisor)."""
     check_metrics_ports(config.metrics_port, processes)
     Tokens.load(config.tokens_file)  # a bad file: one error here, not one per child
-    port = check_port_free(config)
-    # The children share the HTTP port too: a free one is picked here for port 0.
+    listener = open_listener(config)
+    # The children share the HTTP port (SO_REUSEPORT): a free one is picked here for port 0.
     http = []
     if config.http_port is not None:
         where = replace(config, host=config.http_host or config.host, port=config.http_port)
-        http = ["--http-port", str(check_port_free(where))]
+        with open_listener(where) as probe:
+            http = ["--http-port", str(probe.getsockname()[1])]
     _exit_on_signal()  # until supervise() takes over: no child yet
     if sample_kb:
         with Engine(config.engine) as engine:
             _ingest_sample(engine)
+    port = listener.getsockname()[1]
     log.info("listening on %s:%d with %d processes", config.host, port, processes)
     return supervise(
         processes,
-        lambda i: [
-            *child_command(serve_args, i, port, child_metrics_port(config.metrics_port, i)),
+        lambda i, private: [
+            *child_command(serve_args, i, private, child_metrics_port(config.metrics_port, i)),
             *http,
         ],
         config.grace_seconds,
+        listener,
     )
 
 

@@ -51,8 +51,8 @@ class Client:
             ("grpc.max_receive_message_length", max_message_bytes),
             ("grpc.max_send_message_length", max_message_bytes),
             # Its own connection: gRPC otherwise shares one TCP connection among channels
-            # to the same target, and a server of several processes (SO_REUSEPORT) hands
-            # out work per connection.
+            # to the same target, and a server of several processes (``--processes N``)
+            # hands out work per connection.
             ("grpc.use_local_subchannel_pool", 1),
         ]
         if server_name:

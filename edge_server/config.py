@@ -64,8 +64,12 @@ class ServerConfig:
     http_host: str | None = None
     cors_origins: tuple[str, ...] = ()
     reuse_port: bool = False
-    """Share the port with other processes (SO_REUSEPORT; ``serve --processes N`` sets it
-    in each child). Off by default so that a port in use is a clear error."""
+    """Share the HTTP port with the other children (SO_REUSEPORT; ``serve --processes N``
+    sets it in each child; gRPC is relayed by the parent instead, see ``private_socket``).
+    Off by default so that a port in use is a clear error."""
+    private_socket: Path | None = None
+    """Listen on this unix socket instead of ``host:port``: set by ``serve --processes N``
+    on each child, to which the parent relays connections from the port."""
 
     def __post_init__(self) -> None:
         for name in ("tokens_file", "tls_cert", "tls_key", "tls_client_ca"):

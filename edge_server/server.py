@@ -160,7 +160,7 @@ class EdgeServer:
 
     def _bind(self) -> int:
         c = self.config
-        address = c.address
+        address = c.address if c.private_socket is None else f"unix:{c.private_socket}"
         try:
             if c.tls_cert is None or c.tls_key is None:  # ServerConfig requires both or neither
                 port = self._grpc.add_insecure_port(address)
@@ -302,7 +302,12 @@ def serve(config: ServerConfig, engine: Engine | None = None) -> int:
     interpreter joining worker threads). When the grace period ended with work in flight,
     it exits at once after the stop (``os._exit(0)``), without closing the engine."""
     server = create_server(config, engine).start()
-    log.info("listening on %s:%d (%s)", config.host, server.port, server.security)
+    where = (
+        f"{config.host}:{server.port}"
+        if config.private_socket is None
+        else f"unix:{config.private_socket}"
+    )
+    log.info("listening on %s (%s)", where, server.security)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda number, _frame: stop.set())
@@ -364,7 +369,7 @@ def _channel_options(c: ServerConfig) -> list[tuple[str, int]]:
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
         ("grpc.http2.max_pings_without_data", 0),
         # Off, a second server on the same port is an error rather than starting "fine" and
-        # getting no calls; on only in the children of ``serve --processes N``, which
-        # share the port on purpose (the parent checks it is free first).
-        ("grpc.so_reuseport", 1 if c.reuse_port else 0),
+        # getting no calls (``serve --processes N`` shares a port through its parent's
+        # relay, edge_server.balancer, not through SO_REUSEPORT).
+        ("grpc.so_reuseport", 0),
     ]

@@ -1,12 +1,14 @@
-"""``ragcore serve --processes N``: N server processes on one port, supervised.
+"""``ragcore serve --processes N``: N server processes behind one port, supervised.
 
 Why: one process is bound by the GIL (4 concurrent clients got only 1.34–1.44× the
-throughput of one). The parent binds nothing and loads no model: it checks that the port
-is free (so a port in use is still a clear error), then starts N children, each a whole
-``python -m edge_server`` with its own Engine and gRPC server on that port with
-SO_REUSEPORT (the kernel spreads new connections over them). It restarts a child that
-dies, with backoff, and on SIGTERM or SIGINT tells every child to drain (each says
-NOT_SERVING and gives its in-flight calls ``--grace`` seconds) and exits 0 once all have.
+throughput of one). The parent loads no model: it listens on the service's port itself
+(so a port in use is still a clear error) and starts N children, each a whole
+``python -m edge_server`` with its own Engine and gRPC server on a private unix socket;
+each new connection on the port is relayed to the child holding the fewest
+(``edge_server.balancer``: the kernel's SO_REUSEPORT hashing, used before, could leave a
+child idle). It restarts a child that dies, with backoff, and on SIGTERM or SIGINT tells
+every child to drain (each says NOT_SERVING and gives its in-flight calls ``--grace``
+seconds) and exits 0 once all have.
 
 Children are started fresh (not forked from the parent) so that no gRPC or onnxruntime
 state crosses a fork. On the sqlite store they share one data directory: each catches up
@@ -22,11 +24,14 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from edge_server.balancer import Balancer
 from edge_server.config import ServerConfig
 from ragcore.errors import ConfigError
 
@@ -36,6 +41,7 @@ STOP_MARGIN_SECONDS = 15.0  # beyond the grace period: a child closes its engine
 POLL_SECONDS = 0.2
 CONFIG_ERROR_EXIT = 2  # what ``ragcore serve`` exits with on a bad setting
 _PR_SET_PDEATHSIG = 1
+LISTEN_BACKLOG = 1024
 
 
 def default_processes() -> int:
@@ -72,27 +78,27 @@ class _Slot:
     runs: int = 0
 
 
-def check_port_free(config: ServerConfig) -> int:
-    """Bind the service's address once, without SO_REUSEPORT, and let it go: the port the
-    children will share (a free one for port 0). A port in use is a ConfigError, as for a
-    single process."""
+def open_listener(config: ServerConfig) -> socket.socket:
+    """The service's address, bound and listening, for the parent's ``Balancer``
+    (without SO_REUSEPORT: a port in use is a ConfigError, as for a single process)."""
     host = config.host.strip("[]")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        # gRPC sets SO_REUSEADDR too: a port whose last connections are in TIME_WAIT is free.
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, config.port))
-            probe.listen(1)
-        except OSError as error:
-            raise ConfigError(
-                "port",
-                config.address,
-                f"cannot listen there ({error.strerror or error}): the port is in use or "
-                "the host is not an address of this machine; choose another (port 0 "
-                "picks a free one)",
-            ) from error
-        return int(probe.getsockname()[1])
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    # As gRPC does: a port whose last connections are in TIME_WAIT is free.
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, config.port))
+        listener.listen(LISTEN_BACKLOG)
+    except OSError as error:
+        listener.close()
+        raise ConfigError(
+            "port",
+            config.address,
+            f"cannot listen there ({error.strerror or error}): the port is in use or "
+            "the host is not an address of this machine; choose another (port 0 "
+            "picks a free one)",
+        ) from error
+    return listener
 
 
 def child_metrics_port(base: int | None, index: int) -> int | None:
@@ -224,18 +230,35 @@ class Supervisor:
         return status
 
 
-def supervise(processes: int, command: Callable[[int], Sequence[str]], grace_seconds: float) -> int:
-    """Run a Supervisor until SIGTERM or SIGINT; its exit status."""
-    supervisor = Supervisor(processes, command, grace_seconds)
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda _number, _frame: supervisor.stop())
-    return supervisor.run()
+def supervise(
+    processes: int,
+    command: Callable[[int, Path], Sequence[str]],
+    grace_seconds: float,
+    listener: socket.socket,
+) -> int:
+    """Relay ``listener``'s connections to the children (``command(index, socket)``: child
+    ``index`` listens on the unix ``socket``) and run a Supervisor until SIGTERM or
+    SIGINT; its exit status. The sockets are in a private directory (mode 0700)."""
+    with tempfile.TemporaryDirectory(prefix="ragcore-serve-") as private:
+        sockets = [Path(private) / f"process-{i}.sock" for i in range(processes)]
+        supervisor = Supervisor(processes, lambda i: command(i, sockets[i]), grace_seconds)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda _number, _frame: supervisor.stop())
+        balancer = Balancer(listener, sockets).start()
+        try:
+            return supervisor.run()
+        finally:  # every child has exited: nothing is left to relay to
+            balancer.stop()
+            log.info("connections relayed per process: %s", balancer.relayed)
 
 
-def child_command(serve_args: Sequence[str], index: int, port: int, metrics: int | None):
-    """``python -m edge_server`` with the parent's options, one process, the shared port."""
+def child_command(
+    serve_args: Sequence[str], index: int, private_socket: Path, metrics: int | None
+) -> list[str]:
+    """``python -m edge_server`` with the parent's options, one process, listening on
+    ``private_socket`` (the parent relays the port's connections to it)."""
     command = [sys.executable, "-m", "edge_server", *serve_args]
-    command += ["--processes", "1", "--port", str(port), "--child", str(index)]
+    command += ["--processes", "1", "--child", str(index), "--child-socket", str(private_socket)]
     if metrics is not None:
         command += ["--metrics-port", str(metrics)]
     return command

@@ -1,10 +1,11 @@
 """``ragcore serve --processes 2`` as real processes: one port, two children with their own
-engines; an ingest through one is found through both; a child killed -9 is restarted
-while the service keeps answering; SIGTERM drains both and the parent exits 0.
+engines; 4 clients' connections are split 2/2; an ingest through one is found through
+both; a child killed -9 is restarted while the service keeps answering; SIGTERM drains
+both and the parent exits 0.
 
 Which child answered is read from the access log (each line carries its pid), matched to
-the call by its x-request-id. Each call opens its own connection, so the kernel's
-SO_REUSEPORT hashing spreads them over the children. Every wait has a timeout, and every
+the call by its x-request-id. The parent hands each new connection to the child holding
+the fewest, so one-call connections alternate. Every wait has a timeout, and every
 process is killed at teardown.
 """
 
@@ -24,12 +25,15 @@ import threading
 import time
 import urllib.request
 import uuid
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 import pytest
 from test_edge_process import LLM_DELAY, QUESTION, StandInLLM, stand_in_llm  # noqa: F401
+from test_edge_tls import pki  # noqa: F401 (the fixture)
 
 from edge_server.client import Client
 from edge_server.supervisor import Backoff, Supervisor
@@ -106,23 +110,14 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in (*drop, "RAGCORE_DATA_DIR")}
 
 
-@pytest.fixture
-def cluster(tmp_path, sample_data_template, stand_in_llm):  # noqa: F811 (the fixture)
+@contextlib.contextmanager
+def running(tmp_path: Path, sample_data_template: Path, *more: str) -> Iterator[Cluster]:
+    """``--processes 2`` on a copy of the sample data, with ``more`` options, until both
+    children serve; killed (with any child left behind) at the end."""
     data = tmp_path / "data"
     shutil.copytree(sample_data_template, data)
     stderr = tmp_path / "stderr.log"
-    command = _command(
-        data,
-        "0",
-        "--processes",
-        "2",
-        "--metrics-port",
-        "0",
-        "--llm-url",
-        stand_in_llm.url,
-        "--llm-model",
-        "stand-in",
-    )
+    command = _command(data, "0", "--processes", "2", *more)
     with stderr.open("wb") as sink:
         process = subprocess.Popen(
             command, cwd=ROOT, env=_clean_env(), stdin=subprocess.DEVNULL, stdout=sink, stderr=sink
@@ -149,6 +144,13 @@ def cluster(tmp_path, sample_data_template, stand_in_llm):  # noqa: F811 (the fi
             with contextlib.suppress(OSError):
                 if b"edge_server" in Path(f"/proc/{pid}/cmdline").read_bytes():
                     os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def cluster(tmp_path, sample_data_template, stand_in_llm):  # noqa: F811 (the fixture)
+    llm = ("--llm-url", stand_in_llm.url, "--llm-model", "stand-in")
+    with running(tmp_path, sample_data_template, "--metrics-port", "0", *llm) as started:
+        yield started
 
 
 def search(cluster: Cluster, query: str) -> tuple[str, pb.SearchResponse]:
@@ -209,6 +211,34 @@ def test_an_ingest_through_the_service_is_found_through_both_children(cluster):
         assert re.search(r'ragcore_rpcs_total\{code="OK",method="Search"', text)
 
 
+def test_four_clients_connections_are_split_two_and_two_over_the_children(cluster):
+    clients = [Client(cluster.target) for _ in range(4)]  # each its own connection
+    try:
+        calls: dict[int, list[str]] = {i: [] for i in range(4)}
+        for _ in range(3):
+            for i, client in enumerate(clients):
+                request_id = uuid.uuid4().hex[:16]
+                reply = client.stub.Search(
+                    pb.SearchRequest(query="HP-400 platen bolts torque", k=3),
+                    timeout=30,
+                    metadata=(("x-request-id", request_id),),
+                )
+                assert reply.hits
+                calls[i].append(request_id)
+    finally:
+        for client in clients:
+            client.close()
+    pid_of = cluster.pid_of()
+    pid_of_client = {}
+    for i, request_ids in calls.items():
+        pids = {pid_of[r] for r in request_ids}
+        assert len(pids) == 1, f"client {i}'s calls were served by {pids}: one connection"
+        pid_of_client[i] = pids.pop()
+    served = sorted(Counter(pid_of_client.values()).values())
+    assert served == [2, 2], (pid_of_client, cluster.log())
+    assert set(pid_of_client.values()) == cluster.serving_pids()
+
+
 def test_a_child_killed_9_is_restarted_and_the_service_keeps_answering(cluster):
     children = cluster.children()
     victim = children[0]
@@ -256,7 +286,40 @@ def test_sigterm_drains_both_children_and_exits_0(cluster, stand_in_llm):  # noq
         assert isinstance(answer, pb.Answer), answer
         assert answer.status == pb.ANSWER_STATUS_OK and "52 N·m" in answer.text
     assert "draining 2 processes" in log and "all processes stopped" in log
+    asks = [
+        line["pid"]
+        for line in map(json.loads, (t for t in log.splitlines() if t.startswith("{")))
+        if line["method"].endswith("/Ask")
+    ]
+    assert sorted(Counter(asks).values()) == [2, 2], log  # both children drained work
     assert not [pid for pid in children if _alive(pid)]
+
+
+def test_mutual_tls_ends_in_the_children_through_the_relay(
+    tmp_path,
+    sample_data_template,
+    pki,  # noqa: F811 (the fixture)
+):
+    tls = ("--tls-cert", str(pki.server.cert), "--tls-key", str(pki.server.key))
+    with running(tmp_path, sample_data_template, *tls, "--tls-client-ca", str(pki.ca.cert)) as c:
+        answered = set()
+        for _ in range(4):  # one connection each: they alternate over the children
+            request_id = uuid.uuid4().hex[:16]
+            with Client(
+                c.target, tls_ca=pki.ca.cert, client_cert=pki.client.cert, client_key=pki.client.key
+            ) as client:
+                reply = client.stub.Search(
+                    pb.SearchRequest(query="HP-400 platen bolts torque", k=3),
+                    timeout=30,
+                    metadata=(("x-request-id", request_id),),
+                )
+            assert reply.hits
+            answered.add(c.pid_of()[request_id])
+        assert answered == c.serving_pids()
+        # The relay passes bytes: without a client certificate the child's TLS refuses.
+        with Client(c.target, tls_ca=pki.ca.cert) as stranger, pytest.raises(grpc.RpcError) as no:
+            stranger.stub.Search(pb.SearchRequest(query="HP-400", k=1), timeout=10)
+        assert no.value.code() == grpc.StatusCode.UNAVAILABLE
 
 
 def test_a_port_in_use_is_a_clear_error_before_any_child_starts(tmp_path):
