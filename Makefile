@@ -17,7 +17,7 @@ models: $(STAMP)
 $(STAMP): pyproject.toml models/nlp-requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,http]"
 	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r models/nlp-requirements.txt
 	rm -f $(VENV)/.installed-* && touch $@
 

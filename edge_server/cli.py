@@ -13,7 +13,7 @@ import logging
 import os
 import signal
 import sys
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import grpc
@@ -171,6 +171,28 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "process i serves them on PORT+i",
     )
     serve_.add_argument(
+        "--http-port",
+        type=int,
+        metavar="PORT",
+        help="also serve the JSON/HTTP API (every rpc at /v1/..., AskStream as Server-Sent "
+        "Events, /v1/openapi.json) and the page (/) on this port, in the same process, with "
+        "the same tokens, limits and errors (HTTPS with --tls-cert; 0 picks a free port, "
+        "logged; default: none); with --processes N, every process serves it on that port",
+    )
+    serve_.add_argument(
+        "--http-host",
+        default=None,
+        help="address the HTTP API listens on (default: --host)",
+    )
+    serve_.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web origin (https://panel.example:8443, or *) whose pages may call the HTTP "
+        "API from a browser; repeat for several (default: none, no CORS headers)",
+    )
+    serve_.add_argument(
         "--processes",
         type=int,
         default=None,
@@ -265,6 +287,9 @@ def _serve(args, serve_args: list[str]) -> int:
             tls_key=args.tls_key,
             tls_client_ca=args.tls_client_ca,
             metrics_port=args.metrics_port,
+            http_port=args.http_port,
+            http_host=args.http_host,
+            cors_origins=tuple(args.cors_origin),
             reuse_port=args.child is not None,
         )
         if processes > 1:
@@ -292,6 +317,11 @@ def _serve_processes(
     check_metrics_ports(config.metrics_port, processes)
     Tokens.load(config.tokens_file)  # a bad file: one error here, not one per child
     port = check_port_free(config)
+    # The children share the HTTP port too: a free one is picked here for port 0.
+    http = []
+    if config.http_port is not None:
+        where = replace(config, host=config.http_host or config.host, port=config.http_port)
+        http = ["--http-port", str(check_port_free(where))]
     _exit_on_signal()  # until supervise() takes over: no child yet
     if sample_kb:
         with Engine(config.engine) as engine:
@@ -299,7 +329,10 @@ def _serve_processes(
     log.info("listening on %s:%d with %d processes", config.host, port, processes)
     return supervise(
         processes,
-        lambda i: child_command(serve_args, i, port, child_metrics_port(config.metrics_port, i)),
+        lambda i: [
+            *child_command(serve_args, i, port, child_metrics_port(config.metrics_port, i)),
+            *http,
+        ],
         config.grace_seconds,
     )
 

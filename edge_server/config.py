@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # a 2M-character document fits
 DEFAULT_KEEPALIVE_SECONDS = 60.0
 DEFAULT_KEEPALIVE_TIMEOUT_SECONDS = 20.0
 DEFAULT_GRACE_SECONDS = 10.0
+_ORIGIN = re.compile(r"https?://[^/\s:]+(:\d{1,5})?")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,11 @@ class ServerConfig:
     turn on TLS; ``tls_client_ca`` also requires client certificates signed by it.
     ``metrics_port`` serves Prometheus metrics over HTTP on ``host`` (HTTPS with the same
     certificates under TLS; 0 picks a free port; None, the default, serves none).
+    ``http_port`` serves the JSON/HTTP API and the page (``edge_server.http``) on
+    ``http_host`` (default: ``host``), HTTPS with the same certificates under TLS, in
+    the same process and through the same checks as gRPC; None (the default) serves none.
+    ``cors_origins`` are the web origins ("https://panel.example:8443", or "*") whose
+    pages may call it from a browser; none (the default): no CORS headers at all.
     """
 
     engine: Config = field(default_factory=lambda: Config(threads=DEFAULT_ENGINE_THREADS))
@@ -53,6 +60,9 @@ class ServerConfig:
     tls_key: Path | None = None
     tls_client_ca: Path | None = None
     metrics_port: int | None = None
+    http_port: int | None = None
+    http_host: str | None = None
+    cors_origins: tuple[str, ...] = ()
     reuse_port: bool = False
     """Share the port with other processes (SO_REUSEPORT; ``serve --processes N`` sets it
     in each child). Off by default so that a port in use is a clear error."""
@@ -71,16 +81,21 @@ class ServerConfig:
             or not (0 <= self.port <= 65535)
         ):
             raise ConfigError("port", self.port, "use 0 (any free port) to 65535")
-        if self.metrics_port is not None and (
-            isinstance(self.metrics_port, bool)
-            or not isinstance(self.metrics_port, int)
-            or not (0 <= self.metrics_port <= 65535)
-        ):
-            raise ConfigError(
-                "metrics_port",
-                self.metrics_port,
-                "use None (no metrics) or 0 (any free port) to 65535",
-            )
+        for name, what in (("metrics_port", "no metrics"), ("http_port", "no HTTP API")):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not (0 <= value <= 65535)
+            ):
+                raise ConfigError(name, value, f"use None ({what}) or 0 (any free port) to 65535")
+        object.__setattr__(self, "cors_origins", tuple(self.cors_origins))
+        for origin in self.cors_origins:
+            if origin != "*" and not _ORIGIN.fullmatch(origin):
+                raise ConfigError(
+                    "cors_origins",
+                    origin,
+                    "give an origin as a browser sends it, scheme://host[:port] with no path "
+                    "('https://panel.example:8443'), or '*' for any",
+                )
         for name in ("max_in_flight", "workers", "max_message_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -106,5 +121,15 @@ class ServerConfig:
 
     @property
     def address(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
-        return f"{host}:{self.port}"
+        return f"{bracketed(self.host)}:{self.port}"
+
+    @property
+    def http_address(self) -> str:
+        """Where the HTTP API listens (``http_host``, else ``host``), once bound: its port
+        may be 0 here."""
+        return f"{bracketed(self.http_host or self.host)}:{self.http_port}"
+
+
+def bracketed(host: str) -> str:
+    """``host`` as it goes before ":PORT" (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host

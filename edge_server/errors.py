@@ -234,6 +234,12 @@ def status_for(error: BaseException) -> grpc.StatusCode:
 
 def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
     """The status to end an rpc with for ``error``: code, message and the details."""
+    return rpc_status.to_status(status_message(error, request_id))
+
+
+def status_message(error: BaseException, request_id: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` for ``error``: code, message and the details (what the
+    HTTP gateway sends as JSON for a refusal of its own)."""
     outcome = outcome_for(error)
     if outcome is INTERNAL:
         message = (
@@ -256,12 +262,11 @@ def rich_status(error: BaseException, request_id: str = "") -> grpc.Status:
         details.append(delay)
     metadata = {key: _cut_value(value) for key, value in metadata.items()}
     info = error_details_pb2.ErrorInfo(reason=outcome.reason, domain=DOMAIN, metadata=metadata)
-    status = status_pb2.Status(
+    return status_pb2.Status(
         code=getattr(code_pb2, outcome.code.name),
         message=message,
         details=[_packed(d) for d in (info, *details)],
     )
-    return rpc_status.to_status(status)
 
 
 def _field_violation(

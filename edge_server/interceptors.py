@@ -69,6 +69,7 @@ LIGHT_METHODS = frozenset(
 )
 ANONYMOUS = "anonymous"  # the access log's role for a caller without a known token
 REQUEST_ID_HEADER = "x-request-id"
+HTTP_PEER_HEADER = "x-ragcore-http-peer"  # set by the HTTP gateway (edge_server.http)
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 access_log = logging.getLogger("edge_server.access")
@@ -230,8 +231,7 @@ def access_log_guard(call: Call, context) -> Iterator[None]:
     ``x-request-id`` when it sends a usable one, else a new one; it is sent back in the
     reply's initial metadata.
     """
-    given = call.metadata.get(REQUEST_ID_HEADER, "")
-    call.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+    call.request_id = request_id_of(call.metadata.get(REQUEST_ID_HEADER, ""))
     context.send_initial_metadata(((REQUEST_ID_HEADER, call.request_id),))
     started = time.perf_counter()
     error: BaseException | None = None
@@ -246,7 +246,7 @@ def access_log_guard(call: Call, context) -> Iterator[None]:
             "status": _final_status(context, error).name,
             "ms": round((time.perf_counter() - started) * 1000, 3),
             "request_id": call.request_id,
-            "peer": context.peer(),
+            "peer": _peer(call, context),
             "role": call.access.role if call.access else ANONYMOUS,
             "pid": os.getpid(),
         }
@@ -254,6 +254,20 @@ def access_log_guard(call: Call, context) -> Iterator[None]:
             line["scope"] = call.access.scope_names
         # Health probes come every few seconds: keep them out of the default log level.
         access_log.log(logging.INFO if call.ragcore_method else logging.DEBUG, json.dumps(line))
+
+
+def _peer(call: Call, context) -> str:
+    """The caller's address; for a call the HTTP gateway relays (over its private Unix
+    socket, the only one the server listens on), the HTTP client's, as "http:ADDRESS"."""
+    peer = context.peer()
+    relayed = call.metadata.get(HTTP_PEER_HEADER)
+    return f"http:{relayed}" if relayed and peer.startswith("unix:") else peer
+
+
+def request_id_of(given: str) -> str:
+    """The request id for a call whose client sent ``given``: that, when usable (1-64
+    letters, digits, '.', '_' or '-'), else a new one."""
+    return given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
 
 
 def _final_status(context, error: BaseException | None) -> grpc.StatusCode:

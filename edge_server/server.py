@@ -119,8 +119,9 @@ class EdgeServer:
         # Outermost, so that refused calls are counted too; None: no metrics, no cost.
         self.metrics = None if config.metrics_port is None else Metrics(self.engine, self.admission)
         self.metrics_port: int | None = None  # the one listening, once started
+        authentication = Authentication(tokens)
         guards = Guards(
-            [access_log_guard, Authentication(tokens), self.admission], config.max_message_bytes
+            [access_log_guard, authentication, self.admission], config.max_message_bytes
         )
         self.in_flight = InFlight()
         self.limits = Limits.of(
@@ -146,6 +147,8 @@ class EdgeServer:
             (SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), self._grpc
         )
         self.port = self._bind()
+        self.http = _http_service(config, self._grpc, authentication)
+        self.http_port: int | None = None  # the one listening, once started
         self.security = (
             "mTLS" if config.tls_client_ca else "TLS" if config.tls_cert else "plaintext"
         ) + (", bearer tokens" if tokens.enabled else ", no tokens")
@@ -185,6 +188,8 @@ class EdgeServer:
         if self.metrics is not None:
             self.metrics_port = self.metrics.serve_http(self.config)
         self._grpc.start()
+        if self.http is not None:
+            self.http_port = self.http.start()
         threading.Thread(target=self._load, name="edge-load", daemon=True).start()
         return self
 
@@ -263,6 +268,8 @@ class EdgeServer:
                     "%d requests still in flight: cutting them off", self.admission.in_flight
                 )
         self._grpc.stop(max(0.0, deadline - time.monotonic())).wait()
+        if self.http is not None:  # its calls all went through gRPC: none is left
+            self.http.stop()
         if self.metrics is not None:  # scraped until here: the drain shows on a dashboard
             self.metrics.stop_http()
         if self._owns_engine and self.admission.in_flight == 0:
@@ -326,6 +333,22 @@ def hard_exit_after(seconds: float) -> threading.Thread:
     watchdog = threading.Thread(target=watch, name="edge-hard-exit", daemon=True)
     watchdog.start()
     return watchdog
+
+
+def _http_service(config: ServerConfig, grpc_server: grpc.Server, authentication):
+    """The HTTP API beside gRPC (``edge_server.http``), or None without ``http_port``."""
+    if config.http_port is None:
+        return None
+    try:
+        from edge_server.http.serving import HttpService
+    except ImportError as error:
+        raise ConfigError(
+            "http_port",
+            config.http_port,
+            f"the HTTP API needs the http extra ({error.name} is missing): "
+            "pip install 'ragcore[http]'",
+        ) from error
+    return HttpService(config, grpc_server, authentication)
 
 
 def _channel_options(c: ServerConfig) -> list[tuple[str, int]]:
