@@ -213,8 +213,11 @@ class Client:
         request = pb.DeleteDocumentRequest(document_id=document_id)
         return self.stub.DeleteDocument(request, **self._call(timeout))
 
-    def document(self, document_id: str, *, timeout: float | None = None) -> pb.StoredDocument:
-        request = pb.GetDocumentRequest(document_id=document_id)
+    def document(
+        self, document_id: str, *, include_text: bool = False, timeout: float | None = None
+    ) -> pb.StoredDocument:
+        """A stored document; ``include_text`` also sends its text."""
+        request = pb.GetDocumentRequest(document_id=document_id, include_text=include_text)
         return self.stub.GetDocument(request, **self._call(timeout))
 
     def list_documents(

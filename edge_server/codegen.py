@@ -15,7 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto" / "ragcore" / "v1"
 PACKAGE = "edge_server/v1"  # where the stubs live, as a Python import path
-STUBS = ("ragcore_pb2.py", "ragcore_pb2.pyi", "ragcore_pb2_grpc.py")
+# ragcore.binpb: the .proto's descriptors with its comments (source info), from which
+# the HTTP API's OpenAPI document takes its descriptions (edge_server.http.openapi).
+STUBS = ("ragcore_pb2.py", "ragcore_pb2.pyi", "ragcore_pb2_grpc.py", "ragcore.binpb")
 
 
 def generate(out_dir: Path) -> list[Path]:
@@ -31,6 +33,8 @@ def generate(out_dir: Path) -> list[Path]:
         f"--python_out={out_dir}",
         f"--pyi_out={out_dir}",
         f"--grpc_python_out={out_dir}",
+        "--include_source_info",
+        f"--descriptor_set_out={out_dir / PACKAGE / 'ragcore.binpb'}",
         f"{PACKAGE}/ragcore.proto",
     ]
     if protoc.main(args) != 0:

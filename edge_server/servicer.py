@@ -219,8 +219,12 @@ class RagcoreServicer(pb_grpc.RagcoreServicer):
 
     def GetDocument(self, request: pb.GetDocumentRequest, context: CallContext):
         document_id = convert.document_id(request.document_id, self.limits)
-        record = self.engine.document(document_id, scope=scope_of(context.access))
-        return convert.stored_document(record, self._visible(context.access)(record.supersedes))
+        scope = scope_of(context.access)
+        record = self.engine.document(document_id, scope=scope)
+        stored = convert.stored_document(record, self._visible(context.access)(record.supersedes))
+        if request.include_text:
+            stored.text = self.engine.document_text(document_id, scope=scope)
+        return stored
 
     def ListDocuments(self, request: pb.ListDocumentsRequest, context: CallContext):
         arguments = convert.list_documents_request(request, self.limits)

@@ -720,6 +720,13 @@ class Engine:
         with self._translated("reading a document"):
             return self.store.within(_scope(scope)).record(document_id)
 
+    def document_text(self, document_id: str, *, scope: Scope | None = None) -> str:
+        """A document's text as stored: what its chunks' ``start``/``end`` offsets count
+        in (a file's text after conversion); the same ``DocumentNotFoundError`` as
+        ``document`` when it does not exist or is outside ``scope``."""
+        with self._translated("reading a document's text"):
+            return self.store.within(_scope(scope)).text(document_id)
+
     def list_documents(
         self,
         *,

@@ -67,7 +67,7 @@ def create_app(gateway: Gateway, cors_origins: tuple[str, ...] = ()) -> Starlett
         try:
             reply = await check(health_pb2.HealthCheckRequest(service=service), timeout=10)
         except grpc.aio.AioRpcError as error:
-            return error_response(status_of(error), request_id)
+            return error_response(status_of(error, request_id), request_id)
         serving = reply.status == health_pb2.HealthCheckResponse.SERVING
         return json_response(to_json(reply), request_id, 200 if serving else 503)
 

@@ -152,7 +152,7 @@ class Gateway:
         try:
             reply = await _unless_gone(request, call)
         except grpc.aio.AioRpcError as error:
-            return error_response(status_of(error), relayed.request_id)
+            return error_response(status_of(error, relayed.request_id), relayed.request_id)
         return json_response(to_json(reply), relayed.request_id)
 
     def server_stream(self, request: Request, rpc: Rpc, message: Message, relayed: Relayed):

@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 from edge_server.errors import InvalidField, MalformedRequest
 
 _FAILED = re.compile(r"Failed to parse (\S+) field: ")
+_AT = re.compile(r' at "?([A-Za-z_][\w.\[\]]*?)"?\.?(\n|$)')
 _UNKNOWN = re.compile(r'has no field named "([^"]+)"')
 _TRUE, _FALSE = frozenset({"true", "1"}), frozenset({"false", "0"})
 
@@ -123,6 +124,9 @@ def _invalid(error: json_format.ParseError, descriptor: Descriptor) -> InvalidFi
     """The field json_format refused, as a .proto path, with its reason."""
     text = str(error)
     names = _FAILED.findall(text)
+    at = _AT.search(text)  # the path of the message being parsed: a nested one's too
+    if at and len(at.group(1).split(".")) - 1 > len(names):
+        names = [re.sub(r"\[\d+\]$", "", n) for n in at.group(1).split(".")[1:]]
     unknown = _UNKNOWN.search(text)
     if unknown:
         names.append(unknown.group(1))

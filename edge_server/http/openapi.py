@@ -7,9 +7,12 @@ the descriptors carry it (``edge_server.v1.ragcore_source``), else the schemas h
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
+from pathlib import Path
 
+from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.rpc import status_pb2
 
@@ -19,6 +22,10 @@ from edge_server.http.statuses import HTTP_STATUS
 from ragcore import __version__
 
 REF = "#/components/schemas/"
+SOURCE = Path(__file__).resolve().parent.parent / "v1" / "ragcore.binpb"
+# SourceCodeInfo paths: FileDescriptorProto's message_type (4), service (6), enum_type (5);
+# DescriptorProto's field (2), nested_type (3), enum_type (4); a service's method (2).
+_MESSAGE, _SERVICE, _ENUM, _FIELD, _NESTED, _NESTED_ENUM, _METHOD = 4, 6, 5, 2, 3, 4, 2
 _INTEGER = {
     FieldDescriptor.TYPE_INT32: "int32",
     FieldDescriptor.TYPE_SINT32: "int32",
@@ -89,6 +96,7 @@ def _operation(route: Route, rpc: Rpc, operation_id: str, schemas: dict) -> dict
     operation: dict = {
         "operationId": operation_id,
         "summary": f"{route.rpc} (ragcore.v1.Ragcore/{route.rpc})",
+        "description": comments().get(rpc.method.full_name, ""),
         "parameters": [
             {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
             for name in route.path_fields
@@ -96,8 +104,8 @@ def _operation(route: Route, rpc: Rpc, operation_id: str, schemas: dict) -> dict
     }
     if route.input is Input.QUERY:
         operation["parameters"] += [
-            {"name": name, "in": "query", "required": False, "schema": schema}
-            for name, schema in _query_fields(request, "", set(route.path_fields))
+            _described({"name": name, "in": "query", "required": False, "schema": schema}, full)
+            for name, full, schema in _query_fields(request, "", set(route.path_fields))
         ]
     elif route.input is Input.BODY:
         operation["requestBody"] = _json_body(_schema_of(request, schemas))
@@ -165,7 +173,8 @@ def _files() -> dict:
 
 
 def _query_fields(descriptor: Descriptor, prefix: str, skip: set[str]):
-    """(name, schema) of each query parameter: scalar fields, nested ones dotted."""
+    """(name, field's full name, schema) of each query parameter: scalar fields, nested
+    ones dotted."""
     for field in descriptor.fields:
         name = prefix + field.name
         if name in skip:
@@ -174,7 +183,7 @@ def _query_fields(descriptor: Descriptor, prefix: str, skip: set[str]):
             if not _repeated(field) and field.message_type.full_name not in _WELL_KNOWN:
                 yield from _query_fields(field.message_type, name + ".", skip)
             continue
-        yield name, _field_schema(field, {})
+        yield name, field.full_name, _field_schema(field, {})
 
 
 def _repeated(field: FieldDescriptor) -> bool:
@@ -188,12 +197,56 @@ def _schema_of(descriptor: Descriptor, schemas: dict) -> dict:
         return dict(_WELL_KNOWN[name])
     if name not in schemas:
         schemas[name] = {}  # taken before the fields: a message may contain itself
-        schemas[name] = {
-            "type": "object",
-            "properties": {f.json_name: _field_schema(f, schemas) for f in descriptor.fields},
-            "additionalProperties": False,
+        properties = {
+            f.json_name: _described(_field_schema(f, schemas), f.full_name)
+            for f in descriptor.fields
         }
+        schemas[name] = _described(
+            {"type": "object", "properties": properties, "additionalProperties": False}, name
+        )
     return {"$ref": REF + name}
+
+
+@functools.cache
+def comments() -> dict[str, str]:
+    """The .proto's comment of each message, field, enum, service and rpc by full name
+    ("ragcore.v1.AskRequest.question"), from the descriptor set codegen writes with
+    source info; empty without it."""
+    if not SOURCE.is_file():
+        return {}
+    files = descriptor_pb2.FileDescriptorSet.FromString(SOURCE.read_bytes())
+    found: dict[str, str] = {}
+    for file in files.file:
+        names: dict[tuple[int, ...], str] = {}
+        for i, message in enumerate(file.message_type):
+            _name_message(message, f"{file.package}.{message.name}", (_MESSAGE, i), names)
+        for i, enum in enumerate(file.enum_type):
+            names[(_ENUM, i)] = f"{file.package}.{enum.name}"
+        for i, service in enumerate(file.service):
+            names[(_SERVICE, i)] = f"{file.package}.{service.name}"
+            for j, method in enumerate(service.method):
+                names[(_SERVICE, i, _METHOD, j)] = f"{file.package}.{service.name}.{method.name}"
+        for location in file.source_code_info.location:
+            name = names.get(tuple(location.path))
+            text = location.leading_comments or location.trailing_comments
+            if name and text.strip():
+                found[name] = " ".join(line.strip() for line in text.strip().splitlines())
+    return found
+
+
+def _name_message(message, name: str, path: tuple[int, ...], names: dict) -> None:
+    names[path] = name
+    for i, field in enumerate(message.field):
+        names[(*path, _FIELD, i)] = f"{name}.{field.name}"
+    for i, nested in enumerate(message.nested_type):
+        _name_message(nested, f"{name}.{nested.name}", (*path, _NESTED, i), names)
+    for i, enum in enumerate(message.enum_type):
+        names[(*path, _NESTED_ENUM, i)] = f"{name}.{enum.name}"
+
+
+def _described(schema: dict, name: str) -> dict:
+    text = comments().get(name)
+    return {**schema, "description": text} if text else schema
 
 
 def _field_schema(field: FieldDescriptor, schemas: dict) -> dict:

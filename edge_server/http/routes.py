@@ -130,7 +130,7 @@ async def _events(
     try:
         first = await call.read()
     except grpc.aio.AioRpcError as error:
-        return error_response(status_of(error), relayed.request_id)
+        return error_response(status_of(error, relayed.request_id), relayed.request_id)
 
     async def events():
         try:
@@ -139,7 +139,7 @@ async def _events(
                 yield sse(item.WhichOneof("event") or "message", to_json(item))
                 item = await call.read()
         except grpc.aio.AioRpcError as error:
-            yield sse("error", to_json(status_of(error)))
+            yield sse("error", to_json(status_of(error, relayed.request_id)))
         finally:
             call.cancel()  # the client left (or the stream ended: then a no-op)
 
@@ -153,23 +153,13 @@ async def _ingest_requests(request: Request) -> list[pb.IngestRequest]:
     ``{"requests": [IngestRequest, ...]}``."""
     kind = request.headers.get("content-type", "").split(";")[0].strip()
     if kind == "multipart/form-data":
-        form = await _form(request)
-        knowledge_base = _text_field(form, "knowledge_base")
-        files = form.getlist("file")
-        if not files or not all(isinstance(f, UploadFile) for f in files):
-            raise InvalidField(
-                "file", "the form has no files: send each as a part named 'file' with its filename"
-            )
+        form = await Form.read(request)
+        knowledge_base = form.text("knowledge_base")
         return [
             pb.IngestRequest(
-                file=pb.DocumentFile(
-                    file_name=f.filename or "",
-                    data=await f.read(),
-                    knowledge_base=knowledge_base,
-                )
+                file=pb.DocumentFile(file_name=name, data=data, knowledge_base=knowledge_base)
             )
-            for f in files
-            if isinstance(f, UploadFile)
+            for name, data in form.files("file", "a part named 'file' per file")
         ]
     _check_json(request)
     requests = json_object(await request.body(), '{"requests": [IngestRequest, ...]}').get(
@@ -195,21 +185,19 @@ async def _ingest_requests(request: Request) -> list[pb.IngestRequest]:
 async def _table_requests(request: Request, max_message_bytes: int) -> list[pb.IngestTableRequest]:
     """An IngestTable's messages from a multipart form: ``table``, ``schema`` (the TOML
     text), ``replace`` (true/false) and the data ``file`` (its filename is file_name)."""
-    form = await _form(request)
-    upload = form.get("file")
-    if not isinstance(upload, UploadFile):
-        raise InvalidField(
-            "file", "the form has no data file: send it as a part named 'file' with its filename"
-        )
-    replace = _text_field(form, "replace").lower()
+    form = await Form.read(request)
+    uploads = form.files("file", "the data file as a part named 'file'")
+    if len(uploads) > 1:
+        raise InvalidField("file", "the form has several data files: send one per table")
+    file_name, data = uploads[0]
+    replace = form.text("replace").lower()
     if replace not in ("", "true", "false", "1", "0", "on"):
         raise InvalidField("replace", f"replace is a flag: give true or false, not {replace!r}")
-    data = await upload.read()
     size = min(TABLE_CHUNK_BYTES, max(1, max_message_bytes // 2))
     first = pb.IngestTableRequest(
-        table=_text_field(form, "table"),
-        schema=_text_field(form, "schema"),
-        file_name=upload.filename or "",
+        table=form.text("table"),
+        schema=form.text("schema"),
+        file_name=file_name,
         replace=replace in ("true", "1", "on"),
         data=data[:size],
     )
@@ -217,18 +205,49 @@ async def _table_requests(request: Request, max_message_bytes: int) -> list[pb.I
     return [first, *rest]
 
 
-async def _form(request: Request):
-    try:
-        return await request.form(max_files=MAX_FILES, max_fields=100)
-    except Exception as error:  # Starlette's own refusals of a malformed form
-        raise MalformedRequest(
-            f"the body is not a multipart form ({getattr(error, 'detail', error)}): send "
-            "Content-Type: multipart/form-data with the parts"
-        ) from None
+@dataclass(frozen=True)
+class Form:
+    """A multipart form, read whole (its files' bytes too; the parser's spooled files are
+    closed): text fields and files by part name, in order."""
 
+    fields: dict[str, list[str]]
+    uploads: dict[str, list[tuple[str, bytes]]]
 
-def _text_field(form, name: str) -> str:
-    value = form.get(name, "")
-    if not isinstance(value, str):
-        raise InvalidField(name, f"{name} is a text field, not a file: send it as a plain part")
-    return value
+    @classmethod
+    async def read(cls, request: Request) -> Form:
+        try:
+            form = await request.form(max_files=MAX_FILES, max_fields=100)
+        except Exception as error:  # Starlette's own refusals of a malformed form
+            raise MalformedRequest(
+                f"the body is not a multipart form ({getattr(error, 'detail', error)}): send "
+                "Content-Type: multipart/form-data with the parts"
+            ) from None
+        fields: dict[str, list[str]] = {}
+        uploads: dict[str, list[tuple[str, bytes]]] = {}
+        try:
+            for name, value in form.multi_items():
+                if isinstance(value, UploadFile):
+                    uploads.setdefault(name, []).append((value.filename or "", await value.read()))
+                else:
+                    fields.setdefault(name, []).append(value)
+        finally:
+            await form.close()
+        return cls(fields, uploads)
+
+    def text(self, name: str) -> str:
+        """A text field ("" when absent); a file sent under its name is refused."""
+        if name in self.uploads:
+            raise InvalidField(name, f"{name} is a text field, not a file: send it as a plain part")
+        values = self.fields.get(name, [""])
+        if len(values) > 1:
+            raise InvalidField(name, f"{name} is given {len(values)} times: give it once")
+        return values[0]
+
+    def files(self, name: str, how: str) -> list[tuple[str, bytes]]:
+        """(file name, bytes) of the files under ``name``; none is refused (``how`` says
+        what to send)."""
+        if name in self.fields or not self.uploads.get(name):
+            raise InvalidField(
+                name, f"the form has no file under '{name}': send {how}, with its filename"
+            )
+        return self.uploads[name]

@@ -97,7 +97,9 @@ class HttpService:
 def _listen(c: ServerConfig) -> socket.socket:
     host = (c.http_host or c.host).strip("[]")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on sockets that say so, and
+    # without it a reply written in two parts waits for the client's delayed ACK (40 ms).
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if c.reuse_port:  # a child of serve --processes N: the port is shared on purpose
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)

@@ -16,6 +16,8 @@ import grpc
 from google.protobuf import duration_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from edge_server.errors import DeadlinePassed, ShuttingDown, status_message
+
 HTTP_STATUS: dict[grpc.StatusCode, int] = {
     grpc.StatusCode.OK: 200,
     grpc.StatusCode.INVALID_ARGUMENT: 400,
@@ -43,20 +45,32 @@ def http_status(code: int) -> int:
     return 500
 
 
-def status_of(error: grpc.aio.AioRpcError) -> status_pb2.Status:
-    """The ``google.rpc.Status`` a failed call carried in its trailers; one made of its
-    code and message when it carried none (gRPC's own refusals: a deadline it enforced, a
-    connection it lost)."""
+def status_of(error: grpc.aio.AioRpcError, request_id: str) -> status_pb2.Status:
+    """The ``google.rpc.Status`` a failed call carried in its trailers. A call that ended
+    without one was ended by gRPC itself, here in the gateway (the deadline of
+    X-Request-Timeout passed, the server's socket closed at shutdown): its status is made
+    by the same table, with an ErrorInfo and the request id like any other."""
     for key, value in error.trailing_metadata() or ():
         if key == DETAILS_KEY and isinstance(value, bytes):
             status = status_pb2.Status()
             status.ParseFromString(value)
             return status
     code = error.code()
-    return status_pb2.Status(
-        code=code.value[0] if code is not None else code_pb2.UNKNOWN,
-        message=error.details() or "",
-    )
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return status_message(
+            DeadlinePassed(
+                "the deadline (X-Request-Timeout) passed; the work was stopped: allow more time"
+            ),
+            request_id,
+        )
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return status_message(
+            ShuttingDown("the server is shutting down; retry on another server or later"),
+            request_id,
+        )
+    status = status_message(RuntimeError(error.details() or ""), request_id)
+    status.code = code.value[0] if code is not None else code_pb2.UNKNOWN
+    return status
 
 
 def retry_after(status: status_pb2.Status) -> str | None:

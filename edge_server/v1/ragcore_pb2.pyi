@@ -670,13 +670,15 @@ class DeleteDocumentResponse(_message.Message):
     def __init__(self, document_id: _Optional[str] = ..., chunks_removed: _Optional[int] = ...) -> None: ...
 
 class GetDocumentRequest(_message.Message):
-    __slots__ = ("document_id",)
+    __slots__ = ("document_id", "include_text")
     DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_TEXT_FIELD_NUMBER: _ClassVar[int]
     document_id: str
-    def __init__(self, document_id: _Optional[str] = ...) -> None: ...
+    include_text: bool
+    def __init__(self, document_id: _Optional[str] = ..., include_text: _Optional[bool] = ...) -> None: ...
 
 class StoredDocument(_message.Message):
-    __slots__ = ("id", "knowledge_base", "title", "source", "doc_type", "authority", "updated_at", "version", "metadata", "supersedes", "superseded_by", "chunk_count", "checksum", "ingested_at")
+    __slots__ = ("id", "knowledge_base", "title", "source", "doc_type", "authority", "updated_at", "version", "metadata", "supersedes", "superseded_by", "chunk_count", "checksum", "ingested_at", "text")
     class MetadataEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -698,6 +700,7 @@ class StoredDocument(_message.Message):
     CHUNK_COUNT_FIELD_NUMBER: _ClassVar[int]
     CHECKSUM_FIELD_NUMBER: _ClassVar[int]
     INGESTED_AT_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     id: str
     knowledge_base: str
     title: str
@@ -712,7 +715,8 @@ class StoredDocument(_message.Message):
     chunk_count: int
     checksum: str
     ingested_at: str
-    def __init__(self, id: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., title: _Optional[str] = ..., source: _Optional[str] = ..., doc_type: _Optional[str] = ..., authority: _Optional[int] = ..., updated_at: _Optional[str] = ..., version: _Optional[int] = ..., metadata: _Optional[_Mapping[str, str]] = ..., supersedes: _Optional[str] = ..., superseded_by: _Optional[_Iterable[str]] = ..., chunk_count: _Optional[int] = ..., checksum: _Optional[str] = ..., ingested_at: _Optional[str] = ...) -> None: ...
+    text: str
+    def __init__(self, id: _Optional[str] = ..., knowledge_base: _Optional[str] = ..., title: _Optional[str] = ..., source: _Optional[str] = ..., doc_type: _Optional[str] = ..., authority: _Optional[int] = ..., updated_at: _Optional[str] = ..., version: _Optional[int] = ..., metadata: _Optional[_Mapping[str, str]] = ..., supersedes: _Optional[str] = ..., superseded_by: _Optional[_Iterable[str]] = ..., chunk_count: _Optional[int] = ..., checksum: _Optional[str] = ..., ingested_at: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class ListDocumentsRequest(_message.Message):
     __slots__ = ("page_size", "page_token", "knowledge_base", "updated_since")

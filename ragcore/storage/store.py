@@ -596,6 +596,18 @@ class Store:
             raise missing_document(document_id)
         return self._records(rows)[0]
 
+    @_guarded("reading a document's text")
+    def text(self, document_id: str) -> str:
+        """A document's text as stored (its chunks' offsets count in it), in the scope;
+        DocumentNotFoundError otherwise."""
+        scoped, params = self._kb_clause("d.knowledge_base")
+        row = self._r.execute(
+            f"SELECT d.text FROM documents d WHERE d.id = ?{scoped}", [document_id, *params]
+        ).fetchone()
+        if row is None:
+            raise missing_document(document_id)
+        return str(row[0])
+
     @_guarded("listing documents")
     def list_documents(self, listing: Listing, page_token: str | None) -> DocumentPage:
         """One page of the scope's documents, oldest ``ingested_at`` first (then by id)."""

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -229,3 +231,38 @@ def test_tls_and_tokens_together(start_edge, pki, tmp_path, monkeypatch):
     with Client(target, tls_ca=pki.ca.cert) as client, pytest.raises(grpc.RpcError) as error:
         client.search("CP-200 mechanical seal", timeout=TIMEOUT)
     assert error.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+# -- the HTTP API under the same certificates ---------------------------------------------
+def test_the_http_api_is_https_with_the_same_certificate(start_edge, pki):
+    server, _ = start_edge(tls_cert=pki.server.cert, tls_key=pki.server.key, http_port=0)
+    base = f"https://127.0.0.1:{server.http_port}"
+    with httpx.Client(base_url=base, verify=_trusting(pki.ca), timeout=TIMEOUT) as http:
+        answer = http.post("/v1/ask", json={"question": QUESTION}).json()
+        assert answer["status"] == "ANSWER_STATUS_OK" and "1500" in answer["text"]
+    with pytest.raises(httpx.ConnectError):  # not trusted: another CA
+        httpx.get(f"{base}/v1/health", verify=_trusting(pki.other_ca), timeout=TIMEOUT)
+    with pytest.raises(httpx.HTTPError):  # no plaintext on the TLS port
+        httpx.get(f"http://127.0.0.1:{server.http_port}/v1/health", timeout=TIMEOUT)
+
+
+def test_the_http_api_requires_client_certificates_under_mutual_tls(start_edge, pki):
+    server, _ = start_edge(
+        tls_cert=pki.server.cert,
+        tls_key=pki.server.key,
+        tls_client_ca=pki.ca.cert,
+        http_port=0,
+    )
+    url = f"https://127.0.0.1:{server.http_port}/v1/health"
+    with_certificate = _trusting(pki.ca)
+    with_certificate.load_cert_chain(pki.client.cert, pki.client.key)
+    assert httpx.get(url, verify=with_certificate, timeout=TIMEOUT).json()["status"] == "SERVING"
+    stranger = _trusting(pki.ca)
+    stranger.load_cert_chain(pki.stranger.cert, pki.stranger.key)
+    for context in (_trusting(pki.ca), stranger):
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(url, verify=context, timeout=TIMEOUT)
+
+
+def _trusting(ca: CertificateAuthority) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=str(ca.cert))

@@ -93,6 +93,7 @@ def test_node_client_calls_every_rpc_with_scoped_tokens_and_reads_rich_errors(st
     assert result["ingest"]["document_id"] == DOCUMENT_ID and result["ingest"]["chunks"] >= 2
     assert result["search"]["first"] == DOCUMENT_ID
     assert result["search"]["start"] > 0
+    assert result["get_document"]["text_chars"] > result["search"]["start"]
     assert result["list_documents"]["all"] == before.documents + 1
     assert "node-scratch" not in result["knowledge_bases"]
     assert result["tables"] == {

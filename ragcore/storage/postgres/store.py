@@ -571,6 +571,18 @@ class PostgresStore:
             raise missing_document(document_id)
         return self._records(rows)[0]
 
+    @_guarded("reading a document's text")
+    def text(self, document_id: str) -> str:
+        """A document's text as stored (its chunks' offsets count in it), in the scope;
+        DocumentNotFoundError otherwise."""
+        scoped, params = self._kb_clause("d.knowledge_base")
+        rows = self._rows(
+            f"SELECT d.text FROM documents d WHERE d.id = %s{scoped}", [document_id, *params]
+        )
+        if not rows:
+            raise missing_document(document_id)
+        return str(rows[0][0])
+
     @_guarded("listing documents")
     def list_documents(self, listing: Listing, page_token: str | None) -> DocumentPage:
         """One page of the scope's documents, oldest ``ingested_at`` first (then by id)."""

@@ -7,14 +7,20 @@ code, AskStream is Server-Sent Events, uploads land, the OpenAPI document is val
 from __future__ import annotations
 
 import json
+import shutil
+import threading
+import time
 
 import httpx
 import pytest
+from conftest import TODAY
 from google.protobuf import json_format
 from openapi_spec_validator import validate
 
 from edge_server.client import Client
 from edge_server.v1 import ragcore_pb2 as pb
+from ragcore import Config, Engine
+from ragcore.agents.generation.extractive import ExtractiveGenerator
 
 pytestmark = [pytest.mark.integration, pytest.mark.process]
 
@@ -94,6 +100,14 @@ def test_every_read_route_gives_what_grpc_gives(served):
     first = page.documents[0]
     document = parsed(http.get(f"/v1/documents/{first.id}"), pb.StoredDocument())
     assert document == grpc_client.document(first.id) == first
+    assert not document.text  # only when asked for
+    hit = hits[0]
+    with_text = parsed(
+        http.get(f"/v1/documents/{hit.document_id}", params={"include_text": "true"}),
+        pb.StoredDocument(),
+    )
+    assert with_text == grpc_client.document(hit.document_id, include_text=True)
+    assert with_text.text[hit.start : hit.end] == hit.text
 
     kbs = parsed(http.get("/v1/knowledge-bases"), pb.ListKnowledgeBasesResponse())
     assert list(kbs.knowledge_bases) == list(grpc_client.knowledge_bases())
@@ -236,7 +250,8 @@ def test_upload_a_table(served):
     server, grpc_client, http, _ = served
     schema = (
         'description = "Gauge readings"\n[columns]\ngauge = "text"\nreading_kpa = "real"\n'
-        '[dimensions]\ngauge = "gauge"\n[measures]\nreading_kpa = { unit = "kPa" }\n'
+        '[dimensions.gauge]\nsynonyms = ["dial"]\n'
+        '[measures.reading_kpa]\nunit = "kPa"\naggregation = "avg"\n'
     )
     form = {"table": "http_gauges", "schema": schema}
     data = b"gauge,reading_kpa\nG1,101.5\nG2,99.0\n"
@@ -279,7 +294,10 @@ def test_openapi_document_is_valid_and_names_every_rpc(served):
     assert ask["requestBody"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ragcore.v1.AskRequest"
     }
-    assert "question" in spec["components"]["schemas"]["ragcore.v1.AskRequest"]["properties"]
+    question = spec["components"]["schemas"]["ragcore.v1.AskRequest"]["properties"]["question"]
+    assert question["type"] == "string"
+    assert "Limits.max_question_chars" in question["description"]  # the .proto's comment
+    assert ask["description"].startswith("Answer a question from the documents")
 
 
 def test_the_page_and_cors_only_when_configured(served, start_edge):
@@ -288,6 +306,10 @@ def test_the_page_and_cors_only_when_configured(served, start_edge):
     assert (
         page.status_code == 200 and page.headers["content-security-policy"] == "default-src 'self'"
     )
+    static = anonymous.get("/static/index.html")
+    assert static.status_code == 200 and static.text == page.text
+    assert static.headers["content-security-policy"] == "default-src 'self'"
+    assert anonymous.get("/static/../../config.py").status_code == 404
     origin = {"origin": "https://panel.example"}
     plain = anonymous.get("/v1/health", headers=origin)
     assert "access-control-allow-origin" not in plain.headers
@@ -307,3 +329,74 @@ def test_the_page_and_cors_only_when_configured(served, start_edge):
         assert preflight.status_code == 200
         other = http.get("/v1/health", headers={"origin": "https://elsewhere.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+class GatedGenerator(ExtractiveGenerator):
+    """The extractive generator, held until ``release`` is set (``entered`` says it waits)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def generate(self, *args, **kwargs):
+        self.entered.set()
+        assert self.release.wait(30), "the test never released the generator"
+        return super().generate(*args, **kwargs)
+
+
+@pytest.fixture
+def gated(start_edge, tmp_path, real_embedder, sample_data_template):
+    """A server (HTTP too) whose answers wait at a gate: the work is real, its timing held."""
+    data = tmp_path / "gated"
+    shutil.copytree(sample_data_template, data)
+    generator = GatedGenerator()
+    engine = Engine(
+        Config(data_dir=data, answer_cache_size=0),
+        embedder=real_embedder,
+        generator=generator,
+        clock=lambda: TODAY,
+    )
+    server, _ = start_edge(engine=engine, http_port=0)
+    yield server, generator
+    generator.release.set()
+
+
+def access_line(caplog, request_id: str) -> dict:
+    """The access log's line for ``request_id`` (written as the call ends: waited for)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for record in list(caplog.records):
+            if record.name == "edge_server.access":
+                line = json.loads(record.getMessage())
+                if line["request_id"] == request_id:
+                    return line
+        time.sleep(0.05)
+    raise AssertionError(f"no access line for request {request_id}")
+
+
+def test_a_client_that_disconnects_cancels_the_call(gated, caplog):
+    server, generator = gated
+    base = f"http://127.0.0.1:{server.http_port}"
+    headers = {"x-request-id": "leaving-client"}
+    with caplog.at_level("INFO", logger="edge_server.access"):
+        with pytest.raises(httpx.ReadTimeout):  # the client gives up and closes the connection
+            httpx.post(f"{base}/v1/ask", json={"question": QUESTION}, headers=headers, timeout=2)
+        assert generator.entered.is_set()
+        generator.release.set()  # the engine checks its token after the stage: cancelled
+        assert access_line(caplog, "leaving-client")["status"] == "CANCELLED"
+
+
+def test_the_request_timeout_header_is_the_calls_deadline(gated, caplog):
+    server, generator = gated
+    base = f"http://127.0.0.1:{server.http_port}"
+    headers = {"x-request-id": "in-a-hurry", "x-request-timeout": "0.5"}
+    with caplog.at_level("INFO", logger="edge_server.access"):
+        late = httpx.post(
+            f"{base}/v1/ask", json={"question": QUESTION}, headers=headers, timeout=30
+        )
+        generator.release.set()
+        assert access_line(caplog, "in-a-hurry")["status"] == "DEADLINE_EXCEEDED"
+    assert late.status_code == 504 and status(late)["code"] == 4
+    assert status(late)["details"][0]["reason"] == "DEADLINE_PASSED"
+    assert late.headers["x-request-id"] == "in-a-hurry"

@@ -330,7 +330,11 @@ async function asAdmin(ragcore, health, admin, result) {
     stored.metadata.written_by === NEW_DOCUMENT.metadata.written_by && stored.chunk_count === summary.chunks &&
     /^[0-9a-f]{64}$/.test(stored.checksum) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(stored.ingested_at),
   `GetDocument: ${JSON.stringify(stored)}`);
-  result.get_document = { id: stored.id, chunk_count: stored.chunk_count, ingested_at: stored.ingested_at };
+  check(stored.text === '', 'GetDocument: the text came without include_text');
+  const withText = await unary(ragcore, 'GetDocument', { document_id: NEW_DOCUMENT.id, include_text: true }, admin);
+  check(withText.text === NEW_DOCUMENT.text && Array.from(withText.text).slice(first.start, first.end).join('') === first.text,
+    'GetDocument include_text: not the text ingested, or the hit is not at its offsets in it');
+  result.get_document = { id: stored.id, chunk_count: stored.chunk_count, ingested_at: stored.ingested_at, text_chars: Array.from(withText.text).length };
 
   const everything = await listAll(ragcore, admin);
   const stats = await unary(ragcore, 'GetStats', {}, admin);
