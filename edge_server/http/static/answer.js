@@ -141,9 +141,9 @@ export function openIssues(report) {
 }
 
 const STATUS = {
-  ANSWER_STATUS_OK: ["ok", "Answer", "Every statement is backed by the sources below."],
-  ANSWER_STATUS_UNCERTAIN: ["uncertain", "Uncertain answer", "Check the open issues before relying on it."],
-  ANSWER_STATUS_NO_ANSWER: ["no-answer", "No answer", "The documents do not answer this question."],
+  ANSWER_STATUS_OK: ["ok", "Answer", "every statement is backed by the sources below."],
+  ANSWER_STATUS_UNCERTAIN: ["uncertain", "Uncertain answer", "check the open issues before relying on it."],
+  ANSWER_STATUS_NO_ANSWER: ["no-answer", "No answer", "the documents do not answer this question."],
 };
 
 function answerBlock(answer, openCitation) {
@@ -154,7 +154,7 @@ function answerBlock(answer, openCitation) {
   const block = el(
     "div",
     { class: "answer " + kind, dataset: { status: kind } },
-    el("p", { class: "status" }, el("strong", {}, label), " — " + hint),
+    el("p", { class: "status" }, el("strong", {}, label), hint && !(kind === "no-answer" && answer.text) ? " — " + hint : ""),
   );
   if (answer.text) block.append(el("p", { class: "text" }, withCitations(answer.text, byNumber, openCitation)));
   if (issues.length && kind !== "ok") {

@@ -66,15 +66,21 @@ export class ApiError extends Error {
   // Lines to show: the headline, the server's message, each field's problem.
   get lines() {
     const lines = [this.headline + "."];
-    if (this.message && this.message !== this.headline) lines.push(this.message);
+    if (this.message && this.message !== this.headline) lines.push(sentence(this.message));
     for (const v of this.violations) {
       const line = (v.field ? v.field + ": " : "") + (v.description || "");
-      if (line && !lines.includes(line) && !this.message.includes(v.description)) lines.push(line);
+      if (line && !this.message.includes(v.description || line)) lines.push(sentence(line));
     }
     if (this.httpStatus === 401) lines.push("Enter a valid access token above.");
     if (this.retryAfter) lines.push("Try again in " + this.retryAfter + ".");
     return lines;
   }
+}
+
+// "the token is unknown" → "The token is unknown.": a server message as a sentence.
+function sentence(text) {
+  const t = text.trim();
+  return t.charAt(0).toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
 }
 
 export function networkError(cause) {

@@ -121,7 +121,8 @@ async function ask() {
     $("ask-button").disabled = false;
     $("ask-button").textContent = "Ask";
     turn.node.scrollIntoView({ block: "nearest" });
-    box.focus();
+    turn.body.scrollIntoView({ block: "nearest" });
+    box.focus({ preventScroll: true });
   }
 }
 
