@@ -106,6 +106,7 @@ class PageServer:
 def serve(data: Path, log: Path, *options: str, timeout: float = 120.0) -> PageServer:
     """``ragcore serve --http-port 0`` on ``data`` (gRPC on a free port too), once healthy."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAGCORE_")}
+    env["PYTHONPATH"] = str(ROOT)  # this checkout's code, whichever one the venv installed
     ragcore = Path(sys.executable).with_name("ragcore")
     command = [str(ragcore), "serve", "--data-dir", str(data), "--port", "0", "--http-port", "0"]
     with log.open("wb") as sink:

@@ -18,6 +18,9 @@ import shutil
 
 import pytest
 from page_driver import ROOT, browser_missing, chromium, resize, serve
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 pytestmark = [pytest.mark.integration, pytest.mark.process, pytest.mark.slow]
 
@@ -57,20 +60,14 @@ def browser(tmp_path_factory, server):
 
 # -- helpers ------------------------------------------------------------------------------
 def wait(driver, condition, seconds: float = WAIT):
-    from selenium.webdriver.support.ui import WebDriverWait
-
     return WebDriverWait(driver, seconds, poll_frequency=0.1).until(condition)
 
 
 def css(driver, selector: str):
-    from selenium.webdriver.common.by import By
-
     return driver.find_element(By.CSS_SELECTOR, selector)
 
 
 def all_css(driver, selector: str):
-    from selenium.webdriver.common.by import By
-
     return driver.find_elements(By.CSS_SELECTOR, selector)
 
 
@@ -100,8 +97,6 @@ def use_token(driver, token: str) -> None:
 
 def ask(driver, question: str):
     """Types ``question`` and presses Enter; the new turn once it has finished."""
-    from selenium.webdriver.common.keys import Keys
-
     before = len(all_css(driver, "#thread .turn"))
     box = css(driver, "#question")
     box.clear()
@@ -154,8 +149,6 @@ def test_a_question_streams_its_stages_and_a_cited_answer_opens_on_its_passage(b
         mark.find_element("css selector", ".quoted"),
     )
     shot(browser, "02-source")
-    from selenium.webdriver.common.keys import Keys
-
     css(browser, "#source-body").send_keys(Keys.ESCAPE)
     wait(browser, lambda d: not css(d, "#source").get_attribute("open"))
 
@@ -208,8 +201,6 @@ def test_a_refused_token_and_an_over_long_question_say_what_to_do(browser, serve
         "Why " * (limit // 4 + 1),
     )
     assert f"of at most {limit} characters" in css(browser, "#question-count").text
-    from selenium.webdriver.common.keys import Keys
-
     turns = len(all_css(browser, "#thread .turn"))
     css(browser, "#question").send_keys(Keys.END, Keys.ENTER)
     wait(browser, lambda d: len(all_css(d, "#thread .turn[aria-busy='false']")) > turns)
@@ -244,6 +235,14 @@ def test_an_admin_uploads_a_document_finds_it_and_deletes_it(browser, server, tm
     assert "checklists" in rows[0].text
     assert "checklists" in [o.get_attribute("value") for o in all_css(browser, "#kb-filter option")]
 
+    Select(css(browser, "#kb-filter")).select_by_value("checklists")  # the list is that KB's
+    wait(
+        browser,
+        lambda d: (
+            [r.get_attribute("data-id") for r in all_css(d, "#docs .doc")] == ["kiln-k9-checklist"]
+        ),
+    )
+    rows = all_css(browser, "#docs .doc")
     rows[0].find_element("css selector", "button.danger").click()
     dialog = wait(
         browser, lambda d: css(d, "#confirm") if css(d, "#confirm").is_displayed() else None
@@ -255,13 +254,22 @@ def test_an_admin_uploads_a_document_finds_it_and_deletes_it(browser, server, tm
     assert not [r for r in all_css(browser, "#docs .doc") if "Kiln" in r.text]
 
 
-def test_a_reader_sees_no_upload_or_delete(browser, server):
+def test_a_reader_searches_passages_and_sees_no_upload_or_delete(browser, server):
     open_page(browser, server, READER)
     wait(browser, lambda d: css(d, "#who").text == "Reader")
     css(browser, "#tab-docs").click()
     wait(browser, lambda d: all_css(d, "#docs .doc"))
     assert not css(browser, "#upload-form").is_displayed()
     assert not any(b.is_displayed() for b in all_css(browser, "#docs button.danger"))
+
+    css(browser, "#search-query").send_keys("CP-200 mechanical seal", Keys.ENTER)
+    hit = wait(browser, lambda d: all_css(d, "#hits button.hit"))[0]
+    assert "CP-200" in hit.text
+    hit.click()
+    mark = wait(browser, lambda d: all_css(d, "#source .doc-text mark#passage"))[0]
+    assert "seal" in text_of(mark).lower()
+    shot(browser, "09-search")
+    css(browser, "#source-close").click()
 
 
 @pytest.mark.parametrize(

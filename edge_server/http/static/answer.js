@@ -47,7 +47,7 @@ export class Turn {
         { class: "stage " + name },
         el("span", { class: "stage-name" }, (STAGE_NAMES[name] || name) + round),
         el("span", { class: "stage-what" }, stageText(name, data)),
-        el("span", { class: "stage-ms" }, ms(event.elapsedMs)),
+        el("span", { class: "stage-ms" }, "at " + ms(event.elapsedMs)),
       ),
     );
     this.stageSummary.textContent = `Working… ${STAGE_NAMES[name] || name}`;
