@@ -18,9 +18,13 @@ import shutil
 
 import pytest
 from page_driver import ROOT, browser_missing, chromium, resize, serve
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from ragcore import Config, Engine
+from ragcore.evaluation.sample import ingest_sample_tables
 
 pytestmark = [pytest.mark.integration, pytest.mark.process, pytest.mark.slow]
 
@@ -35,12 +39,14 @@ WAIT = 60  # seconds for an answer on a loaded 2-core machine
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, sample_data_template):
+def server(tmp_path_factory, sample_data_template, real_embedder):
     if why := browser_missing():
         pytest.fail(why)
     folder = tmp_path_factory.mktemp("page-server")
     data = folder / "data"
     shutil.copytree(sample_data_template, data)
+    with Engine(Config(data_dir=data), embedder=real_embedder) as engine:
+        ingest_sample_tables(engine)  # for a table question's evidence
     tokens = folder / "tokens"
     tokens.write_text(f"reader {READER}\nadmin {ADMIN}\n")
     running = serve(data, folder / "server.log", "--tokens-file", str(tokens))
@@ -151,6 +157,62 @@ def test_a_question_streams_its_stages_and_a_cited_answer_opens_on_its_passage(b
     shot(browser, "02-source")
     css(browser, "#source-body").send_keys(Keys.ESCAPE)
     wait(browser, lambda d: not css(d, "#source").get_attribute("open"))
+
+
+def test_keyboard_alone_reaches_everything_in_order_with_a_visible_focus(browser, server):
+    open_page(browser, server, READER)
+    wait(browser, lambda d: css(d, "#who").text == "Reader")
+    assert browser.switch_to.active_element == css(browser, "#question")  # ready to type
+    ask(browser, QUESTION)  # typed, then Enter
+    browser.execute_script("document.getElementById('tab-ask').focus()")  # the first stop
+    order = []
+    for key in ["", *[Keys.TAB] * 9]:
+        if key:
+            ActionChains(browser).send_keys(key).perform()
+        focused = browser.switch_to.active_element
+        order.append(
+            focused.get_attribute("id") or focused.get_attribute("class") or focused.tag_name
+        )
+        outline = browser.execute_script(
+            "const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.outlineWidth];",
+            focused,
+        )
+        assert outline[0] != "none" and float(outline[1].rstrip("px")) >= 3, (order[-1], outline)
+    assert order == [
+        "tab-ask",
+        "tab-docs",
+        "kb-filter",
+        "change-token",
+        "new-conversation",
+        "summary",  # the stages, folded
+        "cite",  # [1] in the answer
+        "citation",  # the source under it
+        "question",
+        "ask-button",
+    ], order
+
+    cite = css(browser, "#thread button.cite")
+    cite.send_keys(Keys.ENTER)
+    wait(browser, lambda d: all_css(d, "#source .doc-text mark"))
+    assert browser.switch_to.active_element == css(browser, "#source-close")
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(browser, lambda d: not css(d, "#source").get_attribute("open"))
+    assert browser.switch_to.active_element == cite  # back where it was
+
+
+def test_table_evidence_opens_on_its_figures_query_and_rows(browser, server):
+    open_page(browser, server, READER)
+    turn = ask(browser, "In which region was the CP-200 shortage rate highest?")
+    answer = turn.find_element(By.CSS_SELECTOR, ".answer")
+    assert answer.get_attribute("data-status") == "ok", text_of(answer)
+    assert "table shortages" in text_of(answer.find_element(By.CSS_SELECTOR, ".citations"))
+    answer.find_element(By.CSS_SELECTOR, "button.citation").click()
+    sql = wait(browser, lambda d: all_css(d, "#source .sql"))[0]
+    assert "SELECT" in text_of(sql).upper() and "shortages" in text_of(sql)
+    assert re.fullmatch(r"\d+(, \d+)*", css(browser, "#source .rows").text)
+    assert "6.53 %" in text_of(css(browser, "#source blockquote mark"))
+    shot(browser, "10-table")
+    css(browser, "#source-close").click()
 
 
 def test_a_follow_up_is_read_in_the_conversation_and_new_conversation_starts_afresh(

@@ -70,9 +70,9 @@ async function loadKnowledgeBases() {
 }
 
 async function refresh() {
-  if (await identify()) {
-    await Promise.all([loadKnowledgeBases(), loadDocuments(true)]);
-  }
+  const known = await identify();
+  if (known) await Promise.all([loadKnowledgeBases(), loadDocuments(true)]);
+  return known;
 }
 
 function showView(name) {
@@ -152,7 +152,7 @@ function init() {
   $("token-form").addEventListener("submit", (e) => {
     e.preventDefault();
     setToken($("token").value.trim());
-    refresh();
+    refresh().then((known) => known && $("question").focus()); // accepted: ready to ask
   });
   $("change-token").addEventListener("click", () => {
     signedIn(false);
