@@ -1,7 +1,7 @@
 // One turn of the conversation: the question, the stages as they stream in (AskEvent),
 // then the answer with its status, its open issues and its numbered citations.
 
-import { el, clear, words, ms, place, errorBox } from "./dom.js";
+import { el, card, clear, words, ms, place, errorBox } from "./dom.js";
 
 const STAGE_NAMES = {
   perception: "Reading the question",
@@ -160,37 +160,18 @@ function answerBlock(answer, openCitation) {
   if (issues.length && kind !== "ok") {
     block.append(
       el("p", { class: "issues-head" }, kind === "no-answer" ? "Why:" : "Open issues:"),
-      el(
-        "ul",
-        { class: "issues" },
-        issues.map((i) => el("li", {}, i.statement ? `“${i.statement}” — ${i.message}` : i.message)),
-      ),
+      el("ul", { class: "issues" }, issues.map((i) => el("li", {}, i.statement ? `“${i.statement}” — ${i.message}` : i.message))),
     );
   }
   if (citations.length) {
     block.append(
       el("p", { class: "sources-head" }, "Sources"),
-      el(
-        "ol",
-        { class: "citations" },
-        citations.map((c) =>
-          el(
-            "li",
-            {},
-            el(
-              "button",
-              {
-                type: "button",
-                class: "citation",
-                dataset: { n: c.number },
-                onclick: (e) => openCitation(c, e.currentTarget, citing(answer.text, c.number)),
-              },
-              el("span", { class: "num" }, `[${c.number}]`),
-              el("span", { class: "title" }, c.title || c.documentId),
-              el("span", { class: "where" }, citationPlace(c)),
-            ),
-          ),
-        ),
+      el("ol", { class: "citations" },
+        citations.map((c) => {
+          const open = (from) => openCitation(c, from, citing(answer.text, c.number));
+          const lines = [["num", `[${c.number}]`], ["title", c.title || c.documentId], ["where", citationPlace(c)]];
+          return el("li", {}, card("citation", open, lines));
+        }),
       ),
     );
   }

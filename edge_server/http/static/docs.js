@@ -3,7 +3,7 @@
 // error per file) and deletion (after a confirmation).
 
 import { call, query, upload } from "./api.js";
-import { $, el, clear, place, errorBox } from "./dom.js";
+import { $, el, card, clear, place, errorBox } from "./dom.js";
 import { openDocument, openPassage } from "./source.js";
 
 const PAGE_SIZE = 50;
@@ -57,12 +57,7 @@ function documentRow(doc) {
   return el(
     "li",
     { class: "doc", dataset: { id: doc.id, find: `${doc.title || ""} ${doc.id}`.toLowerCase() } },
-    el(
-      "button",
-      { type: "button", class: "doc-open", onclick: (e) => openDocument(doc, e.currentTarget) },
-      el("span", { class: "title" }, doc.title || doc.id),
-      el("span", { class: "where" }, meta.filter(Boolean).join(" · ")),
-    ),
+    card("doc-open", (from) => openDocument(doc, from), [["title", doc.title || doc.id], ["where", meta.filter(Boolean).join(" · ")]]),
     el(
       "button",
       { type: "button", class: "danger admin-only", onclick: (e) => remove(doc, e.currentTarget) },
@@ -98,19 +93,8 @@ async function search() {
     clear(hits);
     for (const hit of found.hits || []) {
       const where = [place(hit.section, hit.firstPage, hit.lastPage), hit.knowledgeBase].filter(Boolean);
-      hits.append(
-        el(
-          "li",
-          {},
-          el(
-            "button",
-            { type: "button", class: "hit", onclick: (e) => openPassage(hit, e.currentTarget) },
-            el("span", { class: "title" }, hit.title || hit.documentId),
-            el("span", { class: "where" }, where.join(" · ")),
-            el("span", { class: "snippet" }, snippet(hit.text || "")),
-          ),
-        ),
-      );
+      const lines = [["title", hit.title || hit.documentId], ["where", where.join(" · ")], ["snippet", snippet(hit.text || "")]];
+      hits.append(el("li", {}, card("hit", (from) => openPassage(hit, from), lines)));
     }
     if (!hits.children.length) hits.append(el("li", { class: "hint" }, "No passage matches."));
   } catch (error) {

@@ -15,6 +15,15 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A button that opens something, its lines spans: card("hit", open, [["title", t], ...]).
+export function card(cls, open, lines) {
+  return el(
+    "button",
+    { type: "button", class: cls, onclick: (e) => open(e.currentTarget) },
+    lines.map(([c, text]) => el("span", { class: c }, text)),
+  );
+}
+
 export function append(node, children) {
   for (const child of children.flat()) {
     if (child == null || child === false) continue;
