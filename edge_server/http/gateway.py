@@ -164,15 +164,21 @@ class Gateway:
         )(message, metadata=relayed.metadata, timeout=relayed.timeout)
 
     # -- refusals of the gateway's own -------------------------------------------------------
+    def check_token(self, request: Request, rpc: Rpc, call: Call | None = None) -> None:
+        """Raise what the server's Authentication guard raises for ``request``'s token on
+        ``rpc`` (missing, unknown, or a reader's on an admin rpc)."""
+        call = call or Call(rpc.path, dict(request.headers.items()))
+        with self.authentication(call, None):
+            pass
+
     def refusal(self, request: Request, rpc: Rpc, error: Exception) -> Response:
         """The response for a request the gateway cannot turn into ``rpc``'s message:
         the token is checked first (by the server's Authentication guard), so a caller
         without a good one is told that instead. Logged as the gRPC side logs calls."""
         request_id = request_id_of(request.headers.get(REQUEST_ID_HEADER, ""))
-        call = Call(rpc.path, {k.lower(): v for k, v in request.headers.items()}, request_id)
+        call = Call(rpc.path, dict(request.headers.items()), request_id)
         try:
-            with self.authentication(call, None):
-                pass
+            self.check_token(request, rpc, call)
         except Exception as refused:
             error = refused
         status = status_message(error, request_id)

@@ -20,15 +20,19 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from edge_server.errors import EdgeError, InvalidField, MalformedRequest
+from edge_server.errors import EdgeError, InvalidField, MalformedRequest, MessageTooLarge
 from edge_server.http.gateway import Gateway, Relayed, Rpc, error_response, sse
 from edge_server.http.messages import from_body, from_dict, from_query, json_object, to_json
 from edge_server.http.statuses import status_of
+from edge_server.limits import grpc_receive_limit
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore.errors import InvalidInputError
 
 MAX_FILES = 1000  # file parts of one upload
 TABLE_CHUNK_BYTES = 1024 * 1024  # an IngestTable's data goes in messages of this size
+# An upload (files or a table) is at most this many times max_message_bytes in all (each
+# file is one message, within max_message_bytes); more goes in several uploads.
+UPLOAD_FACTOR = 16
 
 
 class Input(StrEnum):
@@ -87,14 +91,18 @@ def handler(route: Route, gateway: Gateway) -> Handler:
     async def endpoint(request: Request) -> Response:
         try:
             relayed = gateway.relayed(request)
+            if route.input in (Input.FILES, Input.TABLE):
+                # An upload is read whole before its rpc starts: the token is checked
+                # first, so that only a caller who may write makes the server read one.
+                gateway.check_token(request, rpc)
+                _check_length(request, UPLOAD_FACTOR * gateway.max_message_bytes)
             if route.input is Input.FILES:
-                return await gateway.client_stream(
-                    request, rpc, await _ingest_requests(request), relayed
-                )
+                messages = await _ingest_requests(request, gateway.max_message_bytes)
+                return await gateway.client_stream(request, rpc, messages, relayed)
             if route.input is Input.TABLE:
                 messages = await _table_requests(request, gateway.max_message_bytes)
                 return await gateway.client_stream(request, rpc, messages, relayed)
-            message = await _message(request, route, rpc)
+            message = await _message(request, route, rpc, gateway.max_message_bytes)
         except (EdgeError, InvalidInputError) as error:
             return gateway.refusal(request, rpc, error)
         if route.reply is Reply.EVENTS:
@@ -104,12 +112,36 @@ def handler(route: Route, gateway: Gateway) -> Handler:
     return endpoint
 
 
-async def _message(request: Request, route: Route, rpc: Rpc) -> Message:
+async def _message(request: Request, route: Route, rpc: Rpc, max_message_bytes: int) -> Message:
     path = {name: request.path_params[name] for name in route.path_fields}
     if route.input is Input.QUERY:
         return from_query(request.query_params.multi_items(), rpc.request(), path)
     _check_json(request)
-    return from_body(await request.body(), rpc.request(), path)
+    body = await _body(request, grpc_receive_limit(max_message_bytes), max_message_bytes)
+    return from_body(body, rpc.request(), path)
+
+
+def _check_length(request: Request, most: int, limit: int | None = None) -> None:
+    """A body its Content-Length says is over ``most`` bytes is refused unread
+    (MessageTooLarge, naming ``limit``, by default ``most``)."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > most:
+        raise MessageTooLarge(int(length), most if limit is None else limit)
+
+
+async def _body(request: Request, most: int, limit: int) -> bytes:
+    """The body, refused (MessageTooLarge, naming ``limit``) once it is over ``most``
+    bytes: JSON is larger than the message it makes, so up to ``most`` (twice the
+    limit, as gRPC lets through) reaches the server, which refuses with details what
+    is over ``limit``."""
+    _check_length(request, most, limit)
+    parts, size = [], 0
+    async for part in request.stream():
+        size += len(part)
+        if size > most:
+            raise MessageTooLarge(size, limit)
+        parts.append(part)
+    return b"".join(parts)
 
 
 def _check_json(request: Request) -> None:
@@ -147,7 +179,7 @@ async def _events(
     return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
 
-async def _ingest_requests(request: Request) -> list[pb.IngestRequest]:
+async def _ingest_requests(request: Request, max_message_bytes: int) -> list[pb.IngestRequest]:
     """An upload's IngestRequests: one DocumentFile per ``file`` part of a multipart form
     (``knowledge_base`` applies to each), or the messages of a JSON body
     ``{"requests": [IngestRequest, ...]}``."""
@@ -162,9 +194,9 @@ async def _ingest_requests(request: Request) -> list[pb.IngestRequest]:
             for name, data in form.files("file", "a part named 'file' per file")
         ]
     _check_json(request)
-    requests = json_object(await request.body(), '{"requests": [IngestRequest, ...]}').get(
-        "requests"
-    )
+    limit = UPLOAD_FACTOR * max_message_bytes
+    body = await _body(request, limit, limit)
+    requests = json_object(body, '{"requests": [IngestRequest, ...]}').get("requests")
     if not isinstance(requests, list):
         raise InvalidField(
             "requests",

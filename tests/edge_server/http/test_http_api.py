@@ -27,6 +27,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.process]
 QUESTION = "How often should the CP-200 seal be replaced?"
 ADMIN_TOKEN = "admin-token-0123456789abcdef"
 READER_TOKEN = "reader-token-0123456789abcdef"
+MAX_MESSAGE_BYTES = 256 * 1024
 
 
 @pytest.fixture
@@ -34,7 +35,9 @@ def served(start_edge, tmp_path):
     """(server, gRPC client as admin, HTTP client as admin, HTTP client without token)."""
     tokens = tmp_path / "tokens"
     tokens.write_text(f"admin {ADMIN_TOKEN}\nreader {READER_TOKEN}\n", "utf-8")
-    server, target = start_edge(http_port=0, tokens_file=tokens)
+    server, target = start_edge(
+        http_port=0, tokens_file=tokens, max_message_bytes=MAX_MESSAGE_BYTES
+    )
     base = f"http://127.0.0.1:{server.http_port}"
     admin = {"authorization": f"Bearer {ADMIN_TOKEN}"}
     with (
@@ -173,6 +176,24 @@ def test_errors_are_the_grpc_status_with_its_http_status(served):
     out_of_range = http.get("/v1/search", params={"query": "seal", "k": "-1"})
     assert violation(status(out_of_range))["field"] == "k"
     assert "between 1 and 100" in status(out_of_range)["message"]
+    reader_upload = anonymous.post(
+        "/v1/documents", headers=reader, files=[("file", ("note.md", b"# Note"))]
+    )
+    assert reader_upload.status_code == 403
+    assert status(reader_upload)["details"][0]["reason"] == "ADMIN_REQUIRED"
+
+    # JSON up to twice max_message_bytes reaches the server, which refuses what is over
+    # it; beyond that the gateway refuses it unread. The same reason and limit either way.
+    for size in (MAX_MESSAGE_BYTES + 1000, 3 * MAX_MESSAGE_BYTES):
+        large = http.post("/v1/ask", json={"question": "x" * size})
+        assert large.status_code == 429, large.text
+        assert status(large)["details"][0]["reason"] == "MESSAGE_TOO_LARGE"
+        assert status(large)["details"][0]["metadata"]["limit_bytes"] == str(MAX_MESSAGE_BYTES)
+    huge_upload = http.post(
+        "/v1/documents", files=[("file", ("big.md", b"x" * (17 * MAX_MESSAGE_BYTES)))]
+    )
+    assert huge_upload.status_code == 429
+
     timeout = http.get("/v1/stats", headers={"x-request-timeout": "soon"})
     assert timeout.status_code == 400 and violation(status(timeout))["field"] == "X-Request-Timeout"
 

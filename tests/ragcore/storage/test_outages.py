@@ -65,6 +65,7 @@ CALLS = {
     "counts": (),
     "documents": (["pump-cp200"],),
     "record": ("pump-cp200",),
+    "text": ("pump-cp200",),
     "list_documents": (Listing(None, None, 10), None),
     "chunks": ([1, 2],),
     "embeddings": (),

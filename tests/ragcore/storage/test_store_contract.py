@@ -150,6 +150,20 @@ def test_documents_round_trip_with_their_metadata_chunks_and_embeddings(backend)
     assert store.checksums(["memo-1", "nope"]) == {"memo-1": corpus()[2].checksum}
 
 
+def test_a_documents_text_is_read_back_as_stored_within_the_scope(backend):
+    store = backend.store
+    written(store, corpus())
+    pump = corpus()[0]
+    assert store.text("pump-cp200") == pump.text
+    chunk = store.chunks(store.chunk_ids_of("pump-cp200"))
+    for stored in chunk.values():  # the chunks' offsets count in it
+        assert pump.text[stored.start : stored.end] == stored.text
+    assert store.within(Scope(knowledge_bases=frozenset({"manuals"}))).text("pump-cp200")
+    for outside in (store.within(Scope(knowledge_bases=frozenset({"memos"}))), store):
+        with pytest.raises(DocumentNotFoundError, match="nope|pump-cp200"):
+            outside.text("nope" if outside is store else "pump-cp200")
+
+
 def test_a_chunks_section_and_pages_are_stored_and_read_back_unknown_ones_as_unknown(backend):
     store = backend.store
     doc = corpus()[0]
