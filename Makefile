@@ -33,7 +33,7 @@ test: setup tests/edge_server/node/node_modules/.package-lock.json chromium
 # (no browser or driver download); installed once, as root (CI runs as root).
 chromium:
 	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
-		{ apt-get update && apt-get install -y chromium chromium-driver; }
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
 
 # The Node client test's packages, exactly as locked; reinstalled only when the lock changes.
 # (npm ci writes the stamp; touch it so it is newer than the lock even on coarse clocks.)
