@@ -61,6 +61,7 @@ export class Turn {
   }
 
   answer(answer) {
+    this.answered = true;
     this.node.setAttribute("aria-busy", "false");
     if (answer.rewrittenQuestion) this.showRewrite(answer.rewrittenQuestion);
     const t = answer.timings || {};

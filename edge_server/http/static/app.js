@@ -94,7 +94,7 @@ async function ask() {
   const question = box.value.trim();
   if (!question || state.busy) return;
   state.busy = true;
-  $("ask-button").disabled = true;
+  $("ask-button").disabled = $("new-conversation").disabled = true; // not while a turn runs
   $("ask-button").textContent = "Asking…";
   $("thread-empty").hidden = true;
   const turn = new Turn(question, openPassage);
@@ -107,11 +107,9 @@ async function ask() {
   try {
     await askStream(request, (name, event) => {
       turn.event(name, event);
-      if (name === "result" && event.result && event.result.sessionId) {
-        state.sessionId = event.result.sessionId;
-        $("new-conversation").disabled = false;
-      }
+      if (name === "result" && event.result && event.result.sessionId) state.sessionId = event.result.sessionId;
     });
+    if (!turn.answered) throw new Error("The answer did not arrive: the server closed the stream early. Ask again.");
     box.value = "";
     countQuestion();
   } catch (error) {
@@ -119,6 +117,7 @@ async function ask() {
   } finally {
     state.busy = false;
     $("ask-button").disabled = false;
+    $("new-conversation").disabled = !state.sessionId && !$("thread").children.length;
     $("ask-button").textContent = "Ask";
     turn.node.scrollIntoView({ block: "nearest" });
     turn.body.scrollIntoView({ block: "nearest" });
