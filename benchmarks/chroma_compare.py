@@ -68,7 +68,7 @@ from pathlib import Path
 
 import numpy as np
 from _chroma_end_to_end import run_end_to_end
-from _common import DEFAULT_BEIR, percentile, rss_mb
+from _common import DEFAULT_BEIR, cpu_description, cpu_line, percentile, rss_mb
 
 from ragcore import Config, Document, Engine
 from ragcore.evaluation.beir import BeirData, ndcg_at, open_beir, ranked_documents, recall_at
@@ -288,12 +288,21 @@ def main() -> None:
     config = Config()
     spec = embedder_spec(config.embedder)
     data = open_beir(args.beir, args.split, args.cache_dir)
+    print(cpu_line(), flush=True)
     docs = load_file(data.corpus, "corpus")
     end_to_end = None
     if args.only != "precomputed":
         end_to_end = run_end_to_end(args.e2e_documents, args.rounds, data, args.keep)
         if args.only == "end-to-end":
-            print(json.dumps({"benchmark": "chroma_compare", "end_to_end": end_to_end}))
+            print(
+                json.dumps(
+                    {
+                        "benchmark": "chroma_compare",
+                        "cpu": cpu_description(),
+                        "end_to_end": end_to_end,
+                    }
+                )
+            )
             return
     query_ids = sorted(data.queries)[: args.max_queries]
     queries = [data.queries[q] for q in query_ids]
@@ -339,6 +348,7 @@ def main() -> None:
             "embedding": {**embed_info, "documents": len(docs)},
             "total_seconds": round(total, 1),
             "load_average_end": round(os.getloadavg()[0], 2),
+            "cpu": cpu_description(),
         }
     )
     print(f"total run time {total:.0f} s; load average at end {os.getloadavg()[0]:.2f}")

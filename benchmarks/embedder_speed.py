@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import DEFAULT_BEIR, median
+from _common import DEFAULT_BEIR, cpu_description, cpu_line, median
 
 from ragcore.config import DEFAULT_THREADS, default_embedder
 from ragcore.evaluation.beir import open_beir
@@ -79,7 +79,7 @@ def main() -> None:
     print(
         f"{len(texts)} texts, {positions} token positions in {len(plan)} batches; "
         f"{len(queries)} queries; threads {args.threads}; default {default_embedder()}; "
-        f"load average {os.getloadavg()[0]:.2f}",
+        f"load average {os.getloadavg()[0]:.2f}; {cpu_line()}",
         flush=True,
     )
     batch_s: dict[str, list[float]] = {n: [] for n in names}
@@ -120,7 +120,16 @@ def main() -> None:
             f"shipped median {rows[-1]['cosine_to_shipped_median']:.4f}, min "
             f"{rows[-1]['cosine_to_shipped_min']:.4f}"
         )
-    print(json.dumps({"benchmark": "embedder_speed", "threads": args.threads, "rows": rows}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "embedder_speed",
+                "threads": args.threads,
+                "cpu": cpu_description(),
+                "rows": rows,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":
