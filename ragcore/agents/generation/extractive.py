@@ -22,6 +22,8 @@ from ragcore.agents.answer_types import (
     unnamed_signal,
     unstated_default,
 )
+from ragcore.agents.answer_types.focus import names_focus
+from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
@@ -173,7 +175,7 @@ class ExtractiveGenerator:
                 for s in pool
                 if addresses(wanted_attributes, s.text)
                 and not table.contrast(asks.terms, s.text)
-                and not unmet(asks, named, s.text, s.evidence.text)
+                and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
                 and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
@@ -189,8 +191,11 @@ class ExtractiveGenerator:
                     if given.search(s.text) and set(terms(s.text)) & set(asks.content_terms)
                 ]
                 fitting = reasons or fitting
-            steps = asks.answer_type == AnswerType.PROCEDURE
-            statements = self._best(fitting or candidates, steps)
+            # Of those, the ones that name what the question's form asks about ("What CAN
+            # baud rate …?": the baud rate), when any does: a sentence that names the
+            # subject but states something else of it is no answer.
+            fitting = [s for s in fitting if names_focus(asks, s.text)] or fitting
+            statements = self._best(fitting or candidates, asks.answer_type)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )
@@ -214,7 +219,9 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
-    def _best(self, sentences: list[_Sentence], steps: bool = False) -> list[Statement]:
+    def _best(
+        self, sentences: list[_Sentence], kind: AnswerType = AnswerType.ANY
+    ) -> list[Statement]:
         ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
         chosen: list[_Sentence] = []
         for s in ranked:
@@ -229,8 +236,12 @@ class ExtractiveGenerator:
             if any(c.text == s.context for c in chosen):
                 s = replace(s, context="")  # its antecedent is in the answer already
             chosen.append(s)
-        if steps and chosen:  # a procedure: its steps, from the best sentence's paragraph
+        if kind == AnswerType.PROCEDURE and chosen:
+            # a procedure: its steps, from the best sentence's paragraph
             return [_cite(chosen[0], steps=True)]
+        if kind == AnswerType.OPTIONS and chosen and not lists_options(chosen[0].text):
+            # the choices, from the sentence after the best one that lists them
+            return [_cite(replace(chosen[0], steps=_through_options(chosen[0])), steps=True)]
         return [_cite(s) for s in chosen]
 
     def _compare(self, evidence, perception, wanted) -> list[Statement]:
@@ -275,6 +286,30 @@ class ExtractiveGenerator:
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(perception.asks.comparison, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
+
+
+# How many sentences after a chosen one may list the choices it introduces: "… a warning
+# time of two minutes (the factory default). There are four settings: 2, 5, 7 or 10
+# minutes."
+_OPTIONS_AFTER = 2
+
+
+def _read_on(s: _Sentence, asks: Asks) -> str:
+    """What a sentence gives towards the answer type asked: itself, with the rest of its
+    paragraph for a procedure (its steps) and the next sentences for the choices."""
+    if asks.answer_type == AnswerType.PROCEDURE:
+        return " ".join((s.text, *s.steps))
+    if asks.answer_type == AnswerType.OPTIONS:
+        return " ".join((s.text, *s.steps[:_OPTIONS_AFTER]))
+    return s.text
+
+
+def _through_options(s: _Sentence) -> tuple[str, ...]:
+    """The sentences after ``s`` up to the one that lists the choices."""
+    for i, t in enumerate(s.steps[:_OPTIONS_AFTER]):
+        if lists_options(t):
+            return s.steps[: i + 1]
+    return ()
 
 
 def _kind_fixed(asks: Asks) -> bool:
@@ -378,7 +413,7 @@ def _cite(s: _Sentence, label: str = "", steps: bool = False) -> Statement:
     names its subject if the sentence doesn't."""
     text = s.text.rstrip()
     instruction = pattern("lexicon", "instruction")
-    if steps and any(instruction.search(t) for t in s.steps):
+    if steps and any(instruction.search(t) or lists_options(t) for t in s.steps):
         text = " ".join((text, *(t.rstrip() for t in s.steps)))
     if s.context:
         lead = s.context.rstrip()

@@ -47,6 +47,7 @@ class AnswerType(StrEnum):
     MEANING = "meaning"  # "What does E4027 mean?"
     PROCEDURE = "procedure"  # "How do I bleed the pump?": the steps
     PART_NUMBER = "part_number"  # "What is the part number of the seal?"
+    OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -226,6 +227,13 @@ _FOCUS_FORMS = (
         r"(?:does|do|did|can|could|must|should|will)\s",
         re.IGNORECASE,
     ),
+    # "What CAN baud rate is the ODrive set to by default?", "What Max Jitter from the
+    # latency test is good enough?" (the qualifier says where, not what)
+    re.compile(
+        r"^\s*what\s+(?!(?:is|are|was|were)\b)(?P<focus>[^?]+?)"
+        r"(?:\s+(?:of|for|on|in|at|under|from|with)\s[^?]*?)?\s+(?:is|are|was|were)\s",
+        re.IGNORECASE,
+    ),
     _HOW_MUCH_OF,
     # "How many tools does the VMC-600 hold?"
     re.compile(
@@ -242,6 +250,7 @@ _NO_FOCUS = re.compile(
     r"|fault|error|alarm|code|[A-Z]{1,2}\d{2,5})\b",
     re.IGNORECASE,
 )
+_WHATS = re.compile(r"^\s*what\x27s\b", re.IGNORECASE)
 _QUALIFIER = re.compile(
     r"\b(?:under|in|at|on|for|by|per|during|since|after|before|from|of|to|with|within|"
     r"according)\b|[?,]",
@@ -278,6 +287,18 @@ _MEANING = re.compile(
 # "What is the part number of the seal?", "Which P/N …?", "order number"
 _PART_NUMBER = re.compile(
     r"\b(?:part|order|article|catalog(?:ue)?|spare)[\s-]+(?:number|no\.?|#)|\bP/?N\b", re.IGNORECASE
+)
+
+
+# "What low battery warning times can you pick?", "Which modes are supported?", "What
+# are the options for …?": the choices on offer, not one value.
+_OPTIONS = re.compile(
+    r"^\s*(?:what|which)\s+(?:[\w-]+\s+){0,4}?(?:[\w-]+s|options?|choices?|modes?|settings?)\s+"
+    r"(?:can|could|may)\s+(?:i|you|we|one)\s+(?:pick|choose|select|set|use)\b"
+    r"|^\s*(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:options|choices|modes|values)\s+"
+    r"(?:are|is)\s+(?:there|available|supported|possible)\b"
+    r"|^\s*what\s+are\s+the\s+(?:available\s+|possible\s+)?(?:options|choices|modes)\b",
+    re.IGNORECASE,
 )
 
 
@@ -374,6 +395,8 @@ def _answer_type(
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
+    if _OPTIONS.search(asked_sentence(question)):
+        return AnswerType.OPTIONS
     if action == Action.HOW_TO:
         return AnswerType.PROCEDURE
     if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
@@ -432,7 +455,8 @@ def _measure(question: str) -> Measure | None:
 def _focus(question: str) -> Focus | None:
     """The noun phrase ``question`` asks about, as written and as its distinctive terms,
     read from its asked sentence (``asked_sentence``)."""
-    question = asked_sentence(question)
+    # "What's the rated ratio …?" asks as "What is the rated ratio …?" does.
+    question = _WHATS.sub("what is", asked_sentence(question).replace("\u2019", "\x27"))
     if _NO_FOCUS.search(question):
         return None
     for form in _FOCUS_FORMS:

@@ -1,0 +1,38 @@
+"""Whether a text gives a step, for a how-to question (``AnswerType.PROCEDURE``): an
+instruction to the reader — an instruction verb opening a sentence, clause or numbered
+step, "you can / should / need to …", or a setting written as key and value — that says
+more than the question. "Perform a Runtime Calibration." answers "How do I do a runtime
+calibration?" with its own words; "the belt must deflect 15 mm" describes the machine,
+it tells nobody what to do."""
+
+from __future__ import annotations
+
+from ragcore.agents.perception.asks import AnswerType, Asks
+from ragcore.agents.reading import term_set
+from ragcore.text.lexicon import pattern
+from ragcore.text.sentences import split_sentences
+from ragcore.text.terms import STOPWORDS, terms
+
+
+def steps_beyond(asks: Asks, text: str) -> list[str]:
+    """The sentences of ``text`` that are steps and say more than the question."""
+    step = pattern("lexicon", "step")
+    # Words that only say "do it": a step made of them and the question's words adds
+    # nothing ("Perform a Runtime Calibration").
+    said_already = set(asks.terms) | STOPWORDS | term_set("generic") | term_set("doing")
+    found = []
+    for start, end in split_sentences(text):
+        sentence = text[start:end]
+        if step.search(sentence) and set(terms(sentence)) - said_already:
+            found.append(sentence)
+    return found
+
+
+def no_step(asks: Asks, text: str) -> str | None:
+    """Why ``text`` does not answer a how-to question, or None."""
+    if asks.answer_type == AnswerType.PROCEDURE and not steps_beyond(asks, text):
+        return (
+            "the question asks how to do something; no sentence gives a step beyond the "
+            "question's own words"
+        )
+    return None
