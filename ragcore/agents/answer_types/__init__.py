@@ -2,7 +2,8 @@
 a figure for a value question about an attribute measured in units (or "how much"),
 the code for a question about a code's meaning, a part number for a question asking for
 one, a step beyond the question's words for a how-to question (``steps``), a list of
-choices for a question asking which there are (``options``); the codes and signals a
+choices for a question asking which there are (``options``), a cause for one asking
+what is wrong (``cause``); the codes and signals a
 question asks the meaning of, named (``unnamed_signal``); the products and versions it
 names, named by the sources (``unnamed_products``); the focus of its form, named
 (``focus``). The extractive generator prefers sentences that are; the
@@ -15,6 +16,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
+from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
@@ -72,6 +74,8 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
         return no_step(asks, text)
     elif asks.answer_type == AnswerType.OPTIONS:
         return unlisted_options(asks, text)
+    elif asks.answer_type == AnswerType.CAUSE:
+        return no_cause(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
         parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]

@@ -48,6 +48,7 @@ class AnswerType(StrEnum):
     PROCEDURE = "procedure"  # "How do I bleed the pump?": the steps
     PART_NUMBER = "part_number"  # "What is the part number of the seal?"
     OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
+    CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -318,6 +319,11 @@ def read_asks(
     measure = _measure(question)
     asked = _asked_attributes(question, table)
     answer_type = _answer_type(question, form, measure, asked, action)
+    signals = _signals(question, answer_type)
+    if answer_type == AnswerType.ANY and not signals and _diagnosis(question):
+        # "What's wrong?" after a symptom asks for its cause; after a code or a light
+        # it asks what the signal says (``signals``), which its meaning answers.
+        answer_type = AnswerType.CAUSE
     return Asks(
         form=form,
         answer_type=answer_type,
@@ -338,7 +344,7 @@ def read_asks(
         identifiers=named_identifiers(question),
         code_family=_code_family(question),
         default=_asks_default(question, form),
-        signals=_signals(question, answer_type),
+        signals=signals,
         products=product_names(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
@@ -419,6 +425,12 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     light = pattern("lexicon", "light").search(question)
     found = pattern("lexicon", "asked_signal").finditer(question)
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
+
+
+def _diagnosis(question: str) -> bool:
+    """The sentence that asks, or a clause of it, asks what is wrong or the cause."""
+    clauses = re.split(r",\s+|\s[—–-]\s*", asked_sentence(question))
+    return any(pattern("lexicon", "diagnosis").match(c) for c in clauses)
 
 
 def _asks_default(question: str, form: QuestionForm) -> bool:

@@ -172,3 +172,32 @@ def test_models_side_by_side_are_each_answered_with_the_kind_asked(sample_engine
     )
     assert "61-0075-11" in draft.text and "61-0110-04" in draft.text
     assert "m³/min" not in draft.text  # a flow is no part number
+
+
+def test_a_question_for_the_choices_is_answered_with_the_sentence_that_lists_them():
+    question = "What low battery warning times can you pick on a Smart-UPS?"
+    chunk = _chunk(
+        "All Smart-UPS products have a preconfigured low battery signal warning time of two "
+        "minutes (the factory default setting). There are a total of four user-changeable "
+        "settings: 2, 5, 7, or 10 minutes. Total runtime depends on battery capacity and load.",
+        "apcupsd/manual",
+        "APCUPSD user manual",
+    )
+    draft = ExtractiveGenerator().generate(question, chunk, perceive(question))
+    # The default alone is one value, not the choices: the next sentence, listing them,
+    # goes with it.
+    assert "2, 5, 7, or 10 minutes" in draft.text
+    assert "Total runtime" not in draft.text
+
+
+def test_the_sentence_naming_the_asked_focus_is_preferred_to_one_about_the_subject():
+    question = "What Max Jitter from the latency test is good enough for software stepping?"
+    chunk = _chunk(
+        "The latency test shows how well the computer keeps time for software stepping. "
+        "If your Max Jitter number is less than about 15 to 20 microseconds, the computer "
+        "gives very nice results with software stepping.",
+        "linuxcnc/latency",
+        "LinuxCNC latency test",
+    )
+    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
+    assert "15 to 20 microseconds" in draft.text

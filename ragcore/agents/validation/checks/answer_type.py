@@ -29,6 +29,7 @@ _RULES = {
     AnswerType.PART_NUMBER: "answer_type.part_number",
     AnswerType.PROCEDURE: "answer_type.procedure",
     AnswerType.OPTIONS: "answer_type.options",
+    AnswerType.CAUSE: "answer_type.cause",
 }
 
 
