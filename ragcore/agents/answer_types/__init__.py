@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
+from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.steps import no_step
@@ -63,6 +64,7 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
             names = " or ".join(a.name for a in asks.attributes)
             what = f"a figure of the {names}" if names else "a figure"
             return f"the question asks for {what}; the answer gives none"
+        return no_amount(asks, text, _compact_figure())
     elif asks.answer_type == AnswerType.MEANING:
         asked = set(asks.codes) or _code_terms(" ".join(named))
         if asked and not asked & (_code_terms(text) | _code_terms(sources)):

@@ -20,15 +20,18 @@ _TERSE = re.compile(r"^(?:[A-Za-z]+\s+){0,3}$")
 _PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
 
 
-def names_focus(asks: Asks, text: str) -> bool:
+def names_focus(asks: Asks, text: str, every: bool = False) -> bool:
     """``text`` names the focus of the question's form itself: its head or half its
-    words (no question of that form: true). Stricter than ``off_focus``, which lets a
-    terse figure or an attribute's unit stand for the words."""
+    words, or with ``every`` all its words (no question of that form: true). Stricter
+    than ``off_focus``, which lets a terse figure or an attribute's unit stand for the
+    words."""
     if asks.focus is None or not asks.focus.wanted:
         return True
     wanted, said = asks.focus.wanted, families(terms(text))
-    head = next((t for t in reversed(terms(asks.focus.phrase)) if t in wanted), None)
     named = sum(in_family(t, said) for t in wanted)
+    if every:
+        return named == len(wanted)
+    head = next((t for t in reversed(terms(asks.focus.phrase)) if t in wanted), None)
     return 2 * named >= len(wanted) or bool(head and in_family(head, said))
 
 

@@ -46,6 +46,8 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+_TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
+_HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
 # How many sentences back a leaning sentence's antecedent may go: "… select Settings.
 # There select System and then URCaps. There, click the plus sign …".
 _ANTECEDENTS = 2
@@ -88,6 +90,13 @@ class _Sentence:
     steps: tuple[str, ...] = ()
     """The sentences after it in its paragraph (at most ``_STEPS``): a procedure's steps,
     kept together when the question asks how to do something."""
+    heading: str = ""
+    """The heading it stands under: the last heading line before it in its chunk, else
+    the last part of the chunk's section path ("Use the correct CAN baud rate")."""
+    lead: str = ""
+    """The heading, when the answer cites it before the sentence: it names what the
+    question asks about and the sentence does not ("Use the correct CAN baud rate: By
+    default, ODrive uses 250 kbps")."""
 
 
 class ExtractiveGenerator:
@@ -194,7 +203,11 @@ class ExtractiveGenerator:
             # Of those, the ones that name what the question's form asks about ("What CAN
             # baud rate …?": the baud rate), when any does: a sentence that names the
             # subject but states something else of it is no answer.
-            fitting = [s for s in fitting if names_focus(asks, s.text)] or fitting
+            # A sentence under a heading that names it counts too, cited after its heading;
+            # the whole phrase before its head alone ("CAN baud rate" before "Default Rate").
+            fitting = (
+                _naming_focus(asks, fitting, every=True) or _naming_focus(asks, fitting) or fitting
+            )
             statements = self._best(fitting or candidates, asks.answer_type)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
@@ -288,6 +301,14 @@ class ExtractiveGenerator:
         return statements + ([relation] if relation else [])
 
 
+def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -> list[_Sentence]:
+    """The sentences that name the focus of the question's form (``names_focus``), else
+    those under a heading that names it, to be cited after it."""
+    return [s for s in sentences if names_focus(asks, s.text, every)] or [
+        replace(s, lead=s.heading) for s in sentences if names_focus(asks, s.heading, every)
+    ]
+
+
 # How many sentences after a chosen one may list the choices it introduces: "… a warning
 # time of two minutes (the factory default). There are four settings: 2, 5, 7 or 10
 # minutes."
@@ -341,6 +362,7 @@ def _sentences(
     words = {_singular(t) for t in wanted - identifiers}
     leans = pattern("lexicon", "leans_on_context")
     out = []
+    heading = e.section.rsplit(">", 1)[-1].strip()
     before: list[str] = []  # the sentence before, and the one before that if it leans
     paragraphs: list[int] = []  # each sentence's paragraph, for the steps after it
     paragraph, last_end = 0, 0
@@ -350,6 +372,10 @@ def _sentences(
         if "\n\n" in e.text[last_end:start]:
             paragraph += 1
         last_end = end
+        if _HEADING.match(raw) and _HEADING_MARKS.sub("", text):
+            heading = _HEADING_MARKS.sub("", text)
+        elif _title_line(text, e.text[end : end + 2]):
+            heading = text
         if _HEADING.match(raw) or len(text) < 12 or _QUESTION.search(text):
             before = []
             paragraph += 1
@@ -368,7 +394,11 @@ def _sentences(
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
         names_codes = bool(codes) and codes <= own
-        out.append(_Sentence(text, e, id_share, word_share, score, subjects, names_codes, context))
+        out.append(
+            _Sentence(
+                text, e, id_share, word_share, score, subjects, names_codes, context, (), heading
+            )
+        )
         paragraphs.append(paragraph)
     return [
         replace(
@@ -381,6 +411,19 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+
+
+def _title_line(text: str, after: str) -> bool:
+    """A line that reads as a heading: a few words without closing punctuation, a blank
+    line after it ("Use the correct CAN baud rate", "Example Configuration"); not a data
+    line ("Speed: 250 kbps; value: 250000")."""
+    return (
+        after.startswith("\n\n")
+        and text[-1] not in ".!?:;,)]"
+        and ";" not in text
+        and ": " not in text
+        and len(text.split()) <= _TITLE_WORDS
+    )
 
 
 def _singular(term: str) -> str:
@@ -418,6 +461,8 @@ def _cite(s: _Sentence, label: str = "", steps: bool = False) -> Statement:
     if s.context:
         lead = s.context.rstrip()
         text = f"{lead if lead[-1] in '.!?:' else lead + '.'} {text}"
+    elif s.lead:
+        text = f"{s.lead.rstrip(' .:')}: {text}"
     body = _standalone(text, s.evidence)
     if label and not set(terms(label)) <= set(terms(body)):
         body = f"{label}: {body}"

@@ -201,3 +201,17 @@ def test_the_sentence_naming_the_asked_focus_is_preferred_to_one_about_the_subje
     )
     draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
     assert "15 to 20 microseconds" in draft.text
+
+
+def test_a_sentence_under_a_heading_naming_the_asked_thing_is_cited_after_the_heading():
+    question = "What CAN baud rate is the ODrive set to by default?"
+    chunk = _chunk(
+        "Cyclic messages are sent by ODrive on a timer. Default Rate (ms): 100 for the "
+        "heartbeat.\n\nUse the correct CAN baud rate\n\nBy default, ODrive uses 250 kbps "
+        "(250000) but the tutorial is using 500 kbps.",
+        "odrive/can-guide",
+        "CAN Bus Guide for ODrive",
+    )
+    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
+    # "Default Rate" names the head of "CAN baud rate"; the heading names all of it.
+    assert draft.text.startswith("Use the correct CAN baud rate: By default, ODrive uses 250 kbps")

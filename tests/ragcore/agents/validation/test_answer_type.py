@@ -434,3 +434,19 @@ def test_a_step_told_to_the_reader_is_an_instruction_verb_not_any_verb():
     assert ("answer_type.procedure", "off_question") in findings(check(question, realize, faq))
     drain = "You need to completely drain the UPS while it has a good ground [1]."
     assert ("answer_type.procedure", "off_question") not in findings(check(question, drain, faq))
+
+
+def test_how_much_is_not_answered_by_bare_numbers_or_the_questions_own_figure():
+    question = "How much current can the UR e-Series tool flange supply at 24 V?"
+    ros = [
+        evidence(
+            1,
+            "roslaunch ur_robot_driver ur5e_bringup.launch tool_voltage:=24 "
+            "tool_baud_rate:=115200. The tool flange supplies up to 600 mA at 24 V.",
+            document("ur/tool_communication", "Tool communication on an e-Series robot"),
+        )
+    ]
+    settings = "roslaunch ur_robot_driver ur5e_bringup.launch tool_voltage:=24 [1]."
+    assert ("answer_type.figure", "off_question") in findings(check(question, settings, ros))
+    amount = "The tool flange supplies up to 600 mA at 24 V [1]."
+    assert ("answer_type.figure", "off_question") not in findings(check(question, amount, ros))
