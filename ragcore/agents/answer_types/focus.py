@@ -22,11 +22,13 @@ _PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
 
 def names_focus(asks: Asks, text: str, every: bool = False) -> bool:
     """``text`` names the focus of the question's form itself: its head or half its
-    words, or with ``every`` all its words (no question of that form: true). Stricter
-    than ``off_focus``, which lets a terse figure or an attribute's unit stand for the
-    words."""
+    words, or with ``every`` all its words, or a figure in the unit of an attribute the
+    question names (no question of that form: true). Stricter than ``off_focus``, which
+    lets a terse figure stand for the words."""
     if asks.focus is None or not asks.focus.wanted:
         return True
+    if any(a.addressed_by(text, asks.terms) for a in asks.named_attributes):
+        return True  # "What pressure is the relief valve set at?": "set to 230 bar"
     wanted, said = asks.focus.wanted, families(terms(text))
     named = sum(in_family(t, said) for t in wanted)
     if every:

@@ -205,9 +205,14 @@ class ExtractiveGenerator:
             # subject but states something else of it is no answer.
             # A sentence under a heading that names it counts too, cited after its heading;
             # the whole phrase before its head alone ("CAN baud rate" before "Default Rate").
-            fitting = (
-                _naming_focus(asks, fitting, every=True) or _naming_focus(asks, fitting) or fitting
-            )
+            # Not for a focus that is the subject of what is done ("How often does an air
+            # receiver need a hydrostatic test?": the interval is asked, not the receiver).
+            if asks.done is None and asks.measure is None:
+                fitting = (
+                    _naming_focus(asks, fitting, every=True)
+                    or _naming_focus(asks, fitting)
+                    or fitting
+                )
             statements = self._best(fitting or candidates, asks.answer_type)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about

@@ -86,6 +86,17 @@ class Focus:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One of the things a question asks at once ("Which pins are for CAN, | and how do I
+    terminate the bus?")."""
+
+    text: str
+    """As written."""
+    wanted: frozenset[str]
+    """Its distinctive terms: no names, stopwords, generic or question words."""
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The comparative word a question orders by, and how an answer says it."""
 
@@ -144,6 +155,9 @@ class Asks:
     """Products and versions named without a model number ("ODrive Pro", "roboRIO",
     "v3.6"; ``text.products``): an answer's sources must name each, or they are a
     sibling's (another product, another revision)."""
+    parts: tuple[Part, ...] = ()
+    """The things a question asks at once, when it asks two or more ("Which pins on the
+    ODrive are for CAN, and how do I terminate the bus?"): an answer answers each."""
     comparison: Comparison | None = None
     side_by_side: tuple[str, ...] = ()
     """Models the question names side by side, asking the same of each ("What oil do the
@@ -230,8 +244,11 @@ _FOCUS_FORMS = (
     ),
     # "What CAN baud rate is the ODrive set to by default?", "What Max Jitter from the
     # latency test is good enough?" (the qualifier says where, not what)
+    # (a noun phrase: "What has to be checked before a casing is opened?" asks for none;
+    # a verb is read in lower case, "CAN baud rate" is a noun phrase)
     re.compile(
-        r"^\s*what\s+(?!(?:is|are|was|were)\b)(?P<focus>[^?]+?)"
+        r"^\s*what\s+(?!(?-i:is|are|was|were|has|have|had|needs?|must|should|can|could|will"
+        r"|would|may|might|shall|does|do|did)\b)(?P<focus>[^?]+?)"  # "CAN baud rate" is none
         r"(?:\s+(?:of|for|on|in|at|under|from|with)\s[^?]*?)?\s+(?:is|are|was|were)\s",
         re.IGNORECASE,
     ),
@@ -251,7 +268,6 @@ _NO_FOCUS = re.compile(
     r"|fault|error|alarm|code|[A-Z]{1,2}\d{2,5})\b",
     re.IGNORECASE,
 )
-_WHATS = re.compile(r"^\s*what\x27s\b", re.IGNORECASE)
 _QUALIFIER = re.compile(
     r"\b(?:under|in|at|on|for|by|per|during|since|after|before|from|of|to|with|within|"
     r"according)\b|[?,]",
@@ -346,6 +362,7 @@ def read_asks(
         default=_asks_default(question, form),
         signals=signals,
         products=product_names(question),
+        parts=_parts(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
@@ -427,6 +444,27 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
 
 
+# ", and how do I …?", " and at what pressure?": a second question in the same sentence.
+_SECOND_QUESTION = re.compile(
+    r",?\s+and\s+(?=(?:(?:at|to|in|on|for|from|by)\s+)?(?:what|how|which|when|where|why|who)\b)",
+    re.IGNORECASE,
+)
+
+
+def _parts(question: str) -> tuple[Part, ...]:
+    """The questions asked at once in the sentence that asks, each with its distinctive
+    terms (names, generic words and the words of asking aside)."""
+    pieces = _SECOND_QUESTION.split(asked_sentence(question))
+    if len(pieces) < 2:
+        return ()
+    names = set(model_terms(set(terms(question)))) | set(terms(" ".join(product_names(question))))
+    plain = STOPWORDS | term_set("generic") | term_set("question_verbs") | term_set("asking")
+    return tuple(
+        Part(p.strip(" ?,"), frozenset(t for t in terms(p) if t not in names | plain))
+        for p in pieces
+    )
+
+
 def _diagnosis(question: str) -> bool:
     """The sentence that asks, or a clause of it, asks what is wrong or the cause."""
     clauses = re.split(r",\s+|\s[—–-]\s*", asked_sentence(question))
@@ -467,8 +505,7 @@ def _measure(question: str) -> Measure | None:
 def _focus(question: str) -> Focus | None:
     """The noun phrase ``question`` asks about, as written and as its distinctive terms,
     read from its asked sentence (``asked_sentence``)."""
-    # "What's the rated ratio …?" asks as "What is the rated ratio …?" does.
-    question = _WHATS.sub("what is", asked_sentence(question).replace("\u2019", "\x27"))
+    question = asked_sentence(question)
     if _NO_FOCUS.search(question):
         return None
     for form in _FOCUS_FORMS:

@@ -336,9 +336,13 @@ def test_a_question_for_the_choices_is_not_answered_by_one_value():
         "All Smart-UPS products have a preconfigured low battery signal warning time of two "
         "minutes [1]."
     )
-    assert ("answer_type.options", "off_question") in findings(check(question, default, UPS_SETTINGS))
+    assert ("answer_type.options", "off_question") in findings(
+        check(question, default, UPS_SETTINGS)
+    )
     listed = "There are four user-changeable settings: 2, 5, 7, or 10 minutes [1]."
-    assert ("answer_type.options", "off_question") not in findings(check(question, listed, UPS_SETTINGS))
+    assert ("answer_type.options", "off_question") not in findings(
+        check(question, listed, UPS_SETTINGS)
+    )
 
 
 def test_a_how_to_answer_in_the_questions_own_words_gives_no_step():
@@ -393,8 +397,7 @@ STEPPERS = [
 
 def test_a_symptom_and_whats_wrong_asks_for_a_cause_unless_it_names_a_signal():
     question = (
-        "Stepper only moves one step each time I jog, always in the same direction. "
-        "What's wrong?"
+        "Stepper only moves one step each time I jog, always in the same direction. What's wrong?"
     )
     assert perceive(question).asks.answer_type == AnswerType.CAUSE
     light = "The status LED on the hub is blinking orange and blue. What's wrong?"
@@ -403,8 +406,7 @@ def test_a_symptom_and_whats_wrong_asks_for_a_cause_unless_it_names_a_signal():
 
 def test_a_sentence_pointing_at_a_clue_names_no_cause():
     question = (
-        "Stepper only moves one step each time I jog, always in the same direction. "
-        "What's wrong?"
+        "Stepper only moves one step each time I jog, always in the same direction. What's wrong?"
     )
     clue = (
         "If you press the jog keys alternately and the stepper moves one step each time, "
@@ -415,9 +417,7 @@ def test_a_sentence_pointing_at_a_clue_names_no_cause():
         "The most common reason for a stepper motor not to move is that the step and "
         "direction signals are exchanged [1]."
     )
-    assert ("answer_type.cause", "off_question") not in findings(
-        check(question, cause, STEPPERS)
-    )
+    assert ("answer_type.cause", "off_question") not in findings(check(question, cause, STEPPERS))
 
 
 def test_a_step_told_to_the_reader_is_an_instruction_verb_not_any_verb():
@@ -450,3 +450,26 @@ def test_how_much_is_not_answered_by_bare_numbers_or_the_questions_own_figure():
     assert ("answer_type.figure", "off_question") in findings(check(question, settings, ros))
     amount = "The tool flange supplies up to 600 mA at 24 V [1]."
     assert ("answer_type.figure", "off_question") not in findings(check(question, amount, ros))
+
+
+def test_a_question_asking_two_things_is_answered_on_each():
+    question = (
+        "Which pins on the ODrive are for CAN, and how do I terminate the bus if the "
+        "ODrive is the last node?"
+    )
+    assert [p.wanted for p in perceive(question).asks.parts][0] == {"pins"}
+    guide = [
+        evidence(
+            1,
+            "The CANH and CANL pins on J2 are used for CAN communication. If your ODrive is "
+            "the last device on the bus, switch the DIP switch to CAN 120R.",
+            document("odrive/can-guide", "CAN Bus Guide for ODrive"),
+        )
+    ]
+    half = "If your ODrive is the last device on the bus, switch the DIP switch to CAN 120R [1]."
+    assert ("answer_type.parts", "off_question") in findings(check(question, half, guide))
+    both = (
+        "The CANH and CANL pins on J2 are used for CAN communication. If your ODrive is the "
+        "last device on the bus, switch the DIP switch to CAN 120R [1]."
+    )
+    assert ("answer_type.parts", "off_question") not in findings(check(question, both, guide))
