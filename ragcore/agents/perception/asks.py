@@ -86,17 +86,6 @@ class Focus:
 
 
 @dataclass(frozen=True)
-class Part:
-    """One of the things a question asks at once ("Which pins are for CAN, | and how do I
-    terminate the bus?")."""
-
-    text: str
-    """As written."""
-    wanted: frozenset[str]
-    """Its distinctive terms: no names, stopwords, generic or question words."""
-
-
-@dataclass(frozen=True)
 class Comparison:
     """The comparative word a question orders by, and how an answer says it."""
 
@@ -155,9 +144,6 @@ class Asks:
     """Products and versions named without a model number ("ODrive Pro", "roboRIO",
     "v3.6"; ``text.products``): an answer's sources must name each, or they are a
     sibling's (another product, another revision)."""
-    parts: tuple[Part, ...] = ()
-    """The things a question asks at once, when it asks two or more ("Which pins on the
-    ODrive are for CAN, and how do I terminate the bus?"): an answer answers each."""
     comparison: Comparison | None = None
     side_by_side: tuple[str, ...] = ()
     """Models the question names side by side, asking the same of each ("What oil do the
@@ -362,7 +348,6 @@ def read_asks(
         default=_asks_default(question, form),
         signals=signals,
         products=product_names(question),
-        parts=_parts(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
@@ -442,27 +427,6 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     light = pattern("lexicon", "light").search(question)
     found = pattern("lexicon", "asked_signal").finditer(question)
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
-
-
-# ", and how do I …?", " and at what pressure?": a second question in the same sentence.
-_SECOND_QUESTION = re.compile(
-    r",?\s+and\s+(?=(?:(?:at|to|in|on|for|from|by)\s+)?(?:what|how|which|when|where|why|who)\b)",
-    re.IGNORECASE,
-)
-
-
-def _parts(question: str) -> tuple[Part, ...]:
-    """The questions asked at once in the sentence that asks, each with its distinctive
-    terms (names, generic words and the words of asking aside)."""
-    pieces = _SECOND_QUESTION.split(asked_sentence(question))
-    if len(pieces) < 2:
-        return ()
-    names = set(model_terms(set(terms(question)))) | set(terms(" ".join(product_names(question))))
-    plain = STOPWORDS | term_set("generic") | term_set("question_verbs") | term_set("asking")
-    return tuple(
-        Part(p.strip(" ?,"), frozenset(t for t in terms(p) if t not in names | plain))
-        for p in pieces
-    )
 
 
 def _diagnosis(question: str) -> bool:

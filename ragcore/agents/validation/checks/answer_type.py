@@ -15,7 +15,6 @@ from ragcore.agents.answer_types import (
     unnamed_signal,
     unstated_default,
 )
-from ragcore.agents.answer_types.parts import unanswered_part
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -141,11 +140,3 @@ def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
             IssueKind.OFF_QUESTION,
             "the answer only repeats the question: it says nothing the question does not",
         )
-
-
-@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.parts",))
-def answers_every_part(answer: AnswerModel) -> Iterator[Finding]:
-    """A question asking two things at once ("Which pins are for CAN, and how do I
-    terminate the bus?") is answered on each."""
-    if answer.statements and (reason := unanswered_part(answer.asks, answer.draft.text)):
-        yield Finding("answer_type.parts", IssueKind.OFF_QUESTION, reason)

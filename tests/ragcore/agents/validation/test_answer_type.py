@@ -450,26 +450,3 @@ def test_how_much_is_not_answered_by_bare_numbers_or_the_questions_own_figure():
     assert ("answer_type.figure", "off_question") in findings(check(question, settings, ros))
     amount = "The tool flange supplies up to 600 mA at 24 V [1]."
     assert ("answer_type.figure", "off_question") not in findings(check(question, amount, ros))
-
-
-def test_a_question_asking_two_things_is_answered_on_each():
-    question = (
-        "Which pins on the ODrive are for CAN, and how do I terminate the bus if the "
-        "ODrive is the last node?"
-    )
-    assert [p.wanted for p in perceive(question).asks.parts][0] == {"pins"}
-    guide = [
-        evidence(
-            1,
-            "The CANH and CANL pins on J2 are used for CAN communication. If your ODrive is "
-            "the last device on the bus, switch the DIP switch to CAN 120R.",
-            document("odrive/can-guide", "CAN Bus Guide for ODrive"),
-        )
-    ]
-    half = "If your ODrive is the last device on the bus, switch the DIP switch to CAN 120R [1]."
-    assert ("answer_type.parts", "off_question") in findings(check(question, half, guide))
-    both = (
-        "The CANH and CANL pins on J2 are used for CAN communication. If your ODrive is the "
-        "last device on the bus, switch the DIP switch to CAN 120R [1]."
-    )
-    assert ("answer_type.parts", "off_question") not in findings(check(question, both, guide))
