@@ -1,14 +1,13 @@
 """Whether a text is an answer of the kind a question asks for (``Asks.answer_type``):
-a figure for a value question about an attribute measured in units (or "how much"),
-the code for a question about a code's meaning, a part number for a question asking for
-one, a step beyond the question's words for a how-to question (``steps``), a list of
-choices for a question asking which there are (``options``), a cause for one asking
-what is wrong (``cause``); the codes and signals a
+a figure for a value question about an attribute measured in units, an amount in a unit
+for "how much" (``amount``), the code for a question about a code's meaning, a part
+number for a question asking for one, a step beyond the question's words for a how-to
+question (``steps``), a list of choices for a question asking which there are
+(``options``), a cause for one asking what is wrong (``cause``); the codes and signals a
 question asks the meaning of, named (``unnamed_signal``); the products and versions it
 names, named by the sources (``unnamed_products``); the focus of its form, named
-(``focus``). The extractive generator prefers sentences that are; the
-validator reports answers that are not. Kinds without a test here (yes/no, a reason)
-always pass."""
+(``focus``). The extractive generator prefers sentences that are; the validator reports
+answers that are not. Kinds without a test here (yes/no, a reason) always pass."""
 
 from __future__ import annotations
 
