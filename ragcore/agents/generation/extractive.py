@@ -22,6 +22,8 @@ from ragcore.agents.answer_types import (
     unnamed_signal,
     unstated_default,
 )
+from ragcore.agents.answer_types.focus import names_focus
+from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
@@ -44,6 +46,8 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+_TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
+_HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
 # How many sentences back a leaning sentence's antecedent may go: "… select Settings.
 # There select System and then URCaps. There, click the plus sign …".
 _ANTECEDENTS = 2
@@ -86,6 +90,13 @@ class _Sentence:
     steps: tuple[str, ...] = ()
     """The sentences after it in its paragraph (at most ``_STEPS``): a procedure's steps,
     kept together when the question asks how to do something."""
+    heading: str = ""
+    """The heading it stands under: the last heading line before it in its chunk, else
+    the last part of the chunk's section path ("Use the correct CAN baud rate")."""
+    lead: str = ""
+    """The heading, when the answer cites it before the sentence: it names what the
+    question asks about and the sentence does not ("Use the correct CAN baud rate: By
+    default, ODrive uses 250 kbps")."""
 
 
 class ExtractiveGenerator:
@@ -173,7 +184,7 @@ class ExtractiveGenerator:
                 for s in pool
                 if addresses(wanted_attributes, s.text)
                 and not table.contrast(asks.terms, s.text)
-                and not unmet(asks, named, s.text, s.evidence.text)
+                and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
                 and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
@@ -189,8 +200,20 @@ class ExtractiveGenerator:
                     if given.search(s.text) and set(terms(s.text)) & set(asks.content_terms)
                 ]
                 fitting = reasons or fitting
-            steps = asks.answer_type == AnswerType.PROCEDURE
-            statements = self._best(fitting or candidates, steps)
+            # Of those, the ones that name what the question's form asks about ("What CAN
+            # baud rate …?": the baud rate), when any does: a sentence that names the
+            # subject but states something else of it is no answer.
+            # A sentence under a heading that names it counts too, cited after its heading;
+            # the whole phrase before its head alone ("CAN baud rate" before "Default Rate").
+            # Not for a focus that is the subject of what is done ("How often does an air
+            # receiver need a hydrostatic test?": the interval is asked, not the receiver).
+            if asks.done is None and asks.measure is None:
+                fitting = (
+                    _naming_focus(asks, fitting, every=True)
+                    or _naming_focus(asks, fitting)
+                    or fitting
+                )
+            statements = self._best(fitting or candidates, asks.answer_type)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )
@@ -214,7 +237,9 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
-    def _best(self, sentences: list[_Sentence], steps: bool = False) -> list[Statement]:
+    def _best(
+        self, sentences: list[_Sentence], kind: AnswerType = AnswerType.ANY
+    ) -> list[Statement]:
         ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
         chosen: list[_Sentence] = []
         for s in ranked:
@@ -229,8 +254,12 @@ class ExtractiveGenerator:
             if any(c.text == s.context for c in chosen):
                 s = replace(s, context="")  # its antecedent is in the answer already
             chosen.append(s)
-        if steps and chosen:  # a procedure: its steps, from the best sentence's paragraph
+        if kind == AnswerType.PROCEDURE and chosen:
+            # a procedure: its steps, from the best sentence's paragraph
             return [_cite(chosen[0], steps=True)]
+        if kind == AnswerType.OPTIONS and chosen and not lists_options(chosen[0].text):
+            # the choices, from the sentence after the best one that lists them
+            return [_cite(replace(chosen[0], steps=_through_options(chosen[0])), steps=True)]
         return [_cite(s) for s in chosen]
 
     def _compare(self, evidence, perception, wanted) -> list[Statement]:
@@ -277,6 +306,38 @@ class ExtractiveGenerator:
         return statements + ([relation] if relation else [])
 
 
+def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -> list[_Sentence]:
+    """The sentences that name the focus of the question's form (``names_focus``), else
+    those under a heading that names it, to be cited after it."""
+    return [s for s in sentences if names_focus(asks, s.text, every)] or [
+        replace(s, lead=s.heading) for s in sentences if names_focus(asks, s.heading, every)
+    ]
+
+
+# How many sentences after a chosen one may list the choices it introduces: "… a warning
+# time of two minutes (the factory default). There are four settings: 2, 5, 7 or 10
+# minutes."
+_OPTIONS_AFTER = 2
+
+
+def _read_on(s: _Sentence, asks: Asks) -> str:
+    """What a sentence gives towards the answer type asked: itself, with the rest of its
+    paragraph for a procedure (its steps) and the next sentences for the choices."""
+    if asks.answer_type == AnswerType.PROCEDURE:
+        return " ".join((s.text, *s.steps))
+    if asks.answer_type == AnswerType.OPTIONS:
+        return " ".join((s.text, *s.steps[:_OPTIONS_AFTER]))
+    return s.text
+
+
+def _through_options(s: _Sentence) -> tuple[str, ...]:
+    """The sentences after ``s`` up to the one that lists the choices."""
+    for i, t in enumerate(s.steps[:_OPTIONS_AFTER]):
+        if lists_options(t):
+            return s.steps[: i + 1]
+    return ()
+
+
 def _kind_fixed(asks: Asks) -> bool:
     """The question asks for a kind of answer no other sentence stands in for: a part
     number, a code's meaning (a figure of another attribute is no part number)."""
@@ -306,6 +367,7 @@ def _sentences(
     words = {_singular(t) for t in wanted - identifiers}
     leans = pattern("lexicon", "leans_on_context")
     out = []
+    heading = e.section.rsplit(">", 1)[-1].strip()
     before: list[str] = []  # the sentence before, and the one before that if it leans
     paragraphs: list[int] = []  # each sentence's paragraph, for the steps after it
     paragraph, last_end = 0, 0
@@ -315,6 +377,10 @@ def _sentences(
         if "\n\n" in e.text[last_end:start]:
             paragraph += 1
         last_end = end
+        if _HEADING.match(raw) and _HEADING_MARKS.sub("", text):
+            heading = _HEADING_MARKS.sub("", text)
+        elif _title_line(text, e.text[end : end + 2]):
+            heading = text
         if _HEADING.match(raw) or len(text) < 12 or _QUESTION.search(text):
             before = []
             paragraph += 1
@@ -333,7 +399,11 @@ def _sentences(
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
         names_codes = bool(codes) and codes <= own
-        out.append(_Sentence(text, e, id_share, word_share, score, subjects, names_codes, context))
+        out.append(
+            _Sentence(
+                text, e, id_share, word_share, score, subjects, names_codes, context, (), heading
+            )
+        )
         paragraphs.append(paragraph)
     return [
         replace(
@@ -346,6 +416,19 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+
+
+def _title_line(text: str, after: str) -> bool:
+    """A line that reads as a heading: a few words without closing punctuation, a blank
+    line after it ("Use the correct CAN baud rate", "Example Configuration"); not a data
+    line ("Speed: 250 kbps; value: 250000")."""
+    return (
+        after.startswith("\n\n")
+        and text[-1] not in ".!?:;,)]"
+        and ";" not in text
+        and ": " not in text
+        and len(text.split()) <= _TITLE_WORDS
+    )
 
 
 def _singular(term: str) -> str:
@@ -378,11 +461,13 @@ def _cite(s: _Sentence, label: str = "", steps: bool = False) -> Statement:
     names its subject if the sentence doesn't."""
     text = s.text.rstrip()
     instruction = pattern("lexicon", "instruction")
-    if steps and any(instruction.search(t) for t in s.steps):
+    if steps and any(instruction.search(t) or lists_options(t) for t in s.steps):
         text = " ".join((text, *(t.rstrip() for t in s.steps)))
     if s.context:
         lead = s.context.rstrip()
         text = f"{lead if lead[-1] in '.!?:' else lead + '.'} {text}"
+    elif s.lead:
+        text = f"{s.lead.rstrip(' .:')}: {text}"
     body = _standalone(text, s.evidence)
     if label and not set(terms(label)) <= set(terms(body)):
         body = f"{label}: {body}"

@@ -47,6 +47,8 @@ class AnswerType(StrEnum):
     MEANING = "meaning"  # "What does E4027 mean?"
     PROCEDURE = "procedure"  # "How do I bleed the pump?": the steps
     PART_NUMBER = "part_number"  # "What is the part number of the seal?"
+    OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
+    CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -226,6 +228,16 @@ _FOCUS_FORMS = (
         r"(?:does|do|did|can|could|must|should|will)\s",
         re.IGNORECASE,
     ),
+    # "What CAN baud rate is the ODrive set to by default?", "What Max Jitter from the
+    # latency test is good enough?" (the qualifier says where, not what)
+    # (a noun phrase: "What has to be checked before a casing is opened?" asks for none;
+    # a verb is read in lower case, "CAN baud rate" is a noun phrase)
+    re.compile(
+        r"^\s*what\s+(?!(?-i:is|are|was|were|has|have|had|needs?|must|should|can|could|will"
+        r"|would|may|might|shall|does|do|did)\b)(?P<focus>[^?]+?)"  # "CAN baud rate" is none
+        r"(?:\s+(?:of|for|on|in|at|under|from|with)\s[^?]*?)?\s+(?:is|are|was|were)\s",
+        re.IGNORECASE,
+    ),
     _HOW_MUCH_OF,
     # "How many tools does the VMC-600 hold?"
     re.compile(
@@ -281,6 +293,18 @@ _PART_NUMBER = re.compile(
 )
 
 
+# "What low battery warning times can you pick?", "Which modes are supported?", "What
+# are the options for …?": the choices on offer, not one value.
+_OPTIONS = re.compile(
+    r"^\s*(?:what|which)\s+(?:[\w-]+\s+){0,4}?(?:[\w-]+s|options?|choices?|modes?|settings?)\s+"
+    r"(?:can|could|may)\s+(?:i|you|we|one)\s+(?:pick|choose|select|set|use)\b"
+    r"|^\s*(?:what|which)\s+(?:[\w-]+\s+){0,3}?(?:options|choices|modes|values)\s+"
+    r"(?:are|is)\s+(?:there|available|supported|possible)\b"
+    r"|^\s*what\s+are\s+the\s+(?:available\s+|possible\s+)?(?:options|choices|modes)\b",
+    re.IGNORECASE,
+)
+
+
 def read_asks(
     question: str,
     attributes: AttributeTable | None = None,
@@ -297,6 +321,11 @@ def read_asks(
     measure = _measure(question)
     asked = _asked_attributes(question, table)
     answer_type = _answer_type(question, form, measure, asked, action)
+    signals = _signals(question, answer_type)
+    if answer_type == AnswerType.ANY and not signals and _diagnosis(question):
+        # "What's wrong?" after a symptom asks for its cause; after a code or a light
+        # it asks what the signal says (``signals``), which its meaning answers.
+        answer_type = AnswerType.CAUSE
     return Asks(
         form=form,
         answer_type=answer_type,
@@ -317,7 +346,7 @@ def read_asks(
         identifiers=named_identifiers(question),
         code_family=_code_family(question),
         default=_asks_default(question, form),
-        signals=_signals(question, answer_type),
+        signals=signals,
         products=product_names(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
@@ -374,6 +403,8 @@ def _answer_type(
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
+    if _OPTIONS.search(asked_sentence(question)):
+        return AnswerType.OPTIONS
     if action == Action.HOW_TO:
         return AnswerType.PROCEDURE
     if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
@@ -396,6 +427,12 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     light = pattern("lexicon", "light").search(question)
     found = pattern("lexicon", "asked_signal").finditer(question)
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
+
+
+def _diagnosis(question: str) -> bool:
+    """The sentence that asks, or a clause of it, asks what is wrong or the cause."""
+    clauses = re.split(r",\s+|\s[—–-]\s*", asked_sentence(question))
+    return any(pattern("lexicon", "diagnosis").match(c) for c in clauses)
 
 
 def _asks_default(question: str, form: QuestionForm) -> bool:

@@ -172,3 +172,46 @@ def test_models_side_by_side_are_each_answered_with_the_kind_asked(sample_engine
     )
     assert "61-0075-11" in draft.text and "61-0110-04" in draft.text
     assert "m³/min" not in draft.text  # a flow is no part number
+
+
+def test_a_question_for_the_choices_is_answered_with_the_sentence_that_lists_them():
+    question = "What low battery warning times can you pick on a Smart-UPS?"
+    chunk = _chunk(
+        "All Smart-UPS products have a preconfigured low battery signal warning time of two "
+        "minutes (the factory default setting). There are a total of four user-changeable "
+        "settings: 2, 5, 7, or 10 minutes. Total runtime depends on battery capacity and load.",
+        "apcupsd/manual",
+        "APCUPSD user manual",
+    )
+    draft = ExtractiveGenerator().generate(question, chunk, perceive(question))
+    # The default alone is one value, not the choices: the next sentence, listing them,
+    # goes with it.
+    assert "2, 5, 7, or 10 minutes" in draft.text
+    assert "Total runtime" not in draft.text
+
+
+def test_the_sentence_naming_the_asked_focus_is_preferred_to_one_about_the_subject():
+    question = "What Max Jitter from the latency test is good enough for software stepping?"
+    chunk = _chunk(
+        "The latency test shows how well the computer keeps time for software stepping. "
+        "If your Max Jitter number is less than about 15 to 20 microseconds, the computer "
+        "gives very nice results with software stepping.",
+        "linuxcnc/latency",
+        "LinuxCNC latency test",
+    )
+    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
+    assert "15 to 20 microseconds" in draft.text
+
+
+def test_a_sentence_under_a_heading_naming_the_asked_thing_is_cited_after_the_heading():
+    question = "What CAN baud rate is the ODrive set to by default?"
+    chunk = _chunk(
+        "Cyclic messages are sent by ODrive on a timer. Default Rate (ms): 100 for the "
+        "heartbeat.\n\nUse the correct CAN baud rate\n\nBy default, ODrive uses 250 kbps "
+        "(250000) but the tutorial is using 500 kbps.",
+        "odrive/can-guide",
+        "CAN Bus Guide for ODrive",
+    )
+    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
+    # "Default Rate" names the head of "CAN baud rate"; the heading names all of it.
+    assert draft.text.startswith("Use the correct CAN baud rate: By default, ODrive uses 250 kbps")

@@ -28,6 +28,8 @@ _RULES = {
     AnswerType.MEANING: "answer_type.meaning",
     AnswerType.PART_NUMBER: "answer_type.part_number",
     AnswerType.PROCEDURE: "answer_type.procedure",
+    AnswerType.OPTIONS: "answer_type.options",
+    AnswerType.CAUSE: "answer_type.cause",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from ragcore.agents.answer_types.focus import in_spelled_unit, off_focus, terse
 from ragcore.agents.attributes import Attribute, addresses
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Asks, Measure
@@ -32,60 +33,6 @@ from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Check, IssueKind, Route
 
-# At most three words before a terse answer's figure: "at least every", "within".
-_TERSE = re.compile(r"^(?:[A-Za-z]+\s+){0,3}$")
-_PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
-
-
-def off_focus(asks: Asks, answer: str) -> str | None:
-    """Why ``answer`` answers something other than the focus of the question, or None."""
-    if asks.focus is None:
-        return None
-    phrase, wanted = asks.focus.phrase, asks.focus.wanted
-    said = families(terms(answer))  # "continuously" names the "continuous" current
-    # The phrase's head, or half its words: "the limit" names the "respirable silica
-    # limit"; "brake holding torque" names the brake of the "brake air gap", not its gap.
-    head = next((t for t in reversed(terms(phrase)) if t in wanted), None)
-    named = sum(in_family(t, said) for t in wanted)
-    if not wanted or 2 * named >= len(wanted) or (head and in_family(head, said)):
-        return None
-    if _terse(answer) or asks.focus.amount and quantities(answer):
-        return None
-    if _PRONOUN.match(answer.lstrip()):
-        return None  # "It must be changed every …": about what the question names
-    # "How often must the X be changed?" asks about X: an interval of something else is
-    # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
-    done = asks.done
-    if done and any(in_family(t, said) for t in done.terms):
-        return None
-    asked = () if done else asks.named_attributes
-    if any(a.addressed_by(answer, asks.terms) for a in asked):
-        return None  # "rated output" answered in kVA, "noise level" in dB(A)
-    if in_spelled_unit(asks, answer):
-        return None  # "How many pounds of refrigerant …?" answered in kg and lb
-    phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
-    return f"the question asks about the {phrase}; the answer does not name it"
-
-
-def _terse(answer: str) -> bool:
-    """A terse answer starts with its figure ("10 µg/L, under …", "At least every 3
-    months.", "5 mg/m³ as an 8-hour average"): about what the question asks."""
-    lead = len(answer) - len(answer.lstrip())
-    starts = [q.start for q in quantities(answer)] + [
-        s
-        for _, s, e in number_spans(answer) + word_number_spans(answer)
-        if not YEAR.match(answer[s:e])  # "The 2021 regulation requires …"
-    ]
-    return any(_TERSE.match(answer[lead:start]) for start in starts)
-
-
-def in_spelled_unit(asks: Asks, answer: str) -> bool:
-    """Whether ``answer`` gives a figure in a dimension the question spells a unit of
-    ("… in m³/h?", "How many pounds …?"): that answers it, whatever its words."""
-    spelled = asks.spelled_dimensions
-    return any(dimension(q.unit) in spelled for q in quantities(answer))
-
-
 # "How often …?" is answered by a frequency: "every 500 h", "monthly", "twice a year",
 # "6,000 h or 12 months, whichever comes first" — not by "72 h of back-up".
 _FREQUENCY = re.compile(
@@ -106,7 +53,7 @@ def no_frequency(asks: Asks, answer: str) -> str | None:
     # "How often must the cylinders be hydrostatically tested?" is not answered by how
     # often they are checked: a qualified action must be named by one of its words.
     done = asks.done
-    if done and done.how_often and len(done.terms) >= 2 and not _terse(answer):
+    if done and done.how_often and len(done.terms) >= 2 and not terse(answer):
         said = families(terms(answer))
         if not any(in_family(t, said) for t in done.terms):
             return f"the question asks how often it is {done.verb}; the answer names no such thing"

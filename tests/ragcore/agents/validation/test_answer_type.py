@@ -307,3 +307,146 @@ def test_part_numbers_of_models_named_side_by_side_are_asked_of_each_model():
         "AC-110: Replace the air filter (P/N 61-0110-04) every 2000 hours [2]."
     )
     assert findings(check(question, right, AIR_FILTERS)) == []
+
+
+UPS_SETTINGS = [
+    evidence(
+        1,
+        "All Smart-UPS products have a preconfigured low battery signal warning time of two "
+        "minutes. There are a total of four user-changeable settings: 2, 5, 7, or 10 minutes.",
+        document("apcupsd/manual", "APCUPSD user manual"),
+    )
+]
+
+
+def test_a_question_for_the_choices_is_read_from_its_form():
+    kinds = {
+        "What low battery warning times can you pick on a Smart-UPS?": AnswerType.OPTIONS,
+        "What tool voltages can I set for the RS485 tool communication?": AnswerType.OPTIONS,
+        "Which modes are supported by the VF-S11?": AnswerType.OPTIONS,
+        "What are the options for the tool parity?": AnswerType.OPTIONS,
+        "What voltage can I use on the TX-2?": AnswerType.FIGURE,  # one value
+    }
+    assert {q: perceive(q).asks.answer_type for q in kinds} == kinds
+
+
+def test_a_question_for_the_choices_is_not_answered_by_one_value():
+    question = "What low battery warning times can you pick on a Smart-UPS?"
+    default = (
+        "All Smart-UPS products have a preconfigured low battery signal warning time of two "
+        "minutes [1]."
+    )
+    assert ("answer_type.options", "off_question") in findings(
+        check(question, default, UPS_SETTINGS)
+    )
+    listed = "There are four user-changeable settings: 2, 5, 7, or 10 minutes [1]."
+    assert ("answer_type.options", "off_question") not in findings(
+        check(question, listed, UPS_SETTINGS)
+    )
+
+
+def test_a_how_to_answer_in_the_questions_own_words_gives_no_step():
+    question = "How do I do a manual battery runtime calibration on a Smart-UPS?"
+    manual = document("apcupsd/manual", "APCUPSD user manual")
+    cited = [
+        evidence(
+            1,
+            "Perform a Runtime Calibration. This is a manual procedure and should not be "
+            "confused with the calibration performed through PowerChute. Disconnect the "
+            "load and let the UPS run on battery until it turns off completely.",
+            manual,
+        )
+    ]
+    own_words = (
+        "Perform a Runtime Calibration. This is a manual procedure and should not be "
+        "confused with the calibration performed through PowerChute [1]."
+    )
+    assert ("answer_type.procedure", "off_question") in findings(check(question, own_words, cited))
+    step = "Let the UPS run on battery until it turns off completely [1]."
+    assert ("answer_type.procedure", "off_question") not in findings(check(question, step, cited))
+
+
+def test_the_focus_of_a_what_x_is_question_must_be_named():
+    question = "What CAN baud rate is the ODrive set to by default?"
+    asks = perceive(question).asks
+    assert asks.focus is not None and asks.focus.wanted == {"baud", "rate"}
+    cited = [
+        evidence(
+            1,
+            "By default, CAN is enabled on the ODrive, where Axis 0 has ID 0. By default, "
+            "the ODrive CAN baud rate is 250 kbps.",
+            document("odrive/can-guide", "CAN Bus Guide for ODrive"),
+        )
+    ]
+    other = "By default, CAN is enabled on the ODrive, where Axis 0 has ID 0 [1]."
+    assert ("focus.phrase", "off_question") in findings(check(question, other, cited))
+    right = "By default, the ODrive CAN baud rate is 250 kbps [1]."
+    assert ("focus.phrase", "off_question") not in findings(check(question, right, cited))
+
+
+STEPPERS = [
+    evidence(
+        1,
+        "The most common reason in a new installation for a stepper motor not to move is "
+        "that the step and direction signals are exchanged. If you press the jog keys "
+        "alternately and the stepper moves one step each time, there is your clue.",
+        document("linuxcnc/stepper-diagnostics", "Stepper Diagnostics"),
+    )
+]
+
+
+def test_a_symptom_and_whats_wrong_asks_for_a_cause_unless_it_names_a_signal():
+    question = (
+        "Stepper only moves one step each time I jog, always in the same direction. What's wrong?"
+    )
+    assert perceive(question).asks.answer_type == AnswerType.CAUSE
+    light = "The status LED on the hub is blinking orange and blue. What's wrong?"
+    assert perceive(light).asks.answer_type != AnswerType.CAUSE  # the light's meaning
+
+
+def test_a_sentence_pointing_at_a_clue_names_no_cause():
+    question = (
+        "Stepper only moves one step each time I jog, always in the same direction. What's wrong?"
+    )
+    clue = (
+        "If you press the jog keys alternately and the stepper moves one step each time, "
+        "there is your clue [1]."
+    )
+    assert ("answer_type.cause", "off_question") in findings(check(question, clue, STEPPERS))
+    cause = (
+        "The most common reason for a stepper motor not to move is that the step and "
+        "direction signals are exchanged [1]."
+    )
+    assert ("answer_type.cause", "off_question") not in findings(check(question, cause, STEPPERS))
+
+
+def test_a_step_told_to_the_reader_is_an_instruction_verb_not_any_verb():
+    question = "How do I do a manual battery runtime calibration on a Smart-UPS?"
+    faq = [
+        evidence(
+            1,
+            "First, you need to realize that the UPS stores data about the battery. "
+            "You need to completely drain the UPS while it has a good ground.",
+            document("nut/faq", "NUT FAQ"),
+        )
+    ]
+    realize = "First, you need to realize that the UPS stores data about the battery [1]."
+    assert ("answer_type.procedure", "off_question") in findings(check(question, realize, faq))
+    drain = "You need to completely drain the UPS while it has a good ground [1]."
+    assert ("answer_type.procedure", "off_question") not in findings(check(question, drain, faq))
+
+
+def test_how_much_is_not_answered_by_bare_numbers_or_the_questions_own_figure():
+    question = "How much current can the UR e-Series tool flange supply at 24 V?"
+    ros = [
+        evidence(
+            1,
+            "roslaunch ur_robot_driver ur5e_bringup.launch tool_voltage:=24 "
+            "tool_baud_rate:=115200. The tool flange supplies up to 600 mA at 24 V.",
+            document("ur/tool_communication", "Tool communication on an e-Series robot"),
+        )
+    ]
+    settings = "roslaunch ur_robot_driver ur5e_bringup.launch tool_voltage:=24 [1]."
+    assert ("answer_type.figure", "off_question") in findings(check(question, settings, ros))
+    amount = "The tool flange supplies up to 600 mA at 24 V [1]."
+    assert ("answer_type.figure", "off_question") not in findings(check(question, amount, ros))

@@ -1,11 +1,13 @@
 """Whether a text is an answer of the kind a question asks for (``Asks.answer_type``):
-a figure for a value question about an attribute measured in units (or "how much"),
-the code for a question about a code's meaning, a part number for a question asking for
-one, an instruction for a how-to question; the codes and signals a question asks the
-meaning of, named (``unnamed_signal``); the products and versions it names, named by the
-sources (``unnamed_products``). The extractive generator prefers sentences that are; the
-validator reports answers that are not. Kinds without a test here (yes/no, a reason)
-always pass."""
+a figure for a value question about an attribute measured in units, an amount in a unit
+for "how much" (``amount``), the code for a question about a code's meaning, a part
+number for a question asking for one, a step beyond the question's words for a how-to
+question (``steps``), a list of choices for a question asking which there are
+(``options``), a cause for one asking what is wrong (``cause``); the codes and signals a
+question asks the meaning of, named (``unnamed_signal``); the products and versions it
+names, named by the sources (``unnamed_products``); the focus of its form, named
+(``focus``). The extractive generator prefers sentences that are; the validator reports
+answers that are not. Kinds without a test here (yes/no, a reason) always pass."""
 
 from __future__ import annotations
 
@@ -13,10 +15,14 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
+from ragcore.agents.answer_types.amount import no_amount
+from ragcore.agents.answer_types.cause import no_cause
+from ragcore.agents.answer_types.options import unlisted_options
+from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.text.identifiers import find_entities
-from ragcore.text.lexicon import pattern, words
+from ragcore.text.lexicon import words
 from ragcore.text.products import names_in
 from ragcore.text.quantities import (
     YEAR,
@@ -57,6 +63,7 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
             names = " or ".join(a.name for a in asks.attributes)
             what = f"a figure of the {names}" if names else "a figure"
             return f"the question asks for {what}; the answer gives none"
+        return no_amount(asks, text, _compact_figure())
     elif asks.answer_type == AnswerType.MEANING:
         asked = set(asks.codes) or _code_terms(" ".join(named))
         if asked and not asked & (_code_terms(text) | _code_terms(sources)):
@@ -65,8 +72,11 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
                 f"the question asks what {listed} means; neither the answer nor its sources name it"
             )
     elif asks.answer_type == AnswerType.PROCEDURE:
-        if not pattern("lexicon", "instruction").search(text):
-            return "the question asks how to do something; the answer gives no instruction"
+        return no_step(asks, text)
+    elif asks.answer_type == AnswerType.OPTIONS:
+        return unlisted_options(asks, text)
+    elif asks.answer_type == AnswerType.CAUSE:
+        return no_cause(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
         parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]

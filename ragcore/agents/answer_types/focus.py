@@ -1,0 +1,86 @@
+"""Whether a text names what a question's form asks about (``Asks.focus``: "What is the
+lift height of the OH-10?" asks for the lift height; "What CAN baud rate is it set to?"
+for the baud rate): a sentence that names the subject but states something else of it
+("The OH-10 has a span of 18 m") is no answer. The extractive generator prefers the
+sentences that name it; the validator reports an answer that does not
+(``validation.checks.focus``)."""
+
+from __future__ import annotations
+
+import re
+
+from ragcore.agents.perception.asks import Asks
+from ragcore.text.families import families, in_family
+from ragcore.text.quantities import YEAR, number_spans, quantities, word_number_spans
+from ragcore.text.terms import terms
+from ragcore.text.units import dimension
+
+# At most three words before a terse answer's figure: "at least every", "within".
+_TERSE = re.compile(r"^(?:[A-Za-z]+\s+){0,3}$")
+_PRONOUN = re.compile(r"(?:it|they|these|this|those)\b", re.IGNORECASE)
+
+
+def names_focus(asks: Asks, text: str, every: bool = False) -> bool:
+    """``text`` names the focus of the question's form itself: its head or half its
+    words, or with ``every`` all its words, or a figure in the unit of an attribute the
+    question names (no question of that form: true). Stricter than ``off_focus``, which
+    lets a terse figure stand for the words."""
+    if asks.focus is None or not asks.focus.wanted:
+        return True
+    if any(a.addressed_by(text, asks.terms) for a in asks.named_attributes):
+        return True  # "What pressure is the relief valve set at?": "set to 230 bar"
+    wanted, said = asks.focus.wanted, families(terms(text))
+    named = sum(in_family(t, said) for t in wanted)
+    if every:
+        return named == len(wanted)
+    head = next((t for t in reversed(terms(asks.focus.phrase)) if t in wanted), None)
+    return 2 * named >= len(wanted) or bool(head and in_family(head, said))
+
+
+def off_focus(asks: Asks, answer: str) -> str | None:
+    """Why ``answer`` answers something other than the focus of the question, or None."""
+    if asks.focus is None:
+        return None
+    phrase, wanted = asks.focus.phrase, asks.focus.wanted
+    said = families(terms(answer))  # "continuously" names the "continuous" current
+    # The phrase's head, or half its words: "the limit" names the "respirable silica
+    # limit"; "brake holding torque" names the brake of the "brake air gap", not its gap.
+    head = next((t for t in reversed(terms(phrase)) if t in wanted), None)
+    named = sum(in_family(t, said) for t in wanted)
+    if not wanted or 2 * named >= len(wanted) or (head and in_family(head, said)):
+        return None
+    if terse(answer) or asks.focus.amount and quantities(answer):
+        return None
+    if _PRONOUN.match(answer.lstrip()):
+        return None  # "It must be changed every …": about what the question names
+    # "How often must the X be changed?" asks about X: an interval of something else is
+    # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
+    done = asks.done
+    if done and any(in_family(t, said) for t in done.terms):
+        return None
+    asked = () if done else asks.named_attributes
+    if any(a.addressed_by(answer, asks.terms) for a in asked):
+        return None  # "rated output" answered in kVA, "noise level" in dB(A)
+    if in_spelled_unit(asks, answer):
+        return None  # "How many pounds of refrigerant …?" answered in kg and lb
+    phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
+    return f"the question asks about the {phrase}; the answer does not name it"
+
+
+def terse(answer: str) -> bool:
+    """A terse answer starts with its figure ("10 µg/L, under …", "At least every 3
+    months.", "5 mg/m³ as an 8-hour average"): about what the question asks."""
+    lead = len(answer) - len(answer.lstrip())
+    starts = [q.start for q in quantities(answer)] + [
+        s
+        for _, s, e in number_spans(answer) + word_number_spans(answer)
+        if not YEAR.match(answer[s:e])  # "The 2021 regulation requires …"
+    ]
+    return any(_TERSE.match(answer[lead:start]) for start in starts)
+
+
+def in_spelled_unit(asks: Asks, answer: str) -> bool:
+    """Whether ``answer`` gives a figure in a dimension the question spells a unit of
+    ("… in m³/h?", "How many pounds …?"): that answers it, whatever its words."""
+    spelled = asks.spelled_dimensions
+    return any(dimension(q.unit) in spelled for q in quantities(answer))
