@@ -10,10 +10,12 @@ the referents in play cost no second perception.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.model import Entity, Perception
+from ragcore.types import EntitySource
 
 _IN_PLAY_TURNS = 4
 """How far back the entities in play reach ("which one is louder?" after three turns)."""
@@ -83,19 +85,23 @@ def turn_summary(
         "answered": [list(pair) for pair in new],
         "followed": followed,
         "asked": list(dict.fromkeys(e.text for e in asked)),
+        # a name put in place of an identifier is a thing of its kind from now on
+        "named": [[r.new, r.label] for r in perception.replaced if r.label],
     }
 
 
 def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
     """A turn read back from its question as searched and its perception summary."""
-    entities = summary.get("entities") or []
+    entities = [*_pairs(summary.get("entities") or []), *_pairs(summary.get("named") or [])]
     answered = summary.get("answered") or []
     return TurnState(
         question,
         tuple(
-            Referent(str(text), str(label))
-            for text, label in _pairs(entities)
-            if label in _IDENTIFIER_LABELS
+            dict.fromkeys(
+                Referent(str(text), str(label))
+                for text, label in entities
+                if label in _IDENTIFIER_LABELS
+            )
         ),
         tuple(Referent(str(text), str(label)) for text, label in _pairs(answered)),
         history=bool(summary.get("history")),
@@ -120,6 +126,23 @@ def in_play(turns: Sequence[TurnState], label: str | None = None) -> tuple[str, 
         if not turn.followed and turn.entities:
             break
     return tuple(found)
+
+
+def with_names(perception: Perception, named: Sequence[Referent]) -> Perception:
+    """``perception`` with the identifiers a turn was recorded with that its patterns do
+    not read ("737-800", put in place of the A320 by a substitution) as entities where
+    its question names them."""
+    have = {e.text for e in perception.entities}
+    extra = []
+    for r in named:
+        if r.text in have:
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(r.text)}(?![\w-])", perception.question):
+            extra.append(Entity(r.text, r.label, EntitySource.PATTERN, m.start(), m.end()))
+    if not extra:
+        return perception
+    entities = tuple(sorted((*perception.entities, *extra), key=lambda e: e.start))
+    return replace(perception, entities=entities)
 
 
 _IDENTIFIER_LABELS = frozenset({"MODEL", "ERROR_CODE", "PART_NUMBER"})

@@ -33,9 +33,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import Measure, QuestionForm
-from ragcore.agents.perception.conversation import TurnState, in_play
-from ragcore.agents.perception.model import Entity, Perception
+from ragcore.agents.perception.conversation import TurnState, in_play, with_names
+from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
+from ragcore.agents.perception.substitution import substitute
 from ragcore.agents.perception.wording import ARTICLE, Word, apply, end_with, find, split_words
 from ragcore.text import lexicon
 from ragcore.text.terms import terms
@@ -53,6 +54,8 @@ class Rewrite:
     introduced: tuple[str, ...] = ()
     """The identifiers the follow-up named that the previous question did not
     (``Perception.introduced``)."""
+    replaced: tuple[Replacement, ...] = ()
+    """A substitution's things put in place (``Perception.replaced``)."""
 
 
 @dataclass(frozen=True)
@@ -82,9 +85,12 @@ def rewrite(
     ``reread`` reads an earlier turn's question when a follow-up leans past the previous
     one ("Before the change?" after "Why was it changed?").
     """
+    if previous is not None and conversation:
+        # names the conversation took as things of a kind ("the 737-800") are read again
+        previous = with_names(previous, conversation[0].entities)
     found = _rewrite(new, previous, rules, conversation, reread)
-    if found is None or previous is None or new.asks.choice:
-        return found  # a choice's sides are each checked as sides
+    if found is None or previous is None or new.asks.choice or found.replaced:
+        return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
@@ -99,6 +105,8 @@ def _rewrite(
 ) -> Rewrite | None:
     if previous is None or Route.DIRECT in (new.route, previous.route):
         return None
+    if sub := substitute(new, previous, rules):
+        return Rewrite(sub.question, sub.reasons, replaced=sub.replaced)
     prev = _with_answered(_previous(previous, rules), rules, conversation)
     if not prev.identifiers and not prev.topic:
         return None

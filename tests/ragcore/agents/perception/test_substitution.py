@@ -1,0 +1,71 @@
+"""Substitution follow-ups (``perception.substitution``): "And the 737-800?", "And the
+A320 blue reservoir?" put a thing in place of the previous question's, and say so."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.perception.conversation import turn_state, turn_summary, with_names
+from ragcore.agents.perception.model import Replacement
+
+
+@pytest.fixture(scope="module")
+def agent():
+    return PerceptionAgent(clock=lambda: date(2026, 12, 2), nlp=None)
+
+
+def follow(agent: PerceptionAgent, first: str, second: str):
+    return agent.follow_up(agent.run(second), agent.run(first))
+
+
+def test_a_name_the_patterns_do_not_read_takes_the_place_of_the_model(agent):
+    found = follow(
+        agent,
+        "How many hydraulic systems does the A320 have, and at what pressure?",
+        "And the 737-800?",
+    )
+    assert found is not None
+    assert (
+        found.question == "How many hydraulic systems does the 737-800 have, and at what pressure?"
+    )
+    assert found.replaced == (Replacement("A320", "737-800", "MODEL"),)
+
+
+def test_the_same_noun_told_apart_replaces_its_phrase_and_the_one_joined_to_it(agent):
+    found = follow(
+        agent,
+        "How much fluid do the A320 green reservoir and the 737 reservoir A hold?",
+        "And the A320 blue reservoir?",
+    )
+    assert found is not None
+    assert found.question == "How much fluid do the A320 blue reservoir hold?"
+    assert found.replaced == (Replacement("A320 green reservoir", "A320 blue reservoir"),)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("What does E4027 mean on the HP-400?", "And E4031?"),  # an identifier: by kind
+        ("Which lockout rules changed in 2023?", "What about 2021?"),  # a time
+        ("What does the regulation require above 85 dB(A)?", "And above 90?"),  # a figure
+        ("How much fluid does the A320 green reservoir hold?", "And the reservoir?"),
+        ("What does E4027 mean on the HP-400?", "And how do I clear it?"),  # its own question
+    ],
+)
+def test_what_is_no_substitution_is_left_to_the_other_rules(agent, first, second):
+    found = follow(agent, first, second)
+    assert found is None or found.replaced == ()
+
+
+def test_a_name_put_in_place_is_a_thing_of_its_kind_for_the_next_turns(agent):
+    rewritten = agent.run("How many hydraulic systems does the 737-800 have?")
+    rewritten = replace(rewritten, replaced=(Replacement("A320", "737-800", "MODEL"),))
+    summary = turn_summary(rewritten, (), followed=True)
+    state = turn_state(rewritten.question, summary)
+    assert [(r.text, r.label) for r in state.entities] == [("737-800", "MODEL")]
+    again = with_names(agent.run(rewritten.question), state.entities)
+    assert "737-800" in again.identifiers
