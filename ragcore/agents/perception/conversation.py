@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.model import Entity, Perception
+from ragcore.agents.perception.wording import split_words
+from ragcore.text.terms import terms
 from ragcore.types import EntitySource
 
 _IN_PLAY_TURNS = 4
@@ -45,6 +47,9 @@ class TurnState:
     """It asked about an earlier version or a change."""
     followed: bool = False
     """It was a follow-up (rewritten from the turn before it)."""
+    value: str | None = None
+    """The thing its answer gave for a "what <kind> …?" question ("phosphate ester
+    fluid" for "What fluid do I top up … with?"): what a next "it" most likely means."""
 
 
 def summarise(perception: Perception) -> dict[str, object]:
@@ -75,10 +80,12 @@ def turn_summary(
     answered: Sequence[Entity],
     followed: bool,
     asked: Sequence[Entity] = (),
+    answer: str = "",
 ) -> dict[str, object]:
     """What a session keeps of a turn for the next ones to lean on (JSON-ready), beside
     ``summarise``: ``answered``, the identifiers found in the answer's text;
-    ``asked``, those of the question as the asker wrote it."""
+    ``asked``, those of the question as the asker wrote it; ``answer``, the answer's
+    text when it answered (its ``value``)."""
     named = {i.lower() for i in perception.identifiers}
     new = dict.fromkeys((e.text, e.label) for e in answered if e.text.lower() not in named)
     return {
@@ -87,7 +94,41 @@ def turn_summary(
         "asked": list(dict.fromkeys(e.text for e in asked)),
         # a name put in place of an identifier is a thing of its kind from now on
         "named": [[r.new, r.label] for r in perception.replaced if r.label],
+        "value": answered_value(perception.question, answer),
     }
+
+
+# "What fluid do I top up … with?", "Which seal does the CP-200 use?": a kind asked for.
+_ASKED_KIND = re.compile(
+    r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+)?([A-Za-z]+)\s+"
+    r"(?:do|does|did|is|are|was|were|should|must|can|will)\b",
+    re.IGNORECASE,
+)
+_VALUE_WORDS = 3
+
+
+def answered_value(question: str, answer: str) -> str | None:
+    """The thing ``answer`` gives for the kind ``question`` asks for ("What fluid …?"
+    answered "Refill with phosphate ester fluid …" gives "phosphate ester fluid"): the
+    kind's noun in the answer with the words before it the question did not say."""
+    kind = _ASKED_KIND.match(question)
+    head = terms(kind.group(1)) if kind else []
+    if not head or not answer:
+        return None
+    said = set(terms(question))
+    words = split_words(answer)
+    for i, w in enumerate(words):
+        if i == 0 or terms(w.text) != head:
+            continue
+        j = i
+        while j > 0 and i - j < _VALUE_WORDS:
+            before = terms(words[j - 1].text)
+            if not before or set(before) & said or any(c.isdigit() for c in words[j - 1].text):
+                break
+            j -= 1
+        if j < i:
+            return answer[words[j].start : w.end]
+    return None
 
 
 def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
@@ -106,6 +147,7 @@ def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
         tuple(Referent(str(text), str(label)) for text, label in _pairs(answered)),
         history=bool(summary.get("history")),
         followed=bool(summary.get("followed")),
+        value=str(value) if (value := summary.get("value")) else None,
         asked=tuple(str(a) for a in asked)
         if isinstance(asked := summary.get("asked"), list)
         else (),

@@ -69,3 +69,28 @@ def test_a_name_put_in_place_is_a_thing_of_its_kind_for_the_next_turns(agent):
     assert [(r.text, r.label) for r in state.entities] == [("737-800", "MODEL")]
     again = with_names(agent.run(rewritten.question), state.entities)
     assert "737-800" in again.identifiers
+
+
+def test_it_is_the_thing_the_previous_answer_gave_for_the_kind_asked(agent):
+    from ragcore.agents.perception.conversation import answered_value
+
+    question = "What fluid do I top up the A320 hydraulic reservoirs with?"
+    answer = "Refill with phosphate ester fluid through the ground service panel [1]."
+    assert answered_value(question, answer) == "phosphate ester fluid"
+    assert answered_value("How often is the oil changed?", "Every 400 hours [1].") is None
+    first = agent.run(question)
+    summary = turn_summary(first, (), followed=False, answer=answer)
+    found = agent.follow_up(
+        agent.run("How does it have to be stored?"), first, (turn_state(question, summary),)
+    )
+    assert found is not None
+    assert found.question == "How does the phosphate ester fluid have to be stored?"
+
+
+def test_a_version_asked_of_a_figure_is_not_carried_to_a_new_subject(agent):
+    previous = agent.run("How often do lockout devices have to be inspected in the 2021 rule?")
+    found = agent.follow_up(agent.run("And retraining?"), previous)
+    assert found is None or "2021" not in found.question
+    period = agent.run("How often were lockout devices inspected in 2021?")
+    carried = agent.follow_up(agent.run("And retraining?"), period)
+    assert carried is not None and "2021" in carried.question
