@@ -50,6 +50,9 @@ class TurnState:
     value: str | None = None
     """The thing its answer gave for a "what <kind> …?" question ("phosphate ester
     fluid" for "What fluid do I top up … with?"): what a next "it" most likely means."""
+    limit: str | None = None
+    """A limit its answer named ("the 85 dB(A) action level"): what "once it's exceeded"
+    means next."""
 
 
 def summarise(perception: Perception) -> dict[str, object]:
@@ -95,7 +98,21 @@ def turn_summary(
         # a name put in place of an identifier is a thing of its kind from now on
         "named": [[r.new, r.label] for r in perception.replaced if r.label],
         "value": answered_value(perception.question, answer),
+        "limit": answered_limit(answer),
     }
+
+
+# "the 85 dB(A) action level", "a limit of 65 °C" is no phrase of this shape (left alone).
+_LIMIT = re.compile(
+    r"\b\d+(?:[.,]\d+)?\s*[^\s\d,.;:\[\]]+\s+(?:[a-z]+\s+)?(?:level|limit|threshold)\b"
+)
+
+
+def answered_limit(answer: str) -> str | None:
+    """The first limit ``answer`` names as a figure and its noun ("85 dB(A) action
+    level"), for a next turn's "once it's exceeded"."""
+    found = _LIMIT.search(answer)
+    return found.group(0) if found else None
 
 
 # "What fluid do I top up … with?", "Which seal does the CP-200 use?": a kind asked for.
@@ -148,6 +165,7 @@ def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
         history=bool(summary.get("history")),
         followed=bool(summary.get("followed")),
         value=str(value) if (value := summary.get("value")) else None,
+        limit=str(limit) if (limit := summary.get("limit")) else None,
         asked=tuple(str(a) for a in asked)
         if isinstance(asked := summary.get("asked"), list)
         else (),

@@ -194,8 +194,11 @@ def _the_value(
 ) -> Rewrite | None:
     """ "How does it have to be stored?" after "What fluid do I top up the A320 with?"
     answered "phosphate ester fluid": "it" is the thing the answer gave, which stands
-    alone (the aircraft it was asked for is not what is stored)."""
-    value = conversation[0].value
+    alone (the aircraft it was asked for is not what is stored). "Once it's exceeded"
+    after an answer naming a limit ("the 85 dB(A) action level") is that limit: a limit
+    is what is exceeded."""
+    exceeded = bool(_EXCEEDED & {w.lower for w in words})
+    value = conversation[0].limit if exceeded else conversation[0].value
     if value is None or _identifiers(new):
         return None
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
@@ -210,6 +213,11 @@ def _the_value(
         return None
     text = apply(new.question, [(its[0].start, its[0].end, f"the {value}")])
     return Rewrite(text, (f"{its[0].text!r} is {value}, which the previous answer gave",))
+
+
+_EXCEEDED = frozenset(
+    ["exceed", "exceeds", "exceeded", "reach", "reaches", "reached", "surpassed", "crossed"]
+)
 
 
 # --- the turn an ellipsis continues ---------------------------------------------------------

@@ -94,3 +94,25 @@ def test_a_version_asked_of_a_figure_is_not_carried_to_a_new_subject(agent):
     period = agent.run("How often were lockout devices inspected in 2021?")
     carried = agent.follow_up(agent.run("And retraining?"), period)
     assert carried is not None and "2021" in carried.question
+
+
+def test_once_it_is_exceeded_is_the_limit_the_previous_answer_named(agent):
+    from ragcore.agents.perception.conversation import answered_limit
+
+    answer = (
+        "The compressors are below the 85 dB(A) action level at 1 m, but the room often "
+        "exceeds it [1]."
+    )
+    assert answered_limit(answer) == "85 dB(A) action level"
+    assert answered_limit("Error E2210 means the temperature exceeded 105 °C. Check [1].") is None
+    question = "Do I need hearing protection in the compressor room?"
+    first = agent.run(question)
+    state = turn_state(question, turn_summary(first, (), followed=False, answer=answer))
+    found = agent.follow_up(
+        agent.run("What does the regulation require once it's exceeded?"), first, (state,)
+    )
+    assert found is not None
+    assert "85 dB(A) action level" in found.question
+    # "it" that is not exceeded is not the limit
+    other = agent.follow_up(agent.run("Where is it kept?"), first, (state,))
+    assert other is None or "85 dB(A)" not in other.question
