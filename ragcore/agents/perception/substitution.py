@@ -6,9 +6,10 @@ asked about, the rest of that question borrowed.
   previous question's identifier — a model's, when it named one — and counts as a thing
   of that kind for the rest of the conversation ("Which aircraft has more?").
 - **The same noun, told apart otherwise** ("And the A320 blue reservoir?" after "How
-  much fluid do the A320 green reservoir and the 737 reservoir A hold?") takes the place
-  of the previous question's phrase ending in that noun; a phrase joined to it by "and"
-  with the same noun goes with it (the follow-up asks of one thing).
+  much fluid do the A320 green reservoir and the 737 reservoir A hold?", "And reservoir
+  B?" after reservoir A) takes the place of the previous question's phrase of that noun;
+  a phrase joined to it by "and" with the same noun goes with it (the follow-up asks of
+  one thing). "One" is that noun ("And the blue one?" after "the green reservoir").
 
 Either way the rewrite says what replaced what (``Replacement``), so validation can tell
 an answer about the new thing from the previous one's figure again
@@ -20,7 +21,7 @@ an answer about the new thing from the previous one's figure again
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
@@ -38,6 +39,7 @@ _NAME = re.compile(r"(?=.*\d)(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|(?=.*[A-Za-z])[A-
 _JOINED = re.compile(r"\s*,?\s*(?:and|or)\s+(?:the\s+)?", re.IGNORECASE)
 # A designator after the noun: "reservoir A", "system 2".
 _DESIGNATOR = re.compile(r"\s+[A-Z0-9]{1,2}\b")
+_DESIGNATOR_WORD = re.compile(r"[A-Z]|\d{1,2}")
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,32 @@ def substitute(new: Perception, previous: Perception, rules: FollowupRules) -> S
         return None  # a new identifier: the ellipsis rules replace it by kind
     if len(fragment) == 1 and _NAME.fullmatch(fragment[0].text) and fragment[0].text not in known:
         return _named(fragment[0].text, previous, before)
+    if fragment[-1].lower in _ONE and len(fragment) > 1:
+        noun = _modified_noun(previous)
+        if noun is None:
+            return None
+        fragment = [*fragment[:-1], replace(fragment[-1], text=noun.text, lower=noun.lower)]
     return _same_noun(fragment, previous)
+
+
+_ONE = frozenset(["one", "ones"])
+
+
+def _modified_noun(previous: Perception) -> Word | None:
+    """What "the blue one" names: the previous question's first word told apart by the
+    word before it ("reservoir" in "the green reservoir"), an identifier or figure aside."""
+    words = split_words(previous.question)
+    names = {e.text for e in _identifiers(previous)}
+    for before, word in zip(words, words[1:], strict=False):
+        if (
+            terms(before.text)
+            and terms(word.text)
+            and before.text not in names
+            and word.text not in names
+            and not any(c.isdigit() for c in before.text + word.text)
+        ):
+            return word
+    return None
 
 
 def _fragment(new: Perception, rules: FollowupRules) -> list[Word] | None:
@@ -95,21 +122,36 @@ def _named(name: str, previous: Perception, before: list[Entity]) -> Substitutio
 
 
 def _same_noun(fragment: list[Word], previous: Perception) -> Substitution | None:
-    head = terms(fragment[-1].text)
-    if not head:
-        return None
     words = split_words(previous.question)
-    phrases = [
-        _phrase(words, i, len(fragment)) for i, w in enumerate(words) if terms(w.text) == head
-    ]
-    if not phrases:
-        return None
-    own = {t for w in fragment for t in terms(w.text)}
-    # the phrase sharing most with the fragment ("A320" in "the A320 green reservoir")
-    start, end = max(phrases, key=lambda p: len(own & _terms(words[p[0] : p[1] + 1])))
+    last = fragment[-1]
+    if len(fragment) > 1 and _DESIGNATOR_WORD.fullmatch(last.text):
+        # "reservoir B" for "reservoir A": the noun and its designator
+        head = terms(fragment[-2].text)
+        phrases = [
+            (i, i + 1)
+            for i, w in enumerate(words[:-1])
+            if head
+            and terms(w.text) == head
+            and _DESIGNATOR_WORD.fullmatch(words[i + 1].text)
+            and words[i + 1].text != last.text
+        ]
+        if len(phrases) != 1:
+            return None
+        start, end = phrases[0]
+    else:
+        head = terms(last.text)
+        if not head:
+            return None
+        width = len(fragment)
+        phrases = [_phrase(words, i, width) for i, w in enumerate(words) if terms(w.text) == head]
+        if not phrases:
+            return None
+        own = {t for w in fragment for t in terms(w.text)}
+        # the phrase sharing most with the fragment ("A320" in "the A320 green reservoir")
+        start, end = max(phrases, key=lambda p: len(own & _terms(words[p[0] : p[1] + 1])))
+        if not own - _terms(words[start : end + 1]):
+            return None  # "And the reservoir?": nothing of its own to put in place
     old = previous.question[words[start].start : words[end].end]
-    if not own - _terms(words[start : end + 1]):
-        return None  # "And the reservoir?": nothing of its own to put in place
     new = " ".join(w.text for w in fragment)
     cut_from, cut_to = words[start].start, words[end].end
     for s, e in phrases:

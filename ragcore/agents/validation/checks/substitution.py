@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ragcore.agents.perception.wording import find
 from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -18,9 +19,24 @@ from ragcore.types import Check, IssueKind
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("substitution.borrowed", "substitution.neither"))
 def about_the_substitute(answer: AnswerModel) -> Iterator[Finding]:
     for r in answer.perception.replaced:
+        if not answer.draft.statements:
+            continue
         old, new = set(terms(r.old)), set(terms(r.new))
         gone, put = old - new, new - old  # what tells the two apart
-        if not put or not answer.draft.statements:
+        if not put:
+            # told apart by a designator alone ("reservoir A" / "reservoir B"): by phrase
+            phrased = [
+                s.text for s in answer.draft.statements if numbers(s.text) and find(s.text, r.old)
+            ]
+            if phrased and not any(find(s, r.new) for s in phrased):
+                yield Finding(
+                    "substitution.borrowed",
+                    IssueKind.WRONG_ENTITY,
+                    f"the follow-up asks about {r.new} in place of {r.old}; a figure stated "
+                    f"is {r.old}'s",
+                    statement=phrased[0],
+                    entity=r.new,
+                )
             continue
         borrowed = next(
             (

@@ -59,3 +59,11 @@ def test_an_answer_about_neither_is_no_answer_about_the_new_thing():
     answer = "Check the reservoir fluid level with the systems depressurised [1]."
     cited = [evidence(1, "Check the reservoir fluid level with the systems depressurised.", A320)]
     assert "substitution.neither" in rules(question, BLUE, answer, cited)
+
+
+def test_a_thing_told_apart_by_its_designator_alone_is_checked_by_phrase():
+    b737 = [evidence(1, "Reservoir A holds 22.7 litres at the full mark.", B737)]
+    question = "How much fluid does reservoir B on the B737-800 hold?"
+    other = Replacement("reservoir A", "reservoir B")
+    answer = "Reservoir A holds 22.7 litres at the full mark [1]."
+    assert "substitution.borrowed" in rules(question, other, answer, b737)
