@@ -17,18 +17,21 @@ from ragcore.agents.validation.checks import (  # noqa: F401  (importing registe
 )
 from ragcore.agents.validation.registry import RegisteredCheck, in_order
 
-ORDER = (
-    "citations",
-    "figures",
-    "names",
-    "numbers",
-    "support",
-    "timeliness",
-    "sides",
-    "substitution",
-    "focus",
-    "answer_type",
-    "relations",
+ORDER = tuple(
+    module.__name__.rsplit(".", 1)[-1]
+    for module in (
+        citations,
+        figures,
+        names,
+        numbers,
+        support,
+        timeliness,
+        sides,
+        substitution,
+        focus,
+        answer_type,
+        relations,
+    )
 )
 
 
