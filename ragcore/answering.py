@@ -259,7 +259,9 @@ class Answerer:
                 rewrite = self.perception.follow_up(perception, previous, conversation)
             if rewrite is not None:
                 perception = self.perception.run(rewrite.question)
-                perception = replace(perception, introduced=rewrite.introduced)
+                perception = replace(
+                    perception, introduced=rewrite.introduced, replaced=rewrite.replaced
+                )
                 why = "; ".join(rewrite.reasons)
                 span.add("follow-up", f"rewritten as {rewrite.question!r}: {why}")
             span.note(_describe(perception))

@@ -587,6 +587,7 @@ class Engine:
                 self.answerer.perception.identifiers(answer.text),
                 followed=answer.rewritten_question is not None,
                 asked=self.answerer.perception.identifiers(answer.question),
+                answer=answer.text if answer.status == AnswerStatus.OK else "",
             ),
             documents=list(dict.fromkeys(c.document_id for c in answer.citations)),
             status=answer.status,

@@ -10,10 +10,14 @@ the referents in play cost no second perception.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.model import Entity, Perception
+from ragcore.agents.perception.wording import split_words
+from ragcore.text.terms import terms
+from ragcore.types import EntitySource
 
 _IN_PLAY_TURNS = 4
 """How far back the entities in play reach ("which one is louder?" after three turns)."""
@@ -43,6 +47,12 @@ class TurnState:
     """It asked about an earlier version or a change."""
     followed: bool = False
     """It was a follow-up (rewritten from the turn before it)."""
+    value: str | None = None
+    """The thing its answer gave for a "what <kind> …?" question ("phosphate ester
+    fluid" for "What fluid do I top up … with?"): what a next "it" most likely means."""
+    limit: str | None = None
+    """A limit its answer named ("the 85 dB(A) action level"): what "once it's exceeded"
+    means next."""
 
 
 def summarise(perception: Perception) -> dict[str, object]:
@@ -73,33 +83,89 @@ def turn_summary(
     answered: Sequence[Entity],
     followed: bool,
     asked: Sequence[Entity] = (),
+    answer: str = "",
 ) -> dict[str, object]:
     """What a session keeps of a turn for the next ones to lean on (JSON-ready), beside
     ``summarise``: ``answered``, the identifiers found in the answer's text;
-    ``asked``, those of the question as the asker wrote it."""
+    ``asked``, those of the question as the asker wrote it; ``answer``, the answer's
+    text when it answered (its ``value``)."""
     named = {i.lower() for i in perception.identifiers}
     new = dict.fromkeys((e.text, e.label) for e in answered if e.text.lower() not in named)
     return {
         "answered": [list(pair) for pair in new],
         "followed": followed,
         "asked": list(dict.fromkeys(e.text for e in asked)),
+        # a name put in place of an identifier is a thing of its kind from now on
+        "named": [[r.new, r.label] for r in perception.replaced if r.label],
+        "value": answered_value(perception.question, answer),
+        "limit": answered_limit(answer),
     }
+
+
+# "the 85 dB(A) action level", "a limit of 65 °C" is no phrase of this shape (left alone).
+_LIMIT = re.compile(
+    r"\b\d+(?:[.,]\d+)?\s*[^\s\d,.;:\[\]]+\s+(?:[a-z]+\s+)?(?:level|limit|threshold)\b"
+)
+
+
+def answered_limit(answer: str) -> str | None:
+    """The first limit ``answer`` names as a figure and its noun ("85 dB(A) action
+    level"), for a next turn's "once it's exceeded"."""
+    found = _LIMIT.search(answer)
+    return found.group(0) if found else None
+
+
+# "What fluid do I top up … with?", "Which seal does the CP-200 use?": a kind asked for.
+_ASKED_KIND = re.compile(
+    r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+)?([A-Za-z]+)\s+"
+    r"(?:do|does|did|is|are|was|were|should|must|can|will)\b",
+    re.IGNORECASE,
+)
+_VALUE_WORDS = 3
+
+
+def answered_value(question: str, answer: str) -> str | None:
+    """The thing ``answer`` gives for the kind ``question`` asks for ("What fluid …?"
+    answered "Refill with phosphate ester fluid …" gives "phosphate ester fluid"): the
+    kind's noun in the answer with the words before it the question did not say."""
+    kind = _ASKED_KIND.match(question)
+    head = terms(kind.group(1)) if kind else []
+    if not head or not answer:
+        return None
+    said = set(terms(question))
+    words = split_words(answer)
+    for i, w in enumerate(words):
+        if i == 0 or terms(w.text) != head:
+            continue
+        j = i
+        while j > 0 and i - j < _VALUE_WORDS:
+            before = terms(words[j - 1].text)
+            if not before or set(before) & said or any(c.isdigit() for c in words[j - 1].text):
+                break
+            j -= 1
+        if j < i:
+            return answer[words[j].start : w.end]
+    return None
 
 
 def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
     """A turn read back from its question as searched and its perception summary."""
-    entities = summary.get("entities") or []
+    entities = [*_pairs(summary.get("entities") or []), *_pairs(summary.get("named") or [])]
     answered = summary.get("answered") or []
     return TurnState(
         question,
         tuple(
-            Referent(str(text), str(label))
-            for text, label in _pairs(entities)
-            if label in _IDENTIFIER_LABELS
+            dict.fromkeys(
+                Referent(str(text), str(label))
+                for text, label in entities
+                if label in _IDENTIFIER_LABELS
+            )
         ),
         tuple(Referent(str(text), str(label)) for text, label in _pairs(answered)),
         history=bool(summary.get("history")),
         followed=bool(summary.get("followed")),
+        value=str(value) if (value := summary.get("value")) else None,
+        limit=str(limit) if (limit := summary.get("limit")) else None,
         asked=tuple(str(a) for a in asked)
         if isinstance(asked := summary.get("asked"), list)
         else (),
@@ -120,6 +186,23 @@ def in_play(turns: Sequence[TurnState], label: str | None = None) -> tuple[str, 
         if not turn.followed and turn.entities:
             break
     return tuple(found)
+
+
+def with_names(perception: Perception, named: Sequence[Referent]) -> Perception:
+    """``perception`` with the identifiers a turn was recorded with that its patterns do
+    not read ("737-800", put in place of the A320 by a substitution) as entities where
+    its question names them."""
+    have = {e.text for e in perception.entities}
+    extra = []
+    for r in named:
+        if r.text in have:
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(r.text)}(?![\w-])", perception.question):
+            extra.append(Entity(r.text, r.label, EntitySource.PATTERN, m.start(), m.end()))
+    if not extra:
+        return perception
+    entities = tuple(sorted((*perception.entities, *extra), key=lambda e: e.start))
+    return replace(perception, entities=entities)
 
 
 _IDENTIFIER_LABELS = frozenset({"MODEL", "ERROR_CODE", "PART_NUMBER"})

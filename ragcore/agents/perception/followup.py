@@ -33,9 +33,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import Measure, QuestionForm
-from ragcore.agents.perception.conversation import TurnState, in_play
-from ragcore.agents.perception.model import Entity, Perception
+from ragcore.agents.perception.conversation import TurnState, in_play, with_names
+from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
+from ragcore.agents.perception.substitution import substitute
 from ragcore.agents.perception.wording import ARTICLE, Word, apply, end_with, find, split_words
 from ragcore.text import lexicon
 from ragcore.text.terms import terms
@@ -53,6 +54,8 @@ class Rewrite:
     introduced: tuple[str, ...] = ()
     """The identifiers the follow-up named that the previous question did not
     (``Perception.introduced``)."""
+    replaced: tuple[Replacement, ...] = ()
+    """A substitution's things put in place (``Perception.replaced``)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,8 @@ class _Previous:
     """Its first keywords, for a subject when it names no identifier."""
     nouns: dict[str, Entity]
     """A noun written next to an identifier ("press" in "the HP-400 press") -> it."""
+    version: bool = False
+    """Its time names a version ("the 2021 rule"), not a period."""
 
 
 def rewrite(
@@ -82,9 +87,12 @@ def rewrite(
     ``reread`` reads an earlier turn's question when a follow-up leans past the previous
     one ("Before the change?" after "Why was it changed?").
     """
+    if previous is not None and conversation:
+        # names the conversation took as things of a kind ("the 737-800") are read again
+        previous = with_names(previous, conversation[0].entities)
     found = _rewrite(new, previous, rules, conversation, reread)
-    if found is None or previous is None or new.asks.choice:
-        return found  # a choice's sides are each checked as sides
+    if found is None or previous is None or new.asks.choice or found.replaced:
+        return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
@@ -99,6 +107,8 @@ def _rewrite(
 ) -> Rewrite | None:
     if previous is None or Route.DIRECT in (new.route, previous.route):
         return None
+    if sub := substitute(new, previous, rules):
+        return Rewrite(sub.question, sub.reasons, replaced=sub.replaced)
     prev = _with_answered(_previous(previous, rules), rules, conversation)
     if not prev.identifiers and not prev.topic:
         return None
@@ -108,6 +118,8 @@ def _rewrite(
         return revised
     words = split_words(new.question)
     opener = _opener(words, rules)
+    if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
+        return valued
     rest = words[len(opener) :]
     # A question of its own after an opener ("And how do I clear it?") is no fragment.
     if opener and rest and rest[0].lower not in lexicon.words("lexicon", "question_starts"):
@@ -172,6 +184,40 @@ def _compared_with(
     text = apply(new.question, [(w.start, w.end, f"the {other}") for w in words])
     said = ", ".join(repr(w.text) for w in words)
     return Rewrite(end_with(text, ""), (f"{said} is {other}, compared with {own[0].text}",))
+
+
+# --- "it": the thing the previous answer gave --------------------------------------------
+
+
+def _the_value(
+    new: Perception, words: list[Word], rules: FollowupRules, conversation: Sequence[TurnState]
+) -> Rewrite | None:
+    """ "How does it have to be stored?" after "What fluid do I top up the A320 with?"
+    answered "phosphate ester fluid": "it" is the thing the answer gave, which stands
+    alone (the aircraft it was asked for is not what is stored). "Once it's exceeded"
+    after an answer naming a limit ("the 85 dB(A) action level") is that limit: a limit
+    is what is exceeded."""
+    exceeded = bool(_EXCEEDED & {w.lower for w in words})
+    value = conversation[0].limit if exceeded else conversation[0].value
+    if value is None or _identifiers(new):
+        return None
+    blocked = [m.span() for m in rules.not_references.finditer(new.question)]
+    its = [
+        w
+        for w in words
+        if w.lower in rules.pronouns
+        and w.lower not in rules.plural
+        and not any(a <= w.start < b for a, b in blocked)
+    ]
+    if len(its) != 1 or its[0].lower in _POSSESSIVES:
+        return None
+    text = apply(new.question, [(its[0].start, its[0].end, f"the {value}")])
+    return Rewrite(text, (f"{its[0].text!r} is {value}, which the previous answer gave",))
+
+
+_EXCEEDED = frozenset(
+    ["exceed", "exceeds", "exceeded", "reach", "reaches", "reached", "surpassed", "crossed"]
+)
 
 
 # --- the turn an ellipsis continues ---------------------------------------------------------
@@ -388,7 +434,13 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         for w in before + after:
             if w.lower in p.keywords and w.lower not in names:
                 nouns.setdefault(w.lower, entity)
-    return _Previous(p, identifiers, topic if not identifiers else "", nouns)
+    time = p.constraints.time
+    span = find(p.question, time.text) if time is not None else None
+    version = span is not None and any(
+        m.start() < span[1] and span[0] < m.end()
+        for m in rules.revision_phrases.finditer(p.question)
+    )
+    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version)
 
 
 def _with_answered(
@@ -565,7 +617,9 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
     restated = {e.label for e in _identifiers(new)}
     p = prev.perception
     kept = [e.text for e in prev.identifiers if e.label not in restated and e.text not in text]
-    if p.constraints.time is not None and new.constraints.time is None:
+    # A version the previous question asked of ("in the 2021 rule") was asked for its
+    # figure: a new subject ("And retraining?") is asked of what applies now.
+    if p.constraints.time is not None and new.constraints.time is None and not prev.version:
         kept.append(p.constraints.time.text)
     if p.constraints.source and not new.constraints.source:
         kept.append(f"according to {p.constraints.source}")

@@ -22,6 +22,19 @@ class Entity:
 
 
 @dataclass(frozen=True)
+class Replacement:
+    """In a substitution follow-up's rewrite ("And the 737-800?" after a question about
+    the A320), what the asker put in place of what: ``old`` of the previous question,
+    ``new`` of the follow-up. ``label``: the identifier kind when ``old`` is an
+    identifier (then ``new`` names a thing of that kind, whether or not the rules'
+    patterns read it as one), else None ("blue" for "green" in "the blue reservoir")."""
+
+    old: str
+    new: str
+    label: str | None = None
+
+
+@dataclass(frozen=True)
 class Constraints:
     """What the answer must respect; ``latest``: the newest version is asked for."""
 
@@ -54,6 +67,10 @@ class Perception:
     """In a follow-up's rewrite, the identifiers the asker named in place of (or beside)
     the previous turn's, the rest of the question borrowed ("And E4031?"): the answer
     must be about them, not about what it borrowed from."""
+    replaced: tuple[Replacement, ...] = ()
+    """In a substitution follow-up's rewrite, what the asker replaced with what: an
+    answer stating a figure bound to ``old`` and not ``new`` borrowed it
+    (``validation.checks.substitution``)."""
 
     @property
     def identifiers(self) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 """The validator's checks, one module per concern, in the order they run: traceability
 (citations, figures and facts, names, numbers, support), timeliness, and consistency
-(sides, what is asked, relations). Importing them registers them."""
+(sides, a substitution's subject, what is asked, relations). Importing them registers them."""
 
 from ragcore.agents.validation.checks import (  # noqa: F401  (importing registers)
     answer_type,
@@ -11,22 +11,27 @@ from ragcore.agents.validation.checks import (  # noqa: F401  (importing registe
     numbers,
     relations,
     sides,
+    substitution,
     support,
     timeliness,
 )
 from ragcore.agents.validation.registry import RegisteredCheck, in_order
 
-ORDER = (
-    "citations",
-    "figures",
-    "names",
-    "numbers",
-    "support",
-    "timeliness",
-    "sides",
-    "focus",
-    "answer_type",
-    "relations",
+ORDER = tuple(
+    module.__name__.rsplit(".", 1)[-1]
+    for module in (
+        citations,
+        figures,
+        names,
+        numbers,
+        support,
+        timeliness,
+        sides,
+        substitution,
+        focus,
+        answer_type,
+        relations,
+    )
 )
 
 
