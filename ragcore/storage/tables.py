@@ -38,7 +38,14 @@ from sqlite_utils import Database
 from ragcore.errors import InvalidInputError, NotFoundError
 from ragcore.storage.store import Store
 from ragcore.storage.table_rows import RowFormat, read_rows
-from ragcore.storage.table_values import ValueIndex, dimension_columns, value_rows
+from ragcore.storage.table_values import (
+    ValueIndex,
+    dimension_columns,
+    nesting,
+    nesting_pairs,
+    nesting_sql,
+    value_rows,
+)
 from ragcore.tabular import ColumnType, TableSchema, check_table_name, parse_schema
 
 FORMATS = {".csv": RowFormat.CSV, ".jsonl": RowFormat.JSONL, ".ndjson": RowFormat.JSONL}
@@ -306,8 +313,9 @@ def _index(conn: sqlite3.Connection, schema: TableSchema) -> None:
 
 def _index_values(conn: sqlite3.Connection, schema: TableSchema) -> None:
     """The table's distinct dimension values into the value index (``table_values``),
-    replacing what an earlier load of that name put there."""
-    for table in ("table_values", "table_value_shapes"):
+    and its nested dimensions (``table_nesting``), replacing what an earlier load of
+    that name put there."""
+    for table in ("table_values", "table_value_shapes", "table_nesting"):
         conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (schema.name,))
     distinct = {
         column: [r[0] for r in conn.execute(f'SELECT DISTINCT "{column}" FROM "{schema.sql_name}"')]
@@ -316,6 +324,12 @@ def _index_values(conn: sqlite3.Connection, schema: TableSchema) -> None:
     rows = value_rows(schema, distinct)
     conn.executemany("INSERT INTO table_values VALUES (?, ?, ?, ?, ?)", rows.values)
     conn.executemany("INSERT INTO table_value_shapes VALUES (?, ?, ?, ?, ?)", rows.shapes)
+    counts = {column: len(values) for column, values in distinct.items()}
+    pairs = {
+        pair: conn.execute(nesting_sql(schema, *pair)).fetchall()
+        for pair in nesting_pairs(schema, counts)
+    }
+    conn.executemany("INSERT INTO table_nesting VALUES (?, ?, ?)", nesting(schema, pairs))
 
 
 def _create_index(conn: sqlite3.Connection, schema: TableSchema, columns: list[str]) -> None:

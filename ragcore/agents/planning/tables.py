@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from types import MappingProxyType
 
@@ -92,7 +92,8 @@ class TableCatalog:
         with self._lock:
             if self._cached is None or self._cached[0] != version:
                 infos = self._reader.tables.all()
-                schemas = tuple(info.schema for info in infos)
+                nested = self._reader.tables.value_index().nesting()
+                schemas = tuple(with_nesting(info.schema, nested) for info in infos)
                 lookup = self._lookup(schemas)
                 rows = {info.name: info.row_count for info in infos}
                 self._identifiers = MappingProxyType(dict(lookup.identifiers(rows)))
@@ -193,6 +194,26 @@ class TableCatalog:
     def run_sql(self, sql: str) -> SqlResult:
         """A vetted raw SELECT over the declared tables (``TableReader.run_sql``)."""
         return self._reader.run_sql(sql, self.schemas)
+
+
+def with_nesting(schema: TableSchema, nested: Sequence[tuple[str, str, str]]) -> TableSchema:
+    """``schema`` with the nesting its load found (``table_values.nesting``: "line"
+    within "site" when line names repeat across sites) as each dimension's ``within``;
+    one the schema declares is kept, and a parent declared within another is none (one
+    level, as ``within``)."""
+    inner = {d.column for d in schema.dimensions if d.within is not None}
+    found = {
+        child: parent
+        for table, child, parent in nested
+        if table == schema.name and parent not in inner
+    }
+    if not found:
+        return schema
+    dimensions = tuple(
+        replace(d, within=found[d.column]) if d.within is None and d.column in found else d
+        for d in schema.dimensions
+    )
+    return replace(schema, dimensions=dimensions)
 
 
 def table_task(query: TableQuery, reason: str = "data question") -> TableTask:

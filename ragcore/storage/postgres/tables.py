@@ -31,7 +31,14 @@ from psycopg import sql as pgsql
 
 from ragcore.errors import InvalidInputError, InvalidQueryError
 from ragcore.storage.postgres.store import PostgresStore
-from ragcore.storage.table_values import ValueIndex, dimension_columns, value_rows
+from ragcore.storage.table_values import (
+    ValueIndex,
+    dimension_columns,
+    nesting,
+    nesting_pairs,
+    nesting_sql,
+    value_rows,
+)
 from ragcore.storage.tables import (
     Progress,
     TableFile,
@@ -249,9 +256,10 @@ def _index(cur: psycopg.Cursor, schema: TableSchema) -> None:
 
 
 def _index_values(cur: psycopg.Cursor, schema: TableSchema) -> None:
-    """The table's distinct dimension values into the value index (``table_values``),
-    replacing what an earlier load of that name put there (COPY: a big table has many)."""
-    for table in ("table_values", "table_value_shapes"):
+    """The table's distinct dimension values into the value index (``table_values``)
+    and its nested dimensions (``table_nesting``), replacing what an earlier load of
+    that name put there (COPY: a big table has many values)."""
+    for table in ("table_values", "table_value_shapes", "table_nesting"):
         cur.execute(
             pgsql.SQL("DELETE FROM {} WHERE table_name = %s").format(pgsql.Identifier(table)),
             (schema.name,),
@@ -270,6 +278,12 @@ def _index_values(cur: psycopg.Cursor, schema: TableSchema) -> None:
         with cur.copy(copy) as stream:
             for row in batch:
                 stream.write_row(row)
+    counts = {column: len(values) for column, values in distinct.items()}
+    pairs = {}
+    for pair in nesting_pairs(schema, counts):
+        cur.execute(nesting_sql(schema, *pair).encode())
+        pairs[pair] = cur.fetchall()
+    cur.executemany("INSERT INTO table_nesting VALUES (%s, %s, %s)", nesting(schema, pairs))
 
 
 def _key(schema: TableSchema, column: str, *, lowered: bool) -> pgsql.Composable:

@@ -194,3 +194,66 @@ def test_the_last_word_of_a_small_column_s_values_names_them_all(catalog, tmp_pa
         ("asset_class", "centrifugal pump"),
         ("asset_class", "vacuum pump"),
     )
+
+
+NESTED_SCHEMA = """
+description = "alarms per line and supplier"
+[columns]
+site = "text"
+line = "text"
+supplier = "text"
+category = "text"
+alarms = "integer"
+[dimensions.site]
+synonyms = ["plant"]
+[dimensions.line]
+synonyms = ["production line", "plant area"]
+[dimensions.supplier]
+description = "who serviced the line"
+[dimensions.category]
+[measures.alarms]
+unit = "alarms"
+"""
+# Lines: most at one site, "Utilities" at two (one name, two lines). Suppliers: most in
+# one category, one in two (one supplier, whose figure is one): the same pattern in the
+# data, told apart by the schema's words ("plant area": a line is within a plant).
+NESTED_ROWS = [
+    ("Riverside", "Line 1", "Acme", "seals", 3),
+    ("Riverside", "Line 1", "Acme", "seals", 2),
+    ("Riverside", "Utilities", "Acme", "bearings", 9),
+    ("Hillcrest", "Utilities", "Borg", "bearings", 1),
+    ("Hillcrest", "Line 2", "Borg", "bearings", 4),
+    ("Hillcrest", "Line 2", "Cole", "filters", 4),
+    ("Oakbank", "Line 3", "Cole", "filters", 6),
+    ("Oakbank", "Line 3", "Dyer", "filters", 6),
+    ("Oakbank", "Utilities", "Dyer", "filters", 1),
+]
+
+
+def test_a_line_name_repeated_at_sites_is_read_within_its_site(catalog, tmp_path):
+    lines = ["site,line,supplier,category,alarms", *(",".join(map(str, r)) for r in NESTED_ROWS)]
+    (tmp_path / "nested.csv").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "nested.toml").write_text(NESTED_SCHEMA, "utf-8")
+    tables = catalog._reader.tables
+    tables.ingest(tmp_path / "nested.csv", table="nested", schema=tmp_path / "nested.toml")
+    catalog.refresh()
+    assert tables.value_index().nesting() == [("nested", "line", "site")]
+    schema = catalog.schema("nested")
+    assert schema.dimension("line").within == "site"
+    assert schema.dimension("supplier").within is None  # "Acme" in two categories is one
+    assert tables.schema("nested").dimension("line").within is None  # the file is as written
+    found = _read(catalog, "Which production line had the fewest alarms?", whole=False)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == ("site", "line")
+    found = _read(catalog, "Which supplier had the fewest alarms?", whole=False)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == ("supplier",)
+    # Loaded again without the repeated name: no nesting is left behind.
+    lines = [line for line in lines if "Utilities" not in line]
+    (tmp_path / "nested.csv").write_text("\n".join(lines) + "\n", "utf-8")
+    tables.ingest(
+        tmp_path / "nested.csv", table="nested", schema=tmp_path / "nested.toml", replace=True
+    )
+    catalog.refresh()
+    assert tables.value_index().nesting() == []
+    assert catalog.schema("nested").dimension("line").within is None

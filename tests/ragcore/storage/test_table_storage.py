@@ -452,3 +452,58 @@ def test_a_load_keeps_each_dimensions_distinct_values_by_word_and_shape(side, fi
     with pytest.raises(InvalidInputError):
         tables.ingest(other, table="stock", schema=tmp_path / "stock.toml")
     assert _index_rows(tables) == before
+
+
+NESTING_SCHEMA = """
+description = "alarms"
+[columns]
+site = "text"
+line = "text"
+priority = "text"
+asset = "text"
+alarms = "integer"
+[dimensions.site]
+[dimensions.line]
+description = "a production line within the site"
+[dimensions.priority]
+description = "the alarm's priority at the site"
+[dimensions.asset]
+description = "the asset, on one site"
+[measures.alarms]
+"""
+
+
+def _nesting(rows: list[tuple[str, str, int]], child: str = "line") -> list[tuple[str, str, str]]:
+    from ragcore.storage.table_values import nesting
+    from ragcore.tabular import parse_schema
+
+    schema = parse_schema(NESTING_SCHEMA, "test", default_name="t")
+    return nesting(schema, {(child, "site"): rows})
+
+
+def test_a_name_repeated_under_a_few_parents_is_nested_in_them():
+    rows = [("L1", "A", 3), ("L2", "A", 2), ("L3", "B", 2), ("Utilities", "A", 2)]
+    assert _nesting([*rows, ("Utilities", "B", 2)]) == [("t", "line", "site")]
+    assert _nesting(rows) == []  # each line at one site: nothing to tell apart
+    crossing = [(p, s, 2) for p in ("P1", "P2", "P3") for s in ("A", "B")]
+    assert _nesting([*crossing, ("P4", "A", 2)], "priority") == []  # at every site
+    # A value of one row is at one site by necessity: it is no evidence of nesting.
+    ones = [("L1", "A", 1), ("L2", "A", 1), ("L3", "B", 1)]
+    assert _nesting([*ones, ("Utilities", "A", 2), ("Utilities", "B", 2)]) == []
+
+
+def test_nesting_needs_the_schema_to_describe_the_child_in_the_parent_s_words():
+    from ragcore.storage.table_values import described_in
+    from ragcore.tabular import parse_schema
+
+    schema = parse_schema(NESTING_SCHEMA, "test", default_name="t")
+    assert described_in(schema, "line", "site")
+    assert described_in(schema, "asset", "site")
+    assert not described_in(schema, "site", "line")  # the site's description says nothing
+    rows = [("Acme", "A", 3), ("Borg", "B", 2), ("Cole", "B", 2), ("Acme", "B", 2)]
+    assert _nesting(rows) != [] and _nesting(rows, "asset") != []
+    plain = NESTING_SCHEMA.replace('description = "a production line within the site"', "")
+    from ragcore.storage.table_values import nesting
+
+    bare = parse_schema(plain, "test", default_name="t")
+    assert nesting(bare, {("line", "site"): rows}) == []
