@@ -29,12 +29,7 @@ def names_focus(asks: Asks, text: str, every: bool = False) -> bool:
         return True
     if any(a.addressed_by(text, asks.terms) for a in asks.named_attributes):
         return True  # "What pressure is the relief valve set at?": "set to 230 bar"
-    wanted, said = asks.focus.wanted, families(terms(text))
-    named = sum(in_family(t, said) for t in wanted)
-    if every:
-        return named == len(wanted)
-    head = next((t for t in reversed(terms(asks.focus.phrase)) if t in wanted), None)
-    return 2 * named >= len(wanted) or bool(head and in_family(head, said))
+    return _names_words(asks.focus.phrase, asks.focus.wanted, families(terms(text)), every)
 
 
 def off_focus(asks: Asks, answer: str) -> str | None:
@@ -43,11 +38,7 @@ def off_focus(asks: Asks, answer: str) -> str | None:
         return None
     phrase, wanted = asks.focus.phrase, asks.focus.wanted
     said = families(terms(answer))  # "continuously" names the "continuous" current
-    # The phrase's head, or half its words: "the limit" names the "respirable silica
-    # limit"; "brake holding torque" names the brake of the "brake air gap", not its gap.
-    head = next((t for t in reversed(terms(phrase)) if t in wanted), None)
-    named = sum(in_family(t, said) for t in wanted)
-    if not wanted or 2 * named >= len(wanted) or (head and in_family(head, said)):
+    if not wanted or _names_words(phrase, wanted, said):
         return None
     if terse(answer) or asks.focus.amount and quantities(answer):
         return None
@@ -65,6 +56,20 @@ def off_focus(asks: Asks, answer: str) -> str | None:
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
     phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
     return f"the question asks about the {phrase}; the answer does not name it"
+
+
+def _names_words(
+    phrase: str, wanted: frozenset[str], said: frozenset[str], every: bool = False
+) -> bool:
+    """``said`` (term families) names the focus ``phrase`` (its ``wanted`` terms): all
+    of them with ``every``; else its head, or half its words — "the limit" names the
+    "respirable silica limit"; "brake holding torque" names the brake of the "brake air
+    gap", not its gap."""
+    named = sum(in_family(t, said) for t in wanted)
+    if every:
+        return named == len(wanted)
+    head = next((t for t in reversed(terms(phrase)) if t in wanted), None)
+    return 2 * named >= len(wanted) or bool(head and in_family(head, said))
 
 
 def terse(answer: str) -> bool:

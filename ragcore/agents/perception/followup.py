@@ -188,6 +188,8 @@ def _compared_with(
 
 # --- "it": the thing the previous answer gave --------------------------------------------
 
+_EXCEEDED = lexicon.WordSet("lexicon", "exceeded")
+
 
 def _the_value(
     new: Perception, words: list[Word], rules: FollowupRules, conversation: Sequence[TurnState]
@@ -213,11 +215,6 @@ def _the_value(
         return None
     text = apply(new.question, [(its[0].start, its[0].end, f"the {value}")])
     return Rewrite(text, (f"{its[0].text!r} is {value}, which the previous answer gave",))
-
-
-_EXCEEDED = frozenset(
-    ["exceed", "exceeds", "exceeded", "reach", "reaches", "reached", "surpassed", "crossed"]
-)
 
 
 # --- the turn an ellipsis continues ---------------------------------------------------------
