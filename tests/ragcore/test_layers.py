@@ -18,7 +18,7 @@ LAYERS = (
     ("answering",),
     ("engine",),
     ("evaluation",),
-    ("cli",),
+    ("cli", "__main__"),
 )
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 # What edge_server may import: the package, its errors and vocabularies, the CLI's parser

@@ -86,9 +86,10 @@ def test_bad_input_exits_2_with_a_message_and_writes_nothing(tmp_path):
     assert result.returncode == 2 and "nope" in result.stderr
 
 
-def test_help_lists_every_command():
+@pytest.mark.parametrize("module", ["ragcore.cli", "ragcore"])
+def test_help_lists_every_command(module):
     result = subprocess.run(
-        [sys.executable, "-m", "ragcore.cli", "--help"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", module, "--help"], capture_output=True, text=True, check=True
     )
     for command in ("ask", "ingest", "search", "stats", "delete", "eval", "demo"):
         assert command in result.stdout
