@@ -436,6 +436,48 @@ def recognise(
     return None if best is None else best[1]
 
 
+@dataclass(frozen=True)
+class NamedRows:
+    """A table whose rows the question names by their stored values ("Line 2", "Night")
+    though it names none of the table's measures: a document answer must speak of the
+    same things, or the question is one the table cannot answer."""
+
+    table: str
+    values: tuple[str, ...]
+    """The stored values named, as spelled in the question."""
+    measures: tuple[str, ...]
+    """What the table can give a figure of, for the reason shown."""
+
+
+def named_rows(
+    question: str,
+    schemas: Sequence[TableSchema],
+    *,
+    values: Values,
+    time: TimeConstraint | None,
+    periods: Sequence[TimeConstraint] = (),
+) -> NamedRows | None:
+    """The table whose stored values the question names most (words inside a period it
+    states do not count), with those values; None when it names none. For a question
+    ``recognise`` read as no data question: it still speaks of that table's rows."""
+    text = _check(question, schemas, values)
+    tokens = _tokens(text)
+    periods = tuple(periods) if len(periods) > 1 else ()
+    time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
+    best: tuple[int, NamedRows] | None = None
+    for schema in schemas:
+        stored = values.get(schema.name, {})
+        claims = _Claims(tokens, set(time_span))
+        phrases = [(key, None) for vs in stored.values() for v in vs if (key := _value_key(v))]
+        found = claims.claim(phrases, attr="exact")
+        held = sum(j - i for i, j, _ in found)
+        if held and (best is None or held > best[0]):
+            named = tuple(dict.fromkeys(claims.text(text, i, j) for i, j, _ in found))
+            measures = tuple(m.name for m in schema.measures)
+            best = (held, NamedRows(schema.name, named, measures))
+    return None if best is None else best[1]
+
+
 def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequence[Value]]) -> int:
     """How many words of the question name values the table stores, as spelled: a table
     a question names things of is the one it asks about, whatever measure word it uses."""
@@ -1595,8 +1637,10 @@ __all__ = [
     "DataQuestion",
     "Known",
     "Match",
+    "NamedRows",
     "Role",
     "Unexpressible",
     "Values",
+    "named_rows",
     "recognise",
 ]
