@@ -132,6 +132,20 @@ def test_an_unexpressible_question_gets_no_answer_with_the_reason(engine):
     assert "supplier" in issue.message and "shortages" in issue.message
 
 
+def test_a_question_about_a_table_s_rows_is_not_answered_from_a_document_about_others(engine):
+    # North-1 is a warehouse of the inventory table, which has no noise measure; the
+    # noise regulation shares "noise level" but says nothing of North-1.
+    answer = engine.ask("What was the noise level at warehouse North-1 last month?")
+    assert answer.status == AnswerStatus.NO_ANSWER and not answer.citations
+    (issue,) = answer.issues
+    assert issue.kind == IssueKind.ATTRIBUTE_NOT_FOUND
+    assert "'inventory'" in issue.message and "North-1" in issue.message
+    assert "stock" in issue.message  # the measures it does hold
+    # A document that speaks of the table's value named still answers.
+    seal = engine.ask("How often should the CP-200 seal be replaced?")
+    assert seal.status != AnswerStatus.NO_ANSWER and seal.citations
+
+
 def test_a_scoped_caller_does_not_read_the_tables(engine):
     answer = engine.ask("What is the total stock?", scope=Scope(frozenset({"manuals"})))
     assert not any(c.document_id.startswith("table:") for c in answer.citations)

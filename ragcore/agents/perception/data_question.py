@@ -1211,11 +1211,13 @@ class _Reader:
         periods_grouped = [
             c for c in group_by if c == schema.time_column or c not in schema.columns
         ]  # the time column, or a period of it ("year"; "month" of a date column)
-        if aggregation is Aggregation.AVG and periods_grouped and _additive(measure):
-            # "the average monthly downtime" is the mean of the months' totals (months
-            # without rows counting 0), not each month's average row
+        central = aggregation in (Aggregation.AVG, Aggregation.MEDIAN)
+        if central and periods_grouped and _additive(measure):
+            # "the average (median) monthly downtime" is the mean (median) of the months'
+            # totals (months without rows counting 0), not each month's average row
+            of = "mean" if aggregation is Aggregation.AVG else "median"
             return self.unexpressible(
-                f"it cannot average {measure.name} over {periods_grouped[0]}s (the mean of "
+                f"it cannot average {measure.name} over {periods_grouped[0]}s (the {of} of "
                 f"their totals); ask for the total per {periods_grouped[0]}, or for the "
                 "total of the period"
             )
