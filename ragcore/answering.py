@@ -639,18 +639,21 @@ class Answerer:
 
 def _bound(chosen: _Attempt, named: NamedRows, generator: str) -> _Attempt:
     """A document answer to a question naming a table's rows ("Line 2", "the Night
-    shift") stands only if what it cites speaks of each of them; else it answers another
-    question with shared words, and the table holds no measure of what is asked."""
+    shift") stands only if what it cites speaks of one of them at least; else it answers
+    another question with shared words, and the table holds no measure of what is asked."""
     by_number = {e.number: e for e in chosen.evidence}
-    cited = " ".join(by_number[n].text for n in chosen.draft.citations if n in by_number)
-    missing = [v for v in named.values if not _speaks_of(cited, v)]
-    if not missing:
-        return chosen
+    cited = " ".join(
+        f"{e.document.title} {e.text}"  # a manual's title names what it is about
+        for n in chosen.draft.citations
+        if (e := by_number.get(n)) is not None
+    )
+    if any(_speaks_of(cited, v) for v in named.values):
+        return chosen  # about one of them at least: the sides' checks judge the rest
     measures = ", ".join(named.measures) or "none"
+    values = ", ".join(repr(v) for v in named.values)
     reason = (
-        f"table {named.table!r} holds {', '.join(repr(v) for v in named.values)} but no "
-        f"measure the question asks for (its measures: {measures}), and no document "
-        f"answering it speaks of {', '.join(repr(v) for v in missing)}"
+        f"table {named.table!r} holds {values} but no measure the question asks for (its "
+        f"measures: {measures}), and no document answering it speaks of {values}"
     )
     draft = Draft(NO_ANSWER, (), generator, abstained=True, reason=reason)
     issue = Issue(

@@ -272,3 +272,41 @@ def test_the_earliest_or_latest_row_asked_for_is_named_and_cited(
     assert answer.status == AnswerStatus.OK, answer.issues
     assert expected in answer.text
     assert [c.rows for c in _table_citations(answer, "purchase_orders")] == [(row,)]
+
+
+ISSUES_SCHEMA = """
+description = "Spare-parts issues from the stores"
+time_column = "issue_date"
+[columns]
+issue_date = "date"
+site = "text"
+quantity = "integer"
+unit_cost = "real"
+[dimensions.site]
+[measures.quantity]
+unit = "units"
+[measures.issue_value]
+expression = "quantity * unit_cost"
+unit = "USD"
+aggregation = "sum"
+synonyms = ["issue value", "spend", "cost"]
+"""
+
+
+def test_a_table_answer_is_not_judged_by_a_document_attribute_word(tmp_path):
+    # "cost" is the documents' price attribute and this table's issue value: the figure
+    # of the measure the question named is the answer, not an answer without a price.
+    (tmp_path / "issues.toml").write_text(ISSUES_SCHEMA, encoding="utf-8")
+    rows = [
+        "issue_date,site,quantity,unit_cost",
+        "2026-02-01,Kestrel,2,10.5",
+        "2026-03-01,Kestrel,1,4",
+    ]
+    (tmp_path / "issues.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with Engine(Config(data_dir=tmp_path / "data"), clock=lambda: TODAY) as engine:
+        engine.ingest_table(
+            tmp_path / "issues.csv", table="stores_issues", schema=tmp_path / "issues.toml"
+        )
+        answer = engine.ask("What was the spare parts cost at Kestrel in 2026?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert "25" in answer.text and _table_citations(answer, "stores_issues")

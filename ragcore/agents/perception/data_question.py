@@ -422,7 +422,7 @@ def recognise(
     tokens = _tokens(text)
     periods = tuple(periods) if len(periods) > 1 else ()
     time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
-    best: tuple[tuple[int, int, bool, int, int], DataQuestion | Unexpressible] | None = None
+    best: tuple[tuple[int, int, bool, int, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
         per_row = (identifiers or {}).get(schema.name, frozenset())
         reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
@@ -430,7 +430,7 @@ def recognise(
         if found is not None:
             score, result = found
             held = _held(tokens, time_span, (values or {}).get(schema.name, {}))
-            key = (held, score[0], isinstance(result, DataQuestion), score[1], -rank)
+            key = (held, score[0], isinstance(result, DataQuestion), *score[1:], -rank)
             if best is None or key > best[0]:
                 best = (key, result)
     return None if best is None else best[1]
@@ -444,7 +444,7 @@ class NamedRows:
 
     table: str
     values: tuple[str, ...]
-    """The stored values named, as spelled in the question."""
+    """The stored values named, as stored ("CP-200" of "the CP-200's")."""
     measures: tuple[str, ...]
     """What the table can give a figure of, for the reason shown."""
 
@@ -468,11 +468,11 @@ def named_rows(
     for schema in schemas:
         stored = values.get(schema.name, {})
         claims = _Claims(tokens, set(time_span))
-        phrases = [(key, None) for vs in stored.values() for v in vs if (key := _value_key(v))]
+        phrases = [(key, str(v)) for vs in stored.values() for v in vs if (key := _value_key(v))]
         found = claims.claim(phrases, attr="exact")
         held = sum(j - i for i, j, _ in found)
         if held and (best is None or held > best[0]):
-            named = tuple(dict.fromkeys(claims.text(text, i, j) for i, j, _ in found))
+            named = tuple(dict.fromkeys(value for _, _, value in found))
             measures = tuple(m.name for m in schema.measures)
             best = (held, NamedRows(schema.name, named, measures))
     return None if best is None else best[1]
@@ -618,16 +618,16 @@ class _Reader:
 
     def read(
         self, time: TimeConstraint | None, today: date, periods: tuple[TimeConstraint, ...] = ()
-    ) -> tuple[tuple[int, int], DataQuestion | Unexpressible] | None:
-        """((how specific the measure's words are, how many other words fit), result),
-        or None when the question names none of the table's measures."""
+    ) -> tuple[tuple[int, int, int], DataQuestion | Unexpressible] | None:
+        """((how specific the measure's words are, how many other words fit, how many words
+        it read), result), or None when the question names none of the table's measures."""
         vague = self._unread_periods()
         measures = self._measures()
         if not measures:
             return None
         if vague:
             i, j = vague[0]
-            return (max(j - i for i, j, _ in measures), 0), self.unexpressible(
+            return (max(j - i for i, j, _ in measures), 0, 0), self.unexpressible(
                 f"it cannot tell which period {self.claims.text(self.text, i, j)!r} is; name "
                 "a month or a year (e.g. 'March 2026', 'last month', 'in 2025')"
             )
@@ -638,7 +638,9 @@ class _Reader:
         fits = len(self.matched)
         if isinstance(result, DataQuestion) and (unread := self._unread(result)):
             result = self._unapplied(unread)
-        return (specific, fits), result
+        # of readings alike, the one reading more of the question's words: "part
+        # category" (a column) over "part" (another table's part number)
+        return (specific, fits, len(self.claims.used)), result
 
     def _unread(self, result: DataQuestion) -> list[_Token]:
         """The words of the question no part of the query read: each could be a
