@@ -23,6 +23,7 @@ text before it is validated (``agents.generation.numbering``).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,7 +37,13 @@ from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
 from ragcore.agents.perception.conversation import TurnState
-from ragcore.agents.perception.data_question import DataQuestion, Unexpressible, recognise
+from ragcore.agents.perception.data_question import (
+    DataQuestion,
+    NamedRows,
+    Unexpressible,
+    named_rows,
+    recognise,
+)
 from ragcore.agents.perception.followup import Rewrite
 from ragcore.agents.planning import Orchestrator, Plan, Retrieval, SearchCache, SearchKey
 from ragcore.agents.planning.llm_sql import SqlProposer, sql_evidence
@@ -182,6 +189,8 @@ class _Question:
     """The key of every search run, in order (repeats would be duplicate searches)."""
     data: DataQuestion | Unexpressible | None = None
     """What the declared tables make of the question (None: not a data question)."""
+    named: NamedRows | None = None
+    """A table whose rows the question names though it is no data question of it."""
     tables: dict[TableTask, TableResult | str] = field(default_factory=dict)
     """Each table task's result (or why it failed): run once, whatever the rounds."""
     proposed: tuple[Evidence, ...] = ()
@@ -266,14 +275,26 @@ class Answerer:
                 span.add("follow-up", f"rewritten as {rewrite.question!r}: {why}")
             span.note(_describe(perception))
             data = self._recognise(perception, scope)
+            named = self._named(perception, scope) if data is None else None
             if data is not None:
                 span.add("data question", _describe_data(data))
+            elif named is not None:
+                span.add("table rows named", f"{named.table}: {', '.join(named.values)}")
         if caches is not None and key is None:
             key = caches.answer_key(perception.question, bounds, scope, cap)
             if hit := self._cached(key, asked, rewrite, tracer, on_event, started):
                 return hit
         q = _Question(
-            perception, tracer, on_event, started, asked, rewrite, bounds, scope, data=data
+            perception,
+            tracer,
+            on_event,
+            started,
+            asked,
+            rewrite,
+            bounds,
+            scope,
+            data=data,
+            named=named,
         )
         q.emit(EventKind.PERCEPTION, 0, perception)
         answer = self._loop(q, cap)
@@ -361,6 +382,22 @@ class Answerer:
                 found.query.table,
             )
         return found
+
+    def _named(self, perception: Perception, scope: Scope) -> NamedRows | None:
+        """The table whose rows a question names that ``recognise`` read as no data
+        question of any table (it names none of their measures)."""
+        if self.tables is None or not scope.unrestricted or perception.route == Route.DIRECT:
+            return None
+        schemas = self.tables.schemas
+        if not schemas:
+            return None
+        return named_rows(
+            perception.question,
+            schemas,
+            values=self.tables.values_for(perception.question),
+            time=perception.constraints.time,
+            periods=perception.constraints.periods,
+        )
 
     def _unexpressible(self, q: _Question, data: Unexpressible) -> Answer:
         """``no_answer`` with the reason: the schema cannot express the question, and
@@ -450,7 +487,10 @@ class Answerer:
             draft = Draft(NOTHING_TO_LOOK_UP, (), self.generator.name, abstained=True)
             chosen = _Attempt(draft, (), ValidationReport((), ()))
             return self._answer(q, chosen, 0, 0)
-        return self._answer(q, _best(attempts), len(attempts), planned)
+        chosen = _best(attempts)
+        if q.named is not None and chosen.report.passed and not chosen.draft.abstained:
+            chosen = _bound(chosen, q.named, self.generator.name)
+        return self._answer(q, chosen, len(attempts), planned)
 
     def _round(self, q: _Question, plan: Plan) -> _Attempt:
         perception, tracer = q.perception, q.tracer
@@ -595,6 +635,39 @@ class Answerer:
                 f"max_rounds={max_rounds}: use 1 to {self.max_rounds} (the configured cap)"
             )
         return max_rounds
+
+
+def _bound(chosen: _Attempt, named: NamedRows, generator: str) -> _Attempt:
+    """A document answer to a question naming a table's rows ("Line 2", "the Night
+    shift") stands only if what it cites speaks of one of them at least; else it answers
+    another question with shared words, and the table holds no measure of what is asked."""
+    by_number = {e.number: e for e in chosen.evidence}
+    cited = " ".join(
+        f"{e.document.title} {e.text}"  # a manual's title names what it is about
+        for n in chosen.draft.citations
+        if (e := by_number.get(n)) is not None
+    )
+    if any(_speaks_of(cited, v) for v in named.values):
+        return chosen  # about one of them at least: the sides' checks judge the rest
+    measures = ", ".join(named.measures) or "none"
+    values = ", ".join(repr(v) for v in named.values)
+    reason = (
+        f"table {named.table!r} holds {values} but no measure the question asks for (its "
+        f"measures: {measures}), and no document answering it speaks of {values}"
+    )
+    draft = Draft(NO_ANSWER, (), generator, abstained=True, reason=reason)
+    issue = Issue(
+        Check.TRACEABILITY, IssueKind.ATTRIBUTE_NOT_FOUND, reason, rule="answerability.tables"
+    )
+    return _Attempt(
+        draft, (), ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
+    )
+
+
+def _speaks_of(text: str, value: str) -> bool:
+    """``value``'s words, in order and whole, in ``text`` (case aside)."""
+    words = r"\W+".join(re.escape(w) for w in re.findall(r"\w+", value))
+    return bool(words) and re.search(rf"(?<!\w){words}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def _best(attempts: list[_Attempt]) -> _Attempt:

@@ -132,6 +132,20 @@ def test_an_unexpressible_question_gets_no_answer_with_the_reason(engine):
     assert "supplier" in issue.message and "shortages" in issue.message
 
 
+def test_a_question_about_a_table_s_rows_is_not_answered_from_a_document_about_others(engine):
+    # North-1 is a warehouse of the inventory table, which has no noise measure; the
+    # noise regulation shares "noise level" but says nothing of North-1.
+    answer = engine.ask("What was the noise level at warehouse North-1 last month?")
+    assert answer.status == AnswerStatus.NO_ANSWER and not answer.citations
+    (issue,) = answer.issues
+    assert issue.kind == IssueKind.ATTRIBUTE_NOT_FOUND
+    assert "'inventory'" in issue.message and "North-1" in issue.message
+    assert "stock" in issue.message  # the measures it does hold
+    # A document that speaks of the table's value named still answers.
+    seal = engine.ask("How often should the CP-200 seal be replaced?")
+    assert seal.status != AnswerStatus.NO_ANSWER and seal.citations
+
+
 def test_a_scoped_caller_does_not_read_the_tables(engine):
     answer = engine.ask("What is the total stock?", scope=Scope(frozenset({"manuals"})))
     assert not any(c.document_id.startswith("table:") for c in answer.citations)
@@ -258,3 +272,41 @@ def test_the_earliest_or_latest_row_asked_for_is_named_and_cited(
     assert answer.status == AnswerStatus.OK, answer.issues
     assert expected in answer.text
     assert [c.rows for c in _table_citations(answer, "purchase_orders")] == [(row,)]
+
+
+ISSUES_SCHEMA = """
+description = "Spare-parts issues from the stores"
+time_column = "issue_date"
+[columns]
+issue_date = "date"
+site = "text"
+quantity = "integer"
+unit_cost = "real"
+[dimensions.site]
+[measures.quantity]
+unit = "units"
+[measures.issue_value]
+expression = "quantity * unit_cost"
+unit = "USD"
+aggregation = "sum"
+synonyms = ["issue value", "spend", "cost"]
+"""
+
+
+def test_a_table_answer_is_not_judged_by_a_document_attribute_word(tmp_path):
+    # "cost" is the documents' price attribute and this table's issue value: the figure
+    # of the measure the question named is the answer, not an answer without a price.
+    (tmp_path / "issues.toml").write_text(ISSUES_SCHEMA, encoding="utf-8")
+    rows = [
+        "issue_date,site,quantity,unit_cost",
+        "2026-02-01,Kestrel,2,10.5",
+        "2026-03-01,Kestrel,1,4",
+    ]
+    (tmp_path / "issues.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with Engine(Config(data_dir=tmp_path / "data"), clock=lambda: TODAY) as engine:
+        engine.ingest_table(
+            tmp_path / "issues.csv", table="stores_issues", schema=tmp_path / "issues.toml"
+        )
+        answer = engine.ask("What was the spare parts cost at Kestrel in 2026?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert "25" in answer.text and _table_citations(answer, "stores_issues")

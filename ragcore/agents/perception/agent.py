@@ -279,6 +279,10 @@ def _sides(found: list[Entity], tokens, rules: Rules, text: str) -> tuple[str, .
                 k += 1
                 if ends(k - 1):
                     break
+            if 1 < i - j < k - first and lower[i - 1] == lower[first + i - j - 1]:
+                # "Early shift versus Night shift output": the words after the second
+                # side's head ("shift", as the first side's) are what is compared of both
+                k = first + i - j
             left = " ".join(t[0] for t in tokens[j:i])
             right = " ".join(t[0] for t in tokens[first:k])
             if left and right and left.lower() != right.lower():

@@ -422,7 +422,7 @@ def recognise(
     tokens = _tokens(text)
     periods = tuple(periods) if len(periods) > 1 else ()
     time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
-    best: tuple[tuple[int, int, bool, int, int], DataQuestion | Unexpressible] | None = None
+    best: tuple[tuple[int, int, bool, int, int, int], DataQuestion | Unexpressible] | None = None
     for rank, schema in enumerate(schemas):
         per_row = (identifiers or {}).get(schema.name, frozenset())
         reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
@@ -430,9 +430,51 @@ def recognise(
         if found is not None:
             score, result = found
             held = _held(tokens, time_span, (values or {}).get(schema.name, {}))
-            key = (held, score[0], isinstance(result, DataQuestion), score[1], -rank)
+            key = (held, score[0], isinstance(result, DataQuestion), *score[1:], -rank)
             if best is None or key > best[0]:
                 best = (key, result)
+    return None if best is None else best[1]
+
+
+@dataclass(frozen=True)
+class NamedRows:
+    """A table whose rows the question names by their stored values ("Line 2", "Night")
+    though it names none of the table's measures: a document answer must speak of the
+    same things, or the question is one the table cannot answer."""
+
+    table: str
+    values: tuple[str, ...]
+    """The stored values named, as stored ("CP-200" of "the CP-200's")."""
+    measures: tuple[str, ...]
+    """What the table can give a figure of, for the reason shown."""
+
+
+def named_rows(
+    question: str,
+    schemas: Sequence[TableSchema],
+    *,
+    values: Values,
+    time: TimeConstraint | None,
+    periods: Sequence[TimeConstraint] = (),
+) -> NamedRows | None:
+    """The table whose stored values the question names most (words inside a period it
+    states do not count), with those values; None when it names none. For a question
+    ``recognise`` read as no data question: it still speaks of that table's rows."""
+    text = _check(question, schemas, values)
+    tokens = _tokens(text)
+    periods = tuple(periods) if len(periods) > 1 else ()
+    time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
+    best: tuple[int, NamedRows] | None = None
+    for schema in schemas:
+        stored = values.get(schema.name, {})
+        claims = _Claims(tokens, set(time_span))
+        phrases = [(key, str(v)) for vs in stored.values() for v in vs if (key := _value_key(v))]
+        found = claims.claim(phrases, attr="exact")
+        held = sum(j - i for i, j, _ in found)
+        if held and (best is None or held > best[0]):
+            named = tuple(dict.fromkeys(value for _, _, value in found))
+            measures = tuple(m.name for m in schema.measures)
+            best = (held, NamedRows(schema.name, named, measures))
     return None if best is None else best[1]
 
 
@@ -576,16 +618,16 @@ class _Reader:
 
     def read(
         self, time: TimeConstraint | None, today: date, periods: tuple[TimeConstraint, ...] = ()
-    ) -> tuple[tuple[int, int], DataQuestion | Unexpressible] | None:
-        """((how specific the measure's words are, how many other words fit), result),
-        or None when the question names none of the table's measures."""
+    ) -> tuple[tuple[int, int, int], DataQuestion | Unexpressible] | None:
+        """((how specific the measure's words are, how many other words fit, how many words
+        it read), result), or None when the question names none of the table's measures."""
         vague = self._unread_periods()
         measures = self._measures()
         if not measures:
             return None
         if vague:
             i, j = vague[0]
-            return (max(j - i for i, j, _ in measures), 0), self.unexpressible(
+            return (max(j - i for i, j, _ in measures), 0, 0), self.unexpressible(
                 f"it cannot tell which period {self.claims.text(self.text, i, j)!r} is; name "
                 "a month or a year (e.g. 'March 2026', 'last month', 'in 2025')"
             )
@@ -596,7 +638,9 @@ class _Reader:
         fits = len(self.matched)
         if isinstance(result, DataQuestion) and (unread := self._unread(result)):
             result = self._unapplied(unread)
-        return (specific, fits), result
+        # of readings alike, the one reading more of the question's words: "part
+        # category" (a column) over "part" (another table's part number)
+        return (specific, fits, len(self.claims.used)), result
 
     def _unread(self, result: DataQuestion) -> list[_Token]:
         """The words of the question no part of the query read: each could be a
@@ -1169,11 +1213,13 @@ class _Reader:
         periods_grouped = [
             c for c in group_by if c == schema.time_column or c not in schema.columns
         ]  # the time column, or a period of it ("year"; "month" of a date column)
-        if aggregation is Aggregation.AVG and periods_grouped and _additive(measure):
-            # "the average monthly downtime" is the mean of the months' totals (months
-            # without rows counting 0), not each month's average row
+        central = aggregation in (Aggregation.AVG, Aggregation.MEDIAN)
+        if central and periods_grouped and _additive(measure):
+            # "the average (median) monthly downtime" is the mean (median) of the months'
+            # totals (months without rows counting 0), not each month's average row
+            of = "mean" if aggregation is Aggregation.AVG else "median"
             return self.unexpressible(
-                f"it cannot average {measure.name} over {periods_grouped[0]}s (the mean of "
+                f"it cannot average {measure.name} over {periods_grouped[0]}s (the {of} of "
                 f"their totals); ask for the total per {periods_grouped[0]}, or for the "
                 "total of the period"
             )
@@ -1595,8 +1641,10 @@ __all__ = [
     "DataQuestion",
     "Known",
     "Match",
+    "NamedRows",
     "Role",
     "Unexpressible",
     "Values",
+    "named_rows",
     "recognise",
 ]

@@ -73,6 +73,9 @@ def test_comparison_of_noun_phrases(agent):
     assert (p.route, p.sides) == ("comparison", ("centrifugal pump", "piston pump"))
     p = agent.run("What is the difference between hot work permits and confined space permits?")
     assert p.sides == ("hot work permits", "confined space permits")
+    # what is compared of both, after the second side, is no part of it
+    p = agent.run("Early shift versus Night shift output in Q3 2026?")
+    assert p.sides == ("Early shift", "Night shift")
 
 
 def test_compare_with_one_side_is_simple(agent):

@@ -182,6 +182,10 @@ def what_is_asked(answer: AnswerModel) -> Iterator[Finding]:
     asked = () if asks.whether else asks.attributes
     if in_spelled_unit(asks, answer.draft.text):
         asked = ()  # "… in m³/h?" is answered in m³/h, whatever the attribute's words
+    if answer.cited and all(is_table_evidence(e) for e in answer.cited):
+        # a table's figure is of the measure its query read from the question's own
+        # words ("cost" → issue value); a document attribute ("price") does not judge it
+        asked = ()
     statements = answer.draft.statements
     if not any(addresses(asked, _without_compounds(s.text), asks.terms) for s in statements):
         names = " or ".join(a.name for a in asked)

@@ -958,7 +958,11 @@ def test_a_word_of_one_time_unit_groups_by_it(question, group_by):
 
 @pytest.mark.parametrize(
     "question",
-    ["What was the average monthly downtime at Riverside in 2025?", "Average downtime per year?"],
+    [
+        "What was the average monthly downtime at Riverside in 2025?",
+        "Average downtime per year?",
+        "What was the median monthly downtime at Riverside in 2025?",
+    ],
 )
 def test_an_average_per_period_of_a_total_is_declined_not_each_period_s_average_row(question):
     found = read_jobs(question)
