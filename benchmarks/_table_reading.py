@@ -35,7 +35,7 @@ from ragcore.agents.perception.data_question import DataQuestion, Unexpressible,
 from ragcore.agents.planning.tables import TableCatalog
 from ragcore.retrieval.tables import TableReader
 from ragcore.storage.store import Store
-from ragcore.storage.tables import _index_values
+from ragcore.storage.table_index import index_values
 
 TODAY = date(2026, 12, 3)
 GOAL_MS = 20.0
@@ -183,7 +183,7 @@ def measure(folder: Path, rows: int, rounds: int) -> Figures:
         assert isinstance(store, Store)  # the data directory's SQLite store
         with store.transaction() as conn:
             started = time.perf_counter()
-            _index_values(conn, info.schema)
+            index_values(conn, info.schema)
             index_s = time.perf_counter() - started
         perception = engine.answerer.perception
         times = {q: perception.run(q).constraints.time for q in QUESTIONS}

@@ -2,7 +2,8 @@
 
 SQLite (WAL, synchronous=FULL) is the source of truth. Schema changes are the numbered
 SQL files in ``migrations/``, applied (and checked by hash on every open) by ``schema``
-when the first connection opens. Writes go through one connection under a lock; each
+when the first connection opens; then the tables a migration queued get their value
+index rebuilt (``table_index``). Writes go through one connection under a lock; each
 reading thread gets its own connection, so searches run concurrently with each other
 and with an ingest.
 
@@ -45,6 +46,7 @@ from ragcore.storage.filters import SearchFilters, where_clause
 from ragcore.storage.guard import guarded
 from ragcore.storage.records import DocumentPage, DocumentRecord, Listing, parse_stamp
 from ragcore.storage.schema import migrate
+from ragcore.storage.table_index import reindex_queued
 
 DATABASE_NAME = "ragcore.sqlite3"
 _Method = TypeVar("_Method", bound=Callable[..., Any])
@@ -161,6 +163,7 @@ class Store:
                         if small:  # cheap enough to do on every open (damage module)
                             damage.quick_check(conn, self.path)
                         migrate(conn, self.path)
+                        reindex_queued(conn, self.path)  # tables loaded before 0008
                     except BaseException:
                         conn.close()
                         raise

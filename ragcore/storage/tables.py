@@ -11,12 +11,12 @@ its schema's TOML text, the source file's name and SHA-256, the row count and th
 Loading is one transaction on the store's writer: a table of that name is refused
 unless the load replaces (``replace=True``, ``--replace``), then the rows go into a
 staging table (through sqlite-utils, which nests its batches as savepoints), the old
-table is dropped, the staging one renamed, the value index (``table_values``, migration
-0006) and the registry row replaced. The file is read by ``table_rows`` (a CSV header
-naming a column twice, a row with more or fewer fields than it, a field over 8 MiB are
-errors naming the row); a bad row (missing or mistyped value) or a schema naming a
-column the file lacks is an ``InvalidInputError`` naming the file, row and column; the
-transaction rolls back and the old table stays.
+table is dropped, the staging one renamed, the value index (``storage.table_index``:
+migrations 0006 to 0008) and the registry row replaced. The file is read by
+``table_rows`` (a CSV header naming a column twice, a row with more or fewer fields
+than it, a field over 8 MiB are errors naming the row); a bad row (missing or mistyped
+value) or a schema naming a column the file lacks is an ``InvalidInputError`` naming
+the file, row and column; the transaction rolls back and the old table stays.
 The load also moves the ``tables_version`` meta row, so the other processes on the data
 directory (``serve --processes``) notice it before their next question.
 """
@@ -37,15 +37,9 @@ from sqlite_utils import Database
 
 from ragcore.errors import InvalidInputError, NotFoundError
 from ragcore.storage.store import Store
+from ragcore.storage.table_index import index_values
 from ragcore.storage.table_rows import RowFormat, read_rows
-from ragcore.storage.table_values import (
-    ValueIndex,
-    dimension_columns,
-    nesting,
-    nesting_pairs,
-    nesting_sql,
-    value_rows,
-)
+from ragcore.storage.table_values import ValueIndex
 from ragcore.tabular import ColumnType, TableSchema, check_table_name, parse_schema
 
 FORMATS = {".csv": RowFormat.CSV, ".jsonl": RowFormat.JSONL, ".ndjson": RowFormat.JSONL}
@@ -221,7 +215,7 @@ class Tables:
                 conn.execute(f'DROP TABLE IF EXISTS "{parsed.sql_name}"')
                 conn.execute(f'ALTER TABLE "{staging_name(name)}" RENAME TO "{parsed.sql_name}"')
                 _index(conn, parsed)
-                _index_values(conn, parsed)
+                index_values(conn, parsed)
                 conn.execute(
                     "INSERT OR REPLACE INTO table_registry (name, schema, source, sha256, "
                     "row_count, ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -309,27 +303,6 @@ def _index(conn: sqlite3.Connection, schema: TableSchema) -> None:
     if time is not None:
         _create_index(conn, schema, [time] + [c for c in schema.columns if c != time])
     conn.execute(f'ANALYZE "{schema.sql_name}"')  # so the planner picks the narrowest index
-
-
-def _index_values(conn: sqlite3.Connection, schema: TableSchema) -> None:
-    """The table's distinct dimension values into the value index (``table_values``),
-    and its nested dimensions (``table_nesting``), replacing what an earlier load of
-    that name put there."""
-    for table in ("table_values", "table_value_shapes", "table_nesting"):
-        conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (schema.name,))
-    distinct = {
-        column: [r[0] for r in conn.execute(f'SELECT DISTINCT "{column}" FROM "{schema.sql_name}"')]
-        for column in dimension_columns(schema)
-    }
-    rows = value_rows(schema, distinct)
-    conn.executemany("INSERT INTO table_values VALUES (?, ?, ?, ?, ?)", rows.values)
-    conn.executemany("INSERT INTO table_value_shapes VALUES (?, ?, ?, ?, ?)", rows.shapes)
-    counts = {column: len(values) for column, values in distinct.items()}
-    pairs = {
-        pair: conn.execute(nesting_sql(schema, *pair)).fetchall()
-        for pair in nesting_pairs(schema, counts)
-    }
-    conn.executemany("INSERT INTO table_nesting VALUES (?, ?, ?)", nesting(schema, pairs))
 
 
 def _create_index(conn: sqlite3.Connection, schema: TableSchema, columns: list[str]) -> None:

@@ -52,6 +52,7 @@ from ragcore.storage.postgres.keyword import (
 )
 from ragcore.storage.postgres.pools import Pools, is_outage
 from ragcore.storage.postgres.schema import migrate
+from ragcore.storage.postgres.table_index import reindex_queued
 from ragcore.storage.protocol import VectorCandidates
 from ragcore.storage.records import DocumentPage, DocumentRecord, Listing, parse_stamp
 from ragcore.storage.store import (
@@ -106,6 +107,7 @@ class PostgresStore:
             migrate(first, self.where)
             self._ensure_vector_index(first)
             fill_keyword_terms(first)
+            reindex_queued(first)  # tables loaded before migration 0010
         except psycopg.Error as exc:
             raise self.translate(exc, "opening the store") from exc
         finally:

@@ -11,8 +11,8 @@ A load is one transaction: it bumps the ``tables_version`` meta row first (its r
 makes loads from every server take turns, and engines sharing the database see a new
 version), refuses a taken name unless it replaces, COPYs the rows into a staging table
 in batches, drops the old table, renames the staging one and replaces the value index
-(``table_values``, migration 0007) and the registry row. Any error rolls back: the old
-table stays.
+(``postgres.table_index``: migrations 0007, 0009 and 0010) and the registry row. Any
+error rolls back: the old table stays.
 
 ``select`` runs one compiled query in a READ ONLY transaction under
 ``SET LOCAL statement_timeout``; raw SQL is never run here (``retrieval.tables``).
@@ -31,14 +31,8 @@ from psycopg import sql as pgsql
 
 from ragcore.errors import InvalidInputError, InvalidQueryError
 from ragcore.storage.postgres.store import PostgresStore
-from ragcore.storage.table_values import (
-    ValueIndex,
-    dimension_columns,
-    nesting,
-    nesting_pairs,
-    nesting_sql,
-    value_rows,
-)
+from ragcore.storage.postgres.table_index import index_values
+from ragcore.storage.table_values import ValueIndex
 from ragcore.storage.tables import (
     Progress,
     TableFile,
@@ -114,7 +108,7 @@ class PostgresTables:
                     )
                 )
                 _index(cur, parsed)
-                _index_values(cur, parsed)
+                index_values(cur, parsed)
                 cur.execute(
                     "INSERT INTO table_registry (name, schema, source, sha256, row_count, "
                     "ingested_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (name) DO UPDATE "
@@ -253,37 +247,6 @@ def _index(cur: psycopg.Cursor, schema: TableSchema) -> None:
             )
         )
     cur.execute(pgsql.SQL("ANALYZE {}").format(pgsql.Identifier(schema.sql_name)))
-
-
-def _index_values(cur: psycopg.Cursor, schema: TableSchema) -> None:
-    """The table's distinct dimension values into the value index (``table_values``)
-    and its nested dimensions (``table_nesting``), replacing what an earlier load of
-    that name put there (COPY: a big table has many values)."""
-    for table in ("table_values", "table_value_shapes", "table_nesting"):
-        cur.execute(
-            pgsql.SQL("DELETE FROM {} WHERE table_name = %s").format(pgsql.Identifier(table)),
-            (schema.name,),
-        )
-    distinct = {}
-    for column in dimension_columns(schema):
-        cur.execute(
-            pgsql.SQL("SELECT DISTINCT {} FROM {}").format(
-                pgsql.Identifier(column), pgsql.Identifier(schema.sql_name)
-            )
-        )
-        distinct[column] = [r[0] for r in cur.fetchall()]
-    rows = value_rows(schema, distinct)
-    for table, batch in (("table_values", rows.values), ("table_value_shapes", rows.shapes)):
-        copy = pgsql.SQL("COPY {} FROM STDIN").format(pgsql.Identifier(table))
-        with cur.copy(copy) as stream:
-            for row in batch:
-                stream.write_row(row)
-    counts = {column: len(values) for column, values in distinct.items()}
-    pairs = {}
-    for pair in nesting_pairs(schema, counts):
-        cur.execute(nesting_sql(schema, *pair).encode())
-        pairs[pair] = cur.fetchall()
-    cur.executemany("INSERT INTO table_nesting VALUES (%s, %s, %s)", nesting(schema, pairs))
 
 
 def _key(schema: TableSchema, column: str, *, lowered: bool) -> pgsql.Composable:
