@@ -25,7 +25,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from ragcore.errors import InvalidInputError, StoreError
+from ragcore.errors import InvalidInputError
+from ragcore.storage import damage
 from ragcore.storage.table_values import (
     dimension_columns,
     nesting,
@@ -79,7 +80,7 @@ def reindex_queued(conn: sqlite3.Connection, path: Path) -> None:
     try:
         names = [r[0] for r in conn.execute(QUEUE).fetchall()]
     except sqlite3.Error as exc:
-        raise StoreError(f"reading the table rebuild queue of {path} failed: {exc}") from exc
+        raise damage.translate(exc, path, "reading the queue of tables to reindex") from exc
     for name in names:
         started = time.monotonic()
         try:
@@ -97,11 +98,9 @@ def reindex_queued(conn: sqlite3.Connection, path: Path) -> None:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as exc:
-            raise StoreError(
-                f"rebuilding the value index of table {name!r} in {path} failed: {exc}; "
-                f"load the table again with --replace"
-            ) from exc
+        except sqlite3.Error as exc:  # damage, a lock held too long, a full disk: said so
+            doing = f"rebuilding the value index of table {name!r} (loaded before migration 0008)"
+            raise damage.translate(exc, path, doing) from exc
         if schema is not None:
             rebuilt(name, found[1], started)
 

@@ -6,14 +6,17 @@ A load (either store) ends, in its own transaction, by replacing the table's row
 shape: ``text.value_words``) and ``table_value_shapes`` (per column and shape, a count
 and one example) with ``value_rows``: the SQLite migration 0006 and PostgreSQL 0007.
 ``ValueIndex`` reads them through the store's own read path; its SQL, written with
-``?`` placeholders, is the same on both stores. A table loaded before the migration has
-no rows there (``indexed`` says so) and is read the old way until it is loaded again.
+``?`` placeholders, is the same on both stores. A table loaded before the migration got
+its rows when the store first opened after SQLite migration 0008 / PostgreSQL 0010
+(``storage.table_index``); one without rows there is read by a scan.
 
 The load also finds which dimensions name things only within another (``nesting``):
 "Utilities" is a line at three sites when most lines are at one site each. It keeps
 them in ``table_nesting`` (SQLite migration 0007, PostgreSQL 0009), so a question
 grouping by line groups by site too, as a schema's ``within`` would (one site's
-Utilities is not another's; summed together they are no line at all).
+Utilities is not another's; summed together they are no line at all). A table loaded
+before that migration has them found when the store first opens after migration 0008
+(PostgreSQL 0010), with its values.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ shape a column's values have (so that "CP-999" is still known for an unknown mod
 shape is a model's). On a 600,000-row table that is a handful of values instead of every
 distinct one. When a question names a value the table lacks, ``known`` gives what to
 show instead: every value of a small column (as before the index), else the indexed
-values closest to it. A table loaded before the index existed is read by a scan.
+values closest to it. A table without index rows (its schema unreadable when the store
+rebuilt the index of tables loaded before it: ``storage.table_index``) is read by a scan.
 """
 
 from __future__ import annotations
