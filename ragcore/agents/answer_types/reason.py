@@ -1,5 +1,5 @@
-"""Whether a text gives a reason, for a why question (``AnswerType.REASON``: "Why was
-the oil interval shortened?"). The reason must be given in the clause that states what
+"""Whether a text gives a reason, for a why question about a change (``AnswerType.REASON``:
+"Why was the oil interval shortened?"). The reason must be given in the clause that states what
 the question asks about: "The platen bolt torque was raised after cracked washers were
 found, and the oil change interval was shortened from 500 to 400 hours" gives the
 torque's reason, not the interval's; a sentence that only restates the change ("AD
@@ -47,6 +47,14 @@ def _other_way(asked: frozenset[str], clause: str) -> bool:
     return False
 
 
+def _changes() -> frozenset[str]:
+    """A change either way: only a why question about one is judged here — a document
+    that states a change often leaves out its reason, and the answer then restates the
+    change; why a thing is as it is ("Why shouldn't it run above 6 bar?") is explained
+    in too many ways to read."""
+    return _stems("changed_down") | _stems("changed_up") | _stems("changed_other")
+
+
 @functools.cache
 def _stems(name: str) -> frozenset[str]:
     return frozenset(terms(" ".join(words("lexicon", name))))
@@ -54,6 +62,11 @@ def _stems(name: str) -> frozenset[str]:
 
 def no_reason(asks: Asks, text: str) -> str | None:
     """Why ``text`` does not answer a why question, or None."""
-    if asks.answer_type == AnswerType.REASON and text.strip() and not gives_a_reason(asks, text):
+    if (
+        asks.answer_type == AnswerType.REASON
+        and asks.terms & _changes()
+        and text.strip()
+        and not gives_a_reason(asks, text)
+    ):
         return "the question asks why; no sentence gives the reason for what it asks about"
     return None

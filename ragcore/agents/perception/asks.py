@@ -218,6 +218,8 @@ _HOW_MUCH_DOES = re.compile(
     r"(?:hold|contain|take|weigh|carry)\b",
     re.IGNORECASE,
 )
+# A part of a named thing: "the VM-3000's gearbox", "the gearbox of the VM-3000".
+_PART_OF = re.compile(r"\w['’]s\s+\w|\s+of\s+", re.IGNORECASE)
 # The forms whose focus is a noun phrase, and where the phrase is.
 _FOCUS_FORMS = (
     # "What does the hygiene standard say about residual water in kegs?"
@@ -489,6 +491,8 @@ def _focus(question: str) -> Focus | None:
             names = model_terms(set(phrase))
             generic = term_set("generic")
             wanted = frozenset(t for t in phrase if t not in names | STOPWORDS and t not in generic)
+            if form is _HOW_MUCH_DOES and names and not _PART_OF.search(m.group("focus")):
+                wanted = frozenset()  # "the CH-80 charger" is the CH-80: its model names it
             return Focus(
                 m.group("focus").strip(),
                 wanted,
