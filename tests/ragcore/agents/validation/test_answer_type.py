@@ -513,3 +513,17 @@ def test_the_reason_for_a_change_the_other_way_is_no_reason_for_the_asked_one():
     assert ("answer_type.reason", "off_question") in findings(check(shortened, extended, cited))
     asked = "Why was the GX-500 oil change interval extended?"
     assert ("answer_type.reason", "off_question") not in findings(check(asked, extended, cited))
+
+
+def test_a_why_question_about_no_change_is_not_judged_by_its_reason_words():
+    # why a thing is as it is is explained in too many ways to read
+    question = "Why shouldn't the DS-12 be run above 6 bar?"
+    cited = [
+        evidence(
+            1,
+            "Pressures above 6 bar produce a fine mist that drifts away from the dust source.",
+            document("manual-ds12", "DS-12 dust suppression manual"),
+        )
+    ]
+    answer = "Above 6 bar the nozzles make a mist so fine that it drifts away [1]."
+    assert ("answer_type.reason", "off_question") not in findings(check(question, answer, cited))

@@ -56,6 +56,12 @@ def test_how_much_a_thing_holds_is_not_answered_by_what_another_thing_holds():
     assert ("focus.phrase", "off_question") in findings(check(question, tank, VM3000))
     gearbox = "The VM-3000 gearbox holds 3 litres of gear oil [1]."
     assert ("focus.phrase", "off_question") not in findings(check(question, gearbox, VM3000))
+    # a model with its kind noun is the model: "The CH-80 weighs 56 kg" names it
+    charger = [evidence(1, "The CH-80 weighs 56 kg.", document("ch80", "CH-80 charger manual"))]
+    weighs = "How much does the CH-80 charger weigh?"
+    assert ("focus.phrase", "off_question") not in findings(
+        check(weighs, "The CH-80 weighs 56 kg [1].", charger)
+    )
     # a model alone holds what its manual says: no thing of its own to name
     assert read_asks("How much does the VM-3000 hold?").focus is None or not (
         read_asks("How much does the VM-3000 hold?").focus.wanted
