@@ -72,3 +72,17 @@ def test_a_substitute_the_answer_never_names_is_what_it_leaves_out():
     report = Validator().check(_draft(green), reservoirs, perception)
     assert not report.passed  # substitution.borrowed
     assert about_another(perception, _draft(green), reservoirs, report) == "A320 blue reservoir"
+
+
+def test_one_of_the_asked_models_named_keeps_the_answer_about_the_asked_thing():
+    codes = [
+        evidence(
+            1,
+            "On the KT-5 trip unit, E21 indicates a short-time protection trip.",
+            document("faq-switchgear", "Switchgear fault codes"),
+        )
+    ]
+    question = "What does fault E21 indicate on the ATS-400's AC-3 controller?"
+    answer = "On the AC-3 controller, E21 indicates a short-time protection trip [1]."
+    report = check(question, answer, codes)
+    assert about_another(perceive(question), _draft(answer), codes, report) is None
