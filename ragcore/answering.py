@@ -55,6 +55,7 @@ from ragcore.agents.planning.tables import (
     table_task,
 )
 from ragcore.agents.validation import CheckResult, Issue, ValidationReport, Validator
+from ragcore.agents.validation.elsewhere import about_another
 from ragcore.config import DEFAULT_MAX_ROUNDS
 from ragcore.errors import ConfigError, InvalidQueryError, NotFoundError
 from ragcore.retrieval.tables import TableResult
@@ -574,6 +575,14 @@ class Answerer:
 
     def _answer(self, q: _Question, chosen: _Attempt, rounds: int, planned: int) -> Answer:
         tracer, perception = q.tracer, q.perception
+        cited = [e for e in chosen.evidence if e.number in set(chosen.draft.citations)]
+        if not chosen.report.passed and (
+            missing := about_another(perception, chosen.draft, cited, chosen.report)
+        ):
+            # a figure of another thing, and nothing found about the asked one
+            why = f"the documents found give this for another thing, not for {missing}"
+            draft = Draft(NO_ANSWER, (), chosen.draft.generator, abstained=True, reason=why)
+            chosen = replace(chosen, draft=draft)
         if chosen.report.passed and not chosen.draft.abstained:
             status = AnswerStatus.OK
         elif chosen.draft.abstained:

@@ -3,11 +3,13 @@ a figure for a value question about an attribute measured in units, an amount in
 for "how much" (``amount``), the code for a question about a code's meaning, a part
 number for a question asking for one, a step beyond the question's words for a how-to
 question (``steps``), a list of choices for a question asking which there are
-(``options``), a cause for one asking what is wrong (``cause``); the codes and signals a
+(``options``), a cause for one asking what is wrong (``cause``), a reason for a why
+question about a change, in the clause that states it (``reason``); the codes and signals a
 question asks the meaning of, named (``unnamed_signal``); the products and versions it
 names, named by the sources (``unnamed_products``); the focus of its form, named
 (``focus``). The extractive generator prefers sentences that are; the validator reports
-answers that are not. Kinds without a test here (yes/no, a reason) always pass."""
+answers that are not. Kinds without a test here (yes/no, why
+questions about no change) always pass."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.options import unlisted_options
+from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
@@ -77,6 +80,8 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
         return unlisted_options(asks, text)
     elif asks.answer_type == AnswerType.CAUSE:
         return no_cause(asks, text)
+    elif asks.answer_type == AnswerType.REASON:
+        return no_reason(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
         parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]

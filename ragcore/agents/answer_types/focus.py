@@ -44,6 +44,10 @@ def off_focus(asks: Asks, answer: str) -> str | None:
         return None
     if _PRONOUN.match(answer.lstrip()):
         return None  # "It must be changed every …": about what the question names
+    if asks.focus.holder:
+        # the amount of another thing ("the way-lube tank holds 2.5 litres" for the
+        # gearbox) gives the asked attribute, of the wrong thing
+        return f"the question asks how much the {_bare(phrase)} holds; the answer does not name it"
     # "How often must the X be changed?" asks about X: an interval of something else is
     # no answer, unless the answer names what is done to it ("… need a hydrostatic test").
     done = asks.done
@@ -54,8 +58,11 @@ def off_focus(asks: Asks, answer: str) -> str | None:
         return None  # "rated output" answered in kVA, "noise level" in dB(A)
     if in_spelled_unit(asks, answer):
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
-    phrase = re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
-    return f"the question asks about the {phrase}; the answer does not name it"
+    return f"the question asks about the {_bare(phrase)}; the answer does not name it"
+
+
+def _bare(phrase: str) -> str:
+    return re.sub(r"^(?:the|an?)\s+", "", phrase, flags=re.IGNORECASE)
 
 
 def _names_words(

@@ -83,6 +83,10 @@ class Focus:
     amount: bool = False
     """Asked as an amount ("How much refrigerant …?"): a figure in a unit answers it,
     however it names the thing ("4.6 kg of R452A")."""
+    holder: bool = False
+    """The thing whose amount is asked ("How much does the VM-3000's gearbox hold?"):
+    an answer must name it — a capacity of another thing ("the way-lube tank holds
+    2.5 litres") is no answer, however well it gives a capacity."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,14 @@ _HOW_MUCH_OF = re.compile(
     r"(?:does|do|did|can|could|is|are|will|should|must)\s",
     re.IGNORECASE,
 )
+# "How much does the VM-3000's gearbox hold?": the thing holding (or weighing) the amount.
+_HOW_MUCH_DOES = re.compile(
+    r"^\s*how\s+much\s+(?:does|do|did|can|could|will|should|must)\s+(?P<focus>[^?]+?)\s+"
+    r"(?:hold|contain|take|weigh|carry)\b",
+    re.IGNORECASE,
+)
+# A part of a named thing: "the VM-3000's gearbox", "the gearbox of the VM-3000".
+_PART_OF = re.compile(r"\w['’]s\s+\w|\s+of\s+", re.IGNORECASE)
 # The forms whose focus is a noun phrase, and where the phrase is.
 _FOCUS_FORMS = (
     # "What does the hygiene standard say about residual water in kegs?"
@@ -239,6 +251,7 @@ _FOCUS_FORMS = (
         re.IGNORECASE,
     ),
     _HOW_MUCH_OF,
+    _HOW_MUCH_DOES,
     # "How many tools does the VMC-600 hold?"
     re.compile(
         r"^\s*how\s+many\s+(?P<focus>[^?]+?)\s+(?:does|do|did|can|could|are|is|were|will)\s",
@@ -478,7 +491,14 @@ def _focus(question: str) -> Focus | None:
             names = model_terms(set(phrase))
             generic = term_set("generic")
             wanted = frozenset(t for t in phrase if t not in names | STOPWORDS and t not in generic)
-            return Focus(m.group("focus").strip(), wanted, amount=form is _HOW_MUCH_OF)
+            if form is _HOW_MUCH_DOES and names and not _PART_OF.search(m.group("focus")):
+                wanted = frozenset()  # "the CH-80 charger" is the CH-80: its model names it
+            return Focus(
+                m.group("focus").strip(),
+                wanted,
+                amount=form is _HOW_MUCH_OF,
+                holder=form is _HOW_MUCH_DOES,
+            )
     return None
 
 

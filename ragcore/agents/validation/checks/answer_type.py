@@ -30,6 +30,7 @@ _RULES = {
     AnswerType.PROCEDURE: "answer_type.procedure",
     AnswerType.OPTIONS: "answer_type.options",
     AnswerType.CAUSE: "answer_type.cause",
+    AnswerType.REASON: "answer_type.reason",
 }
 
 

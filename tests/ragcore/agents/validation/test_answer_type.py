@@ -450,3 +450,80 @@ def test_how_much_is_not_answered_by_bare_numbers_or_the_questions_own_figure():
     assert ("answer_type.figure", "off_question") in findings(check(question, settings, ros))
     amount = "The tool flange supplies up to 600 mA at 24 V [1]."
     assert ("answer_type.figure", "off_question") not in findings(check(question, amount, ros))
+
+
+HP400_CHANGES = [
+    evidence(
+        1,
+        "The platen bolt torque was raised from 45 N·m to 52 N·m after cracked washers were "
+        "found, and the oil change interval was shortened from 500 to 400 operating hours.",
+        document("manual-hp400", "HP-400 press manual"),
+    )
+]
+
+
+def test_a_why_question_needs_the_reason_in_the_clause_about_what_it_asks():
+    question = "Why was the HP-400 oil change interval shortened?"
+    assert perceive(question).asks.answer_type == AnswerType.REASON
+    both = (
+        "The platen bolt torque was raised from 45 N·m to 52 N·m after cracked washers were "
+        "found, and the oil change interval was shortened from 500 to 400 operating hours [1]."
+    )
+    # the reason given is the torque's; the interval's clause gives none
+    assert ("answer_type.reason", "off_question") in findings(check(question, both, HP400_CHANGES))
+    torque = "Why was the HP-400 platen bolt torque raised?"
+    assert ("answer_type.reason", "off_question") not in findings(
+        check(torque, both, HP400_CHANGES)
+    )
+
+
+def test_a_restated_change_gives_no_reason_and_a_reason_in_a_sentence_of_its_own_does():
+    question = "Why did AD 2025-03-11 reduce the LEAP-1A fan blade inspection interval?"
+    cited = [
+        evidence(
+            1,
+            "The directive was issued after two reports of blade leading-edge damage. It "
+            "reduces the interval of the fan blade visual inspection from 750 to 500 cycles.",
+            document("reg-ad-2025-03-11", "AD 2025-03-11"),
+        )
+    ]
+    restated = "AD 2025-03-11 reduces the interval of the fan blade visual inspection [1]."
+    assert ("answer_type.reason", "off_question") in findings(check(question, restated, cited))
+    reason = (
+        "The directive was issued after two reports of blade leading-edge damage [1]. It "
+        "reduces the interval of the fan blade visual inspection from 750 to 500 cycles [1]."
+    )
+    assert ("answer_type.reason", "off_question") not in findings(check(question, reason, cited))
+
+
+def test_the_reason_for_a_change_the_other_way_is_no_reason_for_the_asked_one():
+    cited = [
+        evidence(
+            1,
+            "With the new synthetic oil, the oil change interval was extended from 250 to 500 "
+            "running hours.",
+            document("manual-gx500", "GX-500 generator manual"),
+        )
+    ]
+    extended = (
+        "With the new synthetic oil, the oil change interval was extended from 250 to 500 "
+        "running hours [1]."
+    )
+    shortened = "Why was the GX-500 oil change interval shortened?"
+    assert ("answer_type.reason", "off_question") in findings(check(shortened, extended, cited))
+    asked = "Why was the GX-500 oil change interval extended?"
+    assert ("answer_type.reason", "off_question") not in findings(check(asked, extended, cited))
+
+
+def test_a_why_question_about_no_change_is_not_judged_by_its_reason_words():
+    # why a thing is as it is is explained in too many ways to read
+    question = "Why shouldn't the DS-12 be run above 6 bar?"
+    cited = [
+        evidence(
+            1,
+            "Pressures above 6 bar produce a fine mist that drifts away from the dust source.",
+            document("manual-ds12", "DS-12 dust suppression manual"),
+        )
+    ]
+    answer = "Above 6 bar the nozzles make a mist so fine that it drifts away [1]."
+    assert ("answer_type.reason", "off_question") not in findings(check(question, answer, cited))

@@ -40,6 +40,34 @@ def test_how_often_answered_about_the_thing_or_with_it_passes():
         assert findings(check(question, answer, GEARBOX)) == [], answer
 
 
+VM3000 = [
+    evidence(
+        1,
+        "Check the VM-3000 way-lube tank weekly; it holds 2.5 litres. The VM-3000 gearbox "
+        "holds 3 litres of gear oil.",
+        document("vm3000", "VM-3000 mill manual"),
+    )
+]
+
+
+def test_how_much_a_thing_holds_is_not_answered_by_what_another_thing_holds():
+    question = "How much does the VM-3000's gearbox hold?"
+    tank = "Check the VM-3000 way-lube tank weekly; it holds 2.5 litres [1]."
+    assert ("focus.phrase", "off_question") in findings(check(question, tank, VM3000))
+    gearbox = "The VM-3000 gearbox holds 3 litres of gear oil [1]."
+    assert ("focus.phrase", "off_question") not in findings(check(question, gearbox, VM3000))
+    # a model with its kind noun is the model: "The CH-80 weighs 56 kg" names it
+    charger = [evidence(1, "The CH-80 weighs 56 kg.", document("ch80", "CH-80 charger manual"))]
+    weighs = "How much does the CH-80 charger weigh?"
+    assert ("focus.phrase", "off_question") not in findings(
+        check(weighs, "The CH-80 weighs 56 kg [1].", charger)
+    )
+    # a model alone holds what its manual says: no thing of its own to name
+    assert read_asks("How much does the VM-3000 hold?").focus is None or not (
+        read_asks("How much does the VM-3000 hold?").focus.wanted
+    )
+
+
 def test_an_inflection_of_the_focus_word_names_the_focus():
     cited = [evidence(1, "The VB-4 runs continuously at 40 A.", document("vb4", "VB-4 manual"))]
     question = "What is the continuous load of the VB-4?"
