@@ -508,3 +508,16 @@ def test_an_address_question_is_answered_with_an_address_not_the_word():
 def test_a_count_of_blinks_before_the_word_is_the_asked_signal():
     question = "roboRIO status LED is doing 3 blinks - what does it mean?"
     assert perceive(question).asks.signals == ("3",)
+
+
+def test_how_much_current_is_answered_in_amperes_not_by_a_batterys_charge():
+    # A sentence of the FRC docs: a battery's volts and ampere-hours are no current.
+    question = "How much current can the VRM's 5V outputs supply on an FRC robot?"
+    assert perceive(question).asks.value_shape == "current"
+    assert perceive("What is the current firmware version?").asks.value_shape is None
+    text = (
+        "The power supply for an FRC robot is a single 12V 18Ah Sealed Lead Acid (SLA) "
+        "battery, capable of meeting the high current demands of an FRC robot."
+    )
+    cited = [evidence(1, text, LIGHTS)]
+    assert ("answer_type.shape", "off_question") in findings(check(question, f"{text} [1]", cited))
