@@ -4,8 +4,9 @@ for "how much" (``amount``), the code for a question about a code's meaning, a p
 number for a question asking for one, a step beyond the question's words for a how-to
 question (``steps``), a list of choices for a question asking which there are
 (``options``), a cause for one asking what is wrong (``cause``), a reason for a why
-question about a change, in the clause that states it (``reason``); the codes and signals a
-question asks the meaning of, named (``unnamed_signal``); the products and versions it
+question about a change, in the clause that states it (``reason``), a value of the shape
+its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
+and signals a question asks the meaning of, named (``unnamed_signal``); the products and versions it
 names, named by the sources (``unnamed_products``); the focus of its form, named
 (``focus``). The extractive generator prefers sentences that are; the validator reports
 answers that are not. Kinds without a test here (yes/no, why

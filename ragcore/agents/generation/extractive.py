@@ -24,6 +24,7 @@ from ragcore.agents.answer_types import (
 )
 from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.options import lists_options
+from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
@@ -188,6 +189,7 @@ class ExtractiveGenerator:
                 and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
+                and not unshaped(asks.value_shape, _read_on(s, asks))
             ]
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one

@@ -20,7 +20,7 @@ from ragcore.agents.attributes import Attribute, AttributeTable, Direction, defa
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
-from ragcore.text.lexicon import pattern
+from ragcore.text.lexicon import pattern, words
 from ragcore.text.products import product_names
 from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
@@ -148,6 +148,9 @@ class Asks:
     """Products and versions named without a model number ("ODrive Pro", "roboRIO",
     "v3.6"; ``text.products``): an answer's sources must name each, or they are a
     sibling's (another product, another revision)."""
+    value_shape: str | None = None
+    """The shape of value its head noun asks for ("What port …?": a port;
+    ``answer_types.shape``): an answer holds a value of that shape."""
     comparison: Comparison | None = None
     side_by_side: tuple[str, ...] = ()
     """Models the question names side by side, asking the same of each ("What oil do the
@@ -361,6 +364,7 @@ def read_asks(
         default=_asks_default(question, form),
         signals=signals,
         products=product_names(question),
+        value_shape=_value_shape(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
@@ -442,6 +446,14 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
 
 
+def _value_shape(question: str) -> str | None:
+    """The shape of value the asked sentence's head noun asks for ("What port …?": a
+    port), from ``words.value_shapes`` and its ``asks_<shape>`` patterns, or None."""
+    asked = asked_sentence(question)
+    shapes = words("lexicon", "value_shapes")
+    return next((s for s in shapes if pattern("lexicon", f"asks_{s}").match(asked)), None)
+
+
 def _diagnosis(question: str) -> bool:
     """The sentence that asks, or a clause of it, asks what is wrong or the cause."""
     clauses = re.split(r",\s+|\s[—–-]\s*", asked_sentence(question))
@@ -466,7 +478,7 @@ def _signal(m: re.Match[str], light: bool) -> str | None:
     """A code or number as written; a colour (lower case) only for a light."""
     if m.group("colour"):
         return m.group("colour").lower() if light else None
-    return m.group("code") or m.group("number")
+    return m.group("code") or m.group("number") or m.group("count")
 
 
 def _measure(question: str) -> Measure | None:

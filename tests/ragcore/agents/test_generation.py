@@ -215,3 +215,17 @@ def test_a_sentence_under_a_heading_naming_the_asked_thing_is_cited_after_the_he
     draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
     # "Default Rate" names the head of "CAN baud rate"; the heading names all of it.
     assert draft.text.startswith("Use the correct CAN baud rate: By default, ODrive uses 250 kbps")
+
+
+def test_the_generator_chooses_a_sentence_holding_a_value_of_the_asked_shape():
+    # Sentences of the NUT user manual: both name upsd's TCP port, one gives it.
+    question = "What TCP port does upsd listen on for NUT clients?"
+    chunk = _chunk(
+        "The upsd process listens for NUT clients on a TCP port, set by LISTEN in upsd.conf "
+        "when upsd should listen on another address. By default, upsd will only listen to "
+        "localhost port 3493/tcp.",
+        "nut-doc/user-manual-ar01s06.html",
+        "Network UPS Tools user manual: security",
+    )
+    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
+    assert "3493/tcp" in draft.text

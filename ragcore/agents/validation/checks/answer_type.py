@@ -15,6 +15,7 @@ from ragcore.agents.answer_types import (
     unnamed_signal,
     unstated_default,
 )
+from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -71,6 +72,17 @@ def _quoted(answer: AnswerModel) -> bool:
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.shape",))
+def a_value_of_the_asked_shape(answer: AnswerModel) -> Iterator[Finding]:
+    """ "What port do I open?" is answered with a port ("3493/tcp"), not with a sentence
+    that only names the port ("… connects via this TCP port"): the answer's own text
+    holds a value of the shape the question's head noun asks for."""
+    if answer.asks.value_shape is None or not answer.statements:
+        return
+    if reason := unshaped(answer.asks.value_shape, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.shape", IssueKind.OFF_QUESTION, reason)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.code",))

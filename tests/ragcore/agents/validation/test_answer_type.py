@@ -527,3 +527,74 @@ def test_a_why_question_about_no_change_is_not_judged_by_its_reason_words():
     ]
     answer = "Above 6 bar the nozzles make a mist so fine that it drifts away [1]."
     assert ("answer_type.reason", "off_question") not in findings(check(question, answer, cited))
+
+
+def test_the_value_shape_is_read_from_the_asked_head_noun():
+    shapes = {
+        "what port do I need to open in the firewall for remote NUT clients to reach upsd?": "port",
+        "What IP should the roboRIO have when I'm plugged in over USB?": "address",
+        "What serial line settings does an APC Smart-UPS talk at?": "serial_settings",
+        "With an FNN control box, what feed-in limit applies when the S2 contact is active?": (
+            "limit"
+        ),
+        "How do I open a port in the firewall?": None,
+        "What does the port setting do?": None,
+    }
+    assert {q: perceive(q).asks.value_shape for q in shapes} == shapes
+
+
+def test_an_answer_without_a_value_of_the_asked_shape_does_not_answer():
+    # Sentences of the NUT user manual (benchmarks/manuals/docs/nut-doc).
+    question = "What port do I need to open in the firewall for remote NUT clients to reach upsd?"
+    cited = [
+        evidence(
+            1,
+            "Any other NUT client connects to the upsd process on the system which manages "
+            "the UPS, via this TCP port. By default, upsd will only listen to localhost port "
+            "3493/tcp.",
+            UPS,
+        )
+    ]
+    wrong = (
+        "Any other NUT client connects to the upsd process on the system which manages "
+        "the UPS, via this TCP port [1]."
+    )
+    assert ("answer_type.shape", "off_question") in findings(check(question, wrong, cited))
+    right = "By default, upsd will only listen to localhost port 3493/tcp [1]."
+    assert ("answer_type.shape", "off_question") not in findings(check(question, right, cited))
+
+
+def test_an_address_question_is_answered_with_an_address_not_the_word():
+    # Sentences of the FRC roboRIO network troubleshooting page.
+    question = "What IP should the roboRIO have when I'm plugged in over USB?"
+    text = (
+        "Using the USB connection, verify that the roboRIO has an IP address on the ethernet "
+        "interface. As long as there is only one roboRIO connected to the PC, it should be "
+        "configured as 172.22.11.2."
+    )
+    cited = [evidence(1, text, LIGHTS)]
+    wrong = (
+        "Using the USB connection, verify that the roboRIO has an IP address on the ethernet "
+        "interface [1]."
+    )
+    assert ("answer_type.shape", "off_question") in findings(check(question, wrong, cited))
+    right = "It should be configured as 172.22.11.2 [1]."
+    assert ("answer_type.shape", "off_question") not in findings(check(question, right, cited))
+
+
+def test_a_count_of_blinks_before_the_word_is_the_asked_signal():
+    question = "roboRIO status LED is doing 3 blinks - what does it mean?"
+    assert perceive(question).asks.signals == ("3",)
+
+
+def test_how_much_current_is_answered_in_amperes_not_by_a_batterys_charge():
+    # A sentence of the FRC docs: a battery's volts and ampere-hours are no current.
+    question = "How much current can the VRM's 5V outputs supply on an FRC robot?"
+    assert perceive(question).asks.value_shape == "current"
+    assert perceive("What is the current firmware version?").asks.value_shape is None
+    text = (
+        "The power supply for an FRC robot is a single 12V 18Ah Sealed Lead Acid (SLA) "
+        "battery, capable of meeting the high current demands of an FRC robot."
+    )
+    cited = [evidence(1, text, LIGHTS)]
+    assert ("answer_type.shape", "off_question") in findings(check(question, f"{text} [1]", cited))
