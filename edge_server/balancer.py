@@ -12,9 +12,10 @@ costs the parent 0.27 ms of CPU per answer (a child spends 12 ms) and adds 0.14 
 health check's 0.58 ms (``benchmarks/grpc_load.py --compare-processes``,
 ``benchmarks/relay_cost.py``).
 
-Invariants: a connection is counted on its child from the moment the child's side is
-open until the pair is closed; a child whose socket refuses (loading, restarting, or
-gone) is skipped and the next least-busy one tried; when none accepts, the connection is
+Invariants: a connection is counted on its child from the moment that child is chosen
+(so connections accepted together see each other's choices and spread out) until the
+pair is closed; a child whose socket refuses (loading, restarting, or gone) is uncounted,
+skipped and the next least-busy one tried; when none accepts, the connection is
 closed and the client's gRPC reconnects with its backoff. Half-closes are passed on (EOF
 on one side is EOF written to the other), and a side that closes closes the other once
 its pending bytes are written.
@@ -97,8 +98,13 @@ class _Pair:
         for side in (self.client, self.child):
             if side.transport is not None:
                 side.transport.close()  # after writing what is pending
+        self.uncount()
+
+    def uncount(self) -> None:
+        """No longer counted on its child (closed, or the child refused it)."""
         if self.index is not None:
             self.balancer.open[self.index] -= 1
+            self.index = None
 
 
 class Balancer:
@@ -162,33 +168,39 @@ class Balancer:
         self._relays.add(task)
         task.add_done_callback(self._relays.discard)
 
-    def order(self) -> list[int]:
-        """The children to try, fewest open connections first, ties taken in turn (so
-        one-call connections alternate)."""
-        turn = next(self._turn)
+    def _least_busy(self, turn: int, tried: set[int]) -> int | None:
+        """The child to try next: fewest open connections, ties taken in turn (so one-call
+        connections alternate); None when each has been tried."""
         count = len(self.children)
-        return sorted(range(count), key=lambda i: (self.open[i], (i - turn) % count))
+        left = (i for i in range(count) if i not in tried)
+        return min(left, key=lambda i: (self.open[i], (i - turn) % count), default=None)
 
     async def _relay(self, pair: _Pair) -> None:
         client = pair.client.transport
         assert client is not None
-        for index in self.order():
-            if pair.closed:  # the client left meanwhile
+        turn = next(self._turn)
+        tried: set[int] = set()
+        while (index := self._least_busy(turn, tried)) is not None:
+            if pair.closed:  # the client left meanwhile (its close uncounted it)
                 return
+            tried.add(index)
+            pair.index = index
+            self.open[index] += 1
             try:
                 child, _ = await self._loop.create_unix_connection(
                     lambda: pair.child, str(self.children[index])
                 )
             except OSError:  # not listening (loading, restarting, stopped): the next one
+                pair.uncount()
                 continue
             if pair.closed:
                 child.close()
                 return
-            pair.index = index
-            self.open[index] += 1
             self.relayed[index] += 1
             client.resume_reading()
             log.debug("connection from %s to process %d", client.get_extra_info("peername"), index)
+            return
+        if pair.closed:
             return
         log.warning("no process is accepting connections: closing one")
         pair.close()

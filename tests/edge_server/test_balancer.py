@@ -89,6 +89,29 @@ def test_connections_go_to_the_child_holding_the_fewest(relay):
             child.close()
 
 
+def test_connections_opened_together_spread_evenly(relay):
+    """Each is counted from the moment its child is chosen, so a burst accepted before
+    any child's side is open does not all go by the same counts."""
+    balancer, paths, port = relay
+    children = [_Child(path, i) for i, path in enumerate(paths)]
+    try:
+        burst = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(8)]
+        greetings = []
+        for client in burst:
+            greeting = b""
+            while not greeting.endswith(b"\n"):
+                greeting += client.recv(1)
+            greetings.append(greeting.decode().strip())
+        assert sorted(greetings) == ["child 0"] * 4 + ["child 1"] * 4
+        assert balancer.open == [4, 4]
+        for client in burst:
+            client.close()
+        _wait(lambda: balancer.open == [0, 0])
+    finally:
+        for child in children:
+            child.close()
+
+
 def test_bytes_and_a_half_close_are_relayed_both_ways(relay):
     _balancer, paths, port = relay
     children = [_Child(path, i) for i, path in enumerate(paths)]
