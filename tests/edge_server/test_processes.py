@@ -177,6 +177,15 @@ def search_until_both_answer(cluster: Cluster, query: str, pids: set[int]) -> li
     pytest.fail(f"not every one of {pids} answered in 80 searches:\n{cluster.log()}")
 
 
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan's reaper may be slow to reap it)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -252,6 +261,16 @@ def test_a_child_killed_9_is_restarted_and_the_service_keeps_answering(cluster):
     cluster.wait_for("the new child serving", lambda: restarted in cluster.serving_pids())
     assert not _alive(victim)
     search_until_both_answer(cluster, "HP-400 platen bolts torque", {restarted, children[1]})
+
+
+def test_children_stop_when_the_parent_is_killed_9(cluster):
+    children = set(cluster.children().values())
+    cluster.process.kill()
+    cluster.process.wait(10)
+    deadline = time.monotonic() + GRACE + 20
+    while running := [pid for pid in children if _running(pid)]:
+        assert time.monotonic() < deadline, f"{running} still running:\n{cluster.log()}"
+        time.sleep(0.1)
 
 
 def test_sigterm_drains_both_children_and_exits_0(cluster, stand_in_llm):  # noqa: F811
