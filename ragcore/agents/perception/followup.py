@@ -320,6 +320,25 @@ def _how_often(
     return prev
 
 
+def _asking(
+    names: set[str],
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> _Previous | None:
+    """The nearest earlier turn of the topic that asked about one of the attributes
+    ``names``, or None."""
+    if reread is None:
+        return None
+    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
+        if not conversation[i - 1].followed:
+            break
+        earlier = reread(turn.question)
+        if names & {a.name for a in earlier.asks.attributes}:
+            return _previous(earlier, rules)
+    return None
+
+
 _OFTEN = frozenset(["often", "frequently"])
 _POSSESSIVES = frozenset(["its", "their", "theirs"])
 
@@ -376,22 +395,45 @@ def _revised(
         for k in new.keywords
         if k in said and k not in names and k not in rules.vague and k not in rules.pronouns
     }
-    if own or not content <= rules.revision:
+    # words of the previous question ("the seal" again) restate its subject, and a noun
+    # for an interval its figure when it asked how often
+    restated = set(terms(prev.perception.question))
+    if prev.perception.asks.measure == Measure.FREQUENCY:
+        restated |= rules.interval_nouns
+    moved = any(k in changes for k in content for changes in _CHANGED)
+    unsaid = {k for k in content if not set(terms(k)) & restated}
+    if own or not all(k in rules.revision or any(k in c for c in _CHANGED) for k in unsaid):
         return None
     phrase = rules.revision_phrases.search(new.question)
-    if not (new.constraints.history or phrase or new.constraints.time):
+    why = new.asks.form == QuestionForm.WHY
+    p = prev.perception
+    # "How come it got longer?", or a bare "Why?" after a question about another version
+    # ("What was the interval before 2024?"): why the figure changed
+    versioned = prev.version or p.constraints.history or p.constraints.time is not None
+    changed = why and (moved or versioned)
+    if not (new.constraints.history or phrase or new.constraints.time or changed):
         return None
-    if new.asks.form == QuestionForm.WHY:
-        references = [w for w in words if w.lower in rules.pronouns]
-        if not references:
-            return None
-        topic = _topic(new, prev)
+    if why:
+        # "they" in "why did they cut it?" is whoever changed it; "it" is the figure
+        references = [w for w in words if w.lower in rules.pronouns and w.lower not in rules.plural]
+        topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
         subject = _subject(prev, plural=False)
         target = (
             f"the {subject} {topic}" if prev.identifiers and topic else f"the {topic or subject}"
         )
-        text = apply(new.question, [(w.start, w.end, target) for w in references])
-        return _finish(text, _context(new, prev, text), [f"'it' is {target}, which changed"])
+        if not references:
+            if content or not versioned:
+                return None
+            text = f"Why was {target} changed?"
+        else:
+            text = apply(new.question, [(w.start, w.end, target) for w in references])
+        # the reason for a change is in the version that made it, not the one asked before
+        kept = [
+            c
+            for c in _context(new, prev, text)
+            if p.constraints.time is None or c != p.constraints.time.text
+        ]
+        return _finish(text, kept, [f"'it' is {target}, which changed"])
     version = phrase.group(0) if phrase else ""
     if phrase is not None and not new.question[: phrase.start()].strip():
         version = version[:1].lower() + version[1:]  # "Before the change?"
@@ -400,14 +442,38 @@ def _revised(
     asks = prev.perception.asks
     if (asks.form == QuestionForm.WHY or asks.choice) and reread and len(conversation) > 1:
         prev = _previous(reread(conversation[1].question), rules)
+    asked = {a.name for a in new.asks.attributes}
+    if asked and not asked & {a.name for a in prev.perception.asks.attributes}:
+        # "What did the older manual say about how often?" after a part number: the
+        # topic's turn that asked how often, or no version follow-up of the previous one
+        found = _asking(asked, rules, conversation, reread)
+        if found is None:
+            return None
+        prev = found
     timed = new.constraints.time
-    if timed is not None and timed.text in version:
+    span = find(new.question, timed.text) if timed is not None else None
+    if timed is not None and (
+        timed.text in version
+        or (
+            phrase is not None
+            and span is not None
+            and span[0] < phrase.end()
+            and phrase.start() < span[1]
+        )
+    ):  # "in the 2019" of "in the 2019 manual": the version says it
         new = replace(new, constraints=replace(new.constraints, time=None))
     again = _again(new, prev, "asks the previous question of another version")
     if not version or find(again.question, version):
         return again
     version = "in " + version if ARTICLE.match(version) else version
     return Rewrite(end_with(again.question, f" {version}"), (*again.reasons, f"{version!r} added"))
+
+
+_CHANGED = tuple(
+    lexicon.WordSet("lexicon", name) for name in ("changed_down", "changed_up", "changed_other")
+)
+"""Words that say a figure changed ("shortened", "cut", "revised"): a why question with
+one asks why the previous figure changed."""
 
 
 # --- the previous question --------------------------------------------------------------
@@ -593,7 +659,7 @@ def _complete(
         if how == "noun":
             named = prev.nouns.get(word.lower)
             target = named.text if named else _subject(prev, plural=False, skip=restated)
-            edits.append((word.end, word.end, f" {target}"))
+            edits.append((word.start, word.start, f"{target} "))  # "the HP-400 press"
             reasons.append(f"{word.text!r} is {target} from the previous question")
             continue
         plural = word.lower in rules.plural

@@ -39,6 +39,7 @@ _FOLLOWUP_WORDS = (
     "alone_before",
     "vague",
     "revision",
+    "interval_nouns",
 )
 
 
@@ -79,6 +80,9 @@ class FollowupRules:
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
     """The version a question names ("before the change", "the old revision")."""
+    interval_nouns: frozenset[str] = frozenset()
+    """Nouns that restate a "how often" question's figure ("What was the interval before
+    2024?" after "How often should the CP-200 seal be replaced?")."""
 
 
 _NONE: frozenset[str] = frozenset()
@@ -185,6 +189,7 @@ class _Reader:
             revision_phrases=self.matcher(
                 {"patterns": table.get("revision_phrases", [])}, "followup.revision_phrases"
             ),
+            interval_nouns=frozenset(words["interval_nouns"]),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:
