@@ -136,6 +136,8 @@ def _rewrite(
         return _finish(
             text, _context(new, prev, text), [f"{said!r} asks about the previous subject"]
         )
+    if every := _every(new, rest, prev, rules, conversation):
+        return every
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -154,9 +156,17 @@ def _rewrite(
         and n.text not in prev.perception.question
         for w, how in references
     )
+    # "that precharge" for one the previous answer named: a noun of its own, not the
+    # previous question again
+    said_before = set(terms(previous.question))
+    own_noun = any(
+        how == "noun" and w.lower not in prev.nouns and not set(terms(w.text)) & said_before
+        for w, how in references
+    )
     if (
         not own_action
         and not answered
+        and not own_noun
         and not _content(new, rest, rules, [w for w, _ in references])
     ):
         said = ", ".join(repr(w.text) for w, _ in references)
@@ -184,6 +194,44 @@ def _compared_with(
     text = apply(new.question, [(w.start, w.end, f"the {other}") for w in words])
     said = ", ".join(repr(w.text) for w in words)
     return Rewrite(end_with(text, ""), (f"{said} is {other}, compared with {own[0].text}",))
+
+
+# --- "each", "both": every thing in play ---------------------------------------------------
+
+
+def _every(
+    new: Perception,
+    rest: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+) -> Rewrite | None:
+    """ "What bearing temperature limits apply to each?", "give me the motor power of
+    both" after turns about the CP-200 and the CP-350: the word stands for every thing in
+    play of the previous question's kind, each named, so that each is asked and answered
+    (and one left out is seen as missing)."""
+    if _identifiers(new) or not prev.identifiers:
+        return None
+    blocked = [m.span() for m in rules.not_references.finditer(new.question)]
+    found = [
+        w for w in rest if w.lower in rules.every and not any(a <= w.start < b for a, b in blocked)
+    ]
+    if len(found) != 1:
+        return None
+    label = prev.identifiers[0].label
+    nearest = [e.text for e in prev.identifiers if e.label == label]
+    named = in_play(conversation, label) if conversation else ()
+    things = list(dict.fromkeys([*reversed(named), *nearest]))
+    things = [*(t for t in things if t not in nearest), *nearest]
+    if len(things) < 2:
+        return None
+    listed = ", the ".join(things[:-1]) + f" and the {things[-1]}"
+    text = apply(new.question, [(found[0].start, found[0].end, f"the {listed}")])
+    start = rest[0].start if rest else 0
+    text = text[start:]
+    text = text[:1].upper() + text[1:]
+    reason = f"{found[0].text!r} is each of the things in play: {', '.join(things)}"
+    return _finish(text, _context(new, prev, text), [reason])
 
 
 # --- "it": the thing the previous answer gave --------------------------------------------

@@ -40,6 +40,7 @@ _FOLLOWUP_WORDS = (
     "vague",
     "revision",
     "interval_nouns",
+    "every",
 )
 
 
@@ -80,6 +81,8 @@ class FollowupRules:
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
     """The version a question names ("before the change", "the old revision")."""
+    every: frozenset[str] = frozenset()
+    """Words that stand for every thing in play ("apply to each?", "of both")."""
     interval_nouns: frozenset[str] = frozenset()
     """Nouns that restate a "how often" question's figure ("What was the interval before
     2024?" after "How often should the CP-200 seal be replaced?")."""
@@ -190,6 +193,7 @@ class _Reader:
                 {"patterns": table.get("revision_phrases", [])}, "followup.revision_phrases"
             ),
             interval_nouns=frozenset(words["interval_nouns"]),
+            every=frozenset(words["every"]),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:
