@@ -116,6 +116,8 @@ def _rewrite(
         return compared
     if revised := _revised(new, prev, rules, conversation, reread):
         return revised
+    if carried := _why_changed(new, prev, rules):
+        return carried
     words = split_words(new.question)
     opener = _opener(words, rules)
     if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
@@ -146,7 +148,7 @@ def _rewrite(
         return _complete(new, prev, rules, rest, [], f"{said!r} continues the previous question")
     if not references:
         return None
-    if kin := _compared_with(new, references, conversation):
+    if kin := _compared_with(new, references, prev, rules, conversation):
         return kin
     own_action = new.action not in (previous.action, Action.LOOKUP)  # "what does that mean?"
     # "that code" for a code the previous answer introduced asks about it, not again
@@ -178,7 +180,11 @@ def _rewrite(
 
 
 def _compared_with(
-    new: Perception, references: list[tuple[Word, str]], conversation: Sequence[TurnState]
+    new: Perception,
+    references: list[tuple[Word, str]],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
 ) -> Rewrite | None:
     """A pronoun compared with a thing the question names stands for a thing of the same
     kind: the nearest in play ("How does that compare with the GX-500's oil change?" after
@@ -191,9 +197,13 @@ def _compared_with(
     words = [w for w, how in references if how != "noun"]
     if other is None or not words:
         return None
-    text = apply(new.question, [(w.start, w.end, f"the {other}") for w in words])
+    # "that" is the previous question's figure of it ("What motor does the AC-110
+    # have?" then "How does that compare with the AC-75?" compares the motors)
+    topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+    target = f"the {other} {topic}" if topic else f"the {other}"
+    text = apply(new.question, [(w.start, w.end, target) for w in words])
     said = ", ".join(repr(w.text) for w in words)
-    return Rewrite(end_with(text, ""), (f"{said} is {other}, compared with {own[0].text}",))
+    return Rewrite(end_with(text, ""), (f"{said} is {target}, compared with {own[0].text}",))
 
 
 # --- "each", "both": every thing in play ---------------------------------------------------
@@ -355,8 +365,11 @@ def _how_often(
     """The turn whose topic a "which one needs it more often?" is about: the nearest of
     the topic's turns that asked how often (the previous one may have asked for a part
     number in between)."""
-    if not _OFTEN & {w.lower for w in words} or prev.perception.asks.measure == Measure.FREQUENCY:
+    p = prev.perception
+    if not _OFTEN & {w.lower for w in words} or p.asks.measure == Measure.FREQUENCY:
         return prev
+    if rules.interval_nouns & set(p.keywords):
+        return prev  # "How does the HP-400 interval compare with …?" asked it too
     if reread is None:
         return prev
     for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
@@ -515,6 +528,22 @@ def _revised(
         return again
     version = "in " + version if ARTICLE.match(version) else version
     return Rewrite(end_with(again.question, f" {version}"), (*again.reasons, f"{version!r} added"))
+
+
+def _why_changed(new: Perception, prev: _Previous, rules: FollowupRules) -> Rewrite | None:
+    """ "Why was the oil interval shortened?" after turns about the HP-400, naming nothing
+    and pointing at nothing: asks why the HP-400's figure changed, so the model in play is
+    carried (without it, another machine's reason answers)."""
+    if new.asks.form != QuestionForm.WHY or _identifiers(new) or not prev.identifiers:
+        return None
+    words = split_words(new.question)
+    if any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in words):
+        return None
+    if not any(w.lower in changes for w in words for changes in _CHANGED):
+        return None
+    kept = [e.text for e in prev.identifiers if e.text not in new.question]
+    reason = "a change asked about names nothing: the things in play are carried"
+    return _finish(new.question, kept, [reason])
 
 
 _CHANGED = tuple(
@@ -712,6 +741,11 @@ def _complete(
             continue
         plural = word.lower in rules.plural
         subject = _subject(prev, plural=plural, skip=restated)
+        before = [w for w in rest if w.end <= word.start][-1:]
+        if before and before[0].lower in rules.machine_verbs and not plural:
+            # "before restarting it": a machine is restarted, not its error code
+            machine = [e.text for e in prev.identifiers if e.label == "MODEL"]
+            subject = machine[0] if machine else subject
         possessive = word.lower in ("its", "their", "theirs")
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
         reasons.append(f"{word.text!r} is {subject} from the previous question")

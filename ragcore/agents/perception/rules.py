@@ -41,6 +41,7 @@ _FOLLOWUP_WORDS = (
     "revision",
     "interval_nouns",
     "every",
+    "machine_verbs",
 )
 
 
@@ -81,6 +82,8 @@ class FollowupRules:
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
     """The version a question names ("before the change", "the old revision")."""
+    machine_verbs: frozenset[str] = frozenset()
+    """Verbs whose "it" is a machine, not a code ("before restarting it")."""
     every: frozenset[str] = frozenset()
     """Words that stand for every thing in play ("apply to each?", "of both")."""
     interval_nouns: frozenset[str] = frozenset()
@@ -194,6 +197,7 @@ class _Reader:
             ),
             interval_nouns=frozenset(words["interval_nouns"]),
             every=frozenset(words["every"]),
+            machine_verbs=frozenset(words["machine_verbs"]),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:
