@@ -140,6 +140,8 @@ def _rewrite(
         )
     if every := _every(new, rest, prev, rules, conversation):
         return every
+    if not opener and (fragment := _fragment(new, words, prev)):
+        return fragment
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -220,28 +222,78 @@ def _every(
     both" after turns about the CP-200 and the CP-350: the word stands for every thing in
     play of the previous question's kind, each named, so that each is asked and answered
     (and one left out is seen as missing)."""
-    if _identifiers(new) or not prev.identifiers:
+    if _identifiers(new):
         return None
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
-    found = [
-        w for w in rest if w.lower in rules.every and not any(a <= w.start < b for a, b in blocked)
+    spans = [
+        (w.start, w.end)
+        for w in rest
+        if w.lower in rules.every and not any(a <= w.start < b for a, b in blocked)
     ]
-    if len(found) != 1:
+    # "these two compressors", "the two pumps"
+    spans += [
+        (w.start, rest[i + 1].end)
+        for i, w in enumerate(rest[:-1])
+        if (w.lower in rules.demonstratives or w.lower == "the") and rest[i + 1].lower == "two"
+    ]
+    if len(spans) != 1:
         return None
-    label = prev.identifiers[0].label
+    in_turns = in_play(conversation) if conversation else ()
+    label = (
+        prev.identifiers[0].label
+        if prev.identifiers
+        else next((r.label for t in conversation for r in t.entities if r.text in in_turns), None)
+    )
+    if label is None:
+        return None
     nearest = [e.text for e in prev.identifiers if e.label == label]
     named = in_play(conversation, label) if conversation else ()
+    if not nearest and conversation and not conversation[0].followed:
+        # the previous question stood alone naming nothing ("What is the action level?"):
+        # the things in play are those of the turns before it
+        named = in_play(conversation[1:], label)
     things = list(dict.fromkeys([*reversed(named), *nearest]))
     things = [*(t for t in things if t not in nearest), *nearest]
     if len(things) < 2:
         return None
     listed = ", the ".join(things[:-1]) + f" and the {things[-1]}"
-    text = apply(new.question, [(found[0].start, found[0].end, f"the {listed}")])
+    edits = [(*spans[0], f"the {listed}")]
+    # "above it": the limit the previous answer named, else what the question asked
+    limit = (conversation[0].limit if conversation else None) or (
+        _topic(new, prev) if not prev.identifiers else None
+    )
+    its = [w for w in rest if w.lower == "it"]
+    if limit and len(its) == 1:
+        edits.append((its[0].start, its[0].end, f"the {limit}"))
+    text = apply(new.question, edits)
     start = rest[0].start if rest else 0
     text = text[start:]
     text = text[:1].upper() + text[1:]
-    reason = f"{found[0].text!r} is each of the things in play: {', '.join(things)}"
+    said = new.question[spans[0][0] : spans[0][1]]
+    reason = f"{said!r} is each of the things in play: {', '.join(things)}"
     return _finish(text, _context(new, prev, text), [reason])
+
+
+# --- "inspection intervals?": a fragment naming only what is asked ------------------------
+
+_FRAGMENT_WORDS = 4
+
+
+def _fragment(new: Perception, words: list[Word], prev: _Previous) -> Rewrite | None:
+    """ "Inspection intervals?" after a question about pressure vessels: a few words
+    naming an attribute and nothing else (no question word, no identifier) ask it of the
+    previous subject. Words that name no attribute ("hmm ok") are no question and stay
+    as asked."""
+    if not words or len(words) > _FRAGMENT_WORDS or _identifiers(new):
+        return None
+    if words[0].lower in lexicon.words("lexicon", "question_starts") or not new.asks.attributes:
+        return None
+    subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
+    if not subject:
+        return None
+    text = end_with(new.question.rstrip(" ?"), f" of the {subject}")
+    text = text[:1].upper() + text[1:]
+    return _finish(text, [], [f"a fragment asking about the previous subject, {subject}"])
 
 
 # --- "it": the thing the previous answer gave --------------------------------------------
