@@ -524,7 +524,8 @@ def _revised(
     # ("What was the interval before 2024?"): why the figure changed
     versioned = prev.version or p.constraints.history or p.constraints.time is not None
     changed = why and (moved or versioned)
-    if not (new.constraints.history or phrase or new.constraints.time or changed):
+    now = new.constraints.latest and not why  # "And what does it say now?"
+    if not (new.constraints.history or phrase or new.constraints.time or changed or now):
         return None
     if why:
         # "they" in "why did they cut it?" is whoever changed it; "it" is the figure
@@ -576,6 +577,18 @@ def _revised(
     ):  # "in the 2019" of "in the 2019 manual": the version says it
         new = replace(new, constraints=replace(new.constraints, time=None))
     again = _again(new, prev, "asks the previous question of another version")
+    old_time = prev.perception.constraints.time
+    if (
+        now
+        and not version
+        and old_time is not None
+        and (span := find(again.question, old_time.text))
+    ):
+        # the current version: the year the previous question asked of goes
+        text = (again.question[: span[0]] + again.question[span[1] :]).strip(" ,")
+        text = " ".join(text.replace(" ,", ",").split())
+        text = text[:1].upper() + text[1:]
+        return Rewrite(text, (*again.reasons, f"{old_time.text!r} left out: now is asked"))
     if not version or find(again.question, version):
         return again
     version = "in " + version if ARTICLE.match(version) else version
