@@ -142,6 +142,8 @@ def _rewrite(
         return every
     if not opener and (fragment := _fragment(new, words, prev)):
         return fragment
+    if than := _compared_with_it(new, words, rules, conversation):
+        return than
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -294,6 +296,32 @@ def _fragment(new: Perception, words: list[Word], prev: _Previous) -> Rewrite | 
     text = end_with(new.question.rstrip(" ?"), f" of the {subject}")
     text = text[:1].upper() + text[1:]
     return _finish(text, [], [f"a fragment asking about the previous subject, {subject}"])
+
+
+def _compared_with_it(
+    new: Perception, words: list[Word], rules: FollowupRules, conversation: Sequence[TurnState]
+) -> Rewrite | None:
+    """ "How many hydraulic systems does the A320 have compared with it?" after turns
+    about the B737-800: a pronoun after a named thing, compared with it, is the thing in
+    play of the same kind."""
+    own = _identifiers(new)
+    if not own or not conversation:
+        return None
+    its = [
+        w
+        for i, w in enumerate(words)
+        if i > 0
+        and w.start > own[0].start
+        and w.lower in rules.pronouns
+        and w.lower not in _POSSESSIVES
+        and words[i - 1].lower in rules.compared_with
+    ]
+    named = {e.text for e in own}
+    other = next((x for x in in_play(conversation, own[0].label) if x not in named), None)
+    if len(its) != 1 or other is None:
+        return None
+    text = apply(new.question, [(its[0].start, its[0].end, f"the {other}")])
+    return Rewrite(text, (f"{its[0].text!r} is {other}, compared with {own[0].text}",))
 
 
 # --- "it": the thing the previous answer gave --------------------------------------------
@@ -831,9 +859,15 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
     # figure: a new subject ("And retraining?") is asked of what applies now.
     if p.constraints.time is not None and new.constraints.time is None and not prev.version:
         kept.append(p.constraints.time.text)
-    if p.constraints.source and not new.constraints.source:
+    # a question naming a document of its own ("the manual's standard interval") asks
+    # it, not the source the previous one named
+    own_document = any(w.lower in _DOCUMENTS for w in split_words(new.question))
+    if p.constraints.source and not new.constraints.source and not own_document:
         kept.append(f"according to {p.constraints.source}")
     return kept
+
+
+_DOCUMENTS = lexicon.WordSet("lexicon", "followup_documents")
 
 
 def _finish(text: str, context: list[str], reasons: list[str]) -> Rewrite:

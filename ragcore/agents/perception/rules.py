@@ -42,6 +42,7 @@ _FOLLOWUP_WORDS = (
     "interval_nouns",
     "every",
     "machine_verbs",
+    "compared_with",
 )
 
 
@@ -82,6 +83,8 @@ class FollowupRules:
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
     """The version a question names ("before the change", "the old revision")."""
+    compared_with: frozenset[str] = frozenset()
+    """Words before the thing compared with ("compared with it", "than it")."""
     machine_verbs: frozenset[str] = frozenset()
     """Verbs whose "it" is a machine, not a code ("before restarting it")."""
     every: frozenset[str] = frozenset()
@@ -198,6 +201,7 @@ class _Reader:
             interval_nouns=frozenset(words["interval_nouns"]),
             every=frozenset(words["every"]),
             machine_verbs=frozenset(words["machine_verbs"]),
+            compared_with=frozenset(words["compared_with"]),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:

@@ -202,3 +202,25 @@ def test_a_limit_written_noun_first_is_a_limit_and_a_measured_level_is_not():
         "90 dB(A) exposure limit"
     )
     assert answered_limit("Its noise level of 72 dB(A) at 1 m [1].") is None
+
+
+def test_it_compared_with_after_a_named_model_is_the_model_in_play(agent):
+    assert (
+        converse(
+            agent,
+            "How much fluid does reservoir A on the B737-800 hold?",
+            "How many hydraulic systems does the A320 have compared with it?",
+        )[1]
+        == "How many hydraulic systems does the A320 have compared with the B737-800?"
+    )
+
+
+def test_a_follow_up_naming_a_document_of_its_own_does_not_carry_the_previous_source(agent):
+    rewritten = converse(
+        agent,
+        "According to the FAA, how often must the HPT stage 1 blades of a CFM56-7B be borescoped?",
+        "And the manual's standard interval for that engine?",
+    )[1]
+    assert rewritten is not None
+    assert "CFM56-7B" in rewritten
+    assert "FAA" not in rewritten
