@@ -31,19 +31,18 @@ _MATCHED = (
 )  # phrases/patterns
 
 
-_FOLLOWUP_WORDS = (
+# The [followup] word lists: those that tell a follow-up from a question of its own ...
+_FOLLOWUP_REFERENCE_WORDS = (
     "openers",
     "pronouns",
     "plural",
     "demonstratives",
     "alone_before",
     "vague",
-    "revision",
-    "interval_nouns",
-    "every",
-    "machine_verbs",
-    "compared_with",
 )
+# ... and those that say which kind of follow-up it is (a version, every thing in play, …)
+_FOLLOWUP_KIND_WORDS = ("revision", "interval_nouns", "every", "machine_verbs", "compared_with")
+_FOLLOWUP_WORDS = _FOLLOWUP_REFERENCE_WORDS + _FOLLOWUP_KIND_WORDS
 
 
 # The type and allowed keys of each top-level key of a rules file (None: any key).

@@ -101,7 +101,7 @@ def test_a_definite_noun_names_the_previous_identifier_of_its_kind(agent):
     )
     assert searched[1] == "How do I reset the HP-400 press (E4027)?"
     searched = converse(agent, "What does E4027 mean on the HP-400?", "How do I clear the fault?")
-    assert searched[1] == "How do I clear the fault E4027 (HP-400)?"
+    assert searched[1] == "How do I clear the E4027 fault (HP-400)?"
 
 
 def test_a_subject_without_identifiers_is_its_keywords(agent):
