@@ -18,8 +18,19 @@ louder?") is asked of the things in play; **another version** ("What did the old
 say?", "Before the change?") asks the previous value question of that version, and **why
 it changed** asks about the previous figure; an ellipsis naming a new code continues the
 turn that **asked** about a code. A pronoun compared with a named thing ("How does that
-compare with the GX-500?") is the thing in play of that kind, and "that code" may be a
-code the previous answer introduced.
+compare with the GX-500?") is the thing in play of that kind with the previous figure
+("the HP-400 interval"), "compared with it" after a named thing is the other thing in
+play, and "that code" may be a code the previous answer introduced.
+
+A version may be named by its document ("What was it in the 2019 manual?") or asked with
+the previous subject's own words ("What was the interval before 2024?"), and "now" asks
+the current one; a version question about another attribute goes back to the topic's
+turn that asked it. A why question with a change word ("How come it got longer?", "Why
+was the oil interval shortened?") or a bare "Why?" after a version asks why the previous
+figure changed, with the models in play carried. "Each", "both" and "these two <things>"
+stand for every thing in play, named, so that each is asked (and one missing is seen); a
+fragment naming only an attribute ("Inspection intervals?") asks it of the previous
+subject; "it" after a verb done to a machine ("before restarting it") is the model.
 
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
