@@ -108,11 +108,22 @@ _LIMIT = re.compile(
 )
 
 
+# "an action level of 85 dB(A)": the same limit written noun first (a "noise level of"
+# is a measured value, no limit)
+_LIMIT_OF = re.compile(
+    r"\b((?:[a-z]+\s+)?(?:limit|threshold)|action\s+level)\s+of\s+(\d+(?:[.,]\d+)?\s*[^\s\d,.;:\[\]]+)"
+)
+
+
 def answered_limit(answer: str) -> str | None:
     """The first limit ``answer`` names as a figure and its noun ("85 dB(A) action
-    level"), for a next turn's "once it's exceeded"."""
+    level", also when written "an action level of 85 dB(A)"), for a next turn's "once
+    it's exceeded" or "above it"."""
     found = _LIMIT.search(answer)
-    return found.group(0) if found else None
+    if found:
+        return found.group(0)
+    found = _LIMIT_OF.search(answer)
+    return f"{found.group(2)} {found.group(1)}" if found else None
 
 
 # "What fluid do I top up … with?", "Which seal does the CP-200 use?": a kind asked for.

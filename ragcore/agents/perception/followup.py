@@ -18,8 +18,19 @@ louder?") is asked of the things in play; **another version** ("What did the old
 say?", "Before the change?") asks the previous value question of that version, and **why
 it changed** asks about the previous figure; an ellipsis naming a new code continues the
 turn that **asked** about a code. A pronoun compared with a named thing ("How does that
-compare with the GX-500?") is the thing in play of that kind, and "that code" may be a
-code the previous answer introduced.
+compare with the GX-500?") is the thing in play of that kind with the previous figure
+("the HP-400 interval"), "compared with it" after a named thing is the other thing in
+play, and "that code" may be a code the previous answer introduced.
+
+A version may be named by its document ("What was it in the 2019 manual?") or asked with
+the previous subject's own words ("What was the interval before 2024?"), and "now" asks
+the current one; a version question about another attribute goes back to the topic's
+turn that asked it. A why question with a change word ("How come it got longer?", "Why
+was the oil interval shortened?") or a bare "Why?" after a version asks why the previous
+figure changed, with the models in play carried. "Each", "both" and "these two <things>"
+stand for every thing in play, named, so that each is asked (and one missing is seen); a
+fragment naming only an attribute ("Inspection intervals?") asks it of the previous
+subject; "it" after a verb done to a machine ("before restarting it") is the model.
 
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
@@ -116,6 +127,8 @@ def _rewrite(
         return compared
     if revised := _revised(new, prev, rules, conversation, reread):
         return revised
+    if carried := _why_changed(new, prev, rules):
+        return carried
     words = split_words(new.question)
     opener = _opener(words, rules)
     if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
@@ -136,6 +149,12 @@ def _rewrite(
         return _finish(
             text, _context(new, prev, text), [f"{said!r} asks about the previous subject"]
         )
+    if every := _every(new, rest, prev, rules, conversation):
+        return every
+    if not opener and (fragment := _fragment(new, words, prev)):
+        return fragment
+    if than := _compared_with_it(new, words, rules, conversation):
+        return than
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -144,7 +163,7 @@ def _rewrite(
         return _complete(new, prev, rules, rest, [], f"{said!r} continues the previous question")
     if not references:
         return None
-    if kin := _compared_with(new, references, conversation):
+    if kin := _compared_with(new, references, prev, rules, conversation):
         return kin
     own_action = new.action not in (previous.action, Action.LOOKUP)  # "what does that mean?"
     # "that code" for a code the previous answer introduced asks about it, not again
@@ -154,9 +173,17 @@ def _rewrite(
         and n.text not in prev.perception.question
         for w, how in references
     )
+    # "that precharge" for one the previous answer named: a noun of its own, not the
+    # previous question again
+    said_before = set(terms(previous.question))
+    own_noun = any(
+        how == "noun" and w.lower not in prev.nouns and not set(terms(w.text)) & said_before
+        for w, how in references
+    )
     if (
         not own_action
         and not answered
+        and not own_noun
         and not _content(new, rest, rules, [w for w, _ in references])
     ):
         said = ", ".join(repr(w.text) for w, _ in references)
@@ -168,7 +195,11 @@ def _rewrite(
 
 
 def _compared_with(
-    new: Perception, references: list[tuple[Word, str]], conversation: Sequence[TurnState]
+    new: Perception,
+    references: list[tuple[Word, str]],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
 ) -> Rewrite | None:
     """A pronoun compared with a thing the question names stands for a thing of the same
     kind: the nearest in play ("How does that compare with the GX-500's oil change?" after
@@ -181,9 +212,127 @@ def _compared_with(
     words = [w for w, how in references if how != "noun"]
     if other is None or not words:
         return None
-    text = apply(new.question, [(w.start, w.end, f"the {other}") for w in words])
+    # "that" is the previous question's figure of it ("What motor does the AC-110
+    # have?" then "How does that compare with the AC-75?" compares the motors)
+    topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+    target = f"the {other} {topic}" if topic else f"the {other}"
+    text = apply(new.question, [(w.start, w.end, target) for w in words])
     said = ", ".join(repr(w.text) for w in words)
-    return Rewrite(end_with(text, ""), (f"{said} is {other}, compared with {own[0].text}",))
+    return Rewrite(end_with(text, ""), (f"{said} is {target}, compared with {own[0].text}",))
+
+
+# --- "each", "both": every thing in play ---------------------------------------------------
+
+
+def _every(
+    new: Perception,
+    rest: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+) -> Rewrite | None:
+    """ "What bearing temperature limits apply to each?", "give me the motor power of
+    both" after turns about the CP-200 and the CP-350: the word stands for every thing in
+    play of the previous question's kind, each named, so that each is asked and answered
+    (and one left out is seen as missing)."""
+    if _identifiers(new):
+        return None
+    blocked = [m.span() for m in rules.not_references.finditer(new.question)]
+    spans = [
+        (w.start, w.end)
+        for w in rest
+        if w.lower in rules.every and not any(a <= w.start < b for a, b in blocked)
+    ]
+    # "these two compressors", "the two pumps"
+    spans += [
+        (w.start, rest[i + 1].end)
+        for i, w in enumerate(rest[:-1])
+        if (w.lower in rules.demonstratives or w.lower == "the") and rest[i + 1].lower == "two"
+    ]
+    if len(spans) != 1:
+        return None
+    in_turns = in_play(conversation) if conversation else ()
+    label = (
+        prev.identifiers[0].label
+        if prev.identifiers
+        else next((r.label for t in conversation for r in t.entities if r.text in in_turns), None)
+    )
+    if label is None:
+        return None
+    nearest = [e.text for e in prev.identifiers if e.label == label]
+    named = in_play(conversation, label) if conversation else ()
+    if not nearest and conversation and not conversation[0].followed:
+        # the previous question stood alone naming nothing ("What is the action level?"):
+        # the things in play are those of the turns before it
+        named = in_play(conversation[1:], label)
+    things = list(dict.fromkeys([*reversed(named), *nearest]))
+    things = [*(t for t in things if t not in nearest), *nearest]
+    if len(things) < 2:
+        return None
+    listed = ", the ".join(things[:-1]) + f" and the {things[-1]}"
+    edits = [(*spans[0], f"the {listed}")]
+    # "above it": the limit the previous answer named, else what the question asked
+    limit = (conversation[0].limit if conversation else None) or (
+        _topic(new, prev) if not prev.identifiers else None
+    )
+    its = [w for w in rest if w.lower == "it"]
+    if limit and len(its) == 1:
+        edits.append((its[0].start, its[0].end, f"the {limit}"))
+    text = apply(new.question, edits)
+    start = rest[0].start if rest else 0
+    text = text[start:]
+    text = text[:1].upper() + text[1:]
+    said = new.question[spans[0][0] : spans[0][1]]
+    reason = f"{said!r} is each of the things in play: {', '.join(things)}"
+    return _finish(text, _context(new, prev, text), [reason])
+
+
+# --- "inspection intervals?": a fragment naming only what is asked ------------------------
+
+_FRAGMENT_WORDS = 4
+
+
+def _fragment(new: Perception, words: list[Word], prev: _Previous) -> Rewrite | None:
+    """ "Inspection intervals?" after a question about pressure vessels: a few words
+    naming an attribute and nothing else (no question word, no identifier) ask it of the
+    previous subject. Words that name no attribute ("hmm ok") are no question and stay
+    as asked."""
+    if not words or len(words) > _FRAGMENT_WORDS or _identifiers(new):
+        return None
+    if words[0].lower in lexicon.words("lexicon", "question_starts") or not new.asks.attributes:
+        return None
+    subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
+    if not subject:
+        return None
+    text = end_with(new.question.rstrip(" ?"), f" of the {subject}")
+    text = text[:1].upper() + text[1:]
+    return _finish(text, [], [f"a fragment asking about the previous subject, {subject}"])
+
+
+def _compared_with_it(
+    new: Perception, words: list[Word], rules: FollowupRules, conversation: Sequence[TurnState]
+) -> Rewrite | None:
+    """ "How many hydraulic systems does the A320 have compared with it?" after turns
+    about the B737-800: a pronoun after a named thing, compared with it, is the thing in
+    play of the same kind."""
+    own = _identifiers(new)
+    if not own or not conversation:
+        return None
+    its = [
+        w
+        for i, w in enumerate(words)
+        if i > 0
+        and w.start > own[0].start
+        and w.lower in rules.pronouns
+        and w.lower not in _POSSESSIVES
+        and words[i - 1].lower in rules.compared_with
+    ]
+    named = {e.text for e in own}
+    other = next((x for x in in_play(conversation, own[0].label) if x not in named), None)
+    if len(its) != 1 or other is None:
+        return None
+    text = apply(new.question, [(its[0].start, its[0].end, f"the {other}")])
+    return Rewrite(text, (f"{its[0].text!r} is {other}, compared with {own[0].text}",))
 
 
 # --- "it": the thing the previous answer gave --------------------------------------------
@@ -307,8 +456,11 @@ def _how_often(
     """The turn whose topic a "which one needs it more often?" is about: the nearest of
     the topic's turns that asked how often (the previous one may have asked for a part
     number in between)."""
-    if not _OFTEN & {w.lower for w in words} or prev.perception.asks.measure == Measure.FREQUENCY:
+    p = prev.perception
+    if not _OFTEN & {w.lower for w in words} or p.asks.measure == Measure.FREQUENCY:
         return prev
+    if rules.interval_nouns & set(p.keywords):
+        return prev  # "How does the HP-400 interval compare with …?" asked it too
     if reread is None:
         return prev
     for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
@@ -318,6 +470,25 @@ def _how_often(
         if earlier.asks.measure == Measure.FREQUENCY:
             return _previous(earlier, rules)
     return prev
+
+
+def _asking(
+    names: set[str],
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> _Previous | None:
+    """The nearest earlier turn of the topic that asked about one of the attributes
+    ``names``, or None."""
+    if reread is None:
+        return None
+    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
+        if not conversation[i - 1].followed:
+            break
+        earlier = reread(turn.question)
+        if names & {a.name for a in earlier.asks.attributes}:
+            return _previous(earlier, rules)
+    return None
 
 
 _OFTEN = frozenset(["often", "frequently"])
@@ -376,22 +547,46 @@ def _revised(
         for k in new.keywords
         if k in said and k not in names and k not in rules.vague and k not in rules.pronouns
     }
-    if own or not content <= rules.revision:
+    # words of the previous question ("the seal" again) restate its subject, and a noun
+    # for an interval its figure when it asked how often
+    restated = set(terms(prev.perception.question))
+    if prev.perception.asks.measure == Measure.FREQUENCY:
+        restated |= rules.interval_nouns
+    moved = any(k in changes for k in content for changes in _CHANGED)
+    unsaid = {k for k in content if not set(terms(k)) & restated}
+    if own or not all(k in rules.revision or any(k in c for c in _CHANGED) for k in unsaid):
         return None
     phrase = rules.revision_phrases.search(new.question)
-    if not (new.constraints.history or phrase or new.constraints.time):
+    why = new.asks.form == QuestionForm.WHY
+    p = prev.perception
+    # "How come it got longer?", or a bare "Why?" after a question about another version
+    # ("What was the interval before 2024?"): why the figure changed
+    versioned = prev.version or p.constraints.history or p.constraints.time is not None
+    changed = why and (moved or versioned)
+    now = new.constraints.latest and not why  # "And what does it say now?"
+    if not (new.constraints.history or phrase or new.constraints.time or changed or now):
         return None
-    if new.asks.form == QuestionForm.WHY:
-        references = [w for w in words if w.lower in rules.pronouns]
-        if not references:
-            return None
-        topic = _topic(new, prev)
+    if why:
+        # "they" in "why did they cut it?" is whoever changed it; "it" is the figure
+        references = [w for w in words if w.lower in rules.pronouns and w.lower not in rules.plural]
+        topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
         subject = _subject(prev, plural=False)
         target = (
             f"the {subject} {topic}" if prev.identifiers and topic else f"the {topic or subject}"
         )
-        text = apply(new.question, [(w.start, w.end, target) for w in references])
-        return _finish(text, _context(new, prev, text), [f"'it' is {target}, which changed"])
+        if not references:
+            if content or not versioned:
+                return None
+            text = f"Why was {target} changed?"
+        else:
+            text = apply(new.question, [(w.start, w.end, target) for w in references])
+        # the reason for a change is in the version that made it, not the one asked before
+        kept = [
+            c
+            for c in _context(new, prev, text)
+            if p.constraints.time is None or c != p.constraints.time.text
+        ]
+        return _finish(text, kept, [f"'it' is {target}, which changed"])
     version = phrase.group(0) if phrase else ""
     if phrase is not None and not new.question[: phrase.start()].strip():
         version = version[:1].lower() + version[1:]  # "Before the change?"
@@ -400,14 +595,66 @@ def _revised(
     asks = prev.perception.asks
     if (asks.form == QuestionForm.WHY or asks.choice) and reread and len(conversation) > 1:
         prev = _previous(reread(conversation[1].question), rules)
+    asked = {a.name for a in new.asks.attributes}
+    if asked and not asked & {a.name for a in prev.perception.asks.attributes}:
+        # "What did the older manual say about how often?" after a part number: the
+        # topic's turn that asked how often, or no version follow-up of the previous one
+        found = _asking(asked, rules, conversation, reread)
+        if found is None:
+            return None
+        prev = found
     timed = new.constraints.time
-    if timed is not None and timed.text in version:
+    span = find(new.question, timed.text) if timed is not None else None
+    if timed is not None and (
+        timed.text in version
+        or (
+            phrase is not None
+            and span is not None
+            and span[0] < phrase.end()
+            and phrase.start() < span[1]
+        )
+    ):  # "in the 2019" of "in the 2019 manual": the version says it
         new = replace(new, constraints=replace(new.constraints, time=None))
     again = _again(new, prev, "asks the previous question of another version")
+    old_time = prev.perception.constraints.time
+    if (
+        now
+        and not version
+        and old_time is not None
+        and (span := find(again.question, old_time.text))
+    ):
+        # the current version: the year the previous question asked of goes
+        text = (again.question[: span[0]] + again.question[span[1] :]).strip(" ,")
+        text = " ".join(text.replace(" ,", ",").split())
+        text = text[:1].upper() + text[1:]
+        return Rewrite(text, (*again.reasons, f"{old_time.text!r} left out: now is asked"))
     if not version or find(again.question, version):
         return again
     version = "in " + version if ARTICLE.match(version) else version
     return Rewrite(end_with(again.question, f" {version}"), (*again.reasons, f"{version!r} added"))
+
+
+def _why_changed(new: Perception, prev: _Previous, rules: FollowupRules) -> Rewrite | None:
+    """ "Why was the oil interval shortened?" after turns about the HP-400, naming nothing
+    and pointing at nothing: asks why the HP-400's figure changed, so the model in play is
+    carried (without it, another machine's reason answers)."""
+    if new.asks.form != QuestionForm.WHY or _identifiers(new) or not prev.identifiers:
+        return None
+    words = split_words(new.question)
+    if any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in words):
+        return None
+    if not any(w.lower in changes for w in words for changes in _CHANGED):
+        return None
+    kept = [e.text for e in prev.identifiers if e.text not in new.question]
+    reason = "a change asked about names nothing: the things in play are carried"
+    return _finish(new.question, kept, [reason])
+
+
+_CHANGED = tuple(
+    lexicon.WordSet("lexicon", name) for name in ("changed_down", "changed_up", "changed_other")
+)
+"""Words that say a figure changed ("shortened", "cut", "revised"): a why question with
+one asks why the previous figure changed."""
 
 
 # --- the previous question --------------------------------------------------------------
@@ -593,11 +840,16 @@ def _complete(
         if how == "noun":
             named = prev.nouns.get(word.lower)
             target = named.text if named else _subject(prev, plural=False, skip=restated)
-            edits.append((word.end, word.end, f" {target}"))
+            edits.append((word.start, word.start, f"{target} "))  # "the HP-400 press"
             reasons.append(f"{word.text!r} is {target} from the previous question")
             continue
         plural = word.lower in rules.plural
         subject = _subject(prev, plural=plural, skip=restated)
+        before = [w for w in rest if w.end <= word.start][-1:]
+        if before and before[0].lower in rules.machine_verbs and not plural:
+            # "before restarting it": a machine is restarted, not its error code
+            machine = [e.text for e in prev.identifiers if e.label == "MODEL"]
+            subject = machine[0] if machine else subject
         possessive = word.lower in ("its", "their", "theirs")
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
         reasons.append(f"{word.text!r} is {subject} from the previous question")
@@ -618,9 +870,15 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
     # figure: a new subject ("And retraining?") is asked of what applies now.
     if p.constraints.time is not None and new.constraints.time is None and not prev.version:
         kept.append(p.constraints.time.text)
-    if p.constraints.source and not new.constraints.source:
+    # a question naming a document of its own ("the manual's standard interval") asks
+    # it, not the source the previous one named
+    own_document = any(w.lower in _DOCUMENTS for w in split_words(new.question))
+    if p.constraints.source and not new.constraints.source and not own_document:
         kept.append(f"according to {p.constraints.source}")
     return kept
+
+
+_DOCUMENTS = lexicon.WordSet("lexicon", "followup_documents")
 
 
 def _finish(text: str, context: list[str], reasons: list[str]) -> Rewrite:

@@ -31,15 +31,18 @@ _MATCHED = (
 )  # phrases/patterns
 
 
-_FOLLOWUP_WORDS = (
+# The [followup] word lists: those that tell a follow-up from a question of its own ...
+_FOLLOWUP_REFERENCE_WORDS = (
     "openers",
     "pronouns",
     "plural",
     "demonstratives",
     "alone_before",
     "vague",
-    "revision",
 )
+# ... and those that say which kind of follow-up it is (a version, every thing in play, …)
+_FOLLOWUP_KIND_WORDS = ("revision", "interval_nouns", "every", "machine_verbs", "compared_with")
+_FOLLOWUP_WORDS = _FOLLOWUP_REFERENCE_WORDS + _FOLLOWUP_KIND_WORDS
 
 
 # The type and allowed keys of each top-level key of a rules file (None: any key).
@@ -79,6 +82,15 @@ class FollowupRules:
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
     """The version a question names ("before the change", "the old revision")."""
+    compared_with: frozenset[str] = frozenset()
+    """Words before the thing compared with ("compared with it", "than it")."""
+    machine_verbs: frozenset[str] = frozenset()
+    """Verbs whose "it" is a machine, not a code ("before restarting it")."""
+    every: frozenset[str] = frozenset()
+    """Words that stand for every thing in play ("apply to each?", "of both")."""
+    interval_nouns: frozenset[str] = frozenset()
+    """Nouns that restate a "how often" question's figure ("What was the interval before
+    2024?" after "How often should the CP-200 seal be replaced?")."""
 
 
 _NONE: frozenset[str] = frozenset()
@@ -185,6 +197,10 @@ class _Reader:
             revision_phrases=self.matcher(
                 {"patterns": table.get("revision_phrases", [])}, "followup.revision_phrases"
             ),
+            interval_nouns=frozenset(words["interval_nouns"]),
+            every=frozenset(words["every"]),
+            machine_verbs=frozenset(words["machine_verbs"]),
+            compared_with=frozenset(words["compared_with"]),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:

@@ -91,7 +91,7 @@ def test_a_possessive_and_a_demonstrative_noun(agent):
     )
     assert searched[1:] == [
         "What is the CP-200 maximum pressure?",
-        "How often should the seal be replaced on this pump CP-200?",
+        "How often should the seal be replaced on this CP-200 pump?",
     ]
 
 
@@ -99,9 +99,9 @@ def test_a_definite_noun_names_the_previous_identifier_of_its_kind(agent):
     searched = converse(
         agent, "What does E4027 mean on the HP-400 press?", "How do I reset the press?"
     )
-    assert searched[1] == "How do I reset the press HP-400 (E4027)?"
+    assert searched[1] == "How do I reset the HP-400 press (E4027)?"
     searched = converse(agent, "What does E4027 mean on the HP-400?", "How do I clear the fault?")
-    assert searched[1] == "How do I clear the fault E4027 (HP-400)?"
+    assert searched[1] == "How do I clear the E4027 fault (HP-400)?"
 
 
 def test_a_subject_without_identifiers_is_its_keywords(agent):

@@ -120,13 +120,14 @@ def test_why_it_changed_is_about_the_figure_not_the_machine(agent):
     assert searched[2] == "What torque do the HP-400 platen bolts get before the change?"
 
 
-def test_a_question_with_words_of_its_own_is_no_revision_follow_up(agent):
+def test_a_question_with_words_of_its_own_is_no_revision_follow_up_but_keeps_the_model(agent):
     searched = converse(
         agent,
         "What torque do the HP-400 platen bolts get?",
         "Why was the oil interval shortened?",
     )
-    assert searched[1] == "Why was the oil interval shortened?"
+    # its own words stay (not "why did the torque change"); the machine in play is carried
+    assert searched[1] == "Why was the oil interval shortened (HP-400)?"
 
 
 def test_which_of_them_reaches_back_to_the_turns_in_play(agent):
@@ -185,7 +186,8 @@ def test_that_compared_with_a_model_is_the_model_in_play(agent):
         "Why was the oil interval shortened?",  # names nothing: the topic goes on
         "How does that compare with the GX-500's oil change?",
     )
-    assert searched[2] == "How does the HP-400 compare with the GX-500's oil change?"
+    # "that" is the HP-400's figure the previous question asked about
+    assert searched[2] == "How does the HP-400 interval compare with the GX-500's oil change?"
     assert agent.run(searched[2]).sides == ("HP-400", "GX-500")
 
 

@@ -1,0 +1,226 @@
+"""Follow-ups by kind (issue 29, fourth round): another version named by its document or
+by the figure it restates, why a figure changed, "each"/"both" and "these two" over the
+things in play, a fragment naming only an attribute, "it" after a verb done to a machine,
+"that <noun>" for a thing the previous answer named, a comparison with the previous figure
+and "now". Real perception rules, no spaCy; the conversation kept as a session keeps it."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.perception.conversation import (
+    TurnState,
+    answered_limit,
+    summarise,
+    turn_state,
+    turn_summary,
+)
+
+
+@pytest.fixture(scope="module")
+def agent():
+    return PerceptionAgent(clock=lambda: date(2026, 12, 2), nlp=None)
+
+
+def converse(agent: PerceptionAgent, *turns: str | tuple[str, str]) -> list[str | None]:
+    """Each turn's rewrite (None when it stands alone); a turn may be (question, answer)."""
+    kept: list[TurnState] = []
+    rewrites: list[str | None] = []
+    for turn in turns:
+        question, answer = turn if isinstance(turn, tuple) else (turn, "")
+        perception = agent.run(question)
+        previous = agent.run(kept[0].question) if kept else None
+        rewrite = agent.follow_up(perception, previous, tuple(kept))
+        if rewrite is not None:
+            perception = agent.run(rewrite.question)
+        asked = agent.identifiers(question)
+        summary = summarise(perception) | turn_summary(
+            perception, (), rewrite is not None, asked, answer
+        )
+        kept.insert(0, turn_state(perception.question, json.loads(json.dumps(summary))))
+        rewrites.append(rewrite.question if rewrite else None)
+    return rewrites
+
+
+def test_a_version_named_by_its_document_asks_the_previous_question_of_it(agent):
+    assert (
+        converse(
+            agent, "What torque for the HP-400 platen bolts?", "What was it in the 2020 manual?"
+        )[1]
+        == "What torque for the HP-400 platen bolts in the 2020 manual?"
+    )
+
+
+def test_a_version_question_restating_the_interval_then_a_bare_why(agent):
+    assert converse(
+        agent,
+        "How often should the CP-200 seal be replaced?",
+        "What was the interval before 2024?",
+        "Why?",
+    )[1:] == [
+        "How often should the CP-200 seal be replaced before 2024?",
+        "Why was the CP-200 seal changed?",
+    ]
+
+
+def test_a_version_question_about_another_attribute_goes_back_to_the_turn_that_asked_it(agent):
+    assert (
+        converse(
+            agent,
+            "How often should the CP-200 mechanical seal be replaced?",
+            "What's its part number?",
+            "what did the older manual say about how often?",
+        )[2]
+        == "How often should the CP-200 mechanical seal be replaced in the older manual?"
+    )
+
+
+def test_why_it_changed_is_about_the_figure_not_the_model(agent):
+    rewritten = converse(
+        agent,
+        "How often do I change the engine oil on the GX-500 generator?",
+        "what was it in the 2019 manual?",
+        "how come it got longer?",
+    )
+    assert rewritten[1] == (
+        "How often do I change the engine oil on the GX-500 generator in the 2019 manual?"
+    )
+    assert rewritten[2] is not None
+    assert "GX-500 engine oil got longer" in rewritten[2]
+    assert "2019" not in rewritten[2]  # the reason is in the version that made the change
+
+
+def test_they_in_a_why_question_is_whoever_changed_it(agent):
+    rewritten = converse(
+        agent, "What torque for the HP-400 platen bolts?", "Why did they raise it?"
+    )
+    assert rewritten[1] is not None
+    assert rewritten[1].startswith("Why did they raise the HP-400 torque")
+
+
+def test_a_why_question_about_a_change_naming_nothing_carries_the_model(agent):
+    assert (
+        converse(
+            agent,
+            "How often should I change the hydraulic oil on the HP-400?",
+            "Why was the oil interval shortened?",
+        )[1]
+        == "Why was the oil interval shortened (HP-400)?"
+    )
+
+
+def test_each_and_both_ask_of_every_thing_in_play(agent):
+    assert converse(
+        agent,
+        "What flow does the CP-200 deliver?",
+        "and the CP-350?",
+        "give me the motor power of both",
+        "what bearing temperature limits apply to each?",
+    )[2:] == [
+        "Give me the motor power of the CP-200 and the CP-350?",
+        "What bearing temperature limits apply to the CP-200 and the CP-350?",
+    ]
+
+
+def test_these_two_are_the_things_in_play_and_it_the_limit_the_answer_named(agent):
+    rewritten = converse(
+        agent,
+        "Which compressor is louder, AC-75 or AC-110?",
+        (
+            "What is the action level for a hearing conservation program?",
+            "Above an action level of 85 dB(A), the employer must run a program [1].",
+        ),
+        "So are these two compressors above it?",
+    )
+    assert rewritten[2] == (
+        "So are the AC-110 and the AC-75 compressors above the 85 dB(A) action level?"
+    )
+
+
+def test_a_fragment_naming_an_attribute_asks_it_of_the_previous_subject_and_junk_stays(agent):
+    rewritten = converse(
+        agent,
+        "What torque for the HP-400 platen bolts?",
+        "inspection intervals?",
+    )
+    assert rewritten[1] == "Inspection intervals of the HP-400?"
+    assert converse(agent, "What torque for the HP-400 platen bolts?", "hmm ok")[1] is None
+
+
+def test_it_after_a_verb_done_to_a_machine_is_the_model_not_the_code(agent):
+    rewritten = converse(
+        agent, "What does E1102 mean on the CP-200?", "what do I do before restarting it?"
+    )
+    assert rewritten[1] == "What do I do before restarting CP-200 (E1102)?"
+    cleared = converse(agent, "What does E4027 mean on the HP-400?", "How do I clear it?")
+    assert cleared[1] == "How do I clear E4027 (HP-400)?"
+
+
+def test_that_noun_the_previous_question_did_not_say_completes_the_question(agent):
+    assert (
+        converse(
+            agent,
+            "My HP-400 press is throwing E4027, what does it mean?",
+            "what should that precharge be?",
+        )[1]
+        == "What should that HP-400 precharge be (E4027)?"
+    )
+
+
+def test_that_compared_with_another_model_is_the_previous_figure(agent):
+    assert (
+        converse(
+            agent,
+            "What's the air filter part number for the AC-110?",
+            "What motor does that machine have?",
+            "How does that compare with the AC-75?",
+        )[2]
+        == "How does the AC-110 motor compare with the AC-75?"
+    )
+
+
+def test_now_asks_the_previous_question_of_the_current_version(agent):
+    assert (
+        converse(
+            agent,
+            "In 2022, what seal replacement interval did the CP-200 manual give?",
+            "And what does it say now?",
+        )[1]
+        == "What seal replacement interval did the CP-200 manual give?"
+    )
+
+
+def test_a_limit_written_noun_first_is_a_limit_and_a_measured_level_is_not():
+    assert answered_limit("Above an action level of 85 dB(A), run a program [1].") == (
+        "85 dB(A) action level"
+    )
+    assert answered_limit("A permissible exposure limit of 90 dB(A) applies.") == (
+        "90 dB(A) exposure limit"
+    )
+    assert answered_limit("Its noise level of 72 dB(A) at 1 m [1].") is None
+
+
+def test_it_compared_with_after_a_named_model_is_the_model_in_play(agent):
+    assert (
+        converse(
+            agent,
+            "How much fluid does reservoir A on the B737-800 hold?",
+            "How many hydraulic systems does the A320 have compared with it?",
+        )[1]
+        == "How many hydraulic systems does the A320 have compared with the B737-800?"
+    )
+
+
+def test_a_follow_up_naming_a_document_of_its_own_does_not_carry_the_previous_source(agent):
+    rewritten = converse(
+        agent,
+        "According to the FAA, how often must the HPT stage 1 blades of a CFM56-7B be borescoped?",
+        "And the manual's standard interval for that engine?",
+    )[1]
+    assert rewritten is not None
+    assert "CFM56-7B" in rewritten
+    assert "FAA" not in rewritten
