@@ -186,6 +186,15 @@ def test_the_table_whose_measure_is_named_most_specifically_is_read():
         ("Total orders between June and August 2026", "2026-06-01", "2026-08-31"),
         ("Total orders from July to September", "2026-07-01", "2026-09-30"),
         ("Total orders since March", "2026-03-01", None),
+        # Month ranges without "from", days in words, a quarter or half named by its
+        # place in a year, the start of a period (issue 28).
+        ("Total orders in July–September 2026", "2026-07-01", "2026-09-30"),
+        ("Total orders in Jul-Sep 2025", "2025-07-01", "2025-09-30"),
+        ("Total orders June to August 2026", "2026-06-01", "2026-08-31"),
+        ("Total orders from 1 March 2026 to 31 May 2026", "2026-03-01", "2026-05-31"),
+        ("Total orders in the last quarter of 2025", "2025-10-01", "2025-12-31"),
+        ("Total orders in the second half of last year", "2025-07-01", "2025-12-31"),
+        ("Total orders since the start of 2026", "2026-01-01", None),
     ],
 )  # fmt: skip
 def test_periods_become_the_time_window_whole(question, time_from, time_to):
@@ -211,6 +220,10 @@ def test_periods_become_the_time_window_whole(question, time_from, time_to):
         ("models with more than 10 backorders", "condition on the figure"),
         ("What is the current shortage rate of the HP-400?", "say which"),
         ("shortage rate next month", "'next month' is after today"),
+        # Monthly figures cannot answer for part of a month: declined, not the month's.
+        ("Total orders in week 20 of 2026", "'in week 20 of 2026' is not whole months"),
+        ("Total orders in 2026-W20", "'in 2026-W20' is not whole months"),
+        ("Total orders since 15 March 2026", "'since 15 March 2026' is not whole months"),
         ("Total orders in the last hour", "which period 'last hour'"),
         ("How many order lines were short last month?", "nothing for 'short'"),
         ("How many order lines did Acme Corp get last month?", "nothing named 'Acme'"),
