@@ -79,7 +79,7 @@ _DAY_IN_WORDS = (
 # Without a year, a day, month, "Q3" or "H1" is the latest one that has begun (resolved
 # against the clock).
 _PERIOD_WORDS = (
-    rf"\d{{4}}-\d{{2}}-\d{{2}}|{_DAY_IN_WORDS}|{_Y}-?w\d{{2}}"
+    rf"\d{{4}}-\d{{2}}-\d{{2}}|{_Y}-(?:0[1-9]|1[0-2])|{_DAY_IN_WORDS}|{_Y}-?w\d{{2}}"
     rf"|(?:iso\s+)?(?:week|wk)\s+\d{{1,2}}{_OF_Y}?"
     rf"|q[1-4]{_OF_Y}?|(?:first|second|third|fourth|1st|2nd|3rd|4th|last|final)\s+quarter{_OF_Y}"
     rf"|h[12]{_OF_Y}?|(?:first|second|1st|2nd|last|final)\s+half{_OF_Y}"
@@ -118,6 +118,10 @@ _TIME = tuple(  # the earliest match wins; at the same position, the earlier kin
             r"\s*(?:[-–—]|\s(?:to|through|thru|until|till)\s)"
             rf"\s*({_PERIOD_WORDS})(?![\w/]|[-.][\d\s])",
         ),
+        (  # "since the start of the year": of this one
+            "from_start",
+            rf"\b(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+{_UNIT}\b",
+        ),
         (  # "since March", "until the end of Q2", "since the start of 2026"
             "bound",
             rf"\b({_BOUND})\s+(?:the\s+)?(?:(start|beginning|end)\s+of\s+(?:the\s+)?)?"
@@ -152,15 +156,21 @@ def _latest_begun(span_in: Callable[[int], tuple[date, date]], today: date) -> t
     return span if span[0] <= today else span_in(today.year - 1)
 
 
+_ISO_MONTH = re.compile(rf"({_Y})-(\d{{2}})")
+
+
 _ISO_WEEK = re.compile(rf"({_Y})-?w(\d{{2}})", re.IGNORECASE)
 
 
-_ISO_WEEK_IN_TEXT = re.compile(rf"(?<![\w/.-]){_Y}-?w\d{{2}}(?![\w/])", re.IGNORECASE)
+_ONE_WORD_PERIOD = re.compile(
+    rf"(?<![\w/.-])(?:{_Y}-?w\d{{2}}|q[1-4]-q[1-4]|h1-h2)(?![\w/])", re.IGNORECASE
+)
 
 
-def iso_weeks(text: str) -> tuple[tuple[int, int], ...]:
-    """Spans of ISO weeks written as one word ("2026-W40"): periods, not identifiers."""
-    return tuple(m.span() for m in _ISO_WEEK_IN_TEXT.finditer(text))
+def one_word_periods(text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of periods written as one word that look like identifiers ("2026-W40",
+    "Q2-Q3"): periods, not identifiers."""
+    return tuple(m.span() for m in _ONE_WORD_PERIOD.finditer(text))
 
 
 _DAY_FIRST = re.compile(rf"(\d{{1,2}})\D*?\s+(?:of\s+)?({_MON})", re.IGNORECASE)
@@ -195,6 +205,8 @@ def _interval(text: str, today: date, year: int | None = None) -> tuple[date, da
         return date(int(text), 1, 1), date(int(text), 12, 31)
     if named and (week_of := _ISO_WEEK.fullmatch(text)):  # 2026-W12
         words = ["week", week_of.group(2)]
+    elif named and (month_of := _ISO_MONTH.fullmatch(text)):  # 2026-05
+        return _months(int(month_of.group(1)), int(month_of.group(2)), 1)
     elif named and "-" in text:
         try:
             return date.fromisoformat(text), date.fromisoformat(text)
@@ -252,17 +264,31 @@ def _months_ago(day: date, months: int) -> date:
 
 
 def _between(first: str, last: str, today: date) -> tuple[date, date] | None:
-    """From the start of ``first`` to the end of ``last``: a first period without a year
+    """From the start of ``first`` to the end of ``last``. A first period without a year
     takes the last one's ("between June and August 2026"), the year before when it would
-    start later ("from November to February 2026")."""
-    closing = _interval(last, today)
-    if closing is None:
+    start later ("from November to February 2026"); a last one without a year takes the
+    first one's, the year after when it would end earlier ("from November 2025 to
+    February"). A last period inside the first ends it: "2026 through August" is
+    January to August 2026, not all of 2026."""
+    if _year_named(last, today) is None and _year_named(first, today) is not None:
+        opening = _interval(first, today)
+        if opening is None:
+            return None
+        closing = _interval(last, today, opening[0].year)
+        if closing is not None and closing[1] < opening[0]:
+            closing = _interval(last, today, opening[0].year + 1)
+    else:
+        closing = _interval(last, today)
+        if closing is None:
+            return None
+        unnamed = _year_named(first, today) is None
+        opening = _interval(first, today, closing[1].year if unnamed else None)
+        if opening is not None and opening[0] > closing[0] and unnamed:
+            opening = _interval(first, today, closing[1].year - 1)
+    if opening is None or closing is None:
         return None
-    opening = _interval(first, today, None if _YEAR.search(first) else closing[1].year)
-    if opening is not None and opening[0] > closing[0] and not _YEAR.search(first):
-        opening = _interval(first, today, closing[1].year - 1)
-    if opening is None:
-        return None
+    if opening[0] <= closing[0]:
+        return opening[0], closing[1]
     return min(opening[0], closing[0]), max(opening[1], closing[1])
 
 
@@ -278,6 +304,23 @@ def _relative(which: str, unit: str, today: date) -> tuple[date, date]:
         year, month0 = divmod(today.year * 12 + first - 1 + step * size, 12)
         start, end = _months(year, month0 + 1, size)
     return start, (end if step else today)
+
+
+def _bound(m: re.Match[str], today: date, year: int | None = None) -> tuple | None:
+    """(start, end) of "since March", "until the end of Q2", "before 2024": one end open.
+    A period without a year is in ``year`` if given, else the latest begun."""
+    span = _interval(m.group(3), today, year)
+    if span is None:
+        return None
+    if m.group(2):  # "the start of 2026": its first day; "the end of Q2": its last
+        edge = span[1] if m.group(2).lower() == "end" else span[0]
+        span = (edge, edge)
+    word = m.group(1).lower().split()[0]
+    if word in ("since", "from", "after"):
+        return (span[1] + _DAY if word == "after" else span[0]), None
+    if word in ("before", "prior"):
+        return None, span[0] - _DAY
+    return None, span[1]  # until, till, up to, through, by
 
 
 def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | None:
@@ -296,21 +339,12 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
             return None  # "may", "Q3" alone: a word or a label, not a period
         return _interval(m.group(2), today)
     if kind == "bound":
-        span = _interval(m.group(3), today)
-        if span is None:
-            return None
-        if m.group(2):  # "the start of 2026": its first day; "the end of Q2": its last
-            edge = span[1] if m.group(2).lower() == "end" else span[0]
-            span = (edge, edge)
-        word = m.group(1).lower().split()[0]
-        if word in ("since", "from", "after"):
-            return (span[1] + _DAY if word == "after" else span[0]), None
-        if word in ("before", "prior"):
-            return None, span[0] - _DAY
-        return None, span[1]  # until, till, up to, through, by
+        return _bound(m, today)
     if kind == "part":  # "mid-2019": a third of the year
         year, opening = int(m.group(2)), _THIRDS[m.group(1).lower()]
         return _months(year, opening, 4)
+    if kind == "from_start":
+        return _relative("this", m.group(1).lower(), today)[0], None
     if kind == "to_date":
         return date(today.year, 1, 1), today
     which, unit = m.group(1).lower(), m.group(2).lower()
@@ -354,6 +388,7 @@ def find_times(
         if taken and m.start() < taken[-1][0].end():
             continue  # inside the one taken: "June" of "between June and August 2026"
         taken.append((m, _TIME[rank][0], resolved))
+    taken = _bounded(masked, taken, today)
     spans = [resolved for _, _, resolved in taken]
     for k in range(len(taken) - 2, -1, -1):  # "Q3 and Q4 2025": Q3 of 2025 too
         if (
@@ -376,6 +411,41 @@ def _back(kind: str, m: re.Match[str]) -> bool:
 
 
 _JOINED = re.compile(r"\s*(?:,|&|and|or|vs\.?|versus)\s*", re.IGNORECASE)
+
+
+def _bounded(
+    masked: str,
+    taken: list[tuple[re.Match[str], str, tuple[date | None, date | None]]],
+    today: date,
+) -> list[tuple[re.Match[str], str, tuple[date | None, date | None]]]:
+    """A period followed by a bound without a year is one interval, the bound in the
+    period's year: "in 2026 up to September" is January to September 2026, "in 2025
+    since March" March to December 2025 (not two periods to compare)."""
+    out = list(taken)
+    k = 0
+    while k + 1 < len(out):
+        (m, kind, (start, end)), (n, other, _) = out[k], out[k + 1]
+        joined = not masked[m.end() : n.start()].strip(" ,")
+        if kind != "point" or other != "bound" or not joined or start is None or end is None:
+            k += 1
+            continue
+        if _year_named(n.group(3), today) is not None:
+            k += 1
+            continue
+        bound = _bound(n, today, start.year)
+        if bound is None:
+            k += 1
+            continue
+        low = max(start, bound[0]) if bound[0] is not None else start
+        high = min(end, bound[1]) if bound[1] is not None else end
+        if low > high:
+            k += 1
+            continue
+        whole = re.compile(re.escape(masked[m.start() : n.end()])).search(masked, m.start())
+        assert whole is not None
+        out[k : k + 2] = [(whole, "bounded", (low, high))]
+        k += 1
+    return out
 
 
 def _shared_year(
