@@ -133,6 +133,9 @@ class _Words:
     """Values of one column named with these are summed together, not compared."""
     change: frozenset[str]
     """Words asking how a figure changed: two sides needed."""
+    verb_forms: Mapping[str, tuple[str, ...]]
+    """A verb's base form -> its other forms ("spend" -> "spent"): a measure's one-word
+    name is written in any of them."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -231,6 +234,11 @@ def _words() -> _Words:
         periodic={_norm(w): _norm(u) for w, u in periodic.items()},
         together=phrases(_strings(data.get("together", {}), "words", "together")),
         change=frozenset(_norm(w) for w in _strings(data.get("change", {}), "words", "change")),
+        verb_forms={
+            base.lower(): _strings(forms, base, "verb_forms")
+            for forms in [data.get("verb_forms", {})]
+            for base in forms
+        },
     )
 
 
@@ -801,8 +809,14 @@ class _Reader:
     def _measures(self) -> list[tuple[int, int, Measure]]:
         names: list[tuple[str, Measure]] = []
         rows = self.schema.rows_noun
+        forms = self.words.verb_forms
         for measure in self.schema.measures:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
+            names += [  # "spent" of a measure named "spend"
+                (form, measure)
+                for n in measure.synonyms
+                for form in forms.get(n.strip().lower(), ())
+            ]
             if measure.column is not None:
                 names.append((measure.column, measure))
             if measure.counts_rows and rows:

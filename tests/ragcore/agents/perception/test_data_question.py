@@ -1002,3 +1002,42 @@ def test_a_share_of_the_rows_or_of_a_period_s_total_is_read():
     part = read_jobs("What fraction of 2025 downtime was at Riverside?")
     assert isinstance(part, DataQuestion), part
     assert (part.query.aggregation, part.query.group_by) == (Aggregation.SHARE, ("site",))
+
+
+STORES = parse_schema(
+    """
+    description = "Spare-parts issues from the stores"
+    time_column = "issue_date"
+    [columns]
+    issue_date = "date"
+    site = "text"
+    quantity = "integer"
+    unit_cost = "real"
+    [dimensions.site]
+    [measures.quantity]
+    synonyms = ["quantity"]
+    [measures.issue_value]
+    expression = "quantity * unit_cost"
+    synonyms = ["issue value", "spend"]
+    """,
+    "stores_issues.toml",
+    default_name="stores_issues",
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What has Riverside spent on spare parts since September?",
+        "How much did Riverside spend on spare parts since September?",
+    ],
+)
+def test_a_measure_named_by_a_verb_is_named_by_its_other_forms(question):
+    """ "spent" names the measure whose name is "spend" (rules file, ``[verb_forms]``)."""
+    time = AGENT.run(question).constraints.time
+    values = {"stores_issues": {"site": ["Riverside", "Hillcrest"]}}
+    found = recognise(question, [STORES], today=TODAY, time=time, values=values)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "issue_value"
+    assert found.query.filters == (("site", "Riverside"),)
+    assert (found.query.time_from, found.query.time_to) == (date(2026, 9, 1), None)
