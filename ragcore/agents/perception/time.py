@@ -137,6 +137,8 @@ _TIME = tuple(  # the earliest match wins; at the same position, the earlier kin
 
 
 _DAY = timedelta(days=1)
+_DAY_NUMBER = re.compile(r"\d{1,2}(?!\d|-)")
+_DAY_LEAD = re.compile(r"(?:^|[,;:(]|\b(?:on|the))\s*$", re.IGNORECASE)  # "on 1 March"
 _COMPARED = re.compile(r"\bcompar\w*\s+(?:the\s+)?$", re.IGNORECASE)
 _THIRDS = {"early": 1, "mid": 5, "late": 9}  # first month of a third of the year
 _YEAR = re.compile(_Y)
@@ -337,6 +339,12 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
     if kind == "point":
         if m.group(1) is None and _year_named(m.group(2), today) is None:
             return None  # "may", "Q3" alone: a word or a label, not a period
+        if (
+            m.group(1) is None
+            and _DAY_NUMBER.match(m.group(2))
+            and not _DAY_LEAD.search(m.string[: m.start()])
+        ):
+            return None  # "Line 1 March 2026": a line's number, not the 1st of March
         return _interval(m.group(2), today)
     if kind == "bound":
         return _bound(m, today)
