@@ -54,6 +54,7 @@ lacks) -> the stored values to name instead (``TableCatalog.known``)."""
 
 _PREPOSITION = re.compile(r"^(?:(?:in|during|of|for|the)\s+)+", re.IGNORECASE)
 _ONE_DAY = timedelta(days=1)
+_A_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 """Words before a period's name: "in 2025" is named "2025"."""
 
 
@@ -1436,6 +1437,9 @@ class _Reader:
             if period.start > today:
                 return self.unexpressible(f"{period.text!r} is after today; it holds no forecasts")
             label = _PREPOSITION.sub("", period.text)
+            dated = [p for p in periods if _A_YEAR.search(p.text)]
+            if dated and not _A_YEAR.search(label) and period.start.year == period.end.year:
+                label = f"{label} {period.start.year}"  # "Q3 and Q4 2025": "Q3 2025"
             self.matched.append(
                 Match(
                     Role.TIME,

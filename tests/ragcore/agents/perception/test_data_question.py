@@ -1041,3 +1041,22 @@ def test_a_measure_named_by_a_verb_is_named_by_its_other_forms(question):
     assert found.query.measure == "issue_value"
     assert found.query.filters == (("site", "Riverside"),)
     assert (found.query.time_from, found.query.time_to) == (date(2026, 9, 1), None)
+
+
+def test_periods_sharing_a_year_are_compared_each_named_with_it():
+    """ "Q3 and Q4 2025": Q3 of 2025 (not the latest Q3), named "Q3 2025" in the answer."""
+    question = "Total orders in Q3 and Q4 2025"
+    constraints = AGENT.run(question).constraints
+    found = recognise(
+        question,
+        SCHEMAS,
+        today=TODAY,
+        time=constraints.time,
+        periods=constraints.periods,
+        values=VALUES,
+    )
+    assert isinstance(found, DataQuestion), found
+    assert [(p.label, p.start, p.end) for p in found.query.periods] == [
+        ("Q3 2025", date(2025, 7, 1), date(2025, 9, 30)),
+        ("Q4 2025", date(2025, 10, 1), date(2025, 12, 31)),
+    ]
