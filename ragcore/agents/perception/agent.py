@@ -25,7 +25,7 @@ from ragcore.agents.perception.followup import Rewrite, rewrite
 from ragcore.agents.perception.model import Constraints, Entity, Perception
 from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
-from ragcore.agents.perception.time import find_times
+from ragcore.agents.perception.time import find_times, one_word_periods
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.types import Action, EntitySource, Route
 
@@ -117,7 +117,10 @@ class PerceptionAgent:
     def _read(self, text: str) -> Perception:
         self._ensure_nlp()
         rules = self._rules
-        found = _pattern_entities(text, rules)
+        weeks = one_word_periods(text)
+        found = [  # "W40" of "2026-W40", "Q2-Q3": periods, not models
+            e for e in _pattern_entities(text, rules) if not any(a <= e.start < b for a, b in weeks)
+        ]
         taken = [(e.start, e.end) for e in found]
         masked = _mask(text, taken + [m.span() for m in rules.match["not_dates"].finditer(text)])
         times = find_times(masked, (p for _, p in rules.units), self._clock)

@@ -18,7 +18,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import TypeVar
@@ -53,6 +53,8 @@ lacks) -> the stored values to name instead (``TableCatalog.known``)."""
 
 
 _PREPOSITION = re.compile(r"^(?:(?:in|during|of|for|the)\s+)+", re.IGNORECASE)
+_ONE_DAY = timedelta(days=1)
+_A_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 """Words before a period's name: "in 2025" is named "2025"."""
 
 
@@ -132,6 +134,9 @@ class _Words:
     """Values of one column named with these are summed together, not compared."""
     change: frozenset[str]
     """Words asking how a figure changed: two sides needed."""
+    verb_forms: Mapping[str, tuple[str, ...]]
+    """A verb's base form -> its other forms ("spend" -> "spent"): a measure's one-word
+    name is written in any of them."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -230,6 +235,11 @@ def _words() -> _Words:
         periodic={_norm(w): _norm(u) for w, u in periodic.items()},
         together=phrases(_strings(data.get("together", {}), "words", "together")),
         change=frozenset(_norm(w) for w in _strings(data.get("change", {}), "words", "change")),
+        verb_forms={
+            base.lower(): _strings(forms, base, "verb_forms")
+            for forms in [data.get("verb_forms", {})]
+            for base in forms
+        },
     )
 
 
@@ -800,8 +810,14 @@ class _Reader:
     def _measures(self) -> list[tuple[int, int, Measure]]:
         names: list[tuple[str, Measure]] = []
         rows = self.schema.rows_noun
+        forms = self.words.verb_forms
         for measure in self.schema.measures:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
+            names += [  # "spent" of a measure named "spend"
+                (form, measure)
+                for n in measure.synonyms
+                for form in forms.get(n.strip().lower(), ())
+            ]
             if measure.column is not None:
                 names.append((measure.column, measure))
             if measure.counts_rows and rows:
@@ -1259,6 +1275,12 @@ class _Reader:
         compared_periods = self._periods(periods, today)
         if isinstance(compared_periods, Unexpressible):
             return compared_periods
+        for period in (
+            *([time] if time is not None and not compared_periods else []),
+            *(periods if compared_periods else ()),
+        ):
+            if (unmonthly := self._not_whole_months(period, dated_by, today)) is not None:
+                return unmonthly
         changed = [
             t.raw
             for k, t in enumerate(self.tokens)
@@ -1326,6 +1348,26 @@ class _Reader:
         if needs_text:
             text_part = self.text[self.tokens[min(i for i, _ in needs_text)].start :]
         return DataQuestion(query, bool(needs_text), tuple(self.matched), text_part)
+
+    def _not_whole_months(
+        self, period: TimeConstraint, dated_by: str | None, today: date
+    ) -> Unexpressible | None:
+        """A period a monthly time column cannot select exactly ("week 12", "since 15
+        March" of monthly figures) is declined, naming it: its figure would be that of
+        the whole months around it. A period counted back from today ("the past 6
+        months") or running to today ("this year") stands for its months."""
+        column = dated_by or self.schema.time_column
+        if column is None or self.schema.columns[column] is not ColumnType.MONTH:
+            return None
+        start, end = period.start, period.end
+        starts = start is None or start.day == 1 or period.counted_back
+        ends = end is None or end >= today or (end + _ONE_DAY).day == 1
+        if starts and ends:
+            return None
+        return self.unexpressible(
+            f"its figures are monthly ({column}), and {period.text!r} is not whole months; "
+            "ask by month, quarter or year"
+        )
 
     def _dated_by(self) -> str | None | Unexpressible:
         """The date column a period selects rows by when the question names one other
@@ -1395,6 +1437,9 @@ class _Reader:
             if period.start > today:
                 return self.unexpressible(f"{period.text!r} is after today; it holds no forecasts")
             label = _PREPOSITION.sub("", period.text)
+            dated = [p for p in periods if _A_YEAR.search(p.text)]
+            if dated and not _A_YEAR.search(label) and period.start.year == period.end.year:
+                label = f"{label} {period.start.year}"  # "Q3 and Q4 2025": "Q3 2025"
             self.matched.append(
                 Match(
                     Role.TIME,

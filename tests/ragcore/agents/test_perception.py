@@ -160,6 +160,42 @@ def test_spacy_finds_the_faa(spacy_agent, rules_agent):
          "from November to February 2026"),
         ("Delay since March?", date(2026, 3, 1), None, "since March"),
         ("Output in Q1?", date(2026, 1, 1), date(2026, 3, 31), "in Q1"),
+        # Days in words, ranges without "from", a period's place in a year, its start or
+        # end, ISO weeks (issue 28).
+        ("Hours from 1 March 2026 to 31 May 2026?", date(2026, 3, 1), date(2026, 5, 31),
+         "from 1 March 2026 to 31 May 2026"),
+        ("Hours between March 1, 2026 and May 31, 2026?", date(2026, 3, 1),
+         date(2026, 5, 31), "between March 1, 2026 and May 31, 2026"),
+        ("Orders since the 3rd of March?", date(2026, 3, 3), None, "since the 3rd of March"),
+        ("Hours in July–September 2026?", date(2026, 7, 1), date(2026, 9, 30),
+         "in July–September 2026"),
+        ("Hours in Jul-Sep 2025?", date(2025, 7, 1), date(2025, 9, 30), "in Jul-Sep 2025"),
+        ("Hours June to August 2026?", date(2026, 6, 1), date(2026, 8, 31),
+         "June to August 2026"),
+        ("Hours in Q1 to Q3 2026?", date(2026, 1, 1), date(2026, 9, 30), "in Q1 to Q3 2026"),
+        ("Hours in the last quarter of 2025?", date(2025, 10, 1), date(2025, 12, 31),
+         "in the last quarter of 2025"),
+        ("Hours in the second half of last year?", date(2025, 7, 1), date(2025, 12, 31),
+         "in the second half of last year"),
+        ("Hours in Q3 last year?", date(2025, 7, 1), date(2025, 9, 30), "in Q3 last year"),
+        ("Hours since the start of 2026?", date(2026, 1, 1), None, "since the start of 2026"),
+        ("Hours until the end of Q2?", None, date(2026, 6, 30), "until the end of Q2"),
+        ("Hours in 2026-W40?", date(2026, 9, 28), date(2026, 10, 4), "in 2026-W40"),
+        ("Hours in Q2-Q3 2026?", date(2026, 4, 1), date(2026, 9, 30), "in Q2-Q3 2026"),
+        ("Hours in 2026-05?", date(2026, 5, 1), date(2026, 5, 31), "in 2026-05"),
+        ("Hours since the beginning of the year?", date(2026, 1, 1), None,
+         "since the beginning of the year"),
+        # A last period inside the first ends it; a bound after a year is in that year.
+        ("Hours in 2025 through August?", date(2025, 1, 1), date(2025, 8, 31),
+         "in 2025 through August"),
+        ("Hours in 2025 up to September?", date(2025, 1, 1), date(2025, 9, 30),
+         "in 2025 up to September"),
+        ("Hours in 2025 since March?", date(2025, 3, 1), date(2025, 12, 31),
+         "in 2025 since March"),
+        ("Hours from November 2025 to February?", date(2025, 11, 1), date(2026, 2, 28),
+         "from November 2025 to February"),
+        ("Hours in ISO week 40 of 2026?", date(2026, 9, 28), date(2026, 10, 4),
+         "in ISO week 40 of 2026"),
     ],
 )  # fmt: skip
 def test_time_constraints(agent, question, start, end, text):
@@ -177,6 +213,7 @@ def test_time_constraints(agent, question, start, end, text):
         "What may cause a low flow alarm?",  # a verb, not the month
         "Is transistor Q3 on the main board?",  # a label, not a quarter
         "What happens in the first half of the stroke?",  # no year: not a half-year
+        "Is the H1-2026 seal kit in stock?",  # H1 of 2026, not H1 until the end of 2026
     ],
 )
 def test_no_time_constraint(agent, question):
@@ -464,3 +501,25 @@ def test_a_question_read_again_the_same_day_is_not_read_twice():
     today[0] = date(2027, 1, 4)  # another day: read again ("last year" is another year)
     later = agent.run("What was the CP-200 flow last year?")
     assert later is not first and later.constraints.time != first.constraints.time
+
+
+def test_a_period_without_a_year_joined_to_one_with_a_year_takes_its_year(agent):
+    """ "Q3 and Q4 2025" is Q3 2025 and Q4 2025, not the latest Q3 (of 2026)."""
+    c = agent.run("Parts cost in Q3 and Q4 2025?").constraints
+    assert [(p.start, p.end) for p in c.periods] == [
+        (date(2025, 7, 1), date(2025, 9, 30)),
+        (date(2025, 10, 1), date(2025, 12, 31)),
+    ]
+    c = agent.run("Parts cost in December or January 2026?").constraints
+    assert [(p.start, p.end) for p in c.periods] == [
+        (date(2025, 12, 1), date(2025, 12, 31)),
+        (date(2026, 1, 1), date(2026, 1, 31)),
+    ]
+    c = agent.run("Parts cost in March 2025 and in April?").constraints
+    assert [p.start for p in c.periods] == [date(2025, 3, 1), date(2026, 4, 1)]  # both dated
+
+
+def test_a_period_counted_back_from_today_is_marked_so(agent):
+    assert agent.run("Alarms in the past 6 months?").constraints.time.counted_back
+    assert not agent.run("Alarms last quarter?").constraints.time.counted_back
+    assert not agent.run("Alarms in Q3 2026?").constraints.time.counted_back

@@ -186,6 +186,15 @@ def test_the_table_whose_measure_is_named_most_specifically_is_read():
         ("Total orders between June and August 2026", "2026-06-01", "2026-08-31"),
         ("Total orders from July to September", "2026-07-01", "2026-09-30"),
         ("Total orders since March", "2026-03-01", None),
+        # Month ranges without "from", days in words, a quarter or half named by its
+        # place in a year, the start of a period (issue 28).
+        ("Total orders in July–September 2026", "2026-07-01", "2026-09-30"),
+        ("Total orders in Jul-Sep 2025", "2025-07-01", "2025-09-30"),
+        ("Total orders June to August 2026", "2026-06-01", "2026-08-31"),
+        ("Total orders from 1 March 2026 to 31 May 2026", "2026-03-01", "2026-05-31"),
+        ("Total orders in the last quarter of 2025", "2025-10-01", "2025-12-31"),
+        ("Total orders in the second half of last year", "2025-07-01", "2025-12-31"),
+        ("Total orders since the start of 2026", "2026-01-01", None),
     ],
 )  # fmt: skip
 def test_periods_become_the_time_window_whole(question, time_from, time_to):
@@ -211,6 +220,10 @@ def test_periods_become_the_time_window_whole(question, time_from, time_to):
         ("models with more than 10 backorders", "condition on the figure"),
         ("What is the current shortage rate of the HP-400?", "say which"),
         ("shortage rate next month", "'next month' is after today"),
+        # Monthly figures cannot answer for part of a month: declined, not the month's.
+        ("Total orders in week 20 of 2026", "'in week 20 of 2026' is not whole months"),
+        ("Total orders in 2026-W20", "'in 2026-W20' is not whole months"),
+        ("Total orders since 15 March 2026", "'since 15 March 2026' is not whole months"),
         ("Total orders in the last hour", "which period 'last hour'"),
         ("How many order lines were short last month?", "nothing for 'short'"),
         ("How many order lines did Acme Corp get last month?", "nothing named 'Acme'"),
@@ -989,3 +1002,61 @@ def test_a_share_of_the_rows_or_of_a_period_s_total_is_read():
     part = read_jobs("What fraction of 2025 downtime was at Riverside?")
     assert isinstance(part, DataQuestion), part
     assert (part.query.aggregation, part.query.group_by) == (Aggregation.SHARE, ("site",))
+
+
+STORES = parse_schema(
+    """
+    description = "Spare-parts issues from the stores"
+    time_column = "issue_date"
+    [columns]
+    issue_date = "date"
+    site = "text"
+    quantity = "integer"
+    unit_cost = "real"
+    [dimensions.site]
+    [measures.quantity]
+    synonyms = ["quantity"]
+    [measures.issue_value]
+    expression = "quantity * unit_cost"
+    synonyms = ["issue value", "spend"]
+    """,
+    "stores_issues.toml",
+    default_name="stores_issues",
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What has Riverside spent on spare parts since September?",
+        "How much did Riverside spend on spare parts since September?",
+    ],
+)
+def test_a_measure_named_by_a_verb_is_named_by_its_other_forms(question):
+    """ "spent" names the measure whose name is "spend" (rules file, ``[verb_forms]``)."""
+    time = AGENT.run(question).constraints.time
+    values = {"stores_issues": {"site": ["Riverside", "Hillcrest"]}}
+    found = recognise(question, [STORES], today=TODAY, time=time, values=values)
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "issue_value"
+    assert found.query.filters == (("site", "Riverside"),)
+    assert (found.query.time_from, found.query.time_to) == (date(2026, 9, 1), None)
+
+
+def test_periods_sharing_a_year_are_compared_each_named_with_it():
+    """ "Q3 and Q4 2025": Q3 of 2025 (not the latest Q3), named "Q3 2025" in the answer."""
+    question = "Total orders in Q3 and Q4 2025"
+    constraints = AGENT.run(question).constraints
+    found = recognise(
+        question,
+        SCHEMAS,
+        today=TODAY,
+        time=constraints.time,
+        periods=constraints.periods,
+        values=VALUES,
+    )
+    assert isinstance(found, DataQuestion), found
+    assert [(p.label, p.start, p.end) for p in found.query.periods] == [
+        ("Q3 2025", date(2025, 7, 1), date(2025, 9, 30)),
+        ("Q4 2025", date(2025, 10, 1), date(2025, 12, 31)),
+    ]
