@@ -7,7 +7,8 @@ question (``steps``), a list of choices for a question asking which there are
 question about a change, in the clause that states it (``reason``), a value of the shape
 its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
 and signals a question asks the meaning of, named (``unnamed_signal``); the products and versions it
-names, named by the sources (``unnamed_products``); the focus of its form, named
+names, named by the sources (``unnamed_products``), and its acronyms and keys, named by the answer or its sources
+(``unnamed_terms``); the focus of its form, named
 (``focus``). The extractive generator prefers sentences that are; the validator reports
 answers that are not. Kinds without a test here (yes/no, why
 questions about no change) always pass."""
@@ -153,6 +154,29 @@ def unnamed_products(asks: Asks, sources: Sequence[Evidence]) -> tuple[str, ...]
         return ()
     said = " ".join(f"{e.document.id} {e.document.title} {e.section} {e.text}" for e in sources)
     return tuple(p for p in asks.products if not names_in(p, said))
+
+
+def unnamed_terms(asks: Asks, text: str, sources: Sequence[Evidence]) -> tuple[str, ...]:
+    """The acronyms and keys the question names (``Asks.named_terms``: "PTC", "USB",
+    "HOME_SEARCH_VEL") that neither ``text`` nor any of its ``sources`` names — in its
+    text, section path, document title or document id: a PTC thermistor is not answered
+    from a passage on NTC thermistors, nor the USB address by the radio's."""
+    if not asks.named_terms:
+        return ()
+    said = " ".join(
+        (text, *(f"{e.document.id} {e.document.title} {e.section} {e.text}" for e in sources))
+    )
+    return tuple(t for t in asks.named_terms if not _names_term(t, said))
+
+
+def _names_term(term: str, text: str) -> bool:
+    """``text`` names ``term``, its plural, or a code of its letters ("PD164" names the
+    PD register)."""
+    return (
+        names_in(term, text)
+        or names_in(f"{term}s", text)
+        or re.search(rf"(?<![A-Za-z0-9]){re.escape(term)}\d", text, re.IGNORECASE) is not None
+    )
 
 
 @functools.cache

@@ -148,6 +148,11 @@ class Asks:
     """Products and versions named without a model number ("ODrive Pro", "roboRIO",
     "v3.6"; ``text.products``): an answer's sources must name each, or they are a
     sibling's (another product, another revision)."""
+    named_terms: tuple[str, ...] = ()
+    """Acronyms and keys the question names besides its models, codes, products and
+    units ("PTC", "USB", "HOME_SEARCH_VEL", "evcc.yaml"; ``lexicon.named_term``): an
+    answer or its sources name each, or the answer is about something else (the NTC
+    type, the radio's address)."""
     value_shape: str | None = None
     """The shape of value its head noun asks for ("What port …?": a port;
     ``answer_types.shape``): an answer holds a value of that shape."""
@@ -364,6 +369,7 @@ def read_asks(
         default=_asks_default(question, form),
         signals=signals,
         products=product_names(question),
+        named_terms=_named_terms(question),
         value_shape=_value_shape(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
@@ -444,6 +450,22 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     light = pattern("lexicon", "light").search(question)
     found = pattern("lexicon", "asked_signal").finditer(question)
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
+
+
+def _named_terms(question: str) -> tuple[str, ...]:
+    """The acronyms and keys ``question`` names (``lexicon.named_term``), a plural as its
+    singular ("PT100s": "PT100"), without its models and codes, product names and units."""
+    taken = {t for name, _, _ in identifiers(question) for t in terms(name)}
+    taken |= {t for p in product_names(question) for t in terms(p)}
+    found = []
+    for m in pattern("lexicon", "named_term").finditer(question):
+        term = m.group(0)
+        if term.endswith("s") and (term[-2].isupper() or term[-2].isdigit()):
+            term = term[:-1]  # "PT100s", "RCDs"
+        if set(terms(term)) & taken or units_named(term) or not terms(term):
+            continue
+        found.append(term)
+    return tuple(dict.fromkeys(found))
 
 
 def _value_shape(question: str) -> str | None:

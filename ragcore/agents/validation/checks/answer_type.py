@@ -13,6 +13,7 @@ from ragcore.agents.answer_types import (
     unmet,
     unnamed_products,
     unnamed_signal,
+    unnamed_terms,
     unstated_default,
 )
 from ragcore.agents.answer_types.shape import unshaped
@@ -119,6 +120,25 @@ def about_the_named_product(answer: AnswerModel) -> Iterator[Finding]:
             chunk_ids=tuple(e.chunk_id for e in answer.cited),
             document_ids=tuple(dict.fromkeys(e.document.id for e in answer.cited)),
             entity=name,
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.named_term",))
+def about_the_named_term(answer: AnswerModel) -> Iterator[Finding]:
+    """A question naming an acronym or a key ("a PTC thermistor", "over USB",
+    "HOME_SEARCH_VEL") is answered by text that names it or from sources that do: a
+    passage on the thermistor limits that never says PTC, or the radio's address for
+    the USB one, answers something else."""
+    if not answer.statements:
+        return
+    text = strip_citations(answer.draft.text)
+    for term in unnamed_terms(answer.asks, text, answer.cited):
+        yield Finding(
+            "answer_type.named_term",
+            IssueKind.OFF_QUESTION,
+            f"the question asks about {term}; neither the answer nor its sources name it",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            entity=term,
         )
 
 
