@@ -422,7 +422,7 @@ def _answer_type(
         return AnswerType.REASON
     if measure == Measure.COUNT:
         return AnswerType.COUNT
-    if _MEANING.search(question):
+    if _MEANING.search(question) or _what_it_is(question):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
@@ -435,6 +435,15 @@ def _answer_type(
     if form == QuestionForm.VALUE and _HOW_MUCH.search(question):
         return AnswerType.FIGURE
     return AnswerType.ANY
+
+
+def _what_it_is(question: str) -> bool:
+    """ "… throwing fault 34 …, what is that?": a code or numbered signal named, then
+    asked what it is — its meaning."""
+    if not pattern("lexicon", "asks_what_it_is").search(question):
+        return False
+    found = pattern("lexicon", "asked_signal").finditer(question)
+    return any(m.group("code") or m.group("number") for m in found)
 
 
 def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
