@@ -347,13 +347,14 @@ def read_asks(
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
+    focus = _focus(question)
     return Asks(
         form=form,
         answer_type=answer_type,
         measure=measure,
         attributes=asked,
         named_attributes=table.asked_in(question),
-        focus=_focus(question),
+        focus=focus,
         done=_done(question),
         terms=frozenset(terms(question)),
         content_terms=frozenset(content_terms(question)),
@@ -369,7 +370,7 @@ def read_asks(
         default=_asks_default(question, form),
         signals=signals,
         products=product_names(question),
-        named_terms=_named_terms(question),
+        named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
         value_shape=_value_shape(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
@@ -461,17 +462,20 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
 
 
-def _named_terms(question: str) -> tuple[str, ...]:
+def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
     """The acronyms and keys ``question`` names (``lexicon.named_term``), a plural as its
-    singular ("PT100s": "PT100"), without its models and codes, product names and units."""
+    singular ("PT100s": "PT100"), without its models and codes, product names and units,
+    nor the value a value question asks for ("What IP …?": an address answers it)."""
     taken = {t for name, _, _ in identifiers(question) for t in terms(name)}
+    asked = focus.wanted if focus else frozenset()
     taken |= {t for p in product_names(question) for t in terms(p)}
     found = []
     for m in pattern("lexicon", "named_term").finditer(question):
         term = m.group(0)
         if term.endswith("s") and (term[-2].isupper() or term[-2].isdigit()):
             term = term[:-1]  # "PT100s", "RCDs"
-        if set(terms(term)) & taken or units_named(term) or not terms(term):
+        said = set(terms(term))
+        if not said or said & taken or said <= asked or units_named(term):
             continue
         found.append(term)
     return tuple(dict.fromkeys(found))
