@@ -49,6 +49,7 @@ class AnswerType(StrEnum):
     PART_NUMBER = "part_number"  # "What is the part number of the seal?"
     OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
     CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
+    PURPOSE = "purpose"  # "What is upssched for?": what it does, the thing named
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -347,7 +348,7 @@ def read_asks(
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
-    focus = _focus(question)
+    focus = _focus(question) or _purpose_focus(question)
     return Asks(
         form=form,
         answer_type=answer_type,
@@ -427,6 +428,8 @@ def _answer_type(
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
+    if _purpose_focus(question):
+        return AnswerType.PURPOSE
     if _OPTIONS.search(asked_sentence(question)):
         return AnswerType.OPTIONS
     if action == Action.HOW_TO:
@@ -436,6 +439,17 @@ def _answer_type(
     if form == QuestionForm.VALUE and _HOW_MUCH.search(question):
         return AnswerType.FIGURE
     return AnswerType.ANY
+
+
+def _purpose_focus(question: str) -> Focus | None:
+    """The thing a "what is X for?" question asks the purpose of (``lexicon.asks_purpose``),
+    as a focus: its distinctive terms, names and generic words aside."""
+    m = pattern("lexicon", "asks_purpose").match(asked_sentence(question))
+    if m is None:
+        return None
+    phrase = terms(m.group("focus"))
+    skip = model_terms(set(phrase)) | STOPWORDS | term_set("generic")
+    return Focus(m.group("focus").strip(), frozenset(t for t in phrase if t not in skip))
 
 
 def _what_it_is(question: str) -> bool:

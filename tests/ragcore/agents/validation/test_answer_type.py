@@ -652,7 +652,7 @@ def test_the_asked_acronym_may_be_named_by_the_sources_or_as_a_code_of_its_lette
 def test_a_fault_number_asked_what_it_is_asks_its_meaning():
     asks = perceive("moteus keeps throwing fault 34 when the load decelerates, what is that?").asks
     assert (asks.answer_type, asks.signals) == (AnswerType.MEANING, ("34",))
-    assert perceive("What is that valve for?").asks.answer_type == AnswerType.ANY
+    assert perceive("What is that valve for?").asks.answer_type == AnswerType.PURPOSE
 
 
 def test_a_question_for_a_settings_value_is_not_answered_by_a_sentence_that_only_names_it():
@@ -681,3 +681,24 @@ def test_a_cable_length_or_payload_question_asks_for_a_figure_of_that_attribute(
     answer = "CAN 2.0b supports 1 Mbps [1]."
     found = findings(check("max CAN cable length for the ODrive at 1 Mbps?", answer, can))
     assert ("focus.attribute", "off_question") in found
+
+
+def test_a_purpose_question_is_answered_by_a_sentence_that_names_the_thing_and_its_use():
+    question = "what's the hems section in evcc.yaml for?"
+    asks = perceive(question).asks
+    assert (asks.answer_type, asks.focus and asks.focus.phrase) == (
+        AnswerType.PURPOSE,
+        "the hems section",
+    )
+    evcc = document("evcc-docs/configuration", "evcc.yaml configuration")
+    other = [evidence(1, "This section documents the YAML-based configuration.", evcc)]
+    answer = "This section documents the YAML-based configuration [1]."
+    assert ("answer_type.purpose", "off_question") in findings(check(question, answer, other))
+    hems = [evidence(1, "The hems section configures external control of consumption.", evcc)]
+    answer = "The hems section configures external control of consumption [1]."
+    assert ("answer_type.purpose", "off_question") not in findings(check(question, answer, hems))
+    question = "what is upssched actually for?"
+    nut = document("nut-doc/upssched", "upssched")
+    told = [evidence(1, "Now that upssched knows how the timers work, give it a job.", nut)]
+    answer = "Now that upssched knows how the timers work, give it a job [1]."
+    assert ("answer_type.purpose", "off_question") in findings(check(question, answer, told))
