@@ -7,9 +7,10 @@ question (``steps``), a list of choices for a question asking which there are
 question about a change, in the clause that states it (``reason``), what a thing is for,
 the thing named (``purpose``), a value of the shape
 its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
-and signals a question asks the meaning of, named (``unnamed_signal``); the products and versions it
-names, named by the sources (``unnamed_products``), and its acronyms and keys, named by the answer or its sources
-(``unnamed_terms``); the focus of its form, named
+and signals a question asks the meaning of, named (``unnamed_signal``); the products and
+versions it names, named by the sources (``unnamed_products``); its acronyms and keys,
+named by the answer or its sources (``unnamed_terms``); the folder of a shown document it
+names, named by the cited ones (``unnamed_sources``); the focus of its form, named
 (``focus``). The extractive generator prefers sentences that are; the validator reports
 answers that are not. Kinds without a test here (yes/no, why
 questions about no change) always pass."""
@@ -28,6 +29,7 @@ from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
+from ragcore.agents.reading import term_set
 from ragcore.text.identifiers import find_entities
 from ragcore.text.lexicon import words
 from ragcore.text.products import names_in
@@ -38,7 +40,6 @@ from ragcore.text.quantities import (
     quantities,
     word_number_spans,
 )
-from ragcore.agents.reading import term_set
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.unit_table import unit_table
 
@@ -164,14 +165,20 @@ def unnamed_products(asks: Asks, sources: Sequence[Evidence]) -> tuple[str, ...]
 def unnamed_terms(asks: Asks, text: str, sources: Sequence[Evidence]) -> tuple[str, ...]:
     """The acronyms and keys the question names (``Asks.named_terms``: "PTC", "USB",
     "HOME_SEARCH_VEL") that neither ``text`` nor any of its ``sources`` names — in its
-    text, section path, document title or document id: a PTC thermistor is not answered
+    text, section path, document title, id or metadata: a PTC thermistor is not answered
     from a passage on NTC thermistors, nor the USB address by the radio's."""
     if not asks.named_terms:
         return ()
-    said = " ".join(
-        (text, *(f"{e.document.id} {e.document.title} {e.section} {e.text}" for e in sources))
-    )
+    said = " ".join((text, *(f"{_described(e)} {e.section} {e.text}" for e in sources)))
     return tuple(t for t in asks.named_terms if not _names_term(t, said))
+
+
+def _described(evidence: Evidence) -> str:
+    """A document's id, title, source and metadata values (an FAA directive's source
+    names the FAA, though its text may not)."""
+    document = evidence.document
+    values = map(str, document.metadata.values())
+    return " ".join((document.id, document.title, document.source, *values))
 
 
 def unnamed_sources(

@@ -4,6 +4,8 @@ with the question."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sources import check, document, evidence, findings, perceive
 
 from ragcore.agents.perception.asks import AnswerType
@@ -623,11 +625,11 @@ def test_an_answer_whose_text_and_sources_never_name_the_asked_acronym_is_off_th
     limits = [
         evidence(
             1,
-            "The ODrive will start current limiting the motor when temp_limit_lower is exceeded.",
+            "The ODrive starts current limiting when temp_limit_lower is exceeded.",
             THERMISTORS,
         )
     ]
-    answer = "The ODrive will start current limiting the motor when temp_limit_lower is exceeded [1]."
+    answer = "The ODrive starts current limiting when temp_limit_lower is exceeded [1]."
     assert ("answer_type.named_term", "off_question") in findings(check(question, answer, limits))
     ntc = [evidence(1, "The ODrive only supports the NTC type thermistor, not PTC.", THERMISTORS)]
     answer = "The ODrive only supports the NTC type thermistor, not PTC [1]."
@@ -702,3 +704,41 @@ def test_a_purpose_question_is_answered_by_a_sentence_that_names_the_thing_and_i
     told = [evidence(1, "Now that upssched knows how the timers work, give it a job.", nut)]
     answer = "Now that upssched knows how the timers work, give it a job [1]."
     assert ("answer_type.purpose", "off_question") in findings(check(question, answer, told))
+
+
+def test_an_answer_from_a_sibling_collection_while_the_named_one_was_shown_is_not_ok():
+    question = "What port is the evcc web interface on by default?"
+    apcupsd = document("apcupsd/manual", "apcupsd manual")
+    evcc = document("evcc-docs/docs_installation", "Installation")
+    shown = [
+        evidence(1, "The default NISPORT is 3551, the official apcupsd networking port.", apcupsd),
+        evidence(2, "evcc is installed as a service and started at boot.", evcc),
+    ]
+    answer = "The default NISPORT is 3551, the official apcupsd networking port [1]."
+    assert ("answer_type.source", "wrong_entity") in findings(check(question, answer, shown))
+    # the named collection cited: nothing to say; nor for ids without a folder
+    answer = "evcc is installed as a service and started at boot [2]."
+    assert ("answer_type.source", "wrong_entity") not in findings(check(question, answer, shown))
+    flat = [evidence(1, "The web interface listens on port 7070.", document("manual-x", "X"))]
+    answer = "The web interface listens on port 7070 [1]."
+    assert ("answer_type.source", "wrong_entity") not in findings(check(question, answer, flat))
+
+
+def test_the_asked_acronym_may_be_named_by_the_documents_source():
+    question = "What did the FAA directive issued in 2023 require for CFM56-7B HPT blades?"
+    ad = replace(document("reg-ad-2023-14-05", "AD 2023-14-05: CFM56-7B HPT blades"), source="FAA")
+    cited = [evidence(1, "It requires a borescope inspection within 500 flight cycles.", ad)]
+    answer = "It requires a borescope inspection within 500 flight cycles [1]."
+    assert ("answer_type.named_term", "off_question") not in findings(
+        check(question, answer, cited)
+    )
+    unsourced = [
+        evidence(
+            1,
+            "It requires a borescope inspection within 500 flight cycles.",
+            replace(ad, source=""),
+        )
+    ]
+    assert ("answer_type.named_term", "off_question") in findings(
+        check(question, answer, unsourced)
+    )
