@@ -131,8 +131,8 @@ def about_the_named_term(answer: AnswerModel) -> Iterator[Finding]:
     """A question naming an acronym or a key ("a PTC thermistor", "over USB",
     "HOME_SEARCH_VEL") is answered by text that names it or from sources that do: a
     passage on the thermistor limits that never says PTC, or the radio's address for
-    the USB one, answers something else."""
-    if not answer.statements:
+    the USB one, answers something else. A comparison's sides are the sides check's."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
         return
     text = strip_citations(answer.draft.text)
     for term in unnamed_terms(answer.asks, text, answer.cited):
