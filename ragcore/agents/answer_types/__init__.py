@@ -4,10 +4,13 @@ for "how much" (``amount``), the code for a question about a code's meaning, a p
 number for a question asking for one, a step beyond the question's words for a how-to
 question (``steps``), a list of choices for a question asking which there are
 (``options``), a cause for one asking what is wrong (``cause``), a reason for a why
-question about a change, in the clause that states it (``reason``), a value of the shape
+question about a change, in the clause that states it (``reason``), what a thing is for,
+the thing named (``purpose``), a value of the shape
 its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
-and signals a question asks the meaning of, named (``unnamed_signal``); the products and versions it
-names, named by the sources (``unnamed_products``); the focus of its form, named
+and signals a question asks the meaning of, named (``unnamed_signal``); the products and
+versions it names, named by the sources (``unnamed_products``); its acronyms and keys,
+named by the answer or its sources (``unnamed_terms``); the folder of a shown document it
+names, named by the cited ones (``unnamed_sources``); the focus of its form, named
 (``focus``). The extractive generator prefers sentences that are; the validator reports
 answers that are not. Kinds without a test here (yes/no, why
 questions about no change) always pass."""
@@ -21,10 +24,12 @@ from collections.abc import Iterable, Sequence
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.options import unlisted_options
+from ragcore.agents.answer_types.purpose import no_purpose
 from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
+from ragcore.agents.reading import term_set
 from ragcore.text.identifiers import find_entities
 from ragcore.text.lexicon import words
 from ragcore.text.products import names_in
@@ -35,7 +40,7 @@ from ragcore.text.quantities import (
     quantities,
     word_number_spans,
 )
-from ragcore.text.terms import terms
+from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.unit_table import unit_table
 
 # A part or order number written without "P/N": "88-2041-09", "SK.400-12", "4471203".
@@ -83,6 +88,8 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
         return no_cause(asks, text)
     elif asks.answer_type == AnswerType.REASON:
         return no_reason(asks, text)
+    elif asks.answer_type == AnswerType.PURPOSE:
+        return no_purpose(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
         parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]
@@ -153,6 +160,65 @@ def unnamed_products(asks: Asks, sources: Sequence[Evidence]) -> tuple[str, ...]
         return ()
     said = " ".join(f"{e.document.id} {e.document.title} {e.section} {e.text}" for e in sources)
     return tuple(p for p in asks.products if not names_in(p, said))
+
+
+def unnamed_terms(asks: Asks, text: str, sources: Sequence[Evidence]) -> tuple[str, ...]:
+    """The acronyms and keys the question names (``Asks.named_terms``: "PTC", "USB",
+    "HOME_SEARCH_VEL") that neither ``text`` nor any of its ``sources`` names — in its
+    text, section path, document title, id or metadata: a PTC thermistor is not answered
+    from a passage on NTC thermistors, nor the USB address by the radio's."""
+    if not asks.named_terms:
+        return ()
+    said = " ".join((text, *(f"{_described(e)} {e.section} {e.text}" for e in sources)))
+    return tuple(t for t in asks.named_terms if not _names_term(t, said))
+
+
+def _described(evidence: Evidence) -> str:
+    """A document's id, title, source and metadata values (an FAA directive's source
+    names the FAA, though its text may not)."""
+    document = evidence.document
+    values = map(str, document.metadata.values())
+    return " ".join((document.id, document.title, document.source, *values))
+
+
+def unnamed_sources(
+    asks: Asks, text: str, shown: Sequence[Evidence], cited: Sequence[Evidence]
+) -> tuple[str, ...]:
+    """The question's words that name the folder of a document shown to the generator —
+    the collection it was filed under ("evcc" of ``evcc-docs/…``) — that neither ``text``
+    nor any ``cited`` source names (in its id, title, section or text): the answer was
+    taken from a sibling collection (another project's manual) while the one the question
+    names was at hand. Models are the product checks' to judge."""
+    if not cited:
+        return ()
+    skip = STOPWORDS | term_set("generic")
+    asked = {t for t in asks.content_terms if t not in skip and not model_terms([t])}
+    folders = set().union(*(_folder_terms(e) for e in shown))
+    said = set(terms(text)).union(*(_named_by(e) for e in cited))
+    return tuple(sorted(t for t in asked & folders if t not in said))
+
+
+def _folder_terms(evidence: Evidence) -> set[str]:
+    """The terms of the folder a document's id files it under ("evcc-docs/…": "evcc",
+    "docs"); none for an id without one."""
+    folder, _, _ = evidence.document.id.rpartition("/")
+    return set(terms(re.sub(r"[/_.-]+", " ", folder)))
+
+
+def _named_by(evidence: Evidence) -> set[str]:
+    document = evidence.document
+    said = f"{re.sub(r'[/_.-]+', ' ', document.id)} {document.title} {evidence.section}"
+    return set(terms(f"{said} {evidence.text}"))
+
+
+def _names_term(term: str, text: str) -> bool:
+    """``text`` names ``term``, its plural, or a code of its letters ("PD164" names the
+    PD register)."""
+    return (
+        names_in(term, text)
+        or names_in(f"{term}s", text)
+        or re.search(rf"(?<![A-Za-z0-9]){re.escape(term)}\d", text, re.IGNORECASE) is not None
+    )
 
 
 @functools.cache

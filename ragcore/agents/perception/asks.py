@@ -49,6 +49,7 @@ class AnswerType(StrEnum):
     PART_NUMBER = "part_number"  # "What is the part number of the seal?"
     OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
     CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
+    PURPOSE = "purpose"  # "What is upssched for?": what it does, the thing named
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -148,6 +149,11 @@ class Asks:
     """Products and versions named without a model number ("ODrive Pro", "roboRIO",
     "v3.6"; ``text.products``): an answer's sources must name each, or they are a
     sibling's (another product, another revision)."""
+    named_terms: tuple[str, ...] = ()
+    """Acronyms and keys the question names besides its models, codes, products and
+    units ("PTC", "USB", "HOME_SEARCH_VEL", "evcc.yaml"; ``lexicon.named_term``): an
+    answer or its sources name each, or the answer is about something else (the NTC
+    type, the radio's address)."""
     value_shape: str | None = None
     """The shape of value its head noun asks for ("What port …?": a port;
     ``answer_types.shape``): an answer holds a value of that shape."""
@@ -342,13 +348,14 @@ def read_asks(
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
+    focus = _focus(question) or _purpose_focus(question)
     return Asks(
         form=form,
         answer_type=answer_type,
         measure=measure,
         attributes=asked,
         named_attributes=table.asked_in(question),
-        focus=_focus(question),
+        focus=focus,
         done=_done(question),
         terms=frozenset(terms(question)),
         content_terms=frozenset(content_terms(question)),
@@ -364,6 +371,7 @@ def read_asks(
         default=_asks_default(question, form),
         signals=signals,
         products=product_names(question),
+        named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
         value_shape=_value_shape(question),
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
@@ -416,10 +424,12 @@ def _answer_type(
         return AnswerType.REASON
     if measure == Measure.COUNT:
         return AnswerType.COUNT
-    if _MEANING.search(question):
+    if _MEANING.search(question) or _what_it_is(question):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
+    if _purpose_focus(question):
+        return AnswerType.PURPOSE
     if _OPTIONS.search(asked_sentence(question)):
         return AnswerType.OPTIONS
     if action == Action.HOW_TO:
@@ -429,6 +439,26 @@ def _answer_type(
     if form == QuestionForm.VALUE and _HOW_MUCH.search(question):
         return AnswerType.FIGURE
     return AnswerType.ANY
+
+
+def _purpose_focus(question: str) -> Focus | None:
+    """The thing a "what is X for?" question asks the purpose of (``lexicon.asks_purpose``),
+    as a focus: its distinctive terms, names and generic words aside."""
+    m = pattern("lexicon", "asks_purpose").match(asked_sentence(question))
+    if m is None:
+        return None
+    phrase = terms(m.group("focus"))
+    skip = model_terms(set(phrase)) | STOPWORDS | term_set("generic")
+    return Focus(m.group("focus").strip(), frozenset(t for t in phrase if t not in skip))
+
+
+def _what_it_is(question: str) -> bool:
+    """ "… throwing fault 34 …, what is that?": a code or numbered signal named, then
+    asked what it is — its meaning."""
+    if not pattern("lexicon", "asks_what_it_is").search(question):
+        return False
+    found = pattern("lexicon", "asked_signal").finditer(question)
+    return any(m.group("code") or m.group("number") for m in found)
 
 
 def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
@@ -444,6 +474,25 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
     light = pattern("lexicon", "light").search(question)
     found = pattern("lexicon", "asked_signal").finditer(question)
     return tuple(dict.fromkeys(s for m in found if (s := _signal(m, bool(light)))))
+
+
+def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
+    """The acronyms and keys ``question`` names (``lexicon.named_term``), a plural as its
+    singular ("PT100s": "PT100"), without its models and codes, product names and units,
+    nor the value a value question asks for ("What IP …?": an address answers it)."""
+    taken = {t for name, _, _ in identifiers(question) for t in terms(name)}
+    asked = focus.wanted if focus else frozenset()
+    taken |= {t for p in product_names(question) for t in terms(p)}
+    found = []
+    for m in pattern("lexicon", "named_term").finditer(question):
+        term = m.group(0)
+        if term.endswith("s") and (term[-2].isupper() or term[-2].isdigit()):
+            term = term[:-1]  # "PT100s", "RCDs"
+        said = set(terms(term))
+        if not said or said & taken or said <= asked or units_named(term):
+            continue
+        found.append(term)
+    return tuple(dict.fromkeys(found))
 
 
 def _value_shape(question: str) -> str | None:

@@ -13,9 +13,12 @@ from ragcore.agents.answer_types import (
     unmet,
     unnamed_products,
     unnamed_signal,
+    unnamed_sources,
+    unnamed_terms,
     unstated_default,
 )
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -32,6 +35,7 @@ _RULES = {
     AnswerType.OPTIONS: "answer_type.options",
     AnswerType.CAUSE: "answer_type.cause",
     AnswerType.REASON: "answer_type.reason",
+    AnswerType.PURPOSE: "answer_type.purpose",
 }
 
 
@@ -119,6 +123,48 @@ def about_the_named_product(answer: AnswerModel) -> Iterator[Finding]:
             chunk_ids=tuple(e.chunk_id for e in answer.cited),
             document_ids=tuple(dict.fromkeys(e.document.id for e in answer.cited)),
             entity=name,
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.named_term",))
+def about_the_named_term(answer: AnswerModel) -> Iterator[Finding]:
+    """A question naming an acronym or a key ("a PTC thermistor", "over USB",
+    "HOME_SEARCH_VEL") is answered by text that names it or from sources that do: a
+    passage on the thermistor limits that never says PTC, or the radio's address for
+    the USB one, answers something else. A comparison's sides are the sides check's."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    text = strip_citations(answer.draft.text)
+    for term in unnamed_terms(answer.asks, text, answer.cited):
+        yield Finding(
+            "answer_type.named_term",
+            IssueKind.OFF_QUESTION,
+            f"the question asks about {term}; neither the answer nor its sources name it",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            entity=term,
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.source",))
+def from_the_named_source(answer: AnswerModel) -> Iterator[Finding]:
+    """A question that names a document shown to the generator ("evcc", "upsd") is
+    answered from sources that name it: apcupsd's port is no answer for evcc's web
+    interface, while evcc's documentation was at hand."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    if any(is_table_evidence(e) for e in answer.cited):
+        return
+    shown = tuple(answer.by_number.values())
+    text = strip_citations(answer.draft.text)
+    for word in unnamed_sources(answer.asks, text, shown, answer.cited):
+        yield Finding(
+            "answer_type.source",
+            IssueKind.WRONG_ENTITY,
+            f"the question names '{word}', as a document shown does; the answer's sources "
+            "never name it",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            document_ids=tuple(dict.fromkeys(e.document.id for e in answer.cited)),
+            entity=word,
         )
 
 

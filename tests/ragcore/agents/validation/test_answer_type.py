@@ -4,6 +4,8 @@ with the question."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sources import check, document, evidence, findings, perceive
 
 from ragcore.agents.perception.asks import AnswerType
@@ -598,3 +600,145 @@ def test_how_much_current_is_answered_in_amperes_not_by_a_batterys_charge():
     )
     cited = [evidence(1, text, LIGHTS)]
     assert ("answer_type.shape", "off_question") in findings(check(question, f"{text} [1]", cited))
+
+
+# -- issue 27 item 3: what the question names, and the kind it asks, in the answer ------
+THERMISTORS = document("odrive/docs_thermistors", "Thermistors")
+ROBORIO = document("frc-docs/roborio-networking", "roboRIO networking")
+
+
+def test_an_acronym_or_key_the_question_names_is_read_by_perception():
+    assert perceive("Can I hook a PTC thermistor up to the ODrive?").asks.named_terms == ("PTC",)
+    assert perceive("With PT100s instead of PT1000s, what do I change?").asks.named_terms == (
+        "PT100",
+        "PT1000",
+    )
+    assert perceive("What does leaving HOME_SEARCH_VEL at 0 do?").asks.named_terms == (
+        "HOME_SEARCH_VEL",
+    )
+    # models, codes, products and units are read by their own rules
+    assert perceive("What RPM does the CP-200 run at on the ODrive v3.6?").asks.named_terms == ()
+
+
+def test_an_answer_whose_text_and_sources_never_name_the_asked_acronym_is_off_the_question():
+    question = "Can I hook a PTC thermistor up to the ODrive?"
+    limits = [
+        evidence(
+            1,
+            "The ODrive starts current limiting when temp_limit_lower is exceeded.",
+            THERMISTORS,
+        )
+    ]
+    answer = "The ODrive starts current limiting when temp_limit_lower is exceeded [1]."
+    assert ("answer_type.named_term", "off_question") in findings(check(question, answer, limits))
+    ntc = [evidence(1, "The ODrive only supports the NTC type thermistor, not PTC.", THERMISTORS)]
+    answer = "The ODrive only supports the NTC type thermistor, not PTC [1]."
+    assert ("answer_type.named_term", "off_question") not in findings(check(question, answer, ntc))
+
+
+def test_the_asked_acronym_may_be_named_by_the_sources_or_as_a_code_of_its_letters():
+    question = "What IP should the roboRIO have over USB?"
+    usb = [evidence(1, "Over USB, the roboRIO is configured as 172.22.11.2.", ROBORIO)]
+    answer = "The roboRIO is configured as 172.22.11.2 [1]."
+    assert ("answer_type.named_term", "off_question") not in findings(check(question, answer, usb))
+    radio = [evidence(1, "Connected to the radio, it should be 10.TE.AM.2.", ROBORIO)]
+    answer = "Connected to the radio, it should be 10.TE.AM.2 [1]."
+    assert ("answer_type.named_term", "off_question") in findings(check(question, answer, radio))
+    question = "Which PD register of the Huanyang VFD sets the baud rate?"
+    register = [evidence(1, "The baud rate is set in PD164 of the Huanyang VFD.", ROBORIO)]
+    answer = "The baud rate is set in PD164 of the Huanyang VFD [1]."
+    found = findings(check(question, answer, register))
+    assert ("answer_type.named_term", "off_question") not in found
+
+
+def test_a_fault_number_asked_what_it_is_asks_its_meaning():
+    asks = perceive("moteus keeps throwing fault 34 when the load decelerates, what is that?").asks
+    assert (asks.answer_type, asks.signals) == (AnswerType.MEANING, ("34",))
+    assert perceive("What is that valve for?").asks.answer_type == AnswerType.PURPOSE
+
+
+def test_a_question_for_a_settings_value_is_not_answered_by_a_sentence_that_only_names_it():
+    question = "What's the default MAXAGE value in upsd.conf?"
+    assert perceive(question).asks.value_shape == "value"
+    nut = document("nut-doc/upsd.conf", "upsd.conf")
+    named = [evidence(1, "Some drivers need more time than the default MAXAGE allows.", nut)]
+    answer = "Some drivers need more time than the default MAXAGE allows [1]."
+    assert ("answer_type.shape", "off_question") in findings(check(question, answer, named))
+    given = [evidence(1, "MAXAGE defaults to 15 seconds.", nut)]
+    answer = "MAXAGE defaults to 15 seconds [1]."
+    assert ("answer_type.shape", "off_question") not in findings(check(question, answer, given))
+
+
+def test_a_cable_length_or_payload_question_asks_for_a_figure_of_that_attribute():
+    for question, attribute in (
+        ("max CAN cable length for the ODrive at 1 Mbps?", "length"),
+        ("What's the max payload of a UR10e?", "payload"),
+    ):
+        asks = perceive(question).asks
+        assert (asks.answer_type, [a.name for a in asks.attributes]) == (
+            AnswerType.FIGURE,
+            [attribute],
+        )
+    can = [evidence(1, "CAN 2.0b supports 1 Mbps.", ODRIVE)]
+    answer = "CAN 2.0b supports 1 Mbps [1]."
+    found = findings(check("max CAN cable length for the ODrive at 1 Mbps?", answer, can))
+    assert ("focus.attribute", "off_question") in found
+
+
+def test_a_purpose_question_is_answered_by_a_sentence_that_names_the_thing_and_its_use():
+    question = "what's the hems section in evcc.yaml for?"
+    asks = perceive(question).asks
+    assert (asks.answer_type, asks.focus and asks.focus.phrase) == (
+        AnswerType.PURPOSE,
+        "the hems section",
+    )
+    evcc = document("evcc-docs/configuration", "evcc.yaml configuration")
+    other = [evidence(1, "This section documents the YAML-based configuration.", evcc)]
+    answer = "This section documents the YAML-based configuration [1]."
+    assert ("answer_type.purpose", "off_question") in findings(check(question, answer, other))
+    hems = [evidence(1, "The hems section configures external control of consumption.", evcc)]
+    answer = "The hems section configures external control of consumption [1]."
+    assert ("answer_type.purpose", "off_question") not in findings(check(question, answer, hems))
+    question = "what is upssched actually for?"
+    nut = document("nut-doc/upssched", "upssched")
+    told = [evidence(1, "Now that upssched knows how the timers work, give it a job.", nut)]
+    answer = "Now that upssched knows how the timers work, give it a job [1]."
+    assert ("answer_type.purpose", "off_question") in findings(check(question, answer, told))
+
+
+def test_an_answer_from_a_sibling_collection_while_the_named_one_was_shown_is_not_ok():
+    question = "What port is the evcc web interface on by default?"
+    apcupsd = document("apcupsd/manual", "apcupsd manual")
+    evcc = document("evcc-docs/docs_installation", "Installation")
+    shown = [
+        evidence(1, "The default NISPORT is 3551, the official apcupsd networking port.", apcupsd),
+        evidence(2, "evcc is installed as a service and started at boot.", evcc),
+    ]
+    answer = "The default NISPORT is 3551, the official apcupsd networking port [1]."
+    assert ("answer_type.source", "wrong_entity") in findings(check(question, answer, shown))
+    # the named collection cited: nothing to say; nor for ids without a folder
+    answer = "evcc is installed as a service and started at boot [2]."
+    assert ("answer_type.source", "wrong_entity") not in findings(check(question, answer, shown))
+    flat = [evidence(1, "The web interface listens on port 7070.", document("manual-x", "X"))]
+    answer = "The web interface listens on port 7070 [1]."
+    assert ("answer_type.source", "wrong_entity") not in findings(check(question, answer, flat))
+
+
+def test_the_asked_acronym_may_be_named_by_the_documents_source():
+    question = "What did the FAA directive issued in 2023 require for CFM56-7B HPT blades?"
+    ad = replace(document("reg-ad-2023-14-05", "AD 2023-14-05: CFM56-7B HPT blades"), source="FAA")
+    cited = [evidence(1, "It requires a borescope inspection within 500 flight cycles.", ad)]
+    answer = "It requires a borescope inspection within 500 flight cycles [1]."
+    assert ("answer_type.named_term", "off_question") not in findings(
+        check(question, answer, cited)
+    )
+    unsourced = [
+        evidence(
+            1,
+            "It requires a borescope inspection within 500 flight cycles.",
+            replace(ad, source=""),
+        )
+    ]
+    assert ("answer_type.named_term", "off_question") in findings(
+        check(question, answer, unsourced)
+    )
