@@ -27,6 +27,7 @@ from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
+from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
@@ -38,6 +39,11 @@ from ragcore.types import EntitySource, Route
 
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
+# How close to the best sentence's word overlap another's must be to be chosen with it,
+# or instead of it for being closer in meaning.
+_BAND = 0.8
+# How much a sentence's cosine to the question counts beside its word overlap (both 0..1).
+SIMILARITY_WEIGHT = 1.0
 _QUESTION = re.compile(r"\?\s*(?:\[\d+\]\s*)*[\"')\]]*$")
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
@@ -98,6 +104,14 @@ class _Sentence:
     """The heading, when the answer cites it before the sentence: it names what the
     question asks about and the sentence does not ("Use the correct CAN baud rate: By
     default, ODrive uses 250 kbps")."""
+    similarity: float = 0.0
+    """Cosine of the question to the sentence (``QuestionSimilarity``), when the
+    generator has one and more than one sentence is left to choose from."""
+
+    @property
+    def rank(self) -> float:
+        """What the answer is chosen by: word overlap and closeness in meaning."""
+        return self.score + SIMILARITY_WEIGHT * self.similarity
 
 
 class ExtractiveGenerator:
@@ -111,10 +125,12 @@ class ExtractiveGenerator:
         max_statements: int = DEFAULT_MAX_STATEMENTS,
         min_relevance: float = DEFAULT_MIN_RELEVANCE,
         attributes: AttributeTable | None = None,
+        similarity: QuestionSimilarity | None = None,
     ) -> None:
         self.max_statements = max_statements
         self.min_relevance = min_relevance
         self._attributes = attributes or load_attributes()
+        self._similarity = similarity
 
     def close(self) -> None:
         """Nothing to free: the generator holds no model."""
@@ -215,7 +231,7 @@ class ExtractiveGenerator:
                     or _naming_focus(asks, fitting)
                     or fitting
                 )
-            statements = self._best(fitting or candidates, asks.answer_type)
+            statements = self._best(fitting or candidates, asks.answer_type, question)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )
@@ -239,13 +255,38 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
+    def _band(self, sentences: list[_Sentence], kind: AnswerType, question: str) -> list[_Sentence]:
+        """The sentences near the best by word overlap (within ``_BAND`` of it), best first:
+        by overlap and closeness in meaning to the question together, when the generator
+        has the embedder's similarity and there is a choice (two or more). Closeness only
+        reorders the near-ties of overlap; it never brings in a sentence overlap finds
+        clearly worse. Not for a procedure, whose answer starts at its first step."""
+        top = max(s.score for s in sentences)
+        band = [s for s in sentences if s.score >= _BAND * top]
+        prose = [s for s in band if _reads_as_sentence(s.text)]
+        if self._similarity is not None and len(prose) > 1 and kind != AnswerType.PROCEDURE:
+            cosines = self._similarity.scores(question, [s.text for s in prose])
+            close = {id(s): c for s, c in zip(prose, cosines, strict=True)}
+            # A caption or a table row is neither helped nor held back by it.
+            neutral = sum(cosines) / len(cosines)
+            band = [replace(s, similarity=close.get(id(s), neutral)) for s in band]
+        # A step is not put before the step it follows ("There select System …" after
+        # "… select Settings"): a sentence ranks as high as the best of its followers.
+        rank = {
+            id(s): max([s.rank, *(t.rank for t in band if t is not s and t.text in s.steps)])
+            for s in band
+        }
+        return sorted(band, key=lambda s: (-rank[id(s)], s.evidence.number))
+
     def _best(
-        self, sentences: list[_Sentence], kind: AnswerType = AnswerType.ANY
+        self, sentences: list[_Sentence], kind: AnswerType = AnswerType.ANY, question: str = ""
     ) -> list[Statement]:
-        ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
+        if not sentences:
+            return []
+        ranked = self._band(sentences, kind, question)
         chosen: list[_Sentence] = []
         for s in ranked:
-            if len(chosen) == self.max_statements or s.score < 0.8 * ranked[0].score:
+            if len(chosen) == self.max_statements:
                 break
             if chosen and s.evidence.document.id != chosen[0].evidence.document.id:
                 continue  # more from the best document, not a second opinion from another
@@ -418,6 +459,13 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+
+
+def _reads_as_sentence(text: str) -> bool:
+    """A sentence that ends as one: not a caption ("Disconnected battery of a robot mid
+    match") or a table row, which read close to any question about their subject and
+    state nothing of it."""
+    return text[-1] in ".!?"
 
 
 def _title_line(text: str, after: str) -> bool:
