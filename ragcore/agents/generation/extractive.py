@@ -23,6 +23,7 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.focus import names_focus
+from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
@@ -176,6 +177,15 @@ class ExtractiveGenerator:
                 reason = f"the evidence never names the {missing}"
                 return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
             sentences = named_here
+            # Nor one about a system the question names by the name its documents go
+            # by ("the evcc web interface"), from a document that never names it.
+            names = document_names(asks.content_terms, evidence)
+            here = [s for s in sentences if not unnamed_here(names, s.evidence)]
+            if sentences and not here:
+                missing = " or ".join(sorted(names))
+                reason = f"the sentences found are from documents that never name {missing}"
+                return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
+            sentences = here
             relevant = [s for s in sentences if self._relevant(s, asked)]
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
             wanted_attributes = asks.attributes
