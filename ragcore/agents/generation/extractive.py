@@ -281,9 +281,22 @@ class ExtractiveGenerator:
             neutral = sum(cosines) / len(cosines)
             band = [replace(s, similarity=close.get(id(s), neutral)) for s in band]
         # A step is not put before the step it follows ("There select System …" after
-        # "… select Settings"): a sentence ranks as high as the best of its followers.
+        # "… select Settings"): a sentence ranks as high as the best of the sentences
+        # after it in its paragraph that lean on it or are steps.
+        leans, step = pattern("lexicon", "leans_on_context"), pattern("lexicon", "step")
         rank = {
-            id(s): max([s.rank, *(t.rank for t in band if t is not s and t.text in s.steps)])
+            id(s): max(
+                [
+                    s.rank,
+                    *(
+                        t.rank
+                        for t in band
+                        if t is not s
+                        and t.text in s.steps
+                        and (leans.match(t.text) or step.search(t.text))
+                    ),
+                ]
+            )
             for s in band
         }
         return sorted(band, key=lambda s: (-rank[id(s)], s.evidence.number))

@@ -11,7 +11,8 @@ when it ranks the sentences that are left after the answer-type checks.
 Cost: only those candidates are scored, never whole chunks, in one batch with the
 question (one ``embed`` call per question, none when fewer than two candidates are
 left); a sentence's vector is kept (bounded, least recently used first out), so a chunk
-that comes back for another question costs nothing more.
+that comes back for another question costs nothing more. A vector is the one of the
+batch it was first embedded in (padding moves a cosine by ~0.003): near-ties only.
 """
 
 from __future__ import annotations
