@@ -9,6 +9,7 @@ sentences. When no evidence covers the question it says so instead of answering.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -32,7 +33,7 @@ from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.lexicon import pattern
+from ragcore.text.lexicon import pattern, words
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -43,6 +44,9 @@ DEFAULT_MAX_STATEMENTS = 2
 # How close to the best sentence's word overlap another's must be to be chosen with it,
 # or instead of it for being closer in meaning.
 _BAND = 0.8
+# How much standing in a section named for the answer type counts: a tie-breaker among
+# near-ties of word overlap, less than a tenth of a cosine's range.
+SECTION_WEIGHT = 0.05
 # How much a sentence's cosine to the question counts beside its word overlap (both 0..1).
 SIMILARITY_WEIGHT = 1.0
 _QUESTION = re.compile(r"\?\s*(?:\[\d+\]\s*)*[\"')\]]*$")
@@ -108,11 +112,15 @@ class _Sentence:
     similarity: float = 0.0
     """Cosine of the question to the sentence (``QuestionSimilarity``), when the
     generator has one and more than one sentence is left to choose from."""
+    placed: bool = False
+    """It stands where an answer of the asked type lives (``_placed``): under a
+    "Troubleshooting" section for a cause, "Specifications" for a figure."""
 
     @property
     def rank(self) -> float:
-        """What the answer is chosen by: word overlap and closeness in meaning."""
-        return self.score + SIMILARITY_WEIGHT * self.similarity
+        """What the answer is chosen by: word overlap, closeness in meaning, and the
+        section it stands in."""
+        return self.score + SIMILARITY_WEIGHT * self.similarity + SECTION_WEIGHT * self.placed
 
 
 class ExtractiveGenerator:
@@ -273,6 +281,7 @@ class ExtractiveGenerator:
         clearly worse. Not for a procedure, whose answer starts at its first step."""
         top = max(s.score for s in sentences)
         band = [s for s in sentences if s.score >= _BAND * top]
+        band = [replace(s, placed=_placed(s, kind)) for s in band]
         prose = [s for s in band if _reads_as_sentence(s.text)]
         if self._similarity is not None and len(prose) > 1 and kind != AnswerType.PROCEDURE:
             cosines = self._similarity.scores(question, [s.text for s in prose])
@@ -482,6 +491,27 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+
+
+_SECTIONS = {
+    AnswerType.CAUSE: "sections_for_cause",
+    AnswerType.MEANING: "sections_for_meaning",
+    AnswerType.FIGURE: "sections_for_figure",
+}
+
+
+def _placed(s: _Sentence, kind: AnswerType) -> bool:
+    """``s`` stands under a section, or in a document, named for the answer ``kind``
+    (``words.sections_for_<kind>`` of ``rules/lexicon.toml``)."""
+    if (name := _SECTIONS.get(kind)) is None:
+        return False
+    where = f"{s.evidence.section} {s.heading} {s.evidence.document.title}"
+    return bool(set(terms(where)) & _section_terms(name))
+
+
+@functools.cache
+def _section_terms(name: str) -> frozenset[str]:
+    return frozenset(terms(" ".join(words("lexicon", name))))
 
 
 def _reads_as_sentence(text: str) -> bool:

@@ -4,6 +4,8 @@ as the name of the system a question asks about."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from handmade import document, evidence, perceive
 
@@ -109,3 +111,29 @@ def test_a_chunk_that_names_the_system_in_its_text_keeps_its_sentence():
     question = "What is the default apcupsd networking port?"
     draft = ExtractiveGenerator().generate(question, [APCUPSD_PORT, EVCC_HEMS], perceive(question))
     assert not draft.abstained and "3551" in draft.text
+
+
+def test_a_cause_under_a_troubleshooting_section_wins_a_near_tie():
+    manual = document("stepper/manual", "Stepper drives")
+    question = "The stepper only moves one step each time I jog. What's wrong?"
+    setup = dataclasses.replace(
+        evidence(
+            1,
+            "The stepper only moves one step each time because the step pulses are too short.",
+            manual,
+        ),
+    )
+    trouble = evidence(
+        2,
+        "The stepper only moves one step each time because step and direction are swapped.",
+        manual,
+    )
+    trouble = dataclasses.replace(
+        trouble, hit=dataclasses.replace(trouble.hit, section="Troubleshooting > Stalls")
+    )
+    draft = ExtractiveGenerator().generate(question, [setup, trouble], perceive(question))
+    assert draft.statements[0].citations == (2,)
+    # without the section, word overlap and retrieval order choose the first
+    plain = dataclasses.replace(trouble, hit=dataclasses.replace(trouble.hit, section="Wiring"))
+    draft = ExtractiveGenerator().generate(question, [setup, plain], perceive(question))
+    assert draft.statements[0].citations == (1,)
