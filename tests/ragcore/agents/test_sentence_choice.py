@@ -116,12 +116,10 @@ def test_a_chunk_that_names_the_system_in_its_text_keeps_its_sentence():
 def test_a_cause_under_a_troubleshooting_section_wins_a_near_tie():
     manual = document("stepper/manual", "Stepper drives")
     question = "The stepper only moves one step each time I jog. What's wrong?"
-    setup = dataclasses.replace(
-        evidence(
-            1,
-            "The stepper only moves one step each time because the step pulses are too short.",
-            manual,
-        ),
+    setup = evidence(
+        1,
+        "The stepper only moves one step each time because the step pulses are too short.",
+        manual,
     )
     trouble = evidence(
         2,
