@@ -5,6 +5,12 @@ the evidence that best cover the question, and cites each with the ``[n]`` of it
 chunk. For a comparison it picks the best sentence for each side and, when the question
 asks which is louder / bigger / …, states the relation from the figures of both
 sentences. When no evidence covers the question it says so instead of answering.
+
+Among the sentences near the best by word overlap (``_BAND``), closeness in meaning to
+the question (``QuestionSimilarity``, the engine's embedder; only those sentences) and
+a section named for the answer type ("Troubleshooting" for a cause) choose; a question
+word naming the collection a document is filed under (``answer_types.names``) keeps out
+the sentences of documents that never name it.
 """
 
 from __future__ import annotations
@@ -142,7 +148,7 @@ class ExtractiveGenerator:
         self._similarity = similarity
 
     def close(self) -> None:
-        """Nothing to free: the generator holds no model."""
+        """Nothing to free: the embedder behind its similarity is the engine's."""
 
     def generate(
         self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
