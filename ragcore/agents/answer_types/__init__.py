@@ -9,8 +9,8 @@ its head noun asks for — a port, an address, a line speed, a limit (``shape``)
 and signals a question asks the meaning of, named (``unnamed_signal``); the products and versions it
 names, named by the sources (``unnamed_products``), and the collection its words name
 ("evcc" of "evcc-docs/…"), named by a source's document or chunk (``names``); the focus
-of its form, named (``focus``). The extractive generator prefers sentences that are; the validator reports
-answers that are not. Kinds without a test here (yes/no, why
+of its form, named (``focus``). The extractive generator prefers sentences that are;
+the validator reports answers that are not. Kinds without a test here (yes/no, why
 questions about no change) always pass."""
 
 from __future__ import annotations
