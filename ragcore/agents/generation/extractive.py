@@ -280,13 +280,22 @@ class ExtractiveGenerator:
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
     def _band(self, sentences: list[_Sentence], kind: AnswerType, question: str) -> list[_Sentence]:
-        """The sentences near the best by word overlap (within ``_BAND`` of it), best first:
-        by overlap and closeness in meaning to the question together, when the generator
-        has the embedder's similarity and there is a choice (two or more). Closeness only
-        reorders the near-ties of overlap; it never brings in a sentence overlap finds
-        clearly worse. Not for a procedure, whose answer starts at its first step."""
-        top = max(s.score for s in sentences)
-        band = [s for s in sentences if s.score >= _BAND * top]
+        """The sentences of the best one's document near it by word overlap (within
+        ``_BAND`` of it), best first: by overlap, closeness in meaning to the question
+        (when the generator has the embedder's similarity and there is a choice) and
+        section together. Closeness only reorders the near-ties of overlap; it never
+        brings in a sentence overlap finds clearly worse, nor another document: which
+        document answers stays with overlap weighted by the evidence's own score
+        (authority, recency, supersession — the airworthiness directive's 500 cycles
+        over the manual's 750, whose sentence may read closer). Not for a procedure,
+        whose answer starts at its first step."""
+        best = min(sentences, key=lambda s: (-s.score, s.evidence.number))
+        document = best.evidence.document.id
+        band = [
+            s
+            for s in sentences
+            if s.score >= _BAND * best.score and s.evidence.document.id == document
+        ]
         band = [replace(s, placed=_placed(s, kind)) for s in band]
         prose = [s for s in band if _reads_as_sentence(s.text)]
         if self._similarity is not None and len(prose) > 1 and kind != AnswerType.PROCEDURE:
