@@ -135,3 +135,33 @@ def test_a_cause_under_a_troubleshooting_section_wins_a_near_tie():
     plain = dataclasses.replace(trouble, hit=dataclasses.replace(trouble.hit, section="Wiring"))
     draft = ExtractiveGenerator().generate(question, [setup, plain], perceive(question))
     assert draft.statements[0].citations == (1,)
+
+
+def test_closeness_in_meaning_never_moves_the_answer_to_another_document(real_embedder):
+    # The timeout chunk of another document, found lower: its sentence reads closer to the
+    # question, but which document answers stays with overlap and the evidence's score.
+    question = COMES_BACK
+    notes = document("moteus/docs_reference_watchdog", "moteus watchdog notes")
+    first = evidence(
+        1,
+        "However, often users at this point will start seeing moteus enter mode 11, the "
+        "timeout mode, after which it stops accepting commands and acts to damp motion.",
+        TIMEOUT,
+    )
+    second = dataclasses.replace(
+        evidence(
+            2,
+            "Once in the timeout mode, moteus will only leave it upon receiving a stop command.",
+            notes,
+        ),
+        score=0.9,
+    )
+    generator = ExtractiveGenerator(similarity=QuestionSimilarity(real_embedder))
+    draft = generator.generate(question, [first, second], perceive(question))
+    assert draft.statements[0].citations == (1,)
+    # the same chunk filed in the first one's document: it is chosen, by meaning
+    hit = dataclasses.replace(second.hit, document=TIMEOUT, document_id=TIMEOUT.id)
+    draft = generator.generate(
+        question, [first, dataclasses.replace(second, hit=hit)], perceive(question)
+    )
+    assert draft.statements[0].citations == (2,)
