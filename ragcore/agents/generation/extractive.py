@@ -6,7 +6,8 @@ chunk. For a comparison it picks the best sentence for each side and, when the q
 asks which is louder / bigger / …, states the relation from the figures of both
 sentences. When no evidence covers the question it says so instead of answering.
 
-Among the sentences near the best by word overlap (``_BAND``), closeness in meaning to
+Among the sentences of the best one's document near it by word overlap (``_BAND``; the
+document stays with overlap weighted by the evidence's score), closeness in meaning to
 the question (``QuestionSimilarity``, the engine's embedder; only those sentences) and
 a section named for the answer type ("Troubleshooting" for a cause) choose; a question
 word naming the collection a document is filed under (``answer_types.names``) keeps out
