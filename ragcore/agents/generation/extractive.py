@@ -194,10 +194,10 @@ class ExtractiveGenerator:
             sentences = named_here
             # Nor one about a system the question names by the name its documents go
             # by ("the evcc web interface"), from a document that never names it.
-            names = document_names(asks.content_terms, evidence)
-            here = [s for s in sentences if not unnamed_here(names, s.evidence)]
+            systems = document_names(asks.content_terms, evidence)
+            here = [s for s in sentences if not unnamed_here(systems, s.evidence)]
             if sentences and not here:
-                missing = " or ".join(sorted(names))
+                missing = " or ".join(sorted(systems))
                 reason = f"the sentences found are from documents that never name {missing}"
                 return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
             sentences = here
