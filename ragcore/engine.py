@@ -43,6 +43,7 @@ import numpy as np
 from ragcore.agents.caching import Caches, QueryEmbeddings
 from ragcore.agents.generation.extractive import ExtractiveGenerator, Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
+from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.perception.conversation import (
     TurnState,
@@ -703,7 +704,7 @@ class Engine:
     def _configured_generator(self) -> Generator:
         url, model = self.config.llm_base_url, self.config.llm_model
         if url is None or model is None:  # Config requires both or neither
-            return ExtractiveGenerator()
+            return ExtractiveGenerator(similarity=QuestionSimilarity(self.embedder))
         return OpenAICompatibleGenerator(
             url,
             model,

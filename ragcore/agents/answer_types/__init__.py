@@ -10,9 +10,10 @@ its head noun asks for — a port, an address, a line speed, a limit (``shape``)
 and signals a question asks the meaning of, named (``unnamed_signal``); the products and
 versions it names, named by the sources (``unnamed_products``); its acronyms and keys,
 named by the answer or its sources (``unnamed_terms``); the folder of a shown document it
-names, named by the cited ones (``unnamed_sources``); the focus of its form, named
-(``focus``). The extractive generator prefers sentences that are; the validator reports
-answers that are not. Kinds without a test here (yes/no, why
+names, named by the cited ones (``unnamed_sources``); the collection its words name
+("evcc" of "evcc-docs/…"), named by a source's document or chunk (``names``); the focus
+of its form, named (``focus``). The extractive generator prefers sentences that are; the
+validator reports answers that are not. Kinds without a test here (yes/no, why
 questions about no change) always pass."""
 
 from __future__ import annotations

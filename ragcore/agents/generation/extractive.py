@@ -5,10 +5,18 @@ the evidence that best cover the question, and cites each with the ``[n]`` of it
 chunk. For a comparison it picks the best sentence for each side and, when the question
 asks which is louder / bigger / …, states the relation from the figures of both
 sentences. When no evidence covers the question it says so instead of answering.
+
+Among the sentences of the best one's document near it by word overlap (``_BAND``; the
+document stays with overlap weighted by the evidence's score), closeness in meaning to
+the question (``QuestionSimilarity``, the engine's embedder; only those sentences) and
+a section named for the answer type ("Troubleshooting" for a cause) choose; a question
+word naming the collection a document is filed under (``answer_types.names``) keeps out
+the sentences of documents that never name it.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -23,14 +31,16 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.focus import names_focus
+from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
+from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.lexicon import pattern
+from ragcore.text.lexicon import pattern, words
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -38,6 +48,14 @@ from ragcore.types import EntitySource, Route
 
 DEFAULT_MIN_RELEVANCE = 0.4
 DEFAULT_MAX_STATEMENTS = 2
+# How close to the best sentence's word overlap another's must be to be chosen with it,
+# or instead of it for being closer in meaning.
+_BAND = 0.8
+# How much standing in a section named for the answer type counts: a tie-breaker among
+# near-ties of word overlap, less than a tenth of a cosine's range.
+SECTION_WEIGHT = 0.05
+# How much a sentence's cosine to the question counts beside its word overlap (both 0..1).
+SIMILARITY_WEIGHT = 1.0
 _QUESTION = re.compile(r"\?\s*(?:\[\d+\]\s*)*[\"')\]]*$")
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
@@ -98,6 +116,18 @@ class _Sentence:
     """The heading, when the answer cites it before the sentence: it names what the
     question asks about and the sentence does not ("Use the correct CAN baud rate: By
     default, ODrive uses 250 kbps")."""
+    similarity: float = 0.0
+    """Cosine of the question to the sentence (``QuestionSimilarity``), when the
+    generator has one and more than one sentence is left to choose from."""
+    placed: bool = False
+    """It stands where an answer of the asked type lives (``_placed``): under a
+    "Troubleshooting" section for a cause, "Specifications" for a figure."""
+
+    @property
+    def rank(self) -> float:
+        """What the answer is chosen by: word overlap, closeness in meaning, and the
+        section it stands in."""
+        return self.score + SIMILARITY_WEIGHT * self.similarity + SECTION_WEIGHT * self.placed
 
 
 class ExtractiveGenerator:
@@ -111,13 +141,15 @@ class ExtractiveGenerator:
         max_statements: int = DEFAULT_MAX_STATEMENTS,
         min_relevance: float = DEFAULT_MIN_RELEVANCE,
         attributes: AttributeTable | None = None,
+        similarity: QuestionSimilarity | None = None,
     ) -> None:
         self.max_statements = max_statements
         self.min_relevance = min_relevance
         self._attributes = attributes or load_attributes()
+        self._similarity = similarity
 
     def close(self) -> None:
-        """Nothing to free: the generator holds no model."""
+        """Nothing to free: the embedder behind its similarity is the engine's."""
 
     def generate(
         self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
@@ -160,6 +192,15 @@ class ExtractiveGenerator:
                 reason = f"the evidence never names the {missing}"
                 return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
             sentences = named_here
+            # Nor one about a system the question names by the name its documents go
+            # by ("the evcc web interface"), from a document that never names it.
+            systems = document_names(asks.content_terms, evidence)
+            here = [s for s in sentences if not unnamed_here(systems, s.evidence)]
+            if sentences and not here:
+                missing = " or ".join(sorted(systems))
+                reason = f"the sentences found are from documents that never name {missing}"
+                return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
+            sentences = here
             relevant = [s for s in sentences if self._relevant(s, asked)]
             # Answer only what was asked: "what does it weigh?" is not answered by its flow.
             wanted_attributes = asks.attributes
@@ -215,7 +256,7 @@ class ExtractiveGenerator:
                     or _naming_focus(asks, fitting)
                     or fitting
                 )
-            statements = self._best(fitting or candidates, asks.answer_type)
+            statements = self._best(fitting or candidates, asks.answer_type, question)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )
@@ -239,13 +280,61 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
+    def _band(self, sentences: list[_Sentence], kind: AnswerType, question: str) -> list[_Sentence]:
+        """The sentences of the best one's document near it by word overlap (within
+        ``_BAND`` of it), best first: by overlap, closeness in meaning to the question
+        (when the generator has the embedder's similarity and there is a choice) and
+        section together. Closeness only reorders the near-ties of overlap; it never
+        brings in a sentence overlap finds clearly worse, nor another document: which
+        document answers stays with overlap weighted by the evidence's own score
+        (authority, recency, supersession — the airworthiness directive's 500 cycles
+        over the manual's 750, whose sentence may read closer). Not for a procedure,
+        whose answer starts at its first step."""
+        best = min(sentences, key=lambda s: (-s.score, s.evidence.number))
+        document = best.evidence.document.id
+        band = [
+            s
+            for s in sentences
+            if s.score >= _BAND * best.score and s.evidence.document.id == document
+        ]
+        band = [replace(s, placed=_placed(s, kind)) for s in band]
+        prose = [s for s in band if _reads_as_sentence(s.text)]
+        if self._similarity is not None and len(prose) > 1 and kind != AnswerType.PROCEDURE:
+            cosines = self._similarity.scores(question, [s.text for s in prose])
+            close = {id(s): c for s, c in zip(prose, cosines, strict=True)}
+            # A caption or a table row is neither helped nor held back by it.
+            neutral = sum(cosines) / len(cosines)
+            band = [replace(s, similarity=close.get(id(s), neutral)) for s in band]
+        # A step is not put before the step it follows ("There select System …" after
+        # "… select Settings"): a sentence ranks as high as the best of the sentences
+        # after it in its paragraph that lean on it or are steps.
+        leans, step = pattern("lexicon", "leans_on_context"), pattern("lexicon", "step")
+        rank = {
+            id(s): max(
+                [
+                    s.rank,
+                    *(
+                        t.rank
+                        for t in band
+                        if t is not s
+                        and t.text in s.steps
+                        and (leans.match(t.text) or step.search(t.text))
+                    ),
+                ]
+            )
+            for s in band
+        }
+        return sorted(band, key=lambda s: (-rank[id(s)], s.evidence.number))
+
     def _best(
-        self, sentences: list[_Sentence], kind: AnswerType = AnswerType.ANY
+        self, sentences: list[_Sentence], kind: AnswerType = AnswerType.ANY, question: str = ""
     ) -> list[Statement]:
-        ranked = sorted(sentences, key=lambda s: (-s.score, s.evidence.number))
+        if not sentences:
+            return []
+        ranked = self._band(sentences, kind, question)
         chosen: list[_Sentence] = []
         for s in ranked:
-            if len(chosen) == self.max_statements or s.score < 0.8 * ranked[0].score:
+            if len(chosen) == self.max_statements:
                 break
             if chosen and s.evidence.document.id != chosen[0].evidence.document.id:
                 continue  # more from the best document, not a second opinion from another
@@ -418,6 +507,34 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+
+
+_SECTIONS = {
+    AnswerType.CAUSE: "sections_for_cause",
+    AnswerType.MEANING: "sections_for_meaning",
+    AnswerType.FIGURE: "sections_for_figure",
+}
+
+
+def _placed(s: _Sentence, kind: AnswerType) -> bool:
+    """``s`` stands under a section, or in a document, named for the answer ``kind``
+    (``words.sections_for_<kind>`` of ``rules/lexicon.toml``)."""
+    if (name := _SECTIONS.get(kind)) is None:
+        return False
+    where = f"{s.evidence.section} {s.heading} {s.evidence.document.title}"
+    return bool(set(terms(where)) & _section_terms(name))
+
+
+@functools.cache
+def _section_terms(name: str) -> frozenset[str]:
+    return frozenset(terms(" ".join(words("lexicon", name))))
+
+
+def _reads_as_sentence(text: str) -> bool:
+    """A sentence that ends as one: not a caption ("Disconnected battery of a robot mid
+    match") or a table row, which read close to any question about their subject and
+    state nothing of it."""
+    return text[-1] in ".!?"
 
 
 def _title_line(text: str, after: str) -> bool:
