@@ -24,13 +24,13 @@ from collections.abc import Iterable, Sequence
 
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
+from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.purpose import no_purpose
 from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
-from ragcore.agents.reading import term_set
 from ragcore.text.identifiers import find_entities
 from ragcore.text.lexicon import words
 from ragcore.text.products import names_in
@@ -41,7 +41,7 @@ from ragcore.text.quantities import (
     quantities,
     word_number_spans,
 )
-from ragcore.text.terms import STOPWORDS, model_terms, terms
+from ragcore.text.terms import terms
 from ragcore.text.unit_table import unit_table
 
 # A part or order number written without "P/N": "88-2041-09", "SK.400-12", "4471203".
@@ -185,31 +185,16 @@ def _described(evidence: Evidence) -> str:
 def unnamed_sources(
     asks: Asks, text: str, shown: Sequence[Evidence], cited: Sequence[Evidence]
 ) -> tuple[str, ...]:
-    """The question's words that name the folder of a document shown to the generator —
-    the collection it was filed under ("evcc" of ``evcc-docs/…``) — that neither ``text``
-    nor any ``cited`` source names (in its id, title, section or text): the answer was
-    taken from a sibling collection (another project's manual) while the one the question
-    names was at hand. Models are the product checks' to judge."""
+    """The question's words that name the collection of a document shown to the generator
+    ("evcc" of ``evcc-docs/…``, ``names.document_names``) that neither ``text`` nor any
+    ``cited`` source names: the answer was taken from a sibling collection (another
+    project's manual) while the one the question names was at hand."""
     if not cited:
         return ()
-    skip = STOPWORDS | term_set("generic")
-    asked = {t for t in asks.content_terms if t not in skip and not model_terms([t])}
-    folders = set().union(*(_folder_terms(e) for e in shown))
-    said = set(terms(text)).union(*(_named_by(e) for e in cited))
-    return tuple(sorted(t for t in asked & folders if t not in said))
-
-
-def _folder_terms(evidence: Evidence) -> set[str]:
-    """The terms of the folder a document's id files it under ("evcc-docs/…": "evcc",
-    "docs"); none for an id without one."""
-    folder, _, _ = evidence.document.id.rpartition("/")
-    return set(terms(re.sub(r"[/_.-]+", " ", folder)))
-
-
-def _named_by(evidence: Evidence) -> set[str]:
-    document = evidence.document
-    said = f"{re.sub(r'[/_.-]+', ' ', document.id)} {document.title} {evidence.section}"
-    return set(terms(f"{said} {evidence.text}"))
+    missing = document_names(asks.content_terms, shown) - set(terms(text))
+    for e in cited:
+        missing &= set(unnamed_here(missing, e))
+    return tuple(sorted(missing))
 
 
 def _names_term(term: str, text: str) -> bool:

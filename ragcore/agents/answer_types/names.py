@@ -15,16 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ragcore.agents.evidence import Evidence
-from ragcore.text.terms import terms
+from ragcore.agents.reading import term_set
+from ragcore.text.terms import STOPWORDS, model_terms, terms
 
 
 def document_names(asked: Iterable[str], evidence: Sequence[Evidence]) -> frozenset[str]:
     """The ``asked`` terms (a question's content terms) that name the collection a
-    retrieved document is filed under (``_name_terms``)."""
+    retrieved document is filed under (``_name_terms``); not stopwords, generic words
+    ("docs", "manual") or models (the product checks judge those)."""
+    skip = STOPWORDS | term_set("generic")
     named: set[str] = set()
     for e in evidence:
         named |= _name_terms(e)
-    return frozenset(set(asked) & named)
+    return frozenset(t for t in set(asked) & named if t not in skip and not model_terms([t]))
 
 
 def unnamed_here(names: Iterable[str], e: Evidence) -> tuple[str, ...]:
