@@ -131,11 +131,15 @@ def about_the_named_term(answer: AnswerModel) -> Iterator[Finding]:
     """A question naming an acronym or a key ("a PTC thermistor", "over USB",
     "HOME_SEARCH_VEL") is answered by text that names it or from sources that do: a
     passage on the thermistor limits that never says PTC, or the radio's address for
-    the USB one, answers something else. A comparison's sides are the sides check's."""
+    the USB one, answers something else. A comparison's sides are the sides check's; the
+    source the question names ("according to the FAA") is the credibility checks'."""
     if not answer.statements or answer.perception.route == Route.COMPARISON:
         return
     text = strip_citations(answer.draft.text)
+    source = set(terms(answer.perception.constraints.source or ""))
     for term in unnamed_terms(answer.asks, text, answer.cited):
+        if set(terms(term)) <= source:
+            continue
         yield Finding(
             "answer_type.named_term",
             IssueKind.OFF_QUESTION,

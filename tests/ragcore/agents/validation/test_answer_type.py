@@ -742,3 +742,17 @@ def test_the_asked_acronym_may_be_named_by_the_documents_source():
     assert ("answer_type.named_term", "off_question") in findings(
         check(question, answer, unsourced)
     )
+
+
+def test_the_source_a_question_names_is_not_a_term_the_answer_must_name():
+    """ "according to the FAA" names where the answer should come from (the credibility
+    checks judge that), not a thing the answer is about."""
+    question = "Which probe do I use for the CFM56-7B, according to the FAA?"
+    manual = document("cfm56-borescope", "CFM56-7B borescope inspection")
+    cited = [evidence(1, "Use a 6 mm articulating probe through borescope port S7.", manual)]
+    answer = "Use a 6 mm articulating probe through borescope port S7 [1]."
+    assert ("answer_type.named_term", "off_question") not in findings(
+        check(question, answer, cited)
+    )
+    named = "Which probe do I use for the CFM56-7B over USB, according to the FAA?"
+    assert ("answer_type.named_term", "off_question") in findings(check(named, answer, cited))
