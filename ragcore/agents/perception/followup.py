@@ -40,7 +40,7 @@ question word at all — so nothing of an unrelated question's predecessor leaks
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import Measure, QuestionForm
@@ -388,9 +388,7 @@ def _asked_about(
     carried = {e.label for e in prev.identifiers if e.label in labels}
     if not carried:
         return prev
-    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
-        if not conversation[i - 1].followed:
-            break  # the previous turns' topic began after this one
+    for turn in _topic_turns(conversation):
         asked = {r.label for r in turn.entities if r.text in turn.asked}
         if asked & carried:
             return _previous(reread(turn.question), rules)
@@ -398,6 +396,29 @@ def _asked_about(
 
 
 _LOOK_BACK = 4
+
+
+def _topic_turns(conversation: Sequence[TurnState]) -> Iterator[TurnState]:
+    """The previous topic's earlier turns, nearest first, at most ``_LOOK_BACK`` back:
+    the topic began at the first turn that did not follow on from the one before."""
+    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
+        if not conversation[i - 1].followed:
+            return
+        yield turn
+
+
+def _nearest_asking(
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception],
+    rules: FollowupRules,
+    asks: Callable[[Perception], bool],
+) -> _Previous | None:
+    """The nearest of the topic's earlier turns whose question, read again, ``asks``."""
+    for turn in _topic_turns(conversation):
+        earlier = reread(turn.question)
+        if asks(earlier):
+            return _previous(earlier, rules)
+    return None
 
 
 # --- a comparison over the things in play ------------------------------------------------
@@ -463,13 +484,10 @@ def _how_often(
         return prev  # "How does the HP-400 interval compare with …?" asked it too
     if reread is None:
         return prev
-    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
-        if not conversation[i - 1].followed:
-            break
-        earlier = reread(turn.question)
-        if earlier.asks.measure == Measure.FREQUENCY:
-            return _previous(earlier, rules)
-    return prev
+    asked = _nearest_asking(
+        conversation, reread, rules, lambda p: p.asks.measure == Measure.FREQUENCY
+    )
+    return prev if asked is None else asked
 
 
 def _asking(
@@ -482,13 +500,9 @@ def _asking(
     ``names``, or None."""
     if reread is None:
         return None
-    for i, turn in enumerate(conversation[1:_LOOK_BACK], 1):
-        if not conversation[i - 1].followed:
-            break
-        earlier = reread(turn.question)
-        if names & {a.name for a in earlier.asks.attributes}:
-            return _previous(earlier, rules)
-    return None
+    return _nearest_asking(
+        conversation, reread, rules, lambda p: bool(names & {a.name for a in p.asks.attributes})
+    )
 
 
 _OFTEN = frozenset(["often", "frequently"])

@@ -25,21 +25,30 @@ def agent():
     return PerceptionAgent(clock=lambda: date(2026, 12, 2), nlp=None)
 
 
-def converse(agent: PerceptionAgent, *questions: str) -> list[str]:
-    """Each question as searched, the conversation kept as a session keeps it."""
+def session(agent: PerceptionAgent, *turns: str | tuple[str, str]) -> list[tuple[str, str | None]]:
+    """Each turn as searched and its rewrite (None when it stands alone), the conversation
+    kept as a session keeps it; a turn may be (question, answer)."""
     kept: list[TurnState] = []
-    searched = []
-    for question in questions:
+    results: list[tuple[str, str | None]] = []
+    for turn in turns:
+        question, answer = turn if isinstance(turn, tuple) else (turn, "")
         perception = agent.run(question)
         previous = agent.run(kept[0].question) if kept else None
         rewrite = agent.follow_up(perception, previous, tuple(kept))
         if rewrite is not None:
             perception = agent.run(rewrite.question)
         asked = agent.identifiers(question)
-        summary = summarise(perception) | turn_summary(perception, (), rewrite is not None, asked)
+        summary = summarise(perception) | turn_summary(
+            perception, (), rewrite is not None, asked, answer
+        )
         kept.insert(0, turn_state(perception.question, json.loads(json.dumps(summary))))
-        searched.append(perception.question)
-    return searched
+        results.append((perception.question, rewrite.question if rewrite else None))
+    return results
+
+
+def converse(agent: PerceptionAgent, *questions: str) -> list[str]:
+    """Each question as searched, the conversation kept as a session keeps it."""
+    return [searched for searched, _ in session(agent, *questions)]
 
 
 def test_a_turn_is_kept_as_data_and_read_back(agent):

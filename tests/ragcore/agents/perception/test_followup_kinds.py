@@ -6,19 +6,13 @@ and "now". Real perception rules, no spaCy; the conversation kept as a session k
 
 from __future__ import annotations
 
-import json
 from datetime import date
 
 import pytest
+from test_conversation import session
 
 from ragcore.agents.perception.agent import PerceptionAgent
-from ragcore.agents.perception.conversation import (
-    TurnState,
-    answered_limit,
-    summarise,
-    turn_state,
-    turn_summary,
-)
+from ragcore.agents.perception.conversation import answered_limit
 
 
 @pytest.fixture(scope="module")
@@ -28,22 +22,7 @@ def agent():
 
 def converse(agent: PerceptionAgent, *turns: str | tuple[str, str]) -> list[str | None]:
     """Each turn's rewrite (None when it stands alone); a turn may be (question, answer)."""
-    kept: list[TurnState] = []
-    rewrites: list[str | None] = []
-    for turn in turns:
-        question, answer = turn if isinstance(turn, tuple) else (turn, "")
-        perception = agent.run(question)
-        previous = agent.run(kept[0].question) if kept else None
-        rewrite = agent.follow_up(perception, previous, tuple(kept))
-        if rewrite is not None:
-            perception = agent.run(rewrite.question)
-        asked = agent.identifiers(question)
-        summary = summarise(perception) | turn_summary(
-            perception, (), rewrite is not None, asked, answer
-        )
-        kept.insert(0, turn_state(perception.question, json.loads(json.dumps(summary))))
-        rewrites.append(rewrite.question if rewrite else None)
-    return rewrites
+    return [rewrite for _, rewrite in session(agent, *turns)]
 
 
 def test_a_version_named_by_its_document_asks_the_previous_question_of_it(agent):
