@@ -28,6 +28,7 @@ from edge_server.supervisor import (
     check_metrics_ports,
     child_command,
     child_metrics_port,
+    child_workers,
     default_processes,
     die_with_parent,
     open_listener,
@@ -97,7 +98,8 @@ def _add_serve(parsers: ragcore_cli.Parsers) -> None:
         "--workers",
         type=int,
         default=defaults.DEFAULT_WORKERS,
-        help=f"requests worked on at once (default {defaults.DEFAULT_WORKERS})",
+        help=f"requests worked on at once (default {defaults.DEFAULT_WORKERS}); with "
+        "--processes N, each process works on its share (rounded up)",
     )
     serve_.add_argument(
         "--threads",
@@ -337,12 +339,20 @@ def _serve_processes(
         with Engine(config.engine) as engine:
             _ingest_sample(engine)
     port = listener.getsockname()[1]
-    log.info("listening on %s:%d with %d processes", config.host, port, processes)
+    workers = ["--workers", str(child_workers(config.workers, processes))]
+    log.info(
+        "listening on %s:%d with %d processes, %s requests worked on at once in each",
+        config.host,
+        port,
+        processes,
+        workers[1],
+    )
     return supervise(
         processes,
         lambda i, private: [
             *child_command(serve_args, i, private, child_metrics_port(config.metrics_port, i)),
             *http,
+            *workers,
         ],
         config.grace_seconds,
         listener,

@@ -108,6 +108,14 @@ def child_metrics_port(base: int | None, index: int) -> int | None:
     return base + index
 
 
+def child_workers(workers: int, processes: int) -> int:
+    """Each child's share of the server's ``--workers`` (rounded up, at least 1): the
+    server as a whole works on as many requests at once with any ``--processes``. Not
+    ``workers`` each: N children each running 4 answers on 2 cores slice every core
+    between answers, and all of them finish late together."""
+    return max(1, -(-workers // processes))
+
+
 def check_metrics_ports(base: int | None, processes: int) -> None:
     if base and base + processes - 1 > 65535:
         raise ConfigError(

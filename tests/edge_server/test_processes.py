@@ -314,6 +314,37 @@ def test_sigterm_drains_both_children_and_exits_0(cluster, stand_in_llm):  # noq
     assert not [pid for pid in children if _alive(pid)]
 
 
+def test_the_servers_workers_are_shared_out_over_its_children(
+    tmp_path,
+    sample_data_template,
+    stand_in_llm,  # noqa: F811 (the fixture)
+):
+    """``--workers 2`` with 2 processes: one Ask at a time in each child, so of 4 Asks
+    held at the LLM only 2 reach it (with 2 workers each, all 4 would)."""
+    llm = ("--llm-url", stand_in_llm.url, "--llm-model", "stand-in")
+    # Four different questions: answers of one question are shared, not asked again.
+    questions = [f"What torque for the HP-400 platen bolts, step {i}?" for i in range(4)]
+    with running(tmp_path, sample_data_template, "--workers", "2", *llm) as c:
+        assert "1 requests worked on at once in each" in c.log()
+        outcomes: list[object] = []
+
+        def ask(question: str) -> None:
+            with Client(c.target) as client:
+                outcomes.append(client.ask(question, timeout=60))
+
+        asks = [threading.Thread(target=ask, args=(q,), daemon=True) for q in questions]
+        for thread in asks:
+            thread.start()
+        assert stand_in_llm.received.wait(30), "no Ask reached the LLM"
+        time.sleep(2 * LLM_DELAY)  # time for any other Ask to reach it too
+        assert len(stand_in_llm.replies) == 2
+        stand_in_llm.release.set()
+        for thread in asks:
+            thread.join(60)
+        assert len(stand_in_llm.replies) == 4
+        assert len(outcomes) == 4 and all(isinstance(a, pb.Answer) for a in outcomes)
+
+
 def test_mutual_tls_ends_in_the_children_through_the_relay(
     tmp_path,
     sample_data_template,
