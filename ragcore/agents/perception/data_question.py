@@ -1037,8 +1037,8 @@ class _Reader:
         # is not what was paid)
         k = verbs[0]
         for measure in self.schema.measures:
-            said = {p[0] for n in (measure.name, *measure.synonyms) if len(p := _phrase(n)) == 1}
-            if _additive(measure) and said & words.paying_nouns:
+            alone = {p[0] for n in (measure.name, *measure.synonyms) if len(p := _phrase(n)) == 1}
+            if _additive(measure) and alone & words.paying_nouns:
                 paid.append((k, k + 1, measure))
                 spans[k, measure] = frozenset({k})
         return paid
