@@ -17,7 +17,7 @@ import difflib
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -690,6 +690,8 @@ class _Reader:
         self.text = text
         self.tokens = tokens
         self.claims = _Claims(tokens, set(time_span))
+        if (counting := schema.counting) is not None:  # "how many stores issues"
+            schema = replace(schema, measures=(*schema.measures, counting))
         self.schema = schema
         self.words = words
         self.values = {

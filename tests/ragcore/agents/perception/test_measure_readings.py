@@ -232,6 +232,26 @@ def test_two_measures_named_by_their_own_words_are_still_asked_for_one():
     assert "several measures" in found.reason
 
 
+def test_rows_are_counted_by_their_name_when_the_schema_declares_no_count():
+    """repair_jobs declares no measure counting rows: "how many repair jobs" is the
+    implicit job_count (each row one), with the filters and the period of the question."""
+    assert REPAIRS.counting is not None and REPAIRS.counting.name == "job_count"
+    found = read("How many repair jobs were done at North in 2026?", schemas=(REPAIRS,))
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "job_count"
+    assert found.query.filters == (("depot", "North"),)
+    assert REPAIRS.measure("job_count").counts_rows
+
+
+def test_no_implicit_count_when_the_rows_name_is_a_measure_or_a_count_is_declared():
+    """ "tolls" of route_tolls is the toll measure's own word; a declared count stays
+    the only one."""
+    tolls = parse_schema(TOLLS_TOML.replace('"toll", "charges"', '"tolls", "charges"'), "t.toml")
+    assert tolls.counting is None
+    declared = REPAIRS_TOML + '[measures.jobs]\nexpression = "1"\nsynonyms = ["job count"]\n'
+    assert parse_schema(declared, "r.toml").counting is None
+
+
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory, real_embedder):
     folder = tmp_path_factory.mktemp("fleet")
@@ -264,6 +284,14 @@ def test_an_ambiguous_question_is_answered_uncertain_naming_both_readings(fleet)
     assert "repair_jobs.tyre_cost" in answer.text
     assert not answer.citations  # no figure of either: a figure would be a pick
     assert any(i.rule == "answerability.ambiguous" for i in answer.report.issues)
+
+
+def test_rows_are_counted_and_cited_without_a_declared_count(fleet):
+    answer = fleet.ask("How many repair jobs were done at North in 2026?")
+    assert answer.status == AnswerStatus.OK, answer.report.issues
+    assert "1 jobs" in answer.text or "is 1 " in answer.text, answer.text
+    cited = [c for c in answer.citations if c.document_id == "table:repair_jobs"]
+    assert len(cited) == 1 and len(cited[0].rows) == 1
 
 
 def test_the_measure_named_by_its_own_name_is_answered_ok(fleet):
