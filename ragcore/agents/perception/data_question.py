@@ -14,6 +14,7 @@ the user, never a guessed query.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -183,6 +184,8 @@ class _Words:
     verb_forms: Mapping[str, tuple[str, ...]]
     """A verb's base form -> its other forms ("spend" -> "spent"): a measure's one-word
     name is written in any of them."""
+    joined: tuple[Phrase, ...] = ()
+    """Words joining periods into one window when a total is asked ("May and June")."""
     paying_verbs: frozenset[str] = frozenset()
     """Verbs of paying ("spent", "paid"): the figure is money, not which money."""
     paying_nouns: frozenset[str] = frozenset()
@@ -290,6 +293,7 @@ def _words() -> _Words:
             for forms in [data.get("verb_forms", {})]
             for base in forms
         },
+        joined=phrases(_strings(data.get("joined", {}), "words", "joined")),
         paying_verbs=frozenset(
             _norm(w) for w in _strings(data.get("paying", {}), "verbs", "paying")
         ),
@@ -1484,6 +1488,12 @@ class _Reader:
         extremes = extremes or self._named_extremes(measure, measures)
         if order is None and ranking and extremes:
             order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
+        if len(periods) > 1 and not rankings and not extremes:
+            joined = self._one_window(periods)
+            if isinstance(joined, Unexpressible):
+                return joined
+            if joined is not None:  # "how many work orders in May and June": both
+                time, periods = joined, ()
         compared_periods = self._periods(periods, today)
         if isinstance(compared_periods, Unexpressible):
             return compared_periods
@@ -1629,6 +1639,43 @@ class _Reader:
             at = out.index(dimension.column) if dimension.column in out else len(out)
             out.insert(at, outer)
         return tuple(out)
+
+    def _one_window(
+        self, periods: tuple[TimeConstraint, ...]
+    ) -> TimeConstraint | Unexpressible | None:
+        """The periods as one window, when joined by "and" (rules file, ``[joined]``)
+        in a question asking for a total or a count and no change: "how many work orders
+        in May and June 2026" is the count over both months. None: they are compared.
+        Periods with a gap between them ("May and August") cannot be one window."""
+        words = self.words
+        if any(t.norm in words.change for t in self.tokens):
+            return None
+        fresh = _Claims(self.tokens)
+        asking = [p for p, a in words.aggregations if a in (Aggregation.SUM, Aggregation.COUNT)]
+        if not any(any(fresh.find(p)) for p in (*asking, *words.together)):
+            return None
+        spans = []
+        for period in periods:
+            found = sorted(_time_span(self.text, self.tokens, period))
+            if not found or period.start is None or period.end is None:
+                return None
+            spans.append((found[0], found[-1] + 1, period))
+        spans.sort(key=lambda s: s[0])
+        for (_, end, _), (start, _, _) in itertools.pairwise(spans):
+            between = tuple(t.norm for t in self.tokens[end:start])
+            if between not in words.joined:
+                return None  # "May or June", "May vs June", "May compared with June"
+        ordered = sorted(periods, key=lambda p: p.start or date.min)
+        for a, b in itertools.pairwise(ordered):
+            assert a.end is not None and b.start is not None
+            if b.start > a.end + _ONE_DAY:
+                return self.unexpressible(
+                    f"it asks for one figure over {a.text!r} and {b.text!r}, which are not "
+                    "next to each other; ask for each period, or for the range from the "
+                    "first to the last"
+                )
+        text = self.claims.text(self.text, spans[0][0], spans[-1][1])
+        return TimeConstraint(ordered[0].start, max(p.end for p in ordered if p.end), text)
 
     def _periods(
         self, periods: tuple[TimeConstraint, ...], today: date

@@ -1044,19 +1044,27 @@ def test_a_measure_named_by_a_verb_is_named_by_its_other_forms(question):
 
 
 def test_periods_sharing_a_year_are_compared_each_named_with_it():
-    """ "Q3 and Q4 2025": Q3 of 2025 (not the latest Q3), named "Q3 2025" in the answer."""
-    question = "Total orders in Q3 and Q4 2025"
-    constraints = AGENT.run(question).constraints
-    found = recognise(
-        question,
-        SCHEMAS,
-        today=TODAY,
-        time=constraints.time,
-        periods=constraints.periods,
-        values=VALUES,
-    )
-    assert isinstance(found, DataQuestion), found
+    """ "Q3 and Q4 2025": Q3 of 2025 (not the latest Q3), named "Q3 2025" in the answer;
+    the total of both is one window over them (issue 28)."""
+
+    def periods_read(question: str) -> DataQuestion:
+        constraints = AGENT.run(question).constraints
+        found = recognise(
+            question,
+            SCHEMAS,
+            today=TODAY,
+            time=constraints.time,
+            periods=constraints.periods,
+            values=VALUES,
+        )
+        assert isinstance(found, DataQuestion), found
+        return found
+
+    found = periods_read("Orders in Q3 vs Q4 2025")
     assert [(p.label, p.start, p.end) for p in found.query.periods] == [
         ("Q3 2025", date(2025, 7, 1), date(2025, 9, 30)),
         ("Q4 2025", date(2025, 10, 1), date(2025, 12, 31)),
     ]
+    total = periods_read("Total orders in Q3 and Q4 2025").query
+    assert total.periods == ()
+    assert (total.time_from, total.time_to) == (date(2025, 7, 1), date(2025, 12, 31))

@@ -252,6 +252,58 @@ def test_no_implicit_count_when_the_rows_name_is_a_measure_or_a_count_is_declare
     assert parse_schema(declared, "r.toml").counting is None
 
 
+def read_periods(question: str, schemas=(REPAIRS,)):
+    constraints = AGENT.run(question).constraints
+    values = {s.name: VALUES[s.name] for s in schemas}
+    return recognise(
+        question,
+        list(schemas),
+        today=TODAY,
+        time=constraints.time,
+        periods=constraints.periods,
+        values=values,
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the total tyre cost at North in May and June 2026?",
+        "How much tyre cost did North have in May and June 2026 combined?",
+        "How many repair jobs were done at North in May and June 2026?",
+    ],
+)
+def test_periods_joined_by_and_in_a_total_are_one_window(question):
+    """A total or a count over "May and June" is the figure over both months, not each
+    month's and their difference."""
+    found = read_periods(question)
+    assert isinstance(found, DataQuestion), found
+    q = found.query
+    assert q.periods == ()
+    assert (q.time_from, q.time_to) == (date(2026, 5, 1), date(2026, 6, 30))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Was the tyre cost at North higher in May or June 2026?",
+        "Compare the tyre cost at North in May vs June 2026.",
+        "What was the tyre cost at North in May and June 2026?",  # no total asked: each
+    ],
+)
+def test_periods_compared_or_not_totalled_stay_a_figure_each(question):
+    found = read_periods(question)
+    assert isinstance(found, DataQuestion), found
+    assert [p.start for p in found.query.periods] == [date(2026, 5, 1), date(2026, 6, 1)]
+
+
+def test_a_total_over_periods_apart_is_declined_naming_them():
+    """ "May and August": one window would hold June and July too."""
+    found = read_periods("What was the total tyre cost at North in May and August 2026?")
+    assert isinstance(found, Unexpressible), found
+    assert "not next to each other" in found.reason
+
+
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory, real_embedder):
     folder = tmp_path_factory.mktemp("fleet")
@@ -292,6 +344,12 @@ def test_rows_are_counted_and_cited_without_a_declared_count(fleet):
     assert "1 jobs" in answer.text or "is 1 " in answer.text, answer.text
     cited = [c for c in answer.citations if c.document_id == "table:repair_jobs"]
     assert len(cited) == 1 and len(cited[0].rows) == 1
+
+
+def test_a_count_over_two_months_is_answered_ok_over_both(fleet):
+    answer = fleet.ask("How many repair jobs were done at North in March and April 2026?")
+    assert answer.status == AnswerStatus.OK, answer.report.issues
+    assert "2026-03-01 to 2026-04-30" in answer.text and "is 1 " in answer.text, answer.text
 
 
 def test_the_measure_named_by_its_own_name_is_answered_ok(fleet):
