@@ -1303,7 +1303,7 @@ class _Reader:
             names += [(n, column) for n in (column, *extra)]
             names += [
                 (period, period)
-                for period in ("month", "year")
+                for period in ("month", "quarter", "year")
                 if period not in self.schema.columns and (period, column) not in names
             ]
         taken = {_phrase(n) for n, _ in names} | {

@@ -304,6 +304,20 @@ def test_a_total_over_periods_apart_is_declined_naming_them():
     assert "not next to each other" in found.reason
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the tyre cost at North per quarter in 2026?",
+        "Show the quarterly tyre cost at North in 2026.",
+    ],
+)
+def test_a_figure_per_quarter_groups_by_the_quarter_of_the_time_column(question):
+    found = read(question, schemas=(REPAIRS,))
+    assert isinstance(found, DataQuestion), found
+    assert found.query.group_by == ("quarter",)
+    assert (found.query.time_from, found.query.time_to) == (date(2026, 1, 1), date(2026, 12, 31))
+
+
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory, real_embedder):
     folder = tmp_path_factory.mktemp("fleet")
