@@ -1866,9 +1866,9 @@ class _Reader:
             unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")
-                return self.unexpressible(  # "per quarter": not summed over the quarters
-                    f"it cannot give a figure per {unit}; ask per month or per year, or name "
-                    f"the period (e.g. {example!r})"
+                return self.unexpressible(  # "per week": not summed over the weeks
+                    f"it cannot give a figure per {unit}; ask per month, quarter or year, or "
+                    f"name the period (e.g. {example!r})"
                 )
             if (
                 after < len(tokens)
