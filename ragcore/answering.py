@@ -38,6 +38,7 @@ from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import Perception, PerceptionAgent
 from ragcore.agents.perception.conversation import TurnState
 from ragcore.agents.perception.data_question import (
+    Ambiguous,
     DataQuestion,
     NamedRows,
     Unexpressible,
@@ -188,7 +189,7 @@ class _Question:
     """Hits by search key: a search made in one round is not made again in a later one."""
     searched: list[SearchKey] = field(default_factory=list)
     """The key of every search run, in order (repeats would be duplicate searches)."""
-    data: DataQuestion | Unexpressible | None = None
+    data: DataQuestion | Unexpressible | Ambiguous | None = None
     """What the declared tables make of the question (None: not a data question)."""
     named: NamedRows | None = None
     """A table whose rows the question names though it is no data question of it."""
@@ -351,7 +352,7 @@ class Answerer:
 
     def _recognise(
         self, perception: Perception, scope: Scope
-    ) -> DataQuestion | Unexpressible | None:
+    ) -> DataQuestion | Unexpressible | Ambiguous | None:
         """The table query the question asks for, if the tables are open to the caller
         (they belong to no knowledge base: an unrestricted caller only)."""
         if self.tables is None or not scope.unrestricted or perception.route == Route.DIRECT:
@@ -435,11 +436,30 @@ class Answerer:
         report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
         return self._answer(q, _Attempt(draft, (), report), 0, 0)
 
+    def _ambiguous(self, q: _Question, data: Ambiguous) -> Answer:
+        """``uncertain`` naming each reading: the question's words read two measures
+        alike (issue 28), and a figure of one would be a silent pick."""
+        reason = data.reason
+        with q.tracer.span(Stage.PLAN) as span:
+            span.note(f"data question ambiguous: {reason}")
+        text = f"The tables cannot tell which figure is asked: {reason}."
+        draft = Draft(text, (), self.generator.name, reason=reason)
+        issue = Issue(
+            Check.TRACEABILITY,
+            IssueKind.ATTRIBUTE_NOT_FOUND,
+            reason,
+            rule="answerability.ambiguous",
+        )
+        report = ValidationReport((CheckResult(Check.TRACEABILITY, (issue,), 0),), ())
+        return self._answer(q, _Attempt(draft, (), report), 0, 0)
+
     def _loop(self, q: _Question, cap: int) -> Answer:
         perception, tracer, bounds, scope = q.perception, q.tracer, q.bounds, q.scope
         data = q.data
         if isinstance(data, Unexpressible):
             return self._unexpressible(q, data)
+        if isinstance(data, Ambiguous):
+            return self._ambiguous(q, data)
         attempts: list[_Attempt] = []
         plan: Plan | None = None
         planned = 0
@@ -711,9 +731,11 @@ def _describe_plan(plan: Plan) -> str:
     return f"{path}{tasks}, {plan.retrieval}{reasons}"
 
 
-def _describe_data(data: DataQuestion | Unexpressible) -> str:
+def _describe_data(data: DataQuestion | Unexpressible | Ambiguous) -> str:
     if isinstance(data, Unexpressible):
         return f"not expressible ({data.table or 'no table'}): {data.reason}"
+    if isinstance(data, Ambiguous):
+        return f"ambiguous: {data.reason}"
     read = "; ".join(f"{m.role} {m.text!r} → {m.reads}" for m in data.matched)
     return f"table {data.query.table}" + (" + documents" if data.needs_text else "") + f": {read}"
 

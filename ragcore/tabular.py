@@ -184,10 +184,35 @@ class TableSchema:
         last = self.name.split("_")[-1]
         return last if singular(last) != last else None
 
+    @property
+    def counting(self) -> Measure | None:
+        """The measure counting rows that a question may ask for when the schema declares
+        none ("how many stores issues" of stores_issues): ``<row>_count``, named by the
+        rows' name. None when the schema declares one, when its rows have no name (a
+        table name not ending in a plural), or when a declared measure already goes by
+        that name ("shortages" may be a measure of its own)."""
+        rows = self.rows_noun
+        if rows is None or any(m.counts_rows for m in self.measures):
+            return None
+        name = f"{singular(rows)}_count"
+        said = {singular(n.strip().lower()) for m in self.measures for n in (m.name, *m.synonyms)}
+        if name in self.columns or singular(rows) in said:
+            return None
+        return Measure(
+            name,
+            expression="1",
+            unit=rows,
+            aggregation=Aggregation.SUM,
+            synonyms=(f"number of {rows}", f"{rows} count"),
+            description=f"Number of {rows} (each row counts one)",
+        )
+
     def measure(self, name: str) -> Measure:
         for measure in self.measures:
             if measure.name == name:
                 return measure
+        if (counting := self.counting) is not None and counting.name == name:
+            return counting
         raise InvalidInputError(
             f"table {self.name!r} has no measure {name!r}; "
             f"its measures: {', '.join(m.name for m in self.measures) or 'none'}"

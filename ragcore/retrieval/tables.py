@@ -291,8 +291,9 @@ def compile_query(
     return CompiledQuery(sql, tuple(params), columns, single)
 
 
-_BUCKETS = {"year": 4, "month": 7}
-"""Periods of a dated time column a query may group by: the length of their ISO text."""
+_BUCKETS = {"year": 4, "quarter": 7, "month": 7}
+"""Periods of a dated time column a query may group by: the length of the ISO text they
+are read from (a quarter from its month: "2026-07" is "2026-Q3")."""
 
 
 def _bucket(column: str, schema: TableSchema) -> int | None:
@@ -304,11 +305,15 @@ def _bucket(column: str, schema: TableSchema) -> int | None:
 
 
 def _group(column: str, schema: TableSchema) -> str:
-    """The SQL of a grouped column: the column, or its year or month of the time column
-    ("2026", "2026-07", stored as ISO text on both stores)."""
+    """The SQL of a grouped column: the column, or its year, quarter or month of the time
+    column ("2026", "2026-Q3", "2026-07", stored as ISO text on both stores)."""
     length = _bucket(column, schema)
     if length is None:
         return f'"{column}"'
+    if column == "quarter":
+        time = f'"{schema.time_column}"'
+        number = f"((CAST(substr({time}, 6, 2) AS INTEGER) + 2) / 3)"
+        return f"substr({time}, 1, 4) || '-Q' || {number}"
     return f'substr("{schema.time_column}", 1, {length})'
 
 

@@ -14,10 +14,11 @@ the user, never a guessed query.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -101,6 +102,52 @@ class Unexpressible:
     table: str | None = None
 
 
+class Directness(_Vocabulary):
+    """How directly the question's words name a measure (issue 28): by the measure's own
+    name or column ("parts cost"), by a synonym as the schema writes it ("cost of
+    parts"), or only through a verb ("spent" of a measure named "spend", "spent on
+    parts" of the parts cost, a measure named by a verb of paying alone)."""
+
+    OWN = "own name"
+    SYNONYM = "synonym"
+    VERB = "verb"
+
+
+_DIRECTNESS = {Directness.VERB: 1, Directness.SYNONYM: 2, Directness.OWN: 3}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One measure the question's words read: ``table``.``measure``, named by ``words``
+    of the question, ``how`` directly."""
+
+    table: str
+    measure: str
+    words: tuple[str, ...]
+    how: Directness
+
+    def describe(self) -> str:
+        said = " + ".join(repr(w) for w in self.words)
+        return f"{self.table}.{self.measure} ({said}, by its {self.how})"
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """A data question whose words read two measures or more alike (issue 28: "spent on
+    parts" is purchase orders' spend and work orders' parts cost): no pick, the answer
+    is ``uncertain`` naming each reading."""
+
+    readings: tuple[Reading, ...]
+
+    @property
+    def reason(self) -> str:
+        said = "; ".join(r.describe() for r in self.readings)
+        return (
+            f"the question reads as {len(self.readings)} measures alike: {said}; "
+            "name the one meant (e.g. by its own name)"
+        )
+
+
 # --- the rules file -------------------------------------------------------------------
 
 Phrase = tuple[str, ...]
@@ -137,6 +184,12 @@ class _Words:
     verb_forms: Mapping[str, tuple[str, ...]]
     """A verb's base form -> its other forms ("spend" -> "spent"): a measure's one-word
     name is written in any of them."""
+    joined: tuple[Phrase, ...] = ()
+    """Words joining periods into one window when a total is asked ("May and June")."""
+    paying_verbs: frozenset[str] = frozenset()
+    """Verbs of paying ("spent", "paid"): the figure is money, not which money."""
+    paying_nouns: frozenset[str] = frozenset()
+    """Money words of a measure's name a verb of paying stands for ("cost")."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -240,6 +293,13 @@ def _words() -> _Words:
             for forms in [data.get("verb_forms", {})]
             for base in forms
         },
+        joined=phrases(_strings(data.get("joined", {}), "words", "joined")),
+        paying_verbs=frozenset(
+            _norm(w) for w in _strings(data.get("paying", {}), "verbs", "paying")
+        ),
+        paying_nouns=frozenset(
+            _norm(w) for w in _strings(data.get("paying", {}), "nouns", "paying")
+        ),
     )
 
 
@@ -410,7 +470,7 @@ def recognise(
     known: Known | None = None,
     periods: Sequence[TimeConstraint] = (),
     identifiers: Mapping[str, frozenset[str]] | None = None,
-) -> DataQuestion | Unexpressible | None:
+) -> DataQuestion | Unexpressible | Ambiguous | None:
     """The table query ``question`` asks for; None if it names no declared measure.
 
     ``time``: the interval perception read ("last month"), applied to the table's time
@@ -423,7 +483,11 @@ def recognise(
     value of their own in every row ("the cost per work order" is an average over
     rows). Of several tables the one holding most of the values the question names is
     read ("QuickFix Industrial" is a supplier of one table only), then the one whose
-    measure it names most specifically.
+    measure it names most specifically. When that one's measure is named only through a
+    verb ("spent") and another table's query reads a measure from the same words ("spent
+    on parts": purchase orders' spend, work orders' parts cost), the question is
+    ``Ambiguous`` naming both; a measure named by its own name or a synonym as written
+    is a confident pick.
     """
     text = _check(question, schemas, values)
     if time is not None and not isinstance(time, TimeConstraint):
@@ -432,7 +496,8 @@ def recognise(
     tokens = _tokens(text)
     periods = tuple(periods) if len(periods) > 1 else ()
     time_span = set().union(*(_time_span(text, tokens, t) for t in (time, *periods)))
-    best: tuple[tuple[int, int, bool, int, int, int], DataQuestion | Unexpressible] | None = None
+    Key = tuple[int, int, bool, int, int, int]
+    read: list[tuple[Key, DataQuestion | Unexpressible | Ambiguous, _Reader]] = []
     for rank, schema in enumerate(schemas):
         per_row = (identifiers or {}).get(schema.name, frozenset())
         reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
@@ -440,10 +505,35 @@ def recognise(
         if found is not None:
             score, result = found
             held = _held(tokens, time_span, (values or {}).get(schema.name, {}))
-            key = (held, score[0], isinstance(result, DataQuestion), *score[1:], -rank)
-            if best is None or key > best[0]:
-                best = (key, result)
-    return None if best is None else best[1]
+            answered = not isinstance(result, Unexpressible)
+            read.append(((held, score[0], answered, *score[1:], -rank), result, reader))
+    if not read:
+        return None
+    _, best, reader = max(read, key=lambda r: r[0])
+    return _alike(best, reader, [(result, other) for _, result, other in read]) or best
+
+
+def _alike(
+    best: DataQuestion | Unexpressible | Ambiguous,
+    reader: _Reader,
+    read: Sequence[tuple[DataQuestion | Unexpressible | Ambiguous, _Reader]],
+) -> Ambiguous | None:
+    """The readings of other tables as good as ``best``'s when its measure is named only
+    through a verb: each a whole query of its own (a table missing a value the question
+    names reads nothing) whose measure the same words name."""
+    chosen = reader.reading()
+    if not isinstance(best, DataQuestion) or chosen is None or chosen.how is not Directness.VERB:
+        return None
+    span = reader.readings[reader.chosen][1] if reader.chosen is not None else frozenset()
+    others = []
+    for result, other in read:
+        reading = other.reading()
+        if other is reader or not isinstance(result, DataQuestion) or reading is None:
+            continue
+        assert other.chosen is not None
+        if other.readings[other.chosen][1] & span:
+            others.append(reading)
+    return Ambiguous((chosen, *others)) if others else None
 
 
 @dataclass(frozen=True)
@@ -604,6 +694,8 @@ class _Reader:
         self.text = text
         self.tokens = tokens
         self.claims = _Claims(tokens, set(time_span))
+        if (counting := schema.counting) is not None:  # "how many stores issues"
+            schema = replace(schema, measures=(*schema.measures, counting))
         self.schema = schema
         self.words = words
         self.values = {
@@ -619,6 +711,18 @@ class _Reader:
         self.row_extreme: tuple[int, int, Aggregation] | None = None
         """The words asking for the earliest or latest row ("the first order")."""
         self.matched: list[Match] = []
+        self.readings: dict[Measure, tuple[Directness, frozenset[int]]] = {}
+        """Each measure the question's words name: how directly, and by which words."""
+        self.chosen: Measure | None = None
+
+    def reading(self, measure: Measure | None = None) -> Reading | None:
+        """How the question reads ``measure`` (by default the one chosen)."""
+        measure = measure or self.chosen
+        if measure is None or measure not in self.readings:
+            return None
+        how, span = self.readings[measure]
+        words = tuple(self.tokens[k].raw for k in sorted(span))
+        return Reading(self.schema.name, measure.name, words, how)
 
     def note(self, role: Role, i: int, j: int, reads: str) -> None:
         self.matched.append(Match(role, self.claims.text(self.text, i, j), reads))
@@ -628,7 +732,7 @@ class _Reader:
 
     def read(
         self, time: TimeConstraint | None, today: date, periods: tuple[TimeConstraint, ...] = ()
-    ) -> tuple[tuple[int, int, int], DataQuestion | Unexpressible] | None:
+    ) -> tuple[tuple[int, int, int], DataQuestion | Unexpressible | Ambiguous] | None:
         """((how specific the measure's words are, how many other words fit, how many words
         it read), result), or None when the question names none of the table's measures."""
         vague = self._unread_periods()
@@ -808,16 +912,20 @@ class _Reader:
         return found
 
     def _measures(self) -> list[tuple[int, int, Measure]]:
+        before = set(self.claims.used)  # the periods': no measure's words
         names: list[tuple[str, Measure]] = []
         rows = self.schema.rows_noun
         forms = self.words.verb_forms
+        verbal: set[tuple[Phrase, Measure]] = set()
         for measure in self.schema.measures:
             names += [(n, measure) for n in (measure.name, *measure.synonyms)]
-            names += [  # "spent" of a measure named "spend"
+            spelled = [  # "spent" of a measure named "spend"
                 (form, measure)
                 for n in measure.synonyms
                 for form in forms.get(n.strip().lower(), ())
             ]
+            names += spelled
+            verbal |= {(_phrase(form), m) for form, m in spelled}
             if measure.column is not None:
                 names.append((measure.column, measure))
             if measure.counts_rows and rows:
@@ -831,11 +939,21 @@ class _Reader:
         dimensions = [(n, d.column) for d in self.schema.dimensions for n in d.synonyms]
         longer = _Claims(self.tokens, set(self.claims.used)).claim_names(dimensions)
         found = counted
+        # a synonym two measures of the table share, as spelled (else as folded: of
+        # "shortage" and "shortages", the question's "shortages" is the latter's only)
+        sharing: dict[tuple[str, Phrase], list[Measure]] = {}
+        for name, measure in names:
+            for attr, key in zip(("exact", "norm"), _name_keys(name), strict=True):
+                if measure not in sharing.setdefault((attr, key), []):
+                    sharing[attr, key].append(measure)
         for i, j, m in self.claims.claim_names(names):
             if any(a <= i and j <= b and b - a > j - i for a, b, _ in longer):
                 self.claims.used.difference_update(range(i, j))  # the dimension's words
             elif not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to"):
-                found.append((i, j, m))
+                exact = ("exact", tuple(t.exact for t in self.tokens[i:j]))
+                norm = ("norm", tuple(t.norm for t in self.tokens[i:j]))
+                found += [(i, j, o) for o in sharing.get(exact) or sharing.get(norm) or [m]]
+        spans: dict[tuple[int, Measure], frozenset[int]] = {}
         # A measure named in words apart: "the value of all spare parts in stock" names
         # the stock value ("value of stock"), not only the stock ("in stock") it is
         # computed from. Other measures' words are not free, nor words of aggregation:
@@ -856,13 +974,80 @@ class _Reader:
                 if len(words) >= 2 and all(w in present for w in words):
                     k = present[words[0]]
                     found.append((k, k + 1, measure))
+                    spans[k, measure] = frozenset(present[w] for w in words)
                     break
+        found += self._paid(found, before, plain, spans)
         units: dict[Phrase, list[Measure]] = {}
         for measure in self.schema.measures:
             if unit := _phrase(measure.unit):
                 units.setdefault(unit, []).append(measure)
         cues = [(("how", "many", *u), ms[0]) for u, ms in units.items() if len(ms) == 1]
-        return sorted(found + self.claims.claim(cues), key=lambda f: f[0])
+        found = sorted(found + self.claims.claim(cues), key=lambda f: f[0])
+        paying = self.words.paying_verbs  # "cost" is a noun as written, "spend" either
+        for i, j, m in found:
+            span = spans.get((i, m), frozenset(range(i, j)))
+            said = tuple(t.norm for t in self.tokens[i:j])
+            if (i, m) in spans and any(self.tokens[k].norm in paying for k in span):
+                how = Directness.VERB  # "spent on parts": the verb stands for "cost"
+            elif (said, m) in verbal or all(w in paying for w in said):
+                how = Directness.VERB  # "spent", a measure named "spend"
+            elif self._named_as_itself(i, j, m):
+                how = Directness.OWN
+            else:
+                how = Directness.SYNONYM
+            was = self.readings.get(m)
+            if was is not None:
+                how = max(how, was[0], key=_DIRECTNESS.__getitem__)
+                span |= was[1]
+            self.readings[m] = (how, span)
+        return found
+
+    def _paid(
+        self,
+        found: list[tuple[int, int, Measure]],
+        before: set[int],
+        plain: frozenset[str],
+        spans: dict[tuple[int, Measure], frozenset[int]],
+    ) -> list[tuple[int, int, Measure]]:
+        """Measures named by the other words of a name and a verb of paying standing for
+        its money word (rules file, ``[paying]``): "what was spent on parts" names the
+        "parts cost", "spent on labour" the "labour cost" (whose "labour" another
+        measure's synonym may have read). Words of a period are no measure's. With no
+        measure named otherwise, the verb alone reads a measure named by a money word
+        alone whose figures add up ("how much was charged to CC-410": its "cost")."""
+        words = self.words
+        verbs = [
+            k for k, t in enumerate(self.tokens) if t.norm in words.paying_verbs and k not in before
+        ]
+        if not verbs:
+            return []
+        named = {m for _, _, m in found}
+        present = {t.norm: k for k, t in reversed(list(enumerate(self.tokens))) if k not in before}
+        paid = []
+        for measure in self.schema.measures:
+            if measure in named:
+                continue
+            for name in (measure.name, *(measure.column or "",), *measure.synonyms):
+                said = [w for w in _phrase(name) if w not in plain]
+                money = [w for w in said if w in words.paying_nouns]
+                other = [w for w in said if w not in words.paying_nouns]
+                if len(money) == 1 and other and all(w in present for w in other):
+                    k = present[other[0]]
+                    paid.append((k, k + 1, measure))
+                    spans[k, measure] = frozenset({*(present[w] for w in other), verbs[0]})
+                    break
+        if paid or found:
+            return paid
+        # "how much was charged to CC-410": the verb alone, for a measure named by a
+        # money word alone ("cost") whose figures add up (money paid is summed; a price
+        # is not what was paid)
+        k = verbs[0]
+        for measure in self.schema.measures:
+            alone = {p[0] for n in (measure.name, *measure.synonyms) if len(p := _phrase(n)) == 1}
+            if _additive(measure) and alone & words.paying_nouns:
+                paid.append((k, k + 1, measure))
+                spans[k, measure] = frozenset({k})
+        return paid
 
     def _counted_identifiers(self) -> list[tuple[int, int, Measure]]:
         """ "How many P1 tickets": an identifier's name in the plural (a ticket number is
@@ -894,7 +1079,9 @@ class _Reader:
                     variants += [(" ".join((*p, *rest)), measure) for p in same if p != opening]
         return variants
 
-    def _choose(self, measures: list[tuple[int, int, Measure]]) -> Measure | Unexpressible:
+    def _choose(
+        self, measures: list[tuple[int, int, Measure]]
+    ) -> Measure | Unexpressible | Ambiguous:
         """The measure asked for: a derived measure over the others named ("at current
         stock, how many days ..." asks for days of cover, not stock)."""
         named = list(dict.fromkeys(m for _, _, m in measures))
@@ -906,6 +1093,11 @@ class _Reader:
         if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
             own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
             named = [m for m in named if m in own] or named
+        if len(named) > 1:
+            by_words = self._by_words(named)
+            if isinstance(by_words, Ambiguous):
+                return by_words
+            named = by_words
         if len(named) == 1:
             return self._asked(named[0], measures)
         covering = [
@@ -919,6 +1111,30 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _by_words(self, named: list[Measure]) -> list[Measure] | Ambiguous:
+        """Of measures the question names, those its words read best: a reading holding
+        another's words and more ("spent on labour": the labour cost, over the labour
+        hours of "labour"); a measure named by a verb of paying alone ("spend") yields to
+        one named by other words ("spend on freight": the freight cost). Two measures
+        left read from the very same words (a synonym both declare) fit alike:
+        ambiguous, no pick."""
+        paying = self.words.paying_verbs
+        spans = {m: self.readings[m][1] if m in self.readings else frozenset() for m in named}
+        named = [m for m in named if not any(spans[o] > spans[m] for o in named)]
+
+        def paid(span: frozenset[int]) -> bool:
+            return bool(span) and all(self.tokens[k].norm in paying for k in span)
+
+        named = [m for m in named if not paid(spans[m])] or named
+
+        def alike(a: Measure, b: Measure) -> bool:
+            return bool(spans[a]) and spans[a] == spans[b]
+
+        same = [m for m in named if any(o is not m and alike(m, o) for o in named)]
+        if same:
+            return Ambiguous(tuple(r for m in same if (r := self.reading(m)) is not None))
+        return named
 
     def _named_extremes(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
@@ -1087,7 +1303,7 @@ class _Reader:
             names += [(n, column) for n in (column, *extra)]
             names += [
                 (period, period)
-                for period in ("month", "year")
+                for period in ("month", "quarter", "year")
                 if period not in self.schema.columns and (period, column) not in names
             ]
         taken = {_phrase(n) for n, _ in names} | {
@@ -1144,7 +1360,7 @@ class _Reader:
         time: TimeConstraint | None,
         today: date,
         periods: tuple[TimeConstraint, ...] = (),
-    ) -> DataQuestion | Unexpressible:
+    ) -> DataQuestion | Unexpressible | Ambiguous:
         schema, words = self.schema, self.words
         needs_text = [(i, j) for p in words.text for i, j in _Claims(self.tokens).find(p)]
         if needs_text and len({m for _, _, m in measures}) > 1:
@@ -1161,9 +1377,9 @@ class _Reader:
         if rows := self.schema.rows_noun:
             self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(rows)]
         chosen = self._choose(measures)
-        if isinstance(chosen, Unexpressible):
+        if isinstance(chosen, Unexpressible | Ambiguous):
             return chosen
-        measure = chosen
+        measure = self.chosen = chosen
         if self.row_extreme is not None:
             i, j, which = self.row_extreme
             self.claims.used.update(range(i, j))
@@ -1272,6 +1488,12 @@ class _Reader:
         extremes = extremes or self._named_extremes(measure, measures)
         if order is None and ranking and extremes:
             order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
+        if len(periods) > 1 and not rankings and not extremes:
+            joined = self._one_window(periods)
+            if isinstance(joined, Unexpressible):
+                return joined
+            if joined is not None:  # "how many work orders in May and June": both
+                time, periods = joined, ()
         compared_periods = self._periods(periods, today)
         if isinstance(compared_periods, Unexpressible):
             return compared_periods
@@ -1417,6 +1639,43 @@ class _Reader:
             at = out.index(dimension.column) if dimension.column in out else len(out)
             out.insert(at, outer)
         return tuple(out)
+
+    def _one_window(
+        self, periods: tuple[TimeConstraint, ...]
+    ) -> TimeConstraint | Unexpressible | None:
+        """The periods as one window, when joined by "and" (rules file, ``[joined]``)
+        in a question asking for a total or a count and no change: "how many work orders
+        in May and June 2026" is the count over both months. None: they are compared.
+        Periods with a gap between them ("May and August") cannot be one window."""
+        words = self.words
+        if any(t.norm in words.change for t in self.tokens):
+            return None
+        fresh = _Claims(self.tokens)
+        asking = [p for p, a in words.aggregations if a in (Aggregation.SUM, Aggregation.COUNT)]
+        if not any(any(fresh.find(p)) for p in (*asking, *words.together)):
+            return None
+        spans = []
+        for period in periods:
+            found = sorted(_time_span(self.text, self.tokens, period))
+            if not found or period.start is None or period.end is None:
+                return None
+            spans.append((found[0], found[-1] + 1, period))
+        spans.sort(key=lambda s: s[0])
+        for (_, end, _), (start, _, _) in itertools.pairwise(spans):
+            between = tuple(t.norm for t in self.tokens[end:start])
+            if between not in words.joined:
+                return None  # "May or June", "May vs June", "May compared with June"
+        ordered = sorted(periods, key=lambda p: p.start or date.min)
+        for a, b in itertools.pairwise(ordered):
+            assert a.end is not None and b.start is not None
+            if b.start > a.end + _ONE_DAY:
+                return self.unexpressible(
+                    f"it asks for one figure over {a.text!r} and {b.text!r}, which are not "
+                    "next to each other; ask for each period, or for the range from the "
+                    "first to the last"
+                )
+        text = self.claims.text(self.text, spans[0][0], spans[-1][1])
+        return TimeConstraint(ordered[0].start, max(p.end for p in ordered if p.end), text)
 
     def _periods(
         self, periods: tuple[TimeConstraint, ...], today: date
@@ -1607,9 +1866,9 @@ class _Reader:
             unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")
-                return self.unexpressible(  # "per quarter": not summed over the quarters
-                    f"it cannot give a figure per {unit}; ask per month or per year, or name "
-                    f"the period (e.g. {example!r})"
+                return self.unexpressible(  # "per week": not summed over the weeks
+                    f"it cannot give a figure per {unit}; ask per month, quarter or year, or "
+                    f"name the period (e.g. {example!r})"
                 )
             if (
                 after < len(tokens)

@@ -337,7 +337,11 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
             return None  # "H1-2026" is H1 of 2026, not H1 until the end of 2026
         return _between(m.group(1), m.group(2), today)
     if kind == "point":
-        if m.group(1) is None and _year_named(m.group(2), today) is None:
+        if (
+            m.group(1) is None
+            and _year_named(m.group(2), today) is None
+            and not _joined_to_dated(m, today)
+        ):
             return None  # "may", "Q3" alone: a word or a label, not a period
         if (
             m.group(1) is None
@@ -419,6 +423,20 @@ def _back(kind: str, m: re.Match[str]) -> bool:
 
 
 _JOINED = re.compile(r"\s*(?:,|&|and|or|vs\.?|versus)\s*", re.IGNORECASE)
+
+
+_NEXT_PERIOD = re.compile(rf"(?:the\s+)?({_PERIOD})", re.IGNORECASE)
+
+
+def _joined_to_dated(m: re.Match[str], today: date) -> bool:
+    """Whether a period named alone is joined to one with a year: "May or June 2026"
+    names May (of 2026, ``_shared_year``), where "may" alone is a verb."""
+    after = m.string[m.end() :]
+    joined = _JOINED.match(after)
+    if joined is None or joined.group(0).strip() in ("", ","):
+        return False  # "It may, June 2026 aside, …": a comma joins no periods
+    following = _NEXT_PERIOD.match(after, joined.end())
+    return following is not None and _year_named(following.group(1), today) is not None
 
 
 def _bounded(

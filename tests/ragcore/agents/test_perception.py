@@ -519,6 +519,20 @@ def test_a_period_without_a_year_joined_to_one_with_a_year_takes_its_year(agent)
     assert [p.start for p in c.periods] == [date(2025, 3, 1), date(2026, 4, 1)]  # both dated
 
 
+def test_a_month_named_alone_is_a_period_when_joined_to_a_dated_one(agent):
+    """ "May or June 2026" names May 2026 (issue 28: "which month, May or June 2026"
+    was June alone); "may" as a verb, or before a comma, stays a word."""
+    c = agent.run("Which month had more downtime, May or June 2026?").constraints
+    assert [(p.start, p.end) for p in c.periods] == [
+        (date(2026, 5, 1), date(2026, 5, 31)),
+        (date(2026, 6, 1), date(2026, 6, 30)),
+    ]
+    c = agent.run("We may or may not see downtime in June 2026").constraints
+    assert [p.start for p in c.periods] == [date(2026, 6, 1)]
+    c = agent.run("Downtime may, in June 2026, rise").constraints
+    assert [p.start for p in c.periods] == [date(2026, 6, 1)]
+
+
 def test_a_period_counted_back_from_today_is_marked_so(agent):
     assert agent.run("Alarms in the past 6 months?").constraints.time.counted_back
     assert not agent.run("Alarms last quarter?").constraints.time.counted_back

@@ -164,6 +164,25 @@ def test_a_year_of_the_time_column_groups(reader):
         reader.run(TableQuery("stock", "qty", group_by=("week",)))
 
 
+QUARTERS = [  # rowid: region, part, qty, usage, month
+    ("East", "P1", 10, 4, "2025-01"),  # 1
+    ("East", "P1", 5, 1, "2025-04"),  # 2
+    ("West", "P2", 7, 7, "2025-06"),  # 3
+    ("North", "P1", 2, 1, "2025-12"),  # 4
+]
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_a_quarter_of_the_time_column_groups(request, tmp_path, kind):
+    """ "per quarter": the quarter of each row's month ("2025-04" is "2025-Q2"), each
+    quarter's figure citing its rows; a quarter without rows has no figure."""
+    for reader in _opened(request, tmp_path, kind, QUARTERS):
+        result = reader.run(TableQuery("stock", "qty", group_by=("quarter",)))
+        assert result.columns == ("quarter", "qty")
+        assert result.rows == (("2025-Q1", 10), ("2025-Q2", 12), ("2025-Q4", 2))
+        assert result.row_ids == ((1,), (2, 3), (4,))
+
+
 def test_a_ranking_keeps_the_groups_tied_with_its_last(reader):
     busiest = TableQuery(
         "stock",

@@ -40,7 +40,10 @@ def in_date(answer: AnswerModel) -> Iterator[Finding]:
     successors = [d.superseded_by for d in docs.values() if d.superseded_by]
     newer_docs = lookup(successors) if lookup and successors else {}
     interval = perception.constraints.time
-    after, before = dated_range(interval)
+    # A question naming several periods ("in May and June 2026") asks about each: a
+    # source dated in any of them is in date.
+    periods = perception.constraints.periods
+    windows = [dated_range(p) for p in (periods if len(periods) > 1 else (interval,))]
     # In force from its date, or from the later date its text says it takes effect.
     starts = {
         doc_id: _in_force_from(doc, evidence) if interval is not None else doc.updated_at
@@ -50,8 +53,10 @@ def in_date(answer: AnswerModel) -> Iterator[Finding]:
         doc_id: interval is None
         or (
             start is not None
-            and (after is None or start >= after)
-            and (before is None or start <= before)
+            and any(
+                (after is None or start >= after) and (before is None or start <= before)
+                for after, before in windows
+            )
         )
         for doc_id, start in starts.items()
     }

@@ -635,7 +635,7 @@ def test_a_name_opening_with_an_extreme_word_is_named_by_any_word_of_that_extrem
     assert (q.measure, q.order, q.limit) == ("avg_temp", Order.DESC, 1)
 
 
-def test_a_date_column_groups_by_its_month_or_year_and_declines_other_periods():
+def test_a_date_column_groups_by_its_month_quarter_or_year_and_declines_other_periods():
     q = read_work_orders("What was the labour cost per month in Q3 2026?").query
     assert q.group_by == ("month",) and (q.time_from, q.time_to) == (
         date(2026, 7, 1),
@@ -643,8 +643,10 @@ def test_a_date_column_groups_by_its_month_or_year_and_declines_other_periods():
     )
     q = read_work_orders("In which year did Riverside have the highest labour cost?").query
     assert (q.group_by, q.order, q.limit) == (("year",), Order.DESC, 1)
-    found = read_work_orders("What was the labour cost per quarter in 2025?")
-    assert isinstance(found, Unexpressible) and "per quarter" in found.reason, found
+    q = read_work_orders("What was the labour cost per quarter in 2025?").query
+    assert q.group_by == ("quarter",)  # issue 28: the quarter of opened_date
+    found = read_work_orders("What was the labour cost per week in 2025?")
+    assert isinstance(found, Unexpressible) and "per week" in found.reason, found
 
 
 def test_a_dimension_within_another_is_grouped_with_it():
@@ -966,7 +968,8 @@ def test_a_word_of_one_time_unit_groups_by_it(question, group_by):
     found = read_jobs(question)
     assert isinstance(found, DataQuestion), found
     assert found.query.group_by == group_by
-    assert "quarter" in reason("What was the quarterly shortage rate in the East region?")
+    quarterly = query("What was the quarterly shortage rate in the East region?")
+    assert quarterly.group_by == ("quarter",)  # of the month column
 
 
 @pytest.mark.parametrize(
@@ -1044,19 +1047,27 @@ def test_a_measure_named_by_a_verb_is_named_by_its_other_forms(question):
 
 
 def test_periods_sharing_a_year_are_compared_each_named_with_it():
-    """ "Q3 and Q4 2025": Q3 of 2025 (not the latest Q3), named "Q3 2025" in the answer."""
-    question = "Total orders in Q3 and Q4 2025"
-    constraints = AGENT.run(question).constraints
-    found = recognise(
-        question,
-        SCHEMAS,
-        today=TODAY,
-        time=constraints.time,
-        periods=constraints.periods,
-        values=VALUES,
-    )
-    assert isinstance(found, DataQuestion), found
+    """ "Q3 and Q4 2025": Q3 of 2025 (not the latest Q3), named "Q3 2025" in the answer;
+    the total of both is one window over them (issue 28)."""
+
+    def periods_read(question: str) -> DataQuestion:
+        constraints = AGENT.run(question).constraints
+        found = recognise(
+            question,
+            SCHEMAS,
+            today=TODAY,
+            time=constraints.time,
+            periods=constraints.periods,
+            values=VALUES,
+        )
+        assert isinstance(found, DataQuestion), found
+        return found
+
+    found = periods_read("Orders in Q3 vs Q4 2025")
     assert [(p.label, p.start, p.end) for p in found.query.periods] == [
         ("Q3 2025", date(2025, 7, 1), date(2025, 9, 30)),
         ("Q4 2025", date(2025, 10, 1), date(2025, 12, 31)),
     ]
+    total = periods_read("Total orders in Q3 and Q4 2025").query
+    assert total.periods == ()
+    assert (total.time_from, total.time_to) == (date(2025, 7, 1), date(2025, 12, 31))
