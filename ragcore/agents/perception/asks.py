@@ -337,6 +337,10 @@ def read_asks(
     ``action``: perception's reading of what it asks the system to do; ``models``: the
     model names perception found, with their spans)."""
     table = attributes or default_attributes()
+    # "and how many …?", "so why …?": read after the words that only carry the
+    # conversation on, blanked so that the models' spans still hold
+    if opened := pattern("lexicon", "carried_on").match(question):
+        question = " " * opened.end() + question[opened.end() :]
     form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
     question_codes = codes(question)
     names = {name for name, _, _ in identifiers(question)} - question_codes

@@ -19,7 +19,7 @@ from ragcore.agents.answer_types import (
 )
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.evidence import is_table_evidence
-from ragcore.agents.perception.asks import AnswerType
+from ragcore.agents.perception.asks import AnswerType, QuestionForm
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
@@ -188,10 +188,12 @@ def _each_side(answer: AnswerModel) -> Iterator[Finding]:
 def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
     """An answer that only repeats the question — no word or figure the question does not
     already have ("Getting 'Unexpected realtime delay' — why?" answered "Unexpected
-    realtime delay on task n [1].") — answers nothing. A yes/no answer may restate the
-    question: its verdict is the answer."""
+    realtime delay on task n [1].") — answers nothing, whatever the form: "Why do they
+    wear ear defenders in the compressor room?" is not answered by "Wear ear defenders in
+    the compressor room." A yes/no answer may restate the question: its verdict is the
+    answer."""
     asks = answer.asks
-    if asks.whether or not answer.statements:
+    if asks.form == QuestionForm.YES_NO or not answer.statements:
         return
     said = {t for s in answer.statements for t in s.content}
     figures = {n for s in answer.statements for n in numbers(s.text)} | {

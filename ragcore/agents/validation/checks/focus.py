@@ -84,7 +84,67 @@ def no_count(asks: Asks, answer: str) -> str | None:
         for _, start, end in number_spans(masked) + word_number_spans(masked)
         if not any(a <= start < b for a, b in taken) and not YEAR.match(masked[start:end])
     ]
-    return None if bare else "the question asks how many; the answer gives only measures"
+    if not bare:
+        return "the question asks how many; the answer gives only measures"
+    return _counts_another(asks, masked, bare)
+
+
+def _counts_another(asks: Asks, masked: str, bare: Sequence[int]) -> str | None:
+    """Why no bare number of ``masked`` (the answer, identifiers masked; ``bare``: where
+    its bare numbers start) counts what the question asks the number of, or None: "How
+    many blades does its fan have?" is not answered by "from 750 to 500 flight cycles",
+    nor "How many fan blades …?" by "the turbine stage 1 blades". A number counts the
+    asked thing when the counted noun follows it within a few words and its sentence
+    names the noun's describing words; a number followed by no word ("It has 18.")
+    stands for it."""
+    counted, written = _counted(asks)
+    if not counted:
+        return None
+    head, describing = counted[-1], counted[:-1]
+    for start in bare:
+        after = _AFTER_NUMBER.match(masked, start)
+        if after is None or _NUMBER_IN_CODE.match(masked, after.start(1)):
+            continue  # "03" of "AD 2025-03-11"
+        if _ALONE.match(masked, after.start(1)):
+            return None
+        if not any(_same(t, head) for t in terms(after.group(1))[:3]):
+            continue
+        sentence = families(terms(_sentence_at(masked, start)))
+        if all(in_family(t, sentence) for t in describing):
+            return None
+    return f"the question asks how many {written}; no number of the answer counts them"
+
+
+# A number and the words after it, to the next figure or clause break.
+_AFTER_NUMBER = re.compile(r"\w+(?:[.,]\d+)*((?:[\s-]+[A-Za-z][\w'-]*){0,4})")
+# A number that ends its clause: "It has 18.", "18 (composite)".
+_ALONE = re.compile(r"\s*(?:[.;:!?,)]|$)")
+_NUMBER_IN_CODE = re.compile(r"[-/]\d")
+_SENTENCE_END = re.compile(r"[.;:!?](?:\s|$)")
+
+
+def _sentence_at(text: str, at: int) -> str:
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, at)]
+    end = _SENTENCE_END.search(text, at)
+    return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+
+
+def _counted(asks: Asks) -> tuple[list[str], str]:
+    """The terms of what a how-many question counts, its head noun last, and the words
+    as written: the focus of its form ("How many knives does …" → knives), else the
+    words after "how many" ("how many fan blades on …" → fan, blades)."""
+    if asks.focus is not None and asks.focus.wanted:
+        wanted = [t for t in terms(asks.focus.phrase) if t in asks.focus.wanted]
+        return wanted, asks.focus.phrase
+    chain: list[tuple[str, str]] = []
+    for modifier, head, phrase in asks.pairs:
+        if (not chain and modifier == "many") or (chain and modifier == chain[-1][0]):
+            chain.append((head, phrase.split()[-1]))
+        elif chain:
+            break
+    generic = term_set("generic")
+    kept = [(t, w) for t, w in chain if t not in generic and t not in STOPWORDS]
+    return [t for t, _ in kept], " ".join(w for _, w in kept)
 
 
 # The label of a data line: "- Lift motor: 18 kW", "**Winding temperature alarm:** 105 °C".
