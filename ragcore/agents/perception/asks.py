@@ -50,6 +50,7 @@ class AnswerType(StrEnum):
     OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
     CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
     PURPOSE = "purpose"  # "What is upssched for?": what it does, the thing named
+    PLACE = "place"  # "Where must hydraulic oil be stored?": a place or position
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -182,6 +183,8 @@ _YES_NO = re.compile(
     re.IGNORECASE,
 )
 # A question for a reason ("Why was the interval extended?") asks for no attribute's figure.
+# "Where must hydraulic oil be stored?", "Where does the detector go?": a place.
+_WHERE = re.compile(r"^\s*where\b", re.IGNORECASE)
 _WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What does the TS-400 do once utility power comes back?" asks what happens, not for the
 # attribute its clause names.
@@ -428,6 +431,8 @@ def _answer_type(
         return AnswerType.REASON
     if measure == Measure.COUNT:
         return AnswerType.COUNT
+    if _WHERE.match(question):
+        return AnswerType.PLACE
     if _MEANING.search(question) or _what_it_is(question):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):

@@ -36,6 +36,7 @@ _RULES = {
     AnswerType.CAUSE: "answer_type.cause",
     AnswerType.REASON: "answer_type.reason",
     AnswerType.PURPOSE: "answer_type.purpose",
+    AnswerType.PLACE: "answer_type.place",
 }
 
 
