@@ -177,6 +177,7 @@ class PerceptionAgent:
             sides,
             self._warnings,
             asks,
+            numbered_models=tuple(dict.fromkeys(n for n, _, _ in named)),
         )
 
     def identifiers(self, text: str) -> tuple[Entity, ...]:
@@ -196,7 +197,8 @@ class PerceptionAgent:
         the rewrite through ``run`` to read it. ``conversation``: the earlier turns as
         kept, newest first (the previous one first), for the referents in play."""
         found = rewrite(perception, previous, self._rules.followup, conversation, self.run)
-        return found if found is not None and found.question != perception.question else None
+        same = found is not None and _folded(found.question) == _folded(perception.question)
+        return None if found is None or same else found
 
     def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:
         """spaCy's entities that overlap no pattern entity."""
@@ -210,6 +212,12 @@ class PerceptionAgent:
             for e in doc.ents
             if not any(e.start_char < end and start < e.end_char for start, end in taken)
         )
+
+
+def _folded(text: str) -> str:
+    """``text`` as compared for a change: "and the 737's filters" capitalised by a
+    rewrite is the question as asked."""
+    return " ".join(text.split()).casefold()
 
 
 def _check_question(question: object) -> str:

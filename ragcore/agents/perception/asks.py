@@ -51,6 +51,7 @@ class AnswerType(StrEnum):
     CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
     PURPOSE = "purpose"  # "What is upssched for?": what it does, the thing named
     PLACE = "place"  # "Where must hydraulic oil be stored?": a place or position
+    ACTION = "action"  # "What do I do before restarting it?": something to do
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -443,6 +444,8 @@ def _answer_type(
         return AnswerType.OPTIONS
     if action == Action.HOW_TO:
         return AnswerType.PROCEDURE
+    if pattern("lexicon", "asks_for_action").match(question):
+        return AnswerType.ACTION
     if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
         return AnswerType.FIGURE
     if form == QuestionForm.VALUE and _HOW_MUCH.search(question):

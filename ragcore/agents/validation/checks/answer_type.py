@@ -37,6 +37,7 @@ _RULES = {
     AnswerType.REASON: "answer_type.reason",
     AnswerType.PURPOSE: "answer_type.purpose",
     AnswerType.PLACE: "answer_type.place",
+    AnswerType.ACTION: "answer_type.action",
 }
 
 

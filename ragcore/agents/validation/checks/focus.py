@@ -93,40 +93,39 @@ def _counts_another(asks: Asks, masked: str, bare: Sequence[int]) -> str | None:
     """Why no bare number of ``masked`` (the answer, identifiers masked; ``bare``: where
     its bare numbers start) counts what the question asks the number of, or None: "How
     many blades does its fan have?" is not answered by "from 750 to 500 flight cycles",
-    nor "How many fan blades …?" by "the turbine stage 1 blades". A number counts the
-    asked thing when the counted noun follows it within a few words and its sentence
-    names the noun's describing words; a number followed by no word ("It has 18.")
-    stands for it."""
+    nor "How many fan blades …?" by "the turbine stage 1 blades" (a number after a word
+    of ``lexicon.number_labels`` names a stage, it counts nothing). A number counts the
+    asked thing when a word of it follows within a few words, in its clause ("24
+    spiral-wound 8-inch elements", "40 × 12 V VRLA blocks"); a number that ends its
+    clause ("It has 18.") stands for it."""
     counted, written = _counted(asks)
     if not counted:
         return None
-    head, describing = counted[-1], counted[:-1]
+    labels = term_set("number_labels")
     for start in bare:
-        after = _AFTER_NUMBER.match(masked, start)
-        if after is None or _NUMBER_IN_CODE.match(masked, after.start(1)):
+        number = _NUMBER.match(masked, start)
+        end = number.end() if number else start
+        if start and _NUMBER_IN_CODE.match(masked, start - 1) or _NUMBER_IN_CODE.match(masked, end):
             continue  # "03" of "AD 2025-03-11"
-        if _ALONE.match(masked, after.start(1)):
+        before = terms(masked[max(0, start - 30) : start])
+        if before and before[-1] in labels:
+            continue  # "stage 1 blades"
+        clause = _CLAUSE_BREAK.split(masked[end:], maxsplit=1)[0]
+        if not clause.strip():
             return None
-        if not any(_same(t, head) for t in terms(after.group(1))[:3]):
-            continue
-        sentence = families(terms(_sentence_at(masked, start)))
-        if all(in_family(t, sentence) for t in describing):
+        following = [t for t in terms(clause) if not t[:1].isdigit()][:_COUNTED_WITHIN]
+        if any(_same(t, c) for t in following for c in counted):
             return None
     return f"the question asks how many {written}; no number of the answer counts them"
 
 
-# A number and the words after it, to the next figure or clause break.
-_AFTER_NUMBER = re.compile(r"\w+(?:[.,]\d+)*((?:[\s-]+[A-Za-z][\w'-]*){0,4})")
-# A number that ends its clause: "It has 18.", "18 (composite)".
-_ALONE = re.compile(r"\s*(?:[.;:!?,)]|$)")
+# A number as written ("24", "1,200", "2.5"), the clause after it, and a number within a
+# code ("2025-03-11"); the counted noun comes within a few words ("24 spiral-wound 8-inch
+# elements").
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()](?:\s|$)|[;:!?,()]")
 _NUMBER_IN_CODE = re.compile(r"[-/]\d")
-_SENTENCE_END = re.compile(r"[.;:!?](?:\s|$)")
-
-
-def _sentence_at(text: str, at: int) -> str:
-    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, at)]
-    end = _SENTENCE_END.search(text, at)
-    return text[starts[-1] if starts else 0 : end.start() if end else len(text)]
+_COUNTED_WITHIN = 4
 
 
 def _counted(asks: Asks) -> tuple[list[str], str]:
