@@ -166,6 +166,9 @@ class Asks:
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
+    documents: tuple[str, ...] = ()
+    """The kinds of document it asks what they say, named as its source ("the manual's
+    standard interval", "under the directive": ``lexicon.document_named``), lower case."""
 
     @property
     def whether(self) -> bool:
@@ -384,6 +387,12 @@ def read_asks(
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
+        documents=tuple(
+            dict.fromkeys(
+                m.group("kind").lower()
+                for m in pattern("lexicon", "document_named").finditer(question)
+            )
+        ),
     )
 
 

@@ -6,7 +6,7 @@ asked thing but gives something else about it is not ``ok``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
     other_code,
@@ -18,10 +18,11 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.shape import unshaped
-from ragcore.agents.evidence import is_table_evidence
+from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, QuestionForm
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
+from ragcore.documents import DocumentInfo
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import numbers, word_number_spans
 from ragcore.text.terms import terms
@@ -207,3 +208,36 @@ def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
             IssueKind.OFF_QUESTION,
             "the answer only repeats the question: it says nothing the question does not",
         )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.named_document",))
+def from_the_named_document(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking what a kind of document says ("the manual's standard interval",
+    "under the directive", ``lexicon.document_named``) is answered from that kind: a
+    statement giving a figure that cites no document of it — its type, id, title or
+    source naming the kind — gives another document's figure ("And the manual's standard
+    interval for that engine?" answered with the directive's)."""
+    kinds = answer.asks.documents
+    if not kinds:
+        return
+    for statement in answer.statements:
+        if not statement.cited or not numbers(strip_citations(statement.text)):
+            continue
+        said = [
+            set(terms(f"{d.doc_type} {d.id} {d.title} {d.source}"))
+            for d in _documents(statement.cited)
+        ]
+        for kind in kinds:
+            if not any(set(terms(kind)) <= named for named in said):
+                yield Finding(
+                    "answer_type.named_document",
+                    IssueKind.OFF_QUESTION,
+                    f"the question asks what the {kind} says; a figure is cited from "
+                    f"{', '.join(dict.fromkeys(e.document.id for e in statement.cited))}",
+                    statement.text,
+                )
+                return
+
+
+def _documents(cited: Sequence[Evidence]) -> list[DocumentInfo]:
+    return list({e.document.id: e.document for e in cited}.values())

@@ -7,6 +7,8 @@ file's own, over small hand-made passages."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sources import check, document, evidence, findings, perceive
 
 from ragcore.agents.perception.asks import AnswerType
@@ -191,3 +193,32 @@ def test_a_number_is_read_as_a_model_only_where_a_name_stands():
     assert sides("Do the ATR-72 and the 300 bar pump fit?") == ()  # a figure in a unit
     # a number standing for a model is searched as words, never as a comparison's side
     assert perceive("How much fluid do the ATR-72 tank and the 400 tank hold?").sides == ()
+
+
+def test_a_question_naming_its_kind_of_document_is_answered_from_one():
+    manual = document("manual-tx7", "TX-7 turbine manual")
+    bulletin = replace(
+        document("reg-sb-2024-02", "Service directive SB 2024-02: TX-7 vanes"),
+        doc_type="regulation",
+    )
+    cited = [
+        evidence(1, "SB 2024-02 requires a vane inspection every 600 cycles.", bulletin),
+        evidence(2, "Inspect the TX-7 vanes every 900 cycles as a standard.", manual),
+    ]
+    question = "And the manual's standard vane interval for the TX-7?"
+    assert perceive(question).asks.documents == ("manual",)
+    directive = "SB 2024-02 requires a vane inspection every 600 cycles [1]."
+    report = check(question, directive, cited)
+    assert ("answer_type.named_document", "off_question") in findings(report)
+    assert "reg-sb-2024-02" in report.issues[-1].message
+    standard = "Inspect the TX-7 vanes every 900 cycles as a standard [2]."
+    assert ("answer_type.named_document", "off_question") not in findings(
+        check(question, standard, cited)
+    )
+    # "under the directive" asks the directive, which its title names
+    under = "Under the directive, how often are the TX-7 vanes inspected?"
+    assert ("answer_type.named_document", "off_question") not in findings(
+        check(under, directive, cited)
+    )
+    # a document named in passing is no source asked for
+    assert perceive("Did the vane interval change between manual revisions?").asks.documents == ()
