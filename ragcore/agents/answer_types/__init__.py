@@ -5,7 +5,8 @@ number for a question asking for one, a step beyond the question's words for a h
 question (``steps``), a list of choices for a question asking which there are
 (``options``), a cause for one asking what is wrong (``cause``), a reason for a why
 question about a change, in the clause that states it (``reason``), what a thing is for,
-the thing named (``purpose``), a value of the shape
+the thing named (``purpose``), a place for a where question and something to do for a
+what-do-I-do question (``place``), a value of the shape
 its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
 and signals a question asks the meaning of, named (``unnamed_signal``); the products and
 versions it names, named by the sources (``unnamed_products``); its acronyms and keys,
@@ -26,6 +27,7 @@ from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import unlisted_options
+from ragcore.agents.answer_types.place import no_action, no_place
 from ragcore.agents.answer_types.purpose import no_purpose
 from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
@@ -91,6 +93,10 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
         return no_reason(asks, text)
     elif asks.answer_type == AnswerType.PURPOSE:
         return no_purpose(asks, text)
+    elif asks.answer_type == AnswerType.PLACE:
+        return no_place(asks, text)
+    elif asks.answer_type == AnswerType.ACTION:
+        return no_action(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         asked_terms = set(terms(" ".join(named)))
         parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]

@@ -3,7 +3,10 @@
 the question asks about: "The platen bolt torque was raised after cracked washers were
 found, and the oil change interval was shortened from 500 to 400 hours" gives the
 torque's reason, not the interval's; a sentence that only restates the change ("AD
-2025-03-11 reduces the interval from 750 to 500 flight cycles") gives none."""
+2025-03-11 reduces the interval from 750 to 500 flight cycles") gives none; nor does the
+reason for the change of another thing of the same name ("Field data showed early seal
+wear, so the seal interval was shortened" for "Why was the inspection interval
+shortened?")."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import functools
 import re
 
 from ragcore.agents.perception.asks import AnswerType, Asks
+from ragcore.agents.reading import term_set, word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.lexicon import pattern, words
 from ragcore.text.terms import terms
@@ -31,7 +35,33 @@ def gives_a_reason(asks: Asks, text: str) -> bool:
         ]
         best = max((n for n, _ in scored), default=0)
         about = [c for n, c in scored if n == best] if best else parts
-        if any(given.search(c) and not _other_way(asks.terms, c) for c in about):
+        if any(
+            given.search(c) and not _other_way(asks.terms, c) and not _other_thing(asks, c)
+            for c in about
+        ):
+            return True
+    return False
+
+
+def _other_thing(asks: Asks, clause: str) -> bool:
+    """``clause`` states the change of another thing than the question's: the part of it
+    that states the change names the head of a word pair the question asks about
+    ("inspection interval") with another describing word ("the seal interval was
+    shortened"), and the clause never names the question's."""
+    changing = [p for p in clause.split(",") if set(terms(p)) & _changes()]
+    if not changing:
+        return False
+    said = set(terms(clause))
+    generic = term_set("generic")
+    # the pairs of the part that states the change: "With the new synthetic oil, the oil
+    # change interval was extended" changes the interval, not the synthetic oil
+    stated = [pair for part in changing for pair in word_pairs(part)]
+    for modifier, head, _ in asks.pairs:
+        if modifier in generic or modifier in _changes() or head in _changes():
+            continue
+        if in_family(modifier, families(said)):
+            continue
+        if any(h == head and m != modifier and m not in generic for m, h, _ in stated):
             return True
     return False
 

@@ -27,6 +27,8 @@ from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
 from ragcore.agents.perception.time import find_times, one_word_periods
 from ragcore.errors import ConfigError, InvalidQueryError
+from ragcore.text.lexicon import pattern
+from ragcore.text.quantities import YEAR, quantities
 from ragcore.types import Action, EntitySource, Route
 
 MAX_QUESTION_CHARS = 2000
@@ -144,13 +146,15 @@ class PerceptionAgent:
         keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
         sides = _sides(found, tokens, rules, text) if action == Action.COMPARE else ()
         models = [(e.text, e.start, e.end) for e in found if e.label == "MODEL"]
-        asks = read_asks(text, self._attributes, action, models)
+        named = _numbers_as_names(text, taken)
+        asks = read_asks(text, self._attributes, action, sorted(models + named, key=lambda m: m[1]))
         multi_hop = bool(rules.match["multi_hop"].search(text))  # "… have in common?"
         if action in _SAME_OF_EACH and asks.form == QuestionForm.VALUE and not multi_hop:
             # "How often is the oil changed on the AC-75 and on the AC-110?" asks the same of
             # each model named side by side: each is searched for and answered, as a
             # comparison's sides are (a figure each, and no side left out as ``ok``).
-            sides = asks.side_by_side
+            # (a number standing for a model, "the 737", is searched as words, not a side)
+            sides = tuple(s for s in asks.side_by_side if s not in {n for n, _, _ in named})
         # "k", "?": no identifier and not one word of two letters — nothing to look up.
         unreadable = not found and not any(len(w) > 1 for w, _, _ in tokens)
         if direct and not found and not keywords or unreadable:
@@ -173,6 +177,7 @@ class PerceptionAgent:
             sides,
             self._warnings,
             asks,
+            numbered_models=tuple(dict.fromkeys(n for n, _, _ in named)),
         )
 
     def identifiers(self, text: str) -> tuple[Entity, ...]:
@@ -192,7 +197,8 @@ class PerceptionAgent:
         the rewrite through ``run`` to read it. ``conversation``: the earlier turns as
         kept, newest first (the previous one first), for the referents in play."""
         found = rewrite(perception, previous, self._rules.followup, conversation, self.run)
-        return found if found is not None and found.question != perception.question else None
+        same = found is not None and _folded(found.question) == _folded(perception.question)
+        return None if found is None or same else found
 
     def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:
         """spaCy's entities that overlap no pattern entity."""
@@ -206,6 +212,12 @@ class PerceptionAgent:
             for e in doc.ents
             if not any(e.start_char < end and start < e.end_char for start, end in taken)
         )
+
+
+def _folded(text: str) -> str:
+    """``text`` as compared for a change: "and the 737's filters" capitalised by a
+    rewrite is the question as asked."""
+    return " ".join(text.split()).casefold()
 
 
 def _check_question(question: object) -> str:
@@ -242,6 +254,21 @@ def _pattern_entities(text: str, rules: Rules) -> list[Entity]:
         if not any(start < e.end and e.start < end for e in kept):
             kept.append(Entity(text[start:end], label, EntitySource.PATTERN, start, end))
     return sorted(kept, key=lambda e: e.start)
+
+
+def _numbers_as_names(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    """Bare numbers standing where a model's name stands ("the A320 green reservoir and
+    the 737 reservoir A"; ``lexicon.toml`` ``number_as_name``), outside the identifiers'
+    spans ``taken``: no year, and no unit after them ("the 500 hours" is a figure)."""
+    found = []
+    for m in pattern("lexicon", "number_as_name").finditer(text):
+        name, start, end = m.group("name"), m.start("name"), m.end("name")
+        if YEAR.match(name) or any(a < end and start < b for a, b in taken):
+            continue
+        if any(q.start == 0 for q in quantities(text[start:])):
+            continue
+        found.append((name, start, end))
+    return found
 
 
 def _tokens(text: str, found: list[Entity]) -> list[tuple[str, int, int]]:

@@ -50,6 +50,8 @@ class AnswerType(StrEnum):
     OPTIONS = "options"  # "What warning times can you pick?": the choices, listed
     CAUSE = "cause"  # "Stepper moves one step only. What's wrong?": the cause
     PURPOSE = "purpose"  # "What is upssched for?": what it does, the thing named
+    PLACE = "place"  # "Where must hydraulic oil be stored?": a place or position
+    ACTION = "action"  # "What do I do before restarting it?": something to do
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -164,6 +166,9 @@ class Asks:
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
+    documents: tuple[str, ...] = ()
+    """The kinds of document it asks what they say, named as its source ("the manual's
+    standard interval", "under the directive": ``lexicon.document_named``), lower case."""
 
     @property
     def whether(self) -> bool:
@@ -182,6 +187,8 @@ _YES_NO = re.compile(
     re.IGNORECASE,
 )
 # A question for a reason ("Why was the interval extended?") asks for no attribute's figure.
+# "Where must hydraulic oil be stored?", "Where does the detector go?": a place.
+_WHERE = re.compile(r"^\s*where\b", re.IGNORECASE)
 _WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+reason)\b", re.I)
 # "What does the TS-400 do once utility power comes back?" asks what happens, not for the
 # attribute its clause names.
@@ -337,6 +344,10 @@ def read_asks(
     ``action``: perception's reading of what it asks the system to do; ``models``: the
     model names perception found, with their spans)."""
     table = attributes or default_attributes()
+    # "and how many …?", "so why …?": read after the words that only carry the
+    # conversation on, blanked so that the models' spans still hold
+    if opened := pattern("lexicon", "carried_on").match(question):
+        question = " " * opened.end() + question[opened.end() :]
     form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
     question_codes = codes(question)
     names = {name for name, _, _ in identifiers(question)} - question_codes
@@ -376,6 +387,12 @@ def read_asks(
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
+        documents=tuple(
+            dict.fromkeys(
+                m.group("kind").lower()
+                for m in pattern("lexicon", "document_named").finditer(question)
+            )
+        ),
     )
 
 
@@ -424,6 +441,8 @@ def _answer_type(
         return AnswerType.REASON
     if measure == Measure.COUNT:
         return AnswerType.COUNT
+    if _WHERE.match(question):
+        return AnswerType.PLACE
     if _MEANING.search(question) or _what_it_is(question):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
@@ -434,6 +453,8 @@ def _answer_type(
         return AnswerType.OPTIONS
     if action == Action.HOW_TO:
         return AnswerType.PROCEDURE
+    if pattern("lexicon", "asks_for_action").match(question):
+        return AnswerType.ACTION
     if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
         return AnswerType.FIGURE
     if form == QuestionForm.VALUE and _HOW_MUCH.search(question):

@@ -40,6 +40,7 @@ question word at all — so nothing of an unrelated question's predecessor leaks
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -101,12 +102,26 @@ def rewrite(
     if previous is not None and conversation:
         # names the conversation took as things of a kind ("the 737-800") are read again
         previous = with_names(previous, conversation[0].entities)
+    if previous is not None and previous.numbered_models:
+        previous = _numbers_as_models(previous)
     found = _rewrite(new, previous, rules, conversation, reread)
     if found is None or previous is None or new.asks.choice or found.replaced:
         return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+def _numbers_as_models(p: Perception) -> Perception:
+    """``p`` with the bare numbers that stood for its models ("the 737's filters") as
+    model identifiers: the model a follow-up's own replaces ("same for the A320?")."""
+    found = [
+        Entity(n, "MODEL", EntitySource.PATTERN, m.start(), m.end())
+        for n in p.numbered_models
+        for m in re.finditer(rf"(?<![\w-]){re.escape(n)}(?![\w-])", p.question)
+    ]
+    kept = [e for e in p.entities if not any(e.start < f.end and f.start < e.end for f in found)]
+    return replace(p, entities=tuple(sorted((*kept, *found), key=lambda e: e.start)))
 
 
 def _rewrite(
@@ -742,6 +757,12 @@ def _identifiers(p: Perception) -> list[Entity]:
     return [e for e in p.entities if e.source == EntitySource.PATTERN]
 
 
+def _restated(p: Perception) -> set[str]:
+    """The identifier kinds a question names itself; a bare number standing for a model
+    ("the 737's filters") restates the model."""
+    return {e.label for e in _identifiers(p)} | ({"MODEL"} if p.numbered_models else set())
+
+
 def _content(new: Perception, rest: list[Word], rules: FollowupRules, references) -> set[str]:
     """The keywords of the new question (after the opener) that say what it asks about:
     not an identifier, a vague word or a referring noun."""
@@ -848,7 +869,7 @@ def _complete(
 ) -> Rewrite:
     """The new question with each reference replaced by (or joined with) the previous
     subject, and what it does not restate of the previous question appended."""
-    restated = frozenset(e.label for e in _identifiers(new))
+    restated = frozenset(_restated(new))
     edits, reasons = [], [why] if why else []
     for word, how in references:
         if how == "noun":
@@ -877,7 +898,7 @@ def _complete(
 def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
     """What the new question keeps from the previous one without saying it: identifiers
     of a kind it does not restate, the time, the named source."""
-    restated = {e.label for e in _identifiers(new)}
+    restated = _restated(new)
     p = prev.perception
     kept = [e.text for e in prev.identifiers if e.label not in restated and e.text not in text]
     # A version the previous question asked of ("in the 2021 rule") was asked for its

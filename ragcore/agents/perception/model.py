@@ -72,6 +72,11 @@ class Perception:
     answer stating a figure bound to ``old`` and not ``new`` borrowed it
     (``validation.checks.substitution``)."""
 
+    numbered_models: tuple[str, ...] = ()
+    """Bare numbers standing where a model's name stands ("the 737's pressure filters"):
+    no identifier the rules' patterns read, but the model the question asks about — a
+    follow-up naming one restates its model and borrows none."""
+
     @property
     def identifiers(self) -> tuple[str, ...]:
         """Texts of the pattern entities, in question order, without duplicates."""

@@ -6,7 +6,7 @@ asked thing but gives something else about it is not ``ok``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
     other_code,
@@ -18,10 +18,11 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.shape import unshaped
-from ragcore.agents.evidence import is_table_evidence
-from ragcore.agents.perception.asks import AnswerType
+from ragcore.agents.evidence import Evidence, is_table_evidence
+from ragcore.agents.perception.asks import AnswerType, QuestionForm
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
+from ragcore.documents import DocumentInfo
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import numbers, word_number_spans
 from ragcore.text.terms import terms
@@ -36,6 +37,8 @@ _RULES = {
     AnswerType.CAUSE: "answer_type.cause",
     AnswerType.REASON: "answer_type.reason",
     AnswerType.PURPOSE: "answer_type.purpose",
+    AnswerType.PLACE: "answer_type.place",
+    AnswerType.ACTION: "answer_type.action",
 }
 
 
@@ -188,10 +191,12 @@ def _each_side(answer: AnswerModel) -> Iterator[Finding]:
 def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
     """An answer that only repeats the question — no word or figure the question does not
     already have ("Getting 'Unexpected realtime delay' — why?" answered "Unexpected
-    realtime delay on task n [1].") — answers nothing. A yes/no answer may restate the
-    question: its verdict is the answer."""
+    realtime delay on task n [1].") — answers nothing, whatever the form: "Why do they
+    wear ear defenders in the compressor room?" is not answered by "Wear ear defenders in
+    the compressor room." A yes/no answer may restate the question: its verdict is the
+    answer."""
     asks = answer.asks
-    if asks.whether or not answer.statements:
+    if asks.form == QuestionForm.YES_NO or not answer.statements:
         return
     said = {t for s in answer.statements for t in s.content}
     figures = {n for s in answer.statements for n in numbers(s.text)} | {
@@ -203,3 +208,36 @@ def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
             IssueKind.OFF_QUESTION,
             "the answer only repeats the question: it says nothing the question does not",
         )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.named_document",))
+def from_the_named_document(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking what a kind of document says ("the manual's standard interval",
+    "under the directive", ``lexicon.document_named``) is answered from that kind: a
+    statement giving a figure that cites no document of it — its type, id, title or
+    source naming the kind — gives another document's figure ("And the manual's standard
+    interval for that engine?" answered with the directive's)."""
+    kinds = answer.asks.documents
+    if not kinds:
+        return
+    for statement in answer.statements:
+        if not statement.cited or not numbers(strip_citations(statement.text)):
+            continue
+        said = [
+            set(terms(f"{d.doc_type} {d.id} {d.title} {d.source}"))
+            for d in _documents(statement.cited)
+        ]
+        for kind in kinds:
+            if not any(set(terms(kind)) <= named for named in said):
+                yield Finding(
+                    "answer_type.named_document",
+                    IssueKind.OFF_QUESTION,
+                    f"the question asks what the {kind} says; a figure is cited from "
+                    f"{', '.join(dict.fromkeys(e.document.id for e in statement.cited))}",
+                    statement.text,
+                )
+                return
+
+
+def _documents(cited: Sequence[Evidence]) -> list[DocumentInfo]:
+    return list({e.document.id: e.document for e in cited}.values())

@@ -84,7 +84,66 @@ def no_count(asks: Asks, answer: str) -> str | None:
         for _, start, end in number_spans(masked) + word_number_spans(masked)
         if not any(a <= start < b for a, b in taken) and not YEAR.match(masked[start:end])
     ]
-    return None if bare else "the question asks how many; the answer gives only measures"
+    if not bare:
+        return "the question asks how many; the answer gives only measures"
+    return _counts_another(asks, masked, bare)
+
+
+def _counts_another(asks: Asks, masked: str, bare: Sequence[int]) -> str | None:
+    """Why no bare number of ``masked`` (the answer, identifiers masked; ``bare``: where
+    its bare numbers start) counts what the question asks the number of, or None: "How
+    many blades does its fan have?" is not answered by "from 750 to 500 flight cycles",
+    nor "How many fan blades …?" by "the turbine stage 1 blades" (a number after a word
+    of ``lexicon.number_labels`` names a stage, it counts nothing). A number counts the
+    asked thing when a word of it follows within a few words, in its clause ("24
+    spiral-wound 8-inch elements", "40 × 12 V VRLA blocks"); a number that ends its
+    clause ("It has 18.") stands for it."""
+    counted, written = _counted(asks)
+    if not counted:
+        return None
+    labels = term_set("number_labels")
+    for start in bare:
+        number = _NUMBER.match(masked, start)
+        end = number.end() if number else start
+        if start and _NUMBER_IN_CODE.match(masked, start - 1) or _NUMBER_IN_CODE.match(masked, end):
+            continue  # "03" of "AD 2025-03-11"
+        before = terms(masked[max(0, start - 30) : start])
+        if before and before[-1] in labels:
+            continue  # "stage 1 blades"
+        clause = _CLAUSE_BREAK.split(masked[end:], maxsplit=1)[0]
+        if not clause.strip():
+            return None
+        following = [t for t in terms(clause) if not t[:1].isdigit()][:_COUNTED_WITHIN]
+        if any(_same(t, c) for t in following for c in counted):
+            return None
+    return f"the question asks how many {written}; no number of the answer counts them"
+
+
+# A number as written ("24", "1,200", "2.5"), the clause after it, and a number within a
+# code ("2025-03-11"); the counted noun comes within a few words ("24 spiral-wound 8-inch
+# elements").
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_CLAUSE_BREAK = re.compile(r"[.;:!?,()](?:\s|$)|[;:!?,()]")
+_NUMBER_IN_CODE = re.compile(r"[-/]\d")
+_COUNTED_WITHIN = 4
+
+
+def _counted(asks: Asks) -> tuple[list[str], str]:
+    """The terms of what a how-many question counts, its head noun last, and the words
+    as written: the focus of its form ("How many knives does …" → knives), else the
+    words after "how many" ("how many fan blades on …" → fan, blades)."""
+    if asks.focus is not None and asks.focus.wanted:
+        wanted = [t for t in terms(asks.focus.phrase) if t in asks.focus.wanted]
+        return wanted, asks.focus.phrase
+    chain: list[tuple[str, str]] = []
+    for modifier, head, phrase in asks.pairs:
+        if (not chain and modifier == "many") or (chain and modifier == chain[-1][0]):
+            chain.append((head, phrase.split()[-1]))
+        elif chain:
+            break
+    generic = term_set("generic")
+    kept = [(t, w) for t, w in chain if t not in generic and t not in STOPWORDS]
+    return [t for t, _ in kept], " ".join(w for _, w in kept)
 
 
 # The label of a data line: "- Lift motor: 18 kW", "**Winding temperature alarm:** 105 °C".

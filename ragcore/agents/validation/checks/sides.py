@@ -5,6 +5,7 @@ follow-up named, not the previous turn's."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
@@ -88,7 +89,15 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
         return
     said = set(terms(answer.draft.text))
     about = set().union(*(subjects(e, chunk=False) for e in answer.cited))
-    missing = [name for name, key in asked.items() if not key <= said | about]
+    written = " ".join(
+        (answer.draft.text, *(f"{e.document.id} {e.document.title}" for e in answer.cited))
+    )
+    missing = [
+        name
+        for name, key in asked.items()
+        if not key <= said | about
+        and not (_NUMBER.fullmatch(name) and _names_number(name, written))
+    ]
     if missing and len(missing) < len(asked):
         yield Finding(
             "sides.every_model",
@@ -96,6 +105,16 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
             f"the question names {', '.join(asked)}; the answer says nothing of "
             f"{', '.join(missing)}",
         )
+
+
+# A model named by a bare number ("the 737", perception's ``number_as_name``).
+_NUMBER = re.compile(r"\d+(?:-\d+)?")
+
+
+def _names_number(number: str, text: str) -> bool:
+    """``text`` names the model a bare number stands for: the number, not inside a longer
+    one ("B737-800" names the 737; "1737" does not)."""
+    return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d]|\.\d)", text) is not None
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.borrowed",))

@@ -59,3 +59,28 @@ def test_the_focus_is_read_from_the_asked_sentence_and_from_how_much():
     told = "I want the proxy to reject writes with a Modbus error. What readonly value do I set?"
     assert read_asks(told).focus.phrase == "readonly value"
     assert read_asks("How much RAM does a PC need at minimum?").focus.phrase == "RAM"
+
+
+@pytest.mark.parametrize(
+    ("question", "form", "answer_type"),
+    [
+        ("and how many rollers does the BX-3 have?", "value", "count"),
+        ("So why was the BX-3 belt speed lowered?", "why", "reason"),
+        ("ok, is the BX-3 rated for outdoor use?", "yes_no", "yes_no"),
+        ("Then how often do the rollers get greased?", "value", "figure"),
+        ("And the BX-4?", "value", "any"),  # an opener and nothing after it to read
+    ],
+)
+def test_the_form_is_read_after_the_words_that_carry_the_conversation_on(
+    question, form, answer_type
+):
+    asks = read_asks(question)
+    assert (asks.form, asks.answer_type) == (form, answer_type)
+
+
+def test_a_where_question_asks_for_a_place_and_a_what_do_i_do_question_for_an_action():
+    assert read_asks("Where are the BX-3 spare belts kept?").answer_type == "place"
+    assert read_asks("ok, where does the sensor go?").answer_type == "place"
+    assert read_asks("What do we do if the BX-3 belt slips?").answer_type == "action"
+    assert read_asks("What has to be done before the BX-3 is restarted?").answer_type == "action"
+    assert read_asks("What does the BX-3 do when the belt slips?").answer_type != "action"

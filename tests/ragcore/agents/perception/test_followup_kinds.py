@@ -203,3 +203,15 @@ def test_a_follow_up_naming_a_document_of_its_own_does_not_carry_the_previous_so
     assert rewritten is not None
     assert "CFM56-7B" in rewritten
     assert "FAA" not in rewritten
+
+
+def test_a_bare_number_standing_for_a_model_is_restated_and_replaced_like_one(agent):
+    # "the 400's" names the model of its question: nothing is borrowed from the turn
+    # before (a rewrite that would only capitalise "and" is none), and "what about the
+    # ATR-72?" puts the ATR-72 in its place
+    assert converse(
+        agent,
+        "How often are the ATR-72 hydraulic filters replaced?",
+        "and the 400's hydraulic filters, how often?",
+        "what about the ATR-72?",
+    )[1:] == [None, "and the ATR-72's hydraulic filters, how often?"]
