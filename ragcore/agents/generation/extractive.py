@@ -34,6 +34,7 @@ from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.generation.similarity import QuestionSimilarity
@@ -221,6 +222,10 @@ class ExtractiveGenerator:
                 asks.signals
             )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            if asks.answer_type == AnswerType.YES_NO and asks.relation:
+                # A yes/no question's answer states the asked relation; a sentence about
+                # the subject that does is looked for however few other words it shares.
+                pool += [s for s in about if s not in pool and decides(asks, s.text)]
             fitting = [
                 s
                 for s in pool
@@ -243,6 +248,10 @@ class ExtractiveGenerator:
                     if given.search(s.text) and set(terms(s.text)) & set(asks.content_terms)
                 ]
                 fitting = reasons or fitting
+            if asks.answer_type == AnswerType.YES_NO and asks.relation:
+                # A yes/no question is answered by a sentence that states the asked
+                # relation or its negation (``verdict``), when one does.
+                fitting = [s for s in fitting if decides(asks, s.text)] or fitting
             # Of those, the ones that name what the question's form asks about ("What CAN
             # baud rate …?": the baud rate), when any does: a sentence that names the
             # subject but states something else of it is no answer.

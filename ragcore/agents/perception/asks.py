@@ -164,6 +164,14 @@ class Asks:
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
+    relation: frozenset[str] = frozenset()
+    """For a yes/no question, the relation it asks whether holds: the content terms of
+    its yes/no clause without the condition it sets (``lexicon.condition_clause``),
+    names, products and generic words aside ("Will it start moving again on its own
+    once the script sends commands?": start, moving, again, own).
+    Empty when the clause leans on the sentences before it for what it asks ("… upsmon
+    didn't shut the server down. Is it broken?": fewer than ``OWN_RELATION`` terms);
+    ``answer_types.verdict`` reads it."""
 
     @property
     def whether(self) -> bool:
@@ -188,6 +196,13 @@ _WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+
 _WHAT_HAPPENS = re.compile(
     r"^\s*what\s+(?:happens|(?:does|do|did|will|should|must)\b[^?]*\bdo)\b", re.IGNORECASE
 )
+# A clause break inside the asked sentence: "once moteus is in timeout mode, will it …?",
+# "I've only got the grey cable - will the driver work with it?"
+_CLAUSES = re.compile(r",\s+|\s[—–-]\s+")
+_WH = re.compile(r"^\s*(?:what|which|how|where|when|who|whom|whose|why)\b", re.IGNORECASE)
+# How many terms of its own a yes/no clause needs to state a relation: "Is it broken?",
+# "Is that a known limit?" ask about the situation the sentences before them describe.
+OWN_RELATION = 3
 _FORM_PATTERNS = (
     (QuestionForm.YES_NO, _YES_NO),
     (QuestionForm.WHY, _WHY),
@@ -337,7 +352,7 @@ def read_asks(
     ``action``: perception's reading of what it asks the system to do; ``models``: the
     model names perception found, with their spans)."""
     table = attributes or default_attributes()
-    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    form = _form(question)
     question_codes = codes(question)
     names = {name for name, _, _ in identifiers(question)} - question_codes
     measure = _measure(question)
@@ -376,7 +391,42 @@ def read_asks(
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
+        relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
     )
+
+
+def _form(question: str) -> QuestionForm:
+    """How the question asks: by its opening words, or for yes or no by the sentence
+    that asks or its last clause ("My moteus went into mode 11. Will it start moving
+    again …?", "I've only got the grey cable - will the driver work with it?"); not a
+    question whose last clause asks with a wh-word ("can't reach the roboRIO, what do I
+    try next?" asks what)."""
+    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    if form not in (QuestionForm.VALUE, QuestionForm.YES_NO):
+        return form
+    last = _CLAUSES.split(asked_sentence(question))[-1]
+    if _WH.match(last):
+        return QuestionForm.VALUE
+    if form == QuestionForm.YES_NO or yes_no_clause(question) is not None:
+        return QuestionForm.YES_NO
+    return form
+
+
+def yes_no_clause(question: str) -> str | None:
+    """The clause of ``question`` that asks yes or no: the asked sentence's last clause
+    when it opens as a yes/no question, else the asked sentence, else the question, when
+    one does; None when none does."""
+    asked = asked_sentence(question)
+    last = _CLAUSES.split(asked)[-1]
+    return next((c for c in (last, asked, question) if _YES_NO.match(c)), None)
+
+
+def _relation(question: str) -> frozenset[str]:
+    clause = yes_no_clause(question) or question
+    clause = pattern("lexicon", "condition_clause").sub(" ", clause)
+    names = model_terms(set(terms(clause))) | {t for p in product_names(clause) for t in terms(p)}
+    found = frozenset(content_terms(clause)) - names - term_set("generic")
+    return found if len(found) >= OWN_RELATION else frozenset()
 
 
 def _side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:

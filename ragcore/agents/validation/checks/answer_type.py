@@ -18,6 +18,7 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel
@@ -51,6 +52,22 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.yes_no",))
+def decides_the_question(answer: AnswerModel) -> Iterator[Finding]:
+    """A yes/no question ("Will it start moving again once the script sends position
+    commands?") is answered by a statement that states the asked relation or its
+    negation (``answer_types.verdict``), not by one about the subject that says something
+    else of it ("you can keep sending the same command over and over"). An answer in its
+    own words ("Yes: …") may leave that to a sentence of the chunks it cites; a quoted
+    one decides by what it quotes."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    said = [strip_citations(s.text) for s in answer.statements]
+    sources = () if _quoted(answer) else [e.text for e in answer.cited]
+    if reason := undecided(answer.asks, said, sources):
+        yield Finding("answer_type.yes_no", IssueKind.OFF_QUESTION, reason)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.signal",))
