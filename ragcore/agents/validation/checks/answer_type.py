@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ragcore.agents.answer_types import (
     other_code,
+    sibling_keys,
     unmet,
     unnamed_products,
     unnamed_signal,
@@ -21,9 +22,10 @@ from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
-from ragcore.agents.validation.model import AnswerModel
+from ragcore.agents.validation.model import LEADING_VERDICT, AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import numbers, word_number_spans
 from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind, Route
@@ -59,15 +61,59 @@ def decides_the_question(answer: AnswerModel) -> Iterator[Finding]:
     """A yes/no question ("Will it start moving again once the script sends position
     commands?") is answered by a statement that states the asked relation or its
     negation (``answer_types.verdict``), not by one about the subject that says something
-    else of it ("you can keep sending the same command over and over"). An answer in its
-    own words ("Yes: …") may leave that to a sentence of the chunks it cites; a quoted
-    one decides by what it quotes."""
+    else of it ("you can keep sending the same command over and over"). An answer that
+    says yes or no itself ("No. Gas is never restored automatically …") has decided:
+    whether its reasons hold is the support checks' to judge (a paraphrase, "restored
+    automatically" for "turn back on by itself", shares few words with the question).
+    Otherwise an answer in its own words may leave the relation to a sentence of the
+    chunks it cites; a quoted one decides by what it quotes."""
     if not answer.statements or answer.perception.route == Route.COMPARISON:
         return
+    if LEADING_VERDICT.match(strip_citations(answer.draft.text)):
+        return  # it says yes or no itself; the support checks judge its reasons
     said = [strip_citations(s.text) for s in answer.statements]
     sources = () if _quoted(answer) else [e.text for e in answer.cited]
     if reason := undecided(answer.asks, said, sources):
         yield Finding("answer_type.yes_no", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.sibling_key",))
+def about_the_asked_key(answer: AnswerModel) -> Iterator[Finding]:
+    """A question naming a setting's key ("if LOWCHARGE is set", "HOME_SEARCH_VEL") is not
+    answered by a statement on a neighbouring key of the same chunk ("RUNTIMELEFT halts
+    it at 3 minutes"): when the answer names other keys and neither it nor the sections
+    it cites name the asked one, its figures are the other keys' (``sibling_keys``)."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    text = strip_citations(answer.draft.text)
+    said = " ".join((text, *(e.section for e in answer.cited)))
+    if others := sibling_keys(answer.asks, said):
+        asked = ", ".join(answer.asks.named_terms)
+        yield Finding(
+            "answer_type.sibling_key",
+            IssueKind.WRONG_ENTITY,
+            f"the question asks about {asked}; the answer is about {', '.join(others)}",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            entity=others[0],
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.cells",))
+def binds_a_value_to_a_key(answer: AnswerModel) -> Iterator[Finding]:
+    """An answer made only of a table flattened without its column names ("Homing Type;
+    HOME_SEARCH_VEL; HOME_LATCH_VEL; Immediate; 0; 0; NO", ``lexicon.unlabelled_cells``)
+    says of no value which key it belongs to, so it answers nothing about one. Rows of a
+    data table, and labelled rows ("Min Voltage: 10V; …"), bind theirs."""
+    if not answer.statements or any(is_table_evidence(e) for e in answer.cited):
+        return
+    cells = pattern("lexicon", "unlabelled_cells")
+    if all(cells.search(strip_citations(s.text).strip()) for s in answer.statements):
+        yield Finding(
+            "answer_type.cells",
+            IssueKind.OFF_QUESTION,
+            "the answer is table cells without their column names: no value in it is bound "
+            "to what it belongs to",
+        )
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.signal",))

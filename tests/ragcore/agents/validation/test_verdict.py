@@ -96,8 +96,15 @@ def test_the_generator_answers_a_yes_no_question_with_the_sentence_that_decides_
 def test_an_answer_in_its_own_words_may_leave_the_relation_to_the_sentence_it_cites():
     question = "Will the KF-20 feeder start moving again by itself after a link timeout?"
     cited = [evidence(1, "The feeder will only move again after a reset command.", FEEDER)]
-    answer = "No: it needs a reset command first [1]."
+    answer = "It needs a reset command first [1]."
     assert ("answer_type.yes_no", "off_question") not in findings(check(question, answer, cited))
     other = [evidence(1, "The feeder logs every link timeout on its display.", FEEDER)]
-    answer = "No: it logs the timeout first [1]."
+    answer = "It logs the timeout first [1]."
     assert ("answer_type.yes_no", "off_question") in findings(check(question, answer, other))
+
+
+def test_an_answer_that_says_yes_or_no_itself_has_decided():
+    question = "Will the KF-20 feeder start moving again by itself after a link timeout?"
+    cited = [evidence(1, "Feed is never resumed automatically: reset the KF-20 by hand.", FEEDER)]
+    answer = "No. Feed is never resumed automatically: reset the KF-20 by hand [1]."
+    assert ("answer_type.yes_no", "off_question") not in findings(check(question, answer, cited))
