@@ -34,6 +34,7 @@ from ragcore.agents.answer_types import (
 from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
+from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
@@ -232,6 +233,18 @@ class ExtractiveGenerator:
                 # A yes/no question's answer states the asked relation; a sentence about
                 # the subject that does is looked for however few other words it shares.
                 pool += [s for s in about if s not in pool and decides(asks, s.text)]
+            if asks.set_value is not None:
+                # "What does leaving HOME_SEARCH_VEL at 0 do?": a sentence under the key
+                # (its heading or section) that names the value, however few of the
+                # question's words it shares ("A value of zero causes …").
+                key, value = asks.set_value
+                pool += [
+                    s
+                    for s in sentences
+                    if s not in pool
+                    and key in f"{s.heading} {s.evidence.section} {s.text}"
+                    and names_value(value, s.text)
+                ]
             pool = [_with_next(s, asks, named) for s in pool]
             fitting = [
                 s
@@ -264,6 +277,18 @@ class ExtractiveGenerator:
                 for s in fitting
                 if not sibling_keys(asks, f"{s.heading} {s.context} {s.text} {s.then}")
             ]
+            if asks.set_value is not None:
+                # About the value the question sets, not the key at another value.
+                key, value = asks.set_value
+                fitting = [
+                    s for s in fitting if names_value(value, f"{s.context} {s.text} {s.then}")
+                ] or fitting
+                # and of those, one in the block the key heads (its heading or section)
+                # over one that names it in passing ("The default values for unspecified
+                # HOME_SEARCH_VEL, HOME_LATCH_VEL, … are zero").
+                fitting = [
+                    s for s in fitting if key in f"{s.heading} {s.evidence.section}"
+                ] or fitting
             # A table flattened without its column names binds no value to its key
             # ("Homing Type; HOME_SEARCH_VEL; …; Immediate; 0; 0; NO"): a sentence that
             # fits answers instead, when one does.

@@ -164,6 +164,10 @@ class Asks:
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
+    set_value: tuple[str, float] | None = None
+    """The key a question sets and the value it sets it to, asking what that value does
+    ("What does leaving HOME_SEARCH_VEL at 0 do?": ("HOME_SEARCH_VEL", 0);
+    ``lexicon.sets_value``): an answer names that value, not another of the key's."""
     relation: frozenset[str] = frozenset()
     """For a yes/no question, the relation it asks whether holds: the content terms of
     its yes/no clause without the condition it sets (``lexicon.condition_clause``),
@@ -392,7 +396,13 @@ def read_asks(
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
         relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
+        set_value=_set_value(question),
     )
+
+
+def _set_value(question: str) -> tuple[str, float] | None:
+    m = pattern("lexicon", "sets_value").search(asked_sentence(question))
+    return (m.group("key"), float(m.group("value"))) if m else None
 
 
 def _form(question: str) -> QuestionForm:

@@ -18,6 +18,7 @@ from ragcore.agents.answer_types import (
     unnamed_terms,
     unstated_default,
 )
+from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import is_table_evidence
@@ -96,6 +97,17 @@ def about_the_asked_key(answer: AnswerModel) -> Iterator[Finding]:
             chunk_ids=tuple(e.chunk_id for e in answer.cited),
             entity=others[0],
         )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.set_value",))
+def about_the_set_value(answer: AnswerModel) -> Iterator[Finding]:
+    """A question that sets a key to a value ("What does leaving HOME_SEARCH_VEL at 0
+    do?") is answered about that value: the answer names it (``answer_types.set_value``),
+    not the key at another value ("If HOME_SEARCH_VEL is non-zero, …")."""
+    if not answer.statements:
+        return
+    if reason := unnamed_value(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.set_value", IssueKind.OFF_QUESTION, reason)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.cells",))
