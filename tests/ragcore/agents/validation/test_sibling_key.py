@@ -13,7 +13,10 @@ GUARD = document("ups/guard-manual", "PowerGuard daemon manual")
 
 def test_an_answer_on_a_neighbouring_key_is_not_ok():
     question = "What charge percentage does the PowerGuard daemon halt at if low_charge is set?"
-    chunk = "low_charge halts at the set level. The runtime_left key halts it at 3 minutes of runtime left."
+    chunk = (
+        "low_charge halts at the set level. "
+        "The runtime_left key halts it at 3 minutes of runtime left."
+    )
     cited = [evidence(1, chunk, GUARD)]
     wrong = "The runtime_left key halts it at 3 minutes of runtime left [1]."
     assert ("answer_type.sibling_key", "wrong_entity") in findings(check(question, wrong, cited))
