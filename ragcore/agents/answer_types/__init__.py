@@ -206,8 +206,14 @@ def sibling_keys(asks: Asks, text: str) -> tuple[str, ...]:
     asked = [t for t in asks.named_terms if _is_key(t)]
     if not asked or any(_names_term(t, text) for t in asked):
         return ()
+    return tuple(k for k in named_keys(text) if k not in asks.named_terms)
+
+
+def named_keys(text: str) -> tuple[str, ...]:
+    """The keys ``text`` names: named terms joined by an underscore or a dot
+    ("HOME_LATCH_VEL", "servo.max_current_A"; ``lexicon.named_term``)."""
     found = (m.group(0) for m in pattern("lexicon", "named_term").finditer(text))
-    return tuple(dict.fromkeys(k for k in found if _is_key(k) and k not in asks.named_terms))
+    return tuple(dict.fromkeys(k for k in found if _is_key(k)))
 
 
 def _is_key(term: str) -> bool:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ragcore.agents.answer_types import (
+    named_keys,
     other_code,
     sibling_keys,
     unmet,
@@ -470,7 +471,8 @@ def _with_next(s: _Sentence, asks: Asks, named: Sequence[str]) -> _Sentence:
     """``s`` with the sentence after it (``then``) when the question asks for a figure
     or a value of a shape, ``s`` gives none and the next sentence of its paragraph does
     ("… falls below the specified percentage. The default is 5 percent."), naming no
-    model, code or key ``s`` does not (the next block's: "MINUTES … 3 minutes")."""
+    model, code or key ``s`` does not (the next block's: "runtime_left … 3 minutes";
+    ``answer_types.named_keys``)."""
     if (asks.answer_type != AnswerType.FIGURE and asks.value_shape is None) or not s.steps:
         return s
     if _gives_the_value(asks, named, s.text, s.evidence.text):
@@ -478,10 +480,9 @@ def _with_next(s: _Sentence, asks: Asks, named: Sequence[str]) -> _Sentence:
     after = s.steps[0]
     if not _gives_the_value(asks, named, f"{s.text} {after}", s.evidence.text):
         return s
-    keys = pattern("lexicon", "named_term")
     own = set(terms(s.text))
     new_names = model_terms(set(terms(after))) - own
-    new_keys = {k for m in keys.finditer(after) if not set(terms(k := m.group(0))) <= own}
+    new_keys = {k for k in named_keys(after) if not set(terms(k)) <= own}
     return s if new_names or new_keys else replace(s, then=after)
 
 

@@ -50,3 +50,18 @@ def test_a_question_for_a_version_is_answered_with_one():
         question, [evidence(1, chunk, GUARD)], perceive(question)
     )
     assert "2.4.1" in draft.text
+
+
+def test_the_next_sentence_may_name_an_acronym_the_first_does_not():
+    # "PC" is an acronym, not a key of the next block: the sentence is read on to
+    question = "What IP does the PowerGuard card have over USB?"
+    chunk = (
+        "The card shows its addresses on the status page. If the address there is "
+        "10.0.0.X, set the site number of the PowerGuard card.\n\n"
+        "If you are troubleshooting the USB link, ping the PowerGuard card. With one card "
+        "connected to the PC, it answers at 192.168.7.2."
+    )
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, GUARD)], perceive(question)
+    )
+    assert "192.168.7.2" in draft.statements[0].text
