@@ -256,7 +256,7 @@ class ExtractiveGenerator:
                 and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
-                and not unshaped(asks.value_shape, _read_on(s, asks))
+                and not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
             ]
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one
@@ -487,7 +487,9 @@ def _with_next(s: _Sentence, asks: Asks, named: Sequence[str]) -> _Sentence:
 
 
 def _gives_the_value(asks: Asks, named: Sequence[str], text: str, sources: str) -> bool:
-    return not unmet(asks, named, text, sources) and not unshaped(asks.value_shape, text)
+    return not unmet(asks, named, text, sources) and not unshaped(
+        asks.value_shape, text, asks.terms
+    )
 
 
 def _read_on(s: _Sentence, asks: Asks) -> str:

@@ -160,7 +160,8 @@ def a_value_of_the_asked_shape(answer: AnswerModel) -> Iterator[Finding]:
     holds a value of the shape the question's head noun asks for."""
     if answer.asks.value_shape is None or not answer.statements:
         return
-    if reason := unshaped(answer.asks.value_shape, strip_citations(answer.draft.text)):
+    text = strip_citations(answer.draft.text)
+    if reason := unshaped(answer.asks.value_shape, text, answer.asks.terms):
         yield Finding("answer_type.shape", IssueKind.OFF_QUESTION, reason)
 
 
