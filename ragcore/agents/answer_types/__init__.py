@@ -12,9 +12,11 @@ versions it names, named by the sources (``unnamed_products``); its acronyms and
 named by the answer or its sources (``unnamed_terms``); the folder of a shown document it
 names, named by the cited ones (``unnamed_sources``); the collection its words name
 ("evcc" of "evcc-docs/…"), named by a source's document or chunk (``names``); the focus
-of its form, named (``focus``). The extractive generator prefers sentences that are; the
-validator reports answers that are not. Kinds without a test here (yes/no, why
-questions about no change) always pass."""
+of its form, named (``focus``); a yes/no question's relation, stated (``verdict``); the
+value a question sets a key to, named (``set_value``); the asked key, not a neighbouring
+one (``sibling_keys``). The extractive generator prefers sentences that are; the
+validator reports answers that are not. Kinds without a test here (why questions about
+no change) always pass."""
 
 from __future__ import annotations
 

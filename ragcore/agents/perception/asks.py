@@ -435,7 +435,12 @@ def _relation(question: str) -> frozenset[str]:
     clause = yes_no_clause(question) or question
     clause = pattern("lexicon", "condition_clause").sub(" ", clause)
     names = model_terms(set(terms(clause))) | {t for p in product_names(clause) for t in terms(p)}
-    found = frozenset(content_terms(clause)) - names - term_set("generic")
+    found = frozenset(
+        t
+        for t in content_terms(clause)
+        if len(t) > 2 or any(c.isdigit() for c in t)  # not a prefix's scrap: "re" of "re-checked"
+    )
+    found -= names | term_set("generic")
     return found if len(found) >= OWN_RELATION else frozenset()
 
 

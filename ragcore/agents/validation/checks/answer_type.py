@@ -23,7 +23,7 @@ from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
-from ragcore.agents.validation.model import LEADING_VERDICT, AnswerModel
+from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
 from ragcore.text.lexicon import pattern
@@ -63,15 +63,16 @@ def decides_the_question(answer: AnswerModel) -> Iterator[Finding]:
     commands?") is answered by a statement that states the asked relation or its
     negation (``answer_types.verdict``), not by one about the subject that says something
     else of it ("you can keep sending the same command over and over"). An answer that
-    says yes or no itself ("No. Gas is never restored automatically …") has decided:
+    says its verdict itself ("No. Gas is never restored automatically …", "It is. The
+    KW-4 washes with …") has decided:
     whether its reasons hold is the support checks' to judge (a paraphrase, "restored
     automatically" for "turn back on by itself", shares few words with the question).
     Otherwise an answer in its own words may leave the relation to a sentence of the
     chunks it cites; a quoted one decides by what it quotes."""
     if not answer.statements or answer.perception.route == Route.COMPARISON:
         return
-    if LEADING_VERDICT.match(strip_citations(answer.draft.text)):
-        return  # it says yes or no itself; the support checks judge its reasons
+    if opens_with_verdict(answer.draft.statements):
+        return  # it says its verdict itself; the support checks judge its reasons
     said = [strip_citations(s.text) for s in answer.statements]
     sources = () if _quoted(answer) else [e.text for e in answer.cited]
     if reason := undecided(answer.asks, said, sources):

@@ -108,3 +108,15 @@ def test_an_answer_that_says_yes_or_no_itself_has_decided():
     cited = [evidence(1, "Feed is never resumed automatically: reset the KF-20 by hand.", FEEDER)]
     answer = "No. Feed is never resumed automatically: reset the KF-20 by hand [1]."
     assert ("answer_type.yes_no", "off_question") not in findings(check(question, answer, cited))
+
+
+def test_a_short_uncited_verdict_before_its_backing_has_decided_too():
+    question = "Is the KF-20 feed rate long and strong enough for the bar stock standard?"
+    cited = [evidence(1, "The KF-20 feeds at 40 mm/s with 2 kN.", FEEDER)]
+    answer = "It is. The KF-20 feeds at 40 mm/s with 2 kN [1]."
+    assert ("answer_type.yes_no", "off_question") not in findings(check(question, answer, cited))
+
+
+def test_a_prefix_scrap_is_no_word_of_the_relation():
+    asks = perceive("After torquing the KF-20 clamp bolts, do they need to be re-checked?").asks
+    assert "re" not in asks.relation
