@@ -13,9 +13,11 @@ versions it names, named by the sources (``unnamed_products``); its acronyms and
 named by the answer or its sources (``unnamed_terms``); the folder of a shown document it
 names, named by the cited ones (``unnamed_sources``); the collection its words name
 ("evcc" of "evcc-docs/…"), named by a source's document or chunk (``names``); the focus
-of its form, named (``focus``). The extractive generator prefers sentences that are; the
-validator reports answers that are not. Kinds without a test here (yes/no, why
-questions about no change) always pass."""
+of its form, named (``focus``); a yes/no question's relation, stated (``verdict``); the
+value a question sets a key to, named (``set_value``); the asked key, not a neighbouring
+one (``sibling_keys``). The extractive generator prefers sentences that are; the
+validator reports answers that are not. Kinds without a test here (why questions about
+no change) always pass."""
 
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.text.identifiers import find_entities
-from ragcore.text.lexicon import words
+from ragcore.text.lexicon import pattern, words
 from ragcore.text.products import names_in
 from ragcore.text.quantities import (
     YEAR,
@@ -201,6 +203,29 @@ def unnamed_sources(
     for e in cited:
         missing &= set(unnamed_here(missing, e))
     return tuple(sorted(missing))
+
+
+def sibling_keys(asks: Asks, text: str) -> tuple[str, ...]:
+    """The keys ``text`` names ("HOME_LATCH_VEL", "servo.max_current_A") when the question
+    names a key ("HOME_SEARCH_VEL") that ``text`` does not: a neighbouring key's sentence,
+    whose figure is that key's. A key is a named term joined by an underscore or a dot;
+    a word of capitals may be a key ("TIMELEFT") or a heading ("OPTIONS"), and acronyms
+    ("USB", "UPS") name kinds of things: those are ``unnamed_terms``' to judge."""
+    asked = [t for t in asks.named_terms if _is_key(t)]
+    if not asked or any(_names_term(t, text) for t in asked):
+        return ()
+    return tuple(k for k in named_keys(text) if k not in asks.named_terms)
+
+
+def named_keys(text: str) -> tuple[str, ...]:
+    """The keys ``text`` names: named terms joined by an underscore or a dot
+    ("HOME_LATCH_VEL", "servo.max_current_A"; ``lexicon.named_term``)."""
+    found = (m.group(0) for m in pattern("lexicon", "named_term").finditer(text))
+    return tuple(dict.fromkeys(k for k in found if _is_key(k)))
+
+
+def _is_key(term: str) -> bool:
+    return "_" in term or "." in term
 
 
 def _names_term(term: str, text: str) -> bool:

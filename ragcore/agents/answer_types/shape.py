@@ -9,6 +9,9 @@ data: ``words.value_shapes`` in ``rules/lexicon.toml`` names each, with its
 
 from __future__ import annotations
 
+import re
+from collections.abc import Set as AbstractSet
+
 from ragcore.text.lexicon import pattern
 
 
@@ -17,8 +20,21 @@ def gives_shape(shape: str, text: str) -> bool:
     return bool(pattern("lexicon", f"gives_{shape}").search(text))
 
 
-def unshaped(shape: str | None, text: str) -> str | None:
-    """Why ``text`` does not answer a question asking for a value of ``shape``, or None."""
-    if shape is None or gives_shape(shape, text):
+def unshaped(shape: str | None, text: str, given: AbstractSet[str] = frozenset()) -> str | None:
+    """Why ``text`` does not answer a question asking for a value of ``shape``, or None.
+    ``given``: the question's terms; a value it gives itself ("with a 1p/3p switching
+    charger, what phases value …?") is no answer to it, so its words are left out."""
+    if shape is None or gives_shape(shape, _without(text, given)):
         return None
     return f"the question asks for a {shape.replace('_', ' ')}; the answer gives none"
+
+
+def _without(text: str, given: AbstractSet[str]) -> str:
+    """``text`` without the question's own values: its terms that hold a digit, as
+    whole words ("1p", "3p" of "1p/3p")."""
+    parts = {p for t in given for p in re.split(r"[/,;]", t)}  # "1p/3p"
+    values = sorted((p for p in parts if any(c.isdigit() for c in p)), key=len, reverse=True)
+    if not values:
+        return text
+    alternatives = "|".join(map(re.escape, values))
+    return re.sub(rf"(?<![\w.])(?:{alternatives})(?![\w.])", " ", text, flags=re.IGNORECASE)

@@ -24,7 +24,9 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ragcore.agents.answer_types import (
+    named_keys,
     other_code,
+    sibling_keys,
     unmet,
     unnamed_products,
     unnamed_signal,
@@ -33,7 +35,9 @@ from ragcore.agents.answer_types import (
 from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
+from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.generation.similarity import QuestionSimilarity
@@ -122,6 +126,11 @@ class _Sentence:
     placed: bool = False
     """It stands where an answer of the asked type lives (``_placed``): under a
     "Troubleshooting" section for a cause, "Specifications" for a figure."""
+    then: str = ""
+    """The sentence after it in its paragraph, cited with it: it carries the figure or
+    value the question asks for, which this one, naming the subject, does not ("If
+    BATTERYLEVEL is specified, … below the specified percentage. The default is 5
+    percent."; ``_with_next``)."""
 
     @property
     def rank(self) -> float:
@@ -221,6 +230,23 @@ class ExtractiveGenerator:
                 asks.signals
             )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            if asks.answer_type == AnswerType.YES_NO and asks.relation:
+                # A yes/no question's answer states the asked relation; a sentence about
+                # the subject that does is looked for however few other words it shares.
+                pool += [s for s in about if s not in pool and decides(asks, s.text)]
+            if asks.set_value is not None:
+                # "What does leaving HOME_SEARCH_VEL at 0 do?": a sentence under the key
+                # (its heading or section) that names the value, however few of the
+                # question's words it shares ("A value of zero causes …").
+                key, value = asks.set_value
+                pool += [
+                    s
+                    for s in sentences
+                    if s not in pool
+                    and key in f"{s.heading} {s.evidence.section} {s.text}"
+                    and names_value(value, s.text)
+                ]
+            pool = [_with_next(s, asks, named) for s in pool]
             fitting = [
                 s
                 for s in pool
@@ -230,7 +256,7 @@ class ExtractiveGenerator:
                 and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
-                and not unshaped(asks.value_shape, _read_on(s, asks))
+                and not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
             ]
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one
@@ -243,6 +269,36 @@ class ExtractiveGenerator:
                     if given.search(s.text) and set(terms(s.text)) & set(asks.content_terms)
                 ]
                 fitting = reasons or fitting
+            # Not a sentence on a neighbouring key of the one the question names ("if
+            # low_charge is set" answered by "runtime_left halts it at 3 minutes"): its
+            # figures are the other key's, unless its heading or antecedent names the
+            # asked one.
+            fitting = [
+                s
+                for s in fitting
+                if not sibling_keys(asks, f"{s.heading} {s.context} {s.text} {s.then}")
+            ]
+            if asks.set_value is not None:
+                # About the value the question sets, not the key at another value.
+                key, value = asks.set_value
+                fitting = [
+                    s for s in fitting if names_value(value, f"{s.context} {s.text} {s.then}")
+                ] or fitting
+                # and of those, one in the block the key heads (its heading or section)
+                # over one that names it in passing ("The default values for unspecified
+                # HOME_SEARCH_VEL, HOME_LATCH_VEL, … are zero").
+                fitting = [
+                    s for s in fitting if key in f"{s.heading} {s.evidence.section}"
+                ] or fitting
+            # A table flattened without its column names binds no value to its key
+            # ("Homing Type; HOME_SEARCH_VEL; …; Immediate; 0; 0; NO"): a sentence that
+            # fits answers instead, when one does.
+            cells = pattern("lexicon", "unlabelled_cells")
+            fitting = [s for s in fitting if not cells.search(s.text)] or fitting
+            if asks.answer_type == AnswerType.YES_NO and asks.relation:
+                # A yes/no question is answered by a sentence that states the asked
+                # relation or its negation (``verdict``), when one does.
+                fitting = [s for s in fitting if decides(asks, s.text)] or fitting
             # Of those, the ones that name what the question's form asks about ("What CAN
             # baud rate …?": the baud rate), when any does: a sentence that names the
             # subject but states something else of it is no answer.
@@ -411,9 +467,37 @@ def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -
 _OPTIONS_AFTER = 2
 
 
+def _with_next(s: _Sentence, asks: Asks, named: Sequence[str]) -> _Sentence:
+    """``s`` with the sentence after it (``then``) when the question asks for a figure
+    or a value of a shape, ``s`` gives none and the next sentence of its paragraph does
+    ("… falls below the specified percentage. The default is 5 percent."), naming no
+    model, code or key ``s`` does not (the next block's: "runtime_left … 3 minutes";
+    ``answer_types.named_keys``)."""
+    if (asks.answer_type != AnswerType.FIGURE and asks.value_shape is None) or not s.steps:
+        return s
+    if _gives_the_value(asks, named, s.text, s.evidence.text):
+        return s
+    after = s.steps[0]
+    if not _gives_the_value(asks, named, f"{s.text} {after}", s.evidence.text):
+        return s
+    own = set(terms(s.text))
+    new_names = model_terms(set(terms(after))) - own
+    new_keys = {k for k in named_keys(after) if not set(terms(k)) <= own}
+    return s if new_names or new_keys else replace(s, then=after)
+
+
+def _gives_the_value(asks: Asks, named: Sequence[str], text: str, sources: str) -> bool:
+    return not unmet(asks, named, text, sources) and not unshaped(
+        asks.value_shape, text, asks.terms
+    )
+
+
 def _read_on(s: _Sentence, asks: Asks) -> str:
     """What a sentence gives towards the answer type asked: itself, with the rest of its
-    paragraph for a procedure (its steps) and the next sentences for the choices."""
+    paragraph for a procedure (its steps) and the next sentences for the choices; with
+    the sentence after it when that carries the value (``then``)."""
+    if s.then:
+        return f"{s.text} {s.then}"
     if asks.answer_type == AnswerType.PROCEDURE:
         return " ".join((s.text, *s.steps))
     if asks.answer_type == AnswerType.OPTIONS:
@@ -582,6 +666,8 @@ def _cite(s: _Sentence, label: str = "", steps: bool = False) -> Statement:
     instruction = pattern("lexicon", "instruction")
     if steps and any(instruction.search(t) or lists_options(t) for t in s.steps):
         text = " ".join((text, *(t.rstrip() for t in s.steps)))
+    elif s.then:
+        text = f"{text} {s.then.rstrip()}"
     if s.context:
         lead = s.context.rstrip()
         text = f"{lead if lead[-1] in '.!?:' else lead + '.'} {text}"

@@ -169,6 +169,18 @@ class Asks:
     documents: tuple[str, ...] = ()
     """The kinds of document it asks what they say, named as its source ("the manual's
     standard interval", "under the directive": ``lexicon.document_named``), lower case."""
+    set_value: tuple[str, float] | None = None
+    """The key a question sets and the value it sets it to, asking what that value does
+    ("What does leaving HOME_SEARCH_VEL at 0 do?": ("HOME_SEARCH_VEL", 0);
+    ``lexicon.sets_value``): an answer names that value, not another of the key's."""
+    relation: frozenset[str] = frozenset()
+    """For a yes/no question, the relation it asks whether holds: the content terms of
+    its yes/no clause without the condition it sets (``lexicon.condition_clause``),
+    names, products and generic words aside ("Will it start moving again on its own
+    once the script sends commands?": start, moving, again, own).
+    Empty when the clause leans on the sentences before it for what it asks ("… upsmon
+    didn't shut the server down. Is it broken?": fewer than ``OWN_RELATION`` terms);
+    ``answer_types.verdict`` reads it."""
 
     @property
     def whether(self) -> bool:
@@ -195,6 +207,13 @@ _WHY = re.compile(r"^\s*(?:why|how\s+come|for\s+what\s+reason|what\s+is\s+the\s+
 _WHAT_HAPPENS = re.compile(
     r"^\s*what\s+(?:happens|(?:does|do|did|will|should|must)\b[^?]*\bdo)\b", re.IGNORECASE
 )
+# A clause break inside the asked sentence: "once moteus is in timeout mode, will it …?",
+# "I've only got the grey cable - will the driver work with it?"
+_CLAUSES = re.compile(r",\s+|\s[—–-]\s+")
+_WH = re.compile(r"^\s*(?:what|which|how|where|when|who|whom|whose|why)\b", re.IGNORECASE)
+# How many terms of its own a yes/no clause needs to state a relation: "Is it broken?",
+# "Is that a known limit?" ask about the situation the sentences before them describe.
+OWN_RELATION = 3
 _FORM_PATTERNS = (
     (QuestionForm.YES_NO, _YES_NO),
     (QuestionForm.WHY, _WHY),
@@ -348,7 +367,7 @@ def read_asks(
     # conversation on, blanked so that the models' spans still hold
     if opened := pattern("lexicon", "carried_on").match(question):
         question = " " * opened.end() + question[opened.end() :]
-    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    form = _form(question)
     question_codes = codes(question)
     names = {name for name, _, _ in identifiers(question)} - question_codes
     measure = _measure(question)
@@ -393,7 +412,53 @@ def read_asks(
                 for m in pattern("lexicon", "document_named").finditer(question)
             )
         ),
+        relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
+        set_value=_set_value(question),
     )
+
+
+def _set_value(question: str) -> tuple[str, float] | None:
+    m = pattern("lexicon", "sets_value").search(asked_sentence(question))
+    return (m.group("key"), float(m.group("value"))) if m else None
+
+
+def _form(question: str) -> QuestionForm:
+    """How the question asks: by its opening words, or for yes or no by the sentence
+    that asks or its last clause ("My moteus went into mode 11. Will it start moving
+    again …?", "I've only got the grey cable - will the driver work with it?"); not a
+    question whose last clause asks with a wh-word ("can't reach the roboRIO, what do I
+    try next?" asks what)."""
+    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    if form not in (QuestionForm.VALUE, QuestionForm.YES_NO):
+        return form
+    last = _CLAUSES.split(asked_sentence(question))[-1]
+    if _WH.match(last):
+        return QuestionForm.VALUE
+    if form == QuestionForm.YES_NO or yes_no_clause(question) is not None:
+        return QuestionForm.YES_NO
+    return form
+
+
+def yes_no_clause(question: str) -> str | None:
+    """The clause of ``question`` that asks yes or no: the asked sentence's last clause
+    when it opens as a yes/no question, else the asked sentence, else the question, when
+    one does; None when none does."""
+    asked = asked_sentence(question)
+    last = _CLAUSES.split(asked)[-1]
+    return next((c for c in (last, asked, question) if _YES_NO.match(c)), None)
+
+
+def _relation(question: str) -> frozenset[str]:
+    clause = yes_no_clause(question) or question
+    clause = pattern("lexicon", "condition_clause").sub(" ", clause)
+    names = model_terms(set(terms(clause))) | {t for p in product_names(clause) for t in terms(p)}
+    found = frozenset(
+        t
+        for t in content_terms(clause)
+        if len(t) > 2 or any(c.isdigit() for c in t)  # not a prefix's scrap: "re" of "re-checked"
+    )
+    found -= names | term_set("generic")
+    return found if len(found) >= OWN_RELATION else frozenset()
 
 
 def _side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:

@@ -40,6 +40,21 @@ _VERDICT = re.compile(r"^\s*(?:(?:yes|no)\b|(?:\S+\s+){0,4}\S+[.!]?\s*$)", re.IG
 # A verdict opening a statement ("Yes, …", "No. …"): it answers the question; the rest
 # of the statement is the claim the sources must support.
 LEADING_VERDICT = re.compile(r"^\s*(?:yes|no)\b[\s,.;:—–-]*", re.IGNORECASE)
+
+
+def opens_with_verdict(statements: Sequence[Statement]) -> bool:
+    """The answer says its verdict itself: its first statement opens with "Yes"/"No", or
+    is a few words without a citation before the cited statements that back it ("It
+    is.", "Lower.")."""
+    if not statements:
+        return False
+    first = statements[0]
+    if LEADING_VERDICT.match(strip_citations(first.text)):
+        return True
+    backed = any(s.citations for s in statements[1:])
+    return not first.citations and backed and bool(_VERDICT.match(first.text))
+
+
 # Only citations after the full stop close a paragraph: "A. B [1]." cites B alone
 # (fault sets' authors wrote it for a missing citation of A).
 _CLOSING = re.compile(r"[.!?]\s*(?:\[\d+\]\s*)+$")

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
     other_code,
+    sibling_keys,
     unmet,
     unnamed_products,
     unnamed_signal,
@@ -17,13 +18,16 @@ from ragcore.agents.answer_types import (
     unnamed_terms,
     unstated_default,
 )
+from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, QuestionForm
-from ragcore.agents.validation.model import AnswerModel
+from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.documents import DocumentInfo
 from ragcore.text.citations import strip_citations
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import numbers, word_number_spans
 from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind, Route
@@ -54,6 +58,78 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.yes_no",))
+def decides_the_question(answer: AnswerModel) -> Iterator[Finding]:
+    """A yes/no question ("Will it start moving again once the script sends position
+    commands?") is answered by a statement that states the asked relation or its
+    negation (``answer_types.verdict``), not by one about the subject that says something
+    else of it ("you can keep sending the same command over and over"). An answer that
+    says its verdict itself ("No. Gas is never restored automatically …", "It is. The
+    KW-4 washes with …") has decided:
+    whether its reasons hold is the support checks' to judge (a paraphrase, "restored
+    automatically" for "turn back on by itself", shares few words with the question).
+    Otherwise an answer in its own words may leave the relation to a sentence of the
+    chunks it cites; a quoted one decides by what it quotes."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    if opens_with_verdict(answer.draft.statements):
+        return  # it says its verdict itself; the support checks judge its reasons
+    said = [strip_citations(s.text) for s in answer.statements]
+    sources = () if _quoted(answer) else [e.text for e in answer.cited]
+    if reason := undecided(answer.asks, said, sources):
+        yield Finding("answer_type.yes_no", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.sibling_key",))
+def about_the_asked_key(answer: AnswerModel) -> Iterator[Finding]:
+    """A question naming a setting's key ("if LOWCHARGE is set", "HOME_SEARCH_VEL") is not
+    answered by a statement on a neighbouring key of the same chunk ("RUNTIMELEFT halts
+    it at 3 minutes"): when the answer names other keys and neither it nor the sections
+    it cites name the asked one, its figures are the other keys' (``sibling_keys``)."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    text = strip_citations(answer.draft.text)
+    said = " ".join((text, *(e.section for e in answer.cited)))
+    if others := sibling_keys(answer.asks, said):
+        asked = ", ".join(answer.asks.named_terms)
+        yield Finding(
+            "answer_type.sibling_key",
+            IssueKind.WRONG_ENTITY,
+            f"the question asks about {asked}; the answer is about {', '.join(others)}",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            entity=others[0],
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.set_value",))
+def about_the_set_value(answer: AnswerModel) -> Iterator[Finding]:
+    """A question that sets a key to a value ("What does leaving HOME_SEARCH_VEL at 0
+    do?") is answered about that value: the answer names it (``answer_types.set_value``),
+    not the key at another value ("If HOME_SEARCH_VEL is non-zero, …")."""
+    if not answer.statements:
+        return
+    if reason := unnamed_value(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.set_value", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.cells",))
+def binds_a_value_to_a_key(answer: AnswerModel) -> Iterator[Finding]:
+    """An answer made only of a table flattened without its column names ("Homing Type;
+    HOME_SEARCH_VEL; HOME_LATCH_VEL; Immediate; 0; 0; NO", ``lexicon.unlabelled_cells``)
+    says of no value which key it belongs to, so it answers nothing about one. Rows of a
+    data table, and labelled rows ("Min Voltage: 10V; …"), bind theirs."""
+    if not answer.statements or any(is_table_evidence(e) for e in answer.cited):
+        return
+    cells = pattern("lexicon", "unlabelled_cells")
+    if all(cells.search(strip_citations(s.text).strip()) for s in answer.statements):
+        yield Finding(
+            "answer_type.cells",
+            IssueKind.OFF_QUESTION,
+            "the answer is table cells without their column names: no value in it is bound "
+            "to what it belongs to",
+        )
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.signal",))
@@ -88,7 +164,8 @@ def a_value_of_the_asked_shape(answer: AnswerModel) -> Iterator[Finding]:
     holds a value of the shape the question's head noun asks for."""
     if answer.asks.value_shape is None or not answer.statements:
         return
-    if reason := unshaped(answer.asks.value_shape, strip_citations(answer.draft.text)):
+    text = strip_citations(answer.draft.text)
+    if reason := unshaped(answer.asks.value_shape, text, answer.asks.terms):
         yield Finding("answer_type.shape", IssueKind.OFF_QUESTION, reason)
 
 

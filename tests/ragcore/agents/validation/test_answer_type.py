@@ -593,7 +593,8 @@ def test_how_much_current_is_answered_in_amperes_not_by_a_batterys_charge():
     # A sentence of the FRC docs: a battery's volts and ampere-hours are no current.
     question = "How much current can the VRM's 5V outputs supply on an FRC robot?"
     assert perceive(question).asks.value_shape == "current"
-    assert perceive("What is the current firmware version?").asks.value_shape is None
+    # "the current firmware version" asks for a version, not a current
+    assert perceive("What is the current firmware version?").asks.value_shape == "version"
     text = (
         "The power supply for an FRC robot is a single 12V 18Ah Sealed Lead Acid (SLA) "
         "battery, capable of meeting the high current demands of an FRC robot."

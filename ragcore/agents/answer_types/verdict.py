@@ -1,0 +1,69 @@
+"""Whether a text decides a yes/no question (``AnswerType.YES_NO``): one of its sentences
+states the relation the question asks whether holds (``Asks.relation``), or its
+negation — at least half of the relation's words, by word family ("Is the moteus power
+input reverse-polarity protected?" is decided by "The power input is NOT protected
+against reverse polarity") — or gives a figure of the dimension the question's own
+figure has, a limit it can be read against ("Can I run the spindle at around 10 Hz?":
+"the VFD shuts off if the frequency drops below 12 Hz"). A sentence about the subject
+that states something else ("you can keep sending the same command") leaves the
+question open, however many of its words it shares. A yes/no clause that leans on the
+sentences before it ("Is it broken?") has no relation of its own and is not tested."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from ragcore.agents.perception.asks import AnswerType, Asks
+from ragcore.text.families import families, in_family
+from ragcore.text.quantities import quantities
+from ragcore.text.sentences import split_sentences
+from ragcore.text.terms import terms
+from ragcore.text.units import dimension
+
+# The share of the asked relation's words a sentence states it with.
+DECIDING_SHARE = 0.5
+# A sentence end the splitter leaves alone when the next sentence opens with a name in
+# lower case ("… damp motion. moteus implements …").
+_LOWER_START = re.compile(r"(?<=[a-z0-9)\]\"'])\.\s+(?=[a-z])")
+
+
+def _claims(sentences: Sequence[str]) -> Iterator[str]:
+    for sentence in sentences:
+        yield from _LOWER_START.split(sentence)
+
+
+def undecided(asks: Asks, statements: Sequence[str], sources: Sequence[str] = ()) -> str | None:
+    """Why none of ``statements`` (an answer's, citations stripped) nor of ``sources``
+    (the text of the chunks they cite, for an answer in its own words: "Yes: the rule
+    requires a daily test" leaves the relation to the sentence it cites) decides the
+    yes/no question, or None. Each is read sentence by sentence ("… stops accepting
+    commands. moteus implements a watchdog for commands that arrive …" is one sentence
+    to the splitter when the second opens in lower case, but two claims)."""
+    if asks.answer_type != AnswerType.YES_NO or not asks.relation:
+        return None
+    sentences = [t[a:b] for t in (*statements, *sources) for a, b in split_sentences(t)]
+    if any(decides(asks, s) for s in _claims(sentences)):
+        return None
+    return "the question asks yes or no; no sentence of the answer states what it asks"
+
+
+def decides(asks: Asks, sentence: str) -> bool:
+    """``sentence`` states the asked relation or its negation, or a figure it is read
+    against (see the module's docstring)."""
+    said = families(terms(sentence)) | {_root(t) for t in terms(sentence)}
+    share = sum(in_family(t, said) or _root(t) in said for t in asks.relation) / len(asks.relation)
+    if share >= DECIDING_SHARE:
+        return True
+    asked = {dimension(unit) for _, unit in asks.quantities}
+    return bool(asked & {dimension(q.unit) for q in quantities(sentence)})
+
+
+def _root(term: str) -> str:
+    """A verb's root, its -ing and a doubled last letter aside: "moving" and "move",
+    "runn" (of "running") and "run" meet; ``families`` leaves them apart."""
+    if term.endswith("ing") and len(term) > 5:
+        term = term[:-3]
+    if len(term) > 3 and term[-1] == term[-2]:
+        term = term[:-1]
+    return term.removesuffix("e") if len(term) > 3 else term
