@@ -167,14 +167,33 @@ class ExtractiveGenerator:
         in the query's order; the documents' sentences, if any were retrieved, follow."""
         table = [e for e in evidence if is_table_evidence(e)]
         if not table:
-            return self._generate(question, evidence, perception)
+            return self._earlier_first(question, evidence, perception)
         statements = [s for e in table for s in _table_statements(e)]
         text_evidence = [e for e in evidence if not is_table_evidence(e)]
         if text_evidence:
-            prose = self._generate(question, text_evidence, perception)
+            prose = self._earlier_first(question, text_evidence, perception)
             if not prose.abstained:
                 statements += prose.statements
         return Draft(" ".join(s.text for s in statements), tuple(statements), self.name)
+
+    def _earlier_first(
+        self, question: str, evidence: Sequence[Evidence], perception: Perception | None
+    ) -> Draft:
+        """A question for an earlier version's figure ("the old revision", "before the
+        AD") is answered from the superseded documents when they answer it, else from
+        documents a newer one among the evidence overrides, else from all: the current
+        revision's sentence reads closer ("the interval was shortened …") but gives the
+        current figure."""
+        if perception is not None and perception.constraints.earlier:
+            for older in (
+                [e for e in evidence if e.document.superseded_by],
+                [e for e in evidence if _overridden(e, evidence)],
+            ):
+                if older and len(older) < len(evidence):
+                    draft = self._generate(question, older, perception)
+                    if not draft.abstained:
+                        return draft
+        return self._generate(question, evidence, perception)
 
     def _generate(
         self, question: str, evidence: Sequence[Evidence], perception: Perception | None = None
@@ -182,7 +201,10 @@ class ExtractiveGenerator:
         asked = perception.constraints if perception else Constraints()
         asks = perception.asks if perception else read_asks(question, self._attributes)
         # "since 2024" says which documents, not what the answer must contain.
+        # Nor do the words naming an earlier version ("the old revision", "the 2019
+        # manual"): the current revision's title says "revision" too.
         wanted = set(asks.terms) - set(terms(asked.time.text if asked.time else ""))
+        wanted -= set(terms(asked.earlier)) - model_terms(terms(asked.earlier))
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(evidence, perception, wanted)
         else:
@@ -748,3 +770,26 @@ def _prefix(identifier: str) -> str:
 def _identifier_terms(words: set[str]) -> set[str]:
     """Terms that look like identifiers: models and codes, and long numbers (P/Ns)."""
     return model_terms(words) | {w for w in words if w.isdigit() and len(w) >= 6}
+
+
+def _overridden(e: Evidence, evidence: Sequence[Evidence]) -> bool:
+    """Whether a newer document among ``evidence`` about the same model overrides
+    ``e``'s (the manual an airworthiness directive changed), nothing marking it
+    superseded."""
+    doc = e.document
+    if doc.updated_at is None or doc.supersedes or doc.superseded_by:
+        return False
+    about = _document_models(e)
+    return any(
+        o.document.id != doc.id
+        and o.document.updated_at is not None
+        and o.document.updated_at > doc.updated_at
+        and about & _document_models(o)
+        for o in evidence
+    )
+
+
+def _document_models(e: Evidence) -> set[str]:
+    """The model and code terms of ``e``'s document title and metadata."""
+    doc = e.document
+    return set(model_terms(terms(" ".join([doc.title, *doc.metadata.values()]))))

@@ -131,6 +131,13 @@ class PerceptionAgent:
         bare = _mask(masked, time_span)  # without identifiers and time words
         units = sorted((m.start(), u) for u, p in rules.units for m in p.finditer(bare))
         source = rules.source.search(masked)
+        # read on the question itself: "the 2019 manual" names its year, "the old CP-200
+        # revision" its model
+        asked_earlier = rules.match["earlier"].search(text)
+        # the version words of it ("old revision"), not what the question asks of it
+        version = rules.followup.revision
+        said = asked_earlier.group(0).split() if asked_earlier else []
+        earlier = " ".join(w for w in said if w.lower().strip(".,") in version) or " ".join(said)
         constraints = Constraints(
             time=timed[0] if timed else None,
             periods=tuple(t for t, _ in times),
@@ -138,7 +145,8 @@ class PerceptionAgent:
             quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),
             latest=bool(rules.match["latest"].search(bare)),
-            history=bool(rules.match["history"].search(bare)),
+            history=bool(rules.match["history"].search(bare) or asked_earlier),
+            earlier=earlier,
         )
         action = next((a for a, m in rules.actions if m.search(text)), rules.default_action)
         tokens = _tokens(text, found)

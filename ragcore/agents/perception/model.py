@@ -47,6 +47,10 @@ class Constraints:
     latest: bool = False
     history: bool = False
     """An earlier version, or how something changed, is asked about."""
+    earlier: str = ""
+    """The words asking for the figure of an earlier version ("the old CP-200 revision",
+    "the 2019 manual", "before the AD"), else "": the superseded document's figure, or
+    the one a change replaced, answers — not the current figure. Implies ``history``."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ _MATCHED = (
     "multi_hop",
     "latest",
     "history",
+    "earlier",
     "not_dates",
 )  # phrases/patterns
 

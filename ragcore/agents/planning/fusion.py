@@ -3,7 +3,10 @@
 Each hit's share is its score relative to its task's best, times the task weight, summed
 over tasks (or weighted reciprocal rank fusion). That relevance (or the cross-encoder's,
 when reranking) is blended with a credibility score from document metadata: recency,
-authority, numeric density; a superseded document loses most of it.
+authority, numeric density; a superseded document loses most of it — unless the question
+asks for an earlier version's figure (``Constraints.earlier``): then the superseded
+document keeps its credibility and the revision that replaced it loses it instead, and
+recency counts for nothing (the older text is the one asked for).
 
 The plan's retrieval mode (``ModeSettings``) says how many chunks become evidence, below
 what share of the best relevance a chunk is left out (precise), and how many chunks of one
@@ -55,7 +58,8 @@ def fuse(
         return ()
     candidates = sorted(fused, key=lambda c: -fused[c])
     relevance = _relevance(candidates, fused, best, perception, strategy, reranker, mode)
-    cred = {c: credibility(best[c], today, strategy) for c in relevance}
+    earlier = bool(perception.constraints.earlier)
+    cred = {c: credibility(best[c], today, strategy, earlier=earlier) for c in relevance}
     share = strategy.credibility.share
     score = {c: (1 - share) * relevance[c] + share * cred[c] for c in relevance}
     ranked = sorted(score, key=lambda c: -score[c])
@@ -91,11 +95,13 @@ def _spread(ranked: list[int], best: dict[int, Hit], mode: ModeSettings) -> list
     return chosen
 
 
-def credibility(hit: Hit, today: date, strategy: Strategy) -> float:
-    """0–1 from the document's recency and authority and the chunk's numeric density."""
+def credibility(hit: Hit, today: date, strategy: Strategy, *, earlier: bool = False) -> float:
+    """0–1 from the document's recency and authority and the chunk's numeric density
+    (``earlier``: an earlier version is asked for — the revision that replaced another
+    loses what a superseded one loses otherwise, and recency is even)."""
     weights = strategy.credibility
     doc = hit.document
-    if doc.updated_at is None:
+    if doc.updated_at is None or earlier:
         recency = 0.5
     else:
         age = max((today - doc.updated_at).days, 0)
@@ -108,7 +114,8 @@ def credibility(hit: Hit, today: date, strategy: Strategy) -> float:
         + weights.authority * authority
         + weights.numeric_density * numbers
     ) / total
-    return value * (weights.superseded_factor if doc.superseded_by else 1.0)
+    replaced = doc.supersedes if earlier else doc.superseded_by
+    return value * (weights.superseded_factor if replaced else 1.0)
 
 
 def _relevance(

@@ -212,11 +212,16 @@ def about_the_named_term(answer: AnswerModel) -> Iterator[Finding]:
     "HOME_SEARCH_VEL") is answered by text that names it or from sources that do: a
     passage on the thermistor limits that never says PTC, or the radio's address for
     the USB one, answers something else. A comparison's sides are the sides check's; the
-    source the question names ("according to the FAA") is the credibility checks'."""
+    source the question names ("according to the FAA") is the credibility checks', the
+    version it names as the one before ("before the AD") the timeliness checks'."""
     if not answer.statements or answer.perception.route == Route.COMPARISON:
         return
     text = strip_citations(answer.draft.text)
-    source = set(terms(answer.perception.constraints.source or ""))
+    constraints = answer.perception.constraints
+    source = set(terms(constraints.source or ""))
+    # the version named as the one before ("before the AD"): the earlier text that
+    # answers predates it, and the timeliness checks see to which version answers
+    source |= set(terms(constraints.earlier))
     for term in unnamed_terms(answer.asks, text, answer.cited):
         if set(terms(term)) <= source:
             continue

@@ -1,7 +1,10 @@
 """Timeliness: the cited documents fall inside the question's time interval, none is
 superseded by a newer version in the store (unless the question asks about a change or
 an earlier version), and none is contradicted by a newer, at least as authoritative
-document among the evidence (a figure it no longer has)."""
+document among the evidence (a figure it no longer has). A question for an earlier
+version's figure ("the old revision", "before the AD") is answered from that version —
+a superseded document, or one a newer document among the evidence overrides — or by a
+sentence that states the change with the figure before it, not by the current figure."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.documents import DocumentInfo, identifiers_of
 from ragcore.text.effective import effective_date
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import model_terms, terms
@@ -163,6 +167,48 @@ def outranked(answer: AnswerModel) -> Iterator[Finding]:
                     break
 
 
+@check(Check.TIMELINESS, Scope.ANSWER, rules=("timeliness.not_earlier",))
+def earlier_version(answer: AnswerModel) -> Iterator[Finding]:
+    """A question for the figure before a change (``Constraints.earlier``) answered only
+    from current documents, with no statement of the change ("from 2000 to 1500 hours"):
+    the current figure, not the one asked for."""
+    if not answer.perception.constraints.earlier:
+        return
+    docs = answer.cited_documents
+    if not docs or any(d.superseded_by for d in docs.values()):
+        return
+    change = pattern("lexicon", "states_a_change")
+    if any(change.search(s.text) for s in answer.draft.statements if s.citations):
+        return
+    if any(_overridden(e, answer.evidence) for e in answer.cited):
+        return
+    cited = ", ".join(docs)
+    yield Finding(
+        "timeliness.not_earlier",
+        IssueKind.OUTSIDE_INTERVAL,
+        f"the question asks for the figure of an earlier version, before a change; {cited} "
+        "give the current figure only (no superseded revision, no figure it changed from)",
+        document_ids=tuple(docs),
+    )
+
+
+def _overridden(cited: Evidence, evidence: Sequence[Evidence]) -> bool:
+    """Whether ``cited`` is from a document that a newer one among the evidence, about
+    the same thing, overrides (the manual an airworthiness directive changed): the
+    earlier version, though nothing marks it superseded."""
+    doc = cited.document
+    if doc.updated_at is None or doc.supersedes:
+        return False
+    about = subjects(cited, chunk=False)
+    return any(
+        e.document.id != doc.id
+        and e.document.updated_at is not None
+        and e.document.updated_at > doc.updated_at
+        and about & subjects(e, chunk=False)
+        for e in evidence
+    )
+
+
 def _about_the_past(
     answer: AnswerModel, newer: str | None, docs: Mapping[str, DocumentInfo]
 ) -> bool:
@@ -171,7 +217,7 @@ def _about_the_past(
     statements that speak of the past ("Revision 1 specified ...")."""
     if newer is None or not answer.perception.constraints.history:
         return False
-    if newer in docs:
+    if newer in docs or answer.perception.constraints.earlier:  # the version asked for
         return True
     return all(_PAST.search(s.text) for s in answer.draft.statements if s.citations)
 
