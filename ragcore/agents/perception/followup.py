@@ -632,6 +632,8 @@ def _revised(
         if found is None:
             return None
         prev = found
+    elif reread is not None:
+        prev = _saying(set(terms(new.question)) - names, prev, rules, conversation, reread)
     timed = new.constraints.time
     span = find(new.question, timed.text) if timed is not None else None
     if timed is not None and (
@@ -661,6 +663,24 @@ def _revised(
         return again
     version = "in " + version if ARTICLE.match(version) else version
     return Rewrite(end_with(again.question, f" {version}"), (*again.reasons, f"{version!r} added"))
+
+
+def _saying(
+    words: set[str],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception],
+) -> _Previous:
+    """The turn of the topic a version question's own words ask about: the nearest one
+    whose question says more of them than the previous one ("What did the 2019 manual
+    say for the oil change?" after a question about the sump goes back to the oil change
+    turn), else the previous one."""
+    most = len(words & set(terms(prev.perception.question)))
+    for turn in _topic_turns(conversation):
+        if len(words & set(terms(turn.question))) > most:
+            return _previous(reread(turn.question), rules)
+    return prev
 
 
 def _why_changed(new: Perception, prev: _Previous, rules: FollowupRules) -> Rewrite | None:
