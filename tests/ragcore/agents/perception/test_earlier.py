@@ -1,0 +1,68 @@
+"""Questions for the figure of an earlier version (``Constraints.earlier``): "the old
+revision", "the 1998 handbook", "before the bulletin", "used to" — and the questions that
+only look like them (a step before a change, today's figure, "since" a revision). A
+version follow-up goes back to the topic's turn its own words ask about. Real perception
+rules, no spaCy; invented phrasings."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from test_conversation import session
+
+from ragcore.agents.perception.agent import PerceptionAgent
+
+
+@pytest.fixture(scope="module")
+def agent():
+    return PerceptionAgent(clock=lambda: date(2026, 12, 2), nlp=None)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What belt interval did the old RX-9 revision give?",
+        "what did the 1998 handbook say about the KT-4 rope?",
+        "What was the KT-4 rope inspection interval before the bulletin?",
+        "KT-4 rope interval prior to the amendment?",
+        "How often did the RX-9 belt use to be renewed?",
+        "What did the previous edition require for the KT-4 rope?",
+    ],
+)
+def test_an_earlier_version_is_asked_for(agent, question):
+    constraints = agent.run(question).constraints
+    assert constraints.earlier and constraints.history, question
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How often is the RX-9 belt renewed?",
+        "What must be done before the change of the KT-4 rope?",
+        "What should I back up before the firmware update?",
+        "What changed in revision 2 of the RX-9 manual?",
+        "Since the 2024 revision, how often is the KT-4 rope inspected?",
+    ],
+)
+def test_no_earlier_version_is_asked_for(agent, question):
+    assert not agent.run(question).constraints.earlier, question
+
+
+def test_the_version_words_are_kept_not_what_is_asked_of_the_version(agent):
+    asked = agent.run("What was the KT-4 rope inspection interval before the bulletin?")
+    assert asked.constraints.earlier == "before bulletin"
+
+
+def test_a_version_follow_up_goes_back_to_the_turn_its_words_ask_about(agent):
+    rewrites = [
+        rewrite
+        for _, rewrite in session(
+            agent,
+            "How often is the grease changed on the KT-4 crane?",
+            "and how much grease does the gearbox take",
+            "what did the 1998 handbook say for the grease change?",
+        )
+    ]
+    assert rewrites[2] is not None
+    assert "how often" in rewrites[2].lower() and "1998 handbook" in rewrites[2], rewrites
