@@ -9,9 +9,7 @@ from datetime import date
 
 from sources import check, document, evidence, findings
 
-OLD = document(
-    "rx9-v1", "RX-9 blower manual", updated_at=date(2018, 4, 2), superseded_by="rx9-v2"
-)
+OLD = document("rx9-v1", "RX-9 blower manual", updated_at=date(2018, 4, 2), superseded_by="rx9-v2")
 NEW = document(
     "rx9-v2", "RX-9 blower manual, revision 2", updated_at=date(2023, 6, 1), supersedes="rx9-v1"
 )
