@@ -66,3 +66,8 @@ def test_a_version_follow_up_goes_back_to_the_turn_its_words_ask_about(agent):
     ]
     assert rewrites[2] is not None
     assert "how often" in rewrites[2].lower() and "1998 handbook" in rewrites[2], rewrites
+
+
+def test_a_dated_version_asked_in_the_present_is_no_earlier_one(agent):
+    assert not agent.run("What does the 2024 rule require for the KT-4 rope?").constraints.earlier
+    assert agent.run("What did the 2019 rule require for the KT-4 rope?").constraints.earlier
