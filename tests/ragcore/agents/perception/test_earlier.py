@@ -71,3 +71,15 @@ def test_a_version_follow_up_goes_back_to_the_turn_its_words_ask_about(agent):
 def test_a_dated_version_asked_in_the_present_is_no_earlier_one(agent):
     assert not agent.run("What does the 2024 rule require for the KT-4 rope?").constraints.earlier
     assert agent.run("What did the 2019 rule require for the KT-4 rope?").constraints.earlier
+
+
+def test_whether_the_figure_was_always_so_asks_the_previous_question_of_that_version(agent):
+    rewrites = [
+        rewrite
+        for _, rewrite in session(
+            agent,
+            "What tension does the RX-9 drive belt take?",
+            "was that always the figure? what did the older handbook say",
+        )
+    ]
+    assert rewrites[1] == "What tension does the RX-9 drive belt take in the older handbook?"
