@@ -51,7 +51,9 @@ from ragcore.agents.perception.rules import FollowupRules
 from ragcore.agents.perception.substitution import substitute
 from ragcore.agents.perception.wording import ARTICLE, Word, apply, end_with, find, split_words
 from ragcore.text import lexicon
+from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
+from ragcore.text.units import dimension
 from ragcore.types import Action, EntitySource, Route
 
 _TOPIC_WORDS = 4  # a subject without identifiers: the previous question's first keywords
@@ -144,6 +146,8 @@ def _rewrite(
         return revised
     if carried := _why_changed(new, prev, rules):
         return carried
+    if challenged := _challenged(new, prev, rules, conversation, reread):
+        return challenged
     words = split_words(new.question)
     opener = _opener(words, rules)
     if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
@@ -697,6 +701,39 @@ def _why_changed(new: Perception, prev: _Previous, rules: FollowupRules) -> Rewr
     kept = [e.text for e in prev.identifiers if e.text not in new.question]
     reason = "a change asked about names nothing: the things in play are carried"
     return _finish(new.question, kept, [reason])
+
+
+def _challenged(
+    new: Perception,
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Rewrite | None:
+    """ "The help desk sheet says 500 hours though, which is right?" naming nothing: a
+    figure from elsewhere set against the one given, asked of the topic's turn that asked
+    for a figure of its kind (how often for hours) — that question again, with the
+    figure challenged after it, so that the sentence stating the change can answer."""
+    if _identifiers(new) or not prev.identifiers or reread is None:
+        return None
+    if not lexicon.pattern("lexicon", "challenges_a_figure").search(new.question):
+        return None
+    stated = {dimension(q.unit) for q in quantities(new.question) if q.unit}
+    if not stated:
+        return None
+
+    def asks_it(p: Perception) -> bool:
+        timed = "duration" in stated and p.asks.measure in (Measure.FREQUENCY, Measure.DURATION)
+        units = {dimension(u) for u in (*p.asks.attribute_units, *p.constraints.units)}
+        return timed or bool(stated & units)
+
+    found = prev if asks_it(prev.perception) else None
+    found = found or _nearest_asking(conversation, reread, rules, asks_it)
+    if found is None:
+        return None
+    asked = end_with(found.perception.question, "")
+    text = f"{asked[:1].upper()}{asked[1:]} {new.question[:1].upper()}{new.question[1:]}"
+    return Rewrite(text, ("a figure set against the one given: its question asked again",))
 
 
 _CHANGED = tuple(

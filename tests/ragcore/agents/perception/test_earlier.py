@@ -83,3 +83,30 @@ def test_whether_the_figure_was_always_so_asks_the_previous_question_of_that_ver
         )
     ]
     assert rewrites[1] == "What tension does the RX-9 drive belt take in the older handbook?"
+
+
+def test_a_figure_from_elsewhere_asks_the_turn_that_asked_for_such_a_figure(agent):
+    rewrites = [
+        rewrite
+        for _, rewrite in session(
+            agent,
+            "how often is the RX-9 drive belt renewed?",
+            "what's the part number of that belt?",
+            "the old wall chart says 600 hours though, which is right?",
+        )
+    ]
+    assert rewrites[2] == (
+        "How often is the RX-9 drive belt renewed? "
+        "The old wall chart says 600 hours though, which is right?"
+    )
+
+
+def test_a_choice_between_things_in_play_is_no_figure_challenged(agent):
+    rewrites = [
+        rewrite
+        for _, rewrite in session(
+            agent, "How loud is the RX-9 at 1 m?", "and the RX-12?", "which is louder?"
+        )
+    ]
+    assert rewrites[2] is None or "wall chart" not in rewrites[2]
+    assert rewrites[2] is None or "says" not in rewrites[2]
