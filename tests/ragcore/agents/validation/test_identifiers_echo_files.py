@@ -106,3 +106,20 @@ def test_a_status_printout_is_no_answer():
     doc = document("ups/status", "Status printout")
     got = findings(check(question, dump + " [1].", [evidence(1, dump, doc)]))
     assert ("answer_type.cells", "off_question") in got
+
+
+def test_what_a_thing_does_asks_its_purpose():
+    question = "what does the HAL glitchfilter component do?"
+    asks = perceive(question).asks
+    assert asks.answer_type.value == "purpose"
+    doc = document("hal/components", "HAL components")
+    names_it = "The HAL layer of the controller includes a glitchfilter component."
+    got = findings(check(question, names_it[:-1] + " [1].", [evidence(1, names_it, doc)]))
+    assert ("answer_type.purpose", "off_question") in got
+    does = "Its job is to monitor the input and hold the output until the input is stable."
+    assert ("answer_type.purpose", "off_question") not in findings(
+        check(question, does[:-1] + " [1].", [evidence(1, does, doc)])
+    )
+    assert perceive("What does the KX-4 do once mains power comes back?").asks.answer_type != (
+        asks.answer_type
+    )
