@@ -123,3 +123,13 @@ def test_what_a_thing_does_asks_its_purpose():
     assert perceive("What does the KX-4 do once mains power comes back?").asks.answer_type != (
         asks.answer_type
     )
+
+
+def test_a_lower_case_name_with_a_digit_must_be_named():
+    question = "which plugin file do I need for forwarding the rs232x tool bus?"
+    assert "rs232x" in perceive(question).asks.named_terms
+    text = "Select and open the extctl-1.0.plug plugin file and click open."
+    doc = document("arm/install", "Installing the plugin")
+    got = findings(check(question, text[:-1] + " [1].", [evidence(1, text, doc)]))
+    assert ("answer_type.named_term", "off_question") in got
+    assert "v3" not in perceive("is the pump v3 board fine?").asks.named_terms
