@@ -317,7 +317,10 @@ class ExtractiveGenerator:
                     or _naming_focus(asks, fitting)
                     or fitting
                 )
-            statements = self._best(fitting or candidates, asks.answer_type, question)
+            # Failing those, a sentence sharing the question's words, but never one that
+            # only repeats them (a manual page's title line).
+            fallback = [s for s in candidates if not adds_nothing(asks, s.text)]
+            statements = self._best(fitting or fallback, asks.answer_type, question)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )

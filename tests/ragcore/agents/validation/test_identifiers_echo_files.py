@@ -10,6 +10,7 @@ from sources import check, document, evidence, findings, perceive
 
 from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.generation.extractive import ExtractiveGenerator
 
 STEPS = document("kx/stepgen", "KX stepgen driver")
 STEPGEN = "The stepgen outputs of a card run at up to 5 MHz when the step length is 100 ns."
@@ -133,3 +134,16 @@ def test_a_lower_case_name_with_a_digit_must_be_named():
     got = findings(check(question, text[:-1] + " [1].", [evidence(1, text, doc)]))
     assert ("answer_type.named_term", "off_question") in got
     assert "v3" not in perceive("is the pump v3 board fine?").asks.named_terms
+
+
+def test_the_generator_passes_over_a_title_line_for_what_the_thing_does():
+    question = "what does the HAL glitchfilter component do?"
+    chunk = (
+        "GLITCHFILTER(9) HAL Component GLITCHFILTER(9)\n\nThe HAL glitchfilter component "
+        "watches an input. Its job is to monitor the input and to hold the output until "
+        "the input has been stable for a set time."
+    )
+    doc = document("hal/glitchfilter", "HAL components")
+    draft = ExtractiveGenerator().generate(question, [evidence(1, chunk, doc)], perceive(question))
+    assert not draft.abstained
+    assert draft.text.startswith("Its job is to monitor the input")
