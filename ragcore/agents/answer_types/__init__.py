@@ -126,6 +126,17 @@ def gives_a_figure(asks: Asks, text: str) -> bool:
     )
 
 
+def unbound_cells(text: str) -> bool:
+    """``text`` is table cells without their column names ("Homing Type; HOME_SEARCH_VEL;
+    …; Immediate; 0; 0; NO", ``lexicon.unlabelled_cells``) or a program's status printout
+    ("APC : 001,037,0906 DATE : … LINEV : 123.0 Volts …", ``lexicon.printout``): it
+    states no value of what a question asks."""
+    return bool(
+        pattern("lexicon", "unlabelled_cells").search(text)
+        or pattern("lexicon", "printout").search(text)
+    )
+
+
 def _code_terms(text: str) -> set[str]:
     return {t for t in terms(text) if any(c.isdigit() for c in t)}
 

@@ -16,7 +16,7 @@ from ragcore.text.lexicon import pattern
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
 
-_PRONOUN = re.compile(r"\s*(?:it|they|this|these)\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\s*(?:it|its|they|their|this|these)\b", re.IGNORECASE)
 
 
 def no_purpose(asks: Asks, text: str) -> str | None:

@@ -2,8 +2,10 @@
 (``Asks.value_shape``, read by perception): "What port do I open …?" wants a port
 ("3493/tcp"), "What IP should the roboRIO have?" an address ("172.22.11.2"), "What
 serial line settings …?" a speed or framing ("2400 bps/8N1"), "what feed-in limit
-applies …?" a figure ("30%"). A sentence that shares the question's words but holds no
-value of that shape ("… connects via this TCP port") does not answer it. The shapes are
+applies …?" a figure ("30%"), "which urcap file …?" a file named for what the
+question names ("rs485-x.x.x.urcap", not "ur5e_bringup.launch"). A sentence that
+shares the question's words but holds no value of that shape ("… connects via this TCP
+port") does not answer it. The shapes are
 data: ``words.value_shapes`` in ``rules/lexicon.toml`` names each, with its
 ``asks_<shape>`` and ``gives_<shape>`` patterns."""
 
@@ -24,9 +26,30 @@ def unshaped(shape: str | None, text: str, given: AbstractSet[str] = frozenset()
     """Why ``text`` does not answer a question asking for a value of ``shape``, or None.
     ``given``: the question's terms; a value it gives itself ("with a 1p/3p switching
     charger, what phases value …?") is no answer to it, so its words are left out."""
-    if shape is None or gives_shape(shape, _without(text, given)):
+    if shape is None:
+        return None
+    if shape == _FILE and given:
+        if _bound_file(_without(text, given), given):
+            return None
+    elif gives_shape(shape, _without(text, given)):
         return None
     return f"the question asks for a {shape.replace('_', ' ')}; the answer gives none"
+
+
+_FILE = "file"
+_PART = 3  # a file name's part shorter than this ("x" of "rs485-x.x.x.urcap") binds nothing
+
+
+def _bound_file(text: str, given: AbstractSet[str]) -> bool:
+    """``text`` names a file of what the question asks: one whose name has a part that is,
+    or begins, a word of the question ("which urcap file …?": "rs485-x.x.x.urcap", not
+    "ur5e_bringup.launch"; "which plugin file …?": "serialfwd-1.2.0.plug")."""
+    words = [t for t in given if len(t) >= _PART]
+    for m in pattern("lexicon", f"gives_{_FILE}").finditer(text):
+        parts = [p for p in re.split(r"[^a-z0-9]+", m.group(0).lower()) if len(p) >= _PART]
+        if any(p.startswith(t) or t.startswith(p) for p in parts for t in words):
+            return True
+    return False
 
 
 def _without(text: str, given: AbstractSet[str]) -> str:

@@ -27,11 +27,13 @@ from ragcore.agents.answer_types import (
     named_keys,
     other_code,
     sibling_keys,
+    unbound_cells,
     unmet,
     unnamed_products,
     unnamed_signal,
     unstated_default,
 )
+from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
@@ -279,6 +281,9 @@ class ExtractiveGenerator:
                 and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                 and not other_code(asks, s.text)
                 and not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
+                # Nor a sentence that only repeats the question (a manual page's title
+                # line, "DEBOUNCE(9) HAL Component DEBOUNCE(9)").
+                and not adds_nothing(asks, _read_on(s, asks))
             ]
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one
@@ -315,8 +320,8 @@ class ExtractiveGenerator:
             # A table flattened without its column names binds no value to its key
             # ("Homing Type; HOME_SEARCH_VEL; …; Immediate; 0; 0; NO"): a sentence that
             # fits answers instead, when one does.
-            cells = pattern("lexicon", "unlabelled_cells")
-            fitting = [s for s in fitting if not cells.search(s.text)] or fitting
+            # Nor does a program's status printout ("APC : … LINEV : 123.0 Volts …").
+            fitting = [s for s in fitting if not unbound_cells(s.text)] or fitting
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question is answered by a sentence that states the asked
                 # relation or its negation (``verdict``), when one does.
@@ -334,7 +339,10 @@ class ExtractiveGenerator:
                     or _naming_focus(asks, fitting)
                     or fitting
                 )
-            statements = self._best(fitting or candidates, asks.answer_type, question)
+            # Failing those, a sentence sharing the question's words, but never one that
+            # only repeats them (a manual page's title line).
+            fallback = [s for s in candidates if not adds_nothing(asks, s.text)]
+            statements = self._best(fitting or fallback, asks.answer_type, question)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )

@@ -528,9 +528,13 @@ def _answer_type(
 
 
 def _purpose_focus(question: str) -> Focus | None:
-    """The thing a "what is X for?" question asks the purpose of (``lexicon.asks_purpose``),
+    """The thing a "what is X for?" or "what does X do?" question asks the purpose of
+    (``lexicon.asks_purpose``, ``lexicon.asks_function``),
     as a focus: its distinctive terms, names and generic words aside."""
-    m = pattern("lexicon", "asks_purpose").match(asked_sentence(question))
+    asked = asked_sentence(question)
+    m = pattern("lexicon", "asks_purpose").match(asked) or pattern(
+        "lexicon", "asks_function"
+    ).match(asked)
     if m is None:
         return None
     phrase = terms(m.group("focus"))

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from ragcore.agents.answer_types import (
     other_code,
     sibling_keys,
+    unbound_cells,
     unmet,
     unnamed_products,
     unnamed_signal,
@@ -18,17 +19,17 @@ from ragcore.agents.answer_types import (
     unnamed_terms,
     unstated_default,
 )
+from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import Evidence, is_table_evidence
-from ragcore.agents.perception.asks import AnswerType, QuestionForm
+from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.documents import DocumentInfo
 from ragcore.text.citations import strip_citations
-from ragcore.text.lexicon import pattern
-from ragcore.text.quantities import numbers, word_number_spans
+from ragcore.text.quantities import numbers
 from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind, Route
 
@@ -119,16 +120,17 @@ def binds_a_value_to_a_key(answer: AnswerModel) -> Iterator[Finding]:
     """An answer made only of a table flattened without its column names ("Homing Type;
     HOME_SEARCH_VEL; HOME_LATCH_VEL; Immediate; 0; 0; NO", ``lexicon.unlabelled_cells``)
     says of no value which key it belongs to, so it answers nothing about one. Rows of a
-    data table, and labelled rows ("Min Voltage: 10V; …"), bind theirs."""
+    data table, and labelled rows ("Min Voltage: 10V; …"), bind theirs. A status printout
+    run into a sentence ("APC : 001,037,0906 DATE : … LINEV : 123.0 Volts …",
+    ``lexicon.printout``) is one machine's sample output: no answer either."""
     if not answer.statements or any(is_table_evidence(e) for e in answer.cited):
         return
-    cells = pattern("lexicon", "unlabelled_cells")
-    if all(cells.search(strip_citations(s.text).strip()) for s in answer.statements):
+    if all(unbound_cells(strip_citations(s.text).strip()) for s in answer.statements):
         yield Finding(
             "answer_type.cells",
             IssueKind.OFF_QUESTION,
-            "the answer is table cells without their column names: no value in it is bound "
-            "to what it belongs to",
+            "the answer is table cells without their column names, or a program's printout: "
+            "no value in it is stated of what the question asks",
         )
 
 
@@ -277,14 +279,9 @@ def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
     wear ear defenders in the compressor room?" is not answered by "Wear ear defenders in
     the compressor room." A yes/no answer may restate the question: its verdict is the
     answer."""
-    asks = answer.asks
-    if asks.form == QuestionForm.YES_NO or not answer.statements:
+    if not answer.statements:
         return
-    said = {t for s in answer.statements for t in s.content}
-    figures = {n for s in answer.statements for n in numbers(s.text)} | {
-        value for s in answer.statements for value, _, _ in word_number_spans(s.text)
-    }
-    if said <= asks.content_terms and figures <= asks.numbers:
+    if adds_nothing(answer.asks, " ".join(strip_citations(s.text) for s in answer.statements)):
         yield Finding(
             "answer_type.echo",
             IssueKind.OFF_QUESTION,
