@@ -31,7 +31,8 @@ figure changed, with the models in play carried. "Each", "both" and "these two <
 stand for every thing in play, named, so that each is asked (and one missing is seen); a
 fragment naming only an attribute ("Inspection intervals?") asks it of the previous
 subject, and a fragment with no clause word ("bearing temp limit?", "how much oil and what
-grade?") asks what it names of the model in play, also past a turn that named nothing; "it" after a verb done to a machine ("before restarting it") is the model.
+grade?") asks what it names of the model in play, also past a turn that named nothing;
+"it" after a verb done to a machine ("before restarting it") is the model.
 
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
