@@ -472,6 +472,24 @@ def _parts(
     )
 
 
+def answers_part(part: AskedPart, parts: Sequence[AskedPart], text: str) -> bool:
+    """``text`` answers ``part`` (one of the question's ``parts``): it gives one of the
+    attributes the part names — enough when no other part names it ("At what noise level
+    …, and when does …?" is answered by "85 dB(A)"), else with one of its other own
+    words, or none when it has one at most ("what pressure do they run at?": "at 3000
+    psi"); of a part naming no attribute, more than half of its own words ("a hot work
+    permit" says one of "permit … tank")."""
+    said = set(terms(text))
+    named = {t for a in part.attributes for w in a.words for t in w}
+    own = part.key - named
+    if part.attributes:
+        others = {a.name for p in parts if p is not part for a in p.attributes}
+        alone = not others & {a.name for a in part.attributes}
+        given = any(a.addressed_by(text) for a in part.attributes)
+        return given and (alone or len(own) <= 1 or bool(own & said))
+    return len(own & said) * 2 > len(own)
+
+
 def _head(text: str, own) -> str:
     """``text`` up to its first qualifier ("filter on the GX-500 genset": "filter") when
     the words before it are words of its own ("one for grinding …" keeps its qualifier:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
-from ragcore.agents.perception.asks import AskedPart
+from ragcore.agents.perception.asks import answers_part
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -119,9 +119,7 @@ def every_part(answer: AnswerModel) -> Iterator[Finding]:
     cited = [s for s in answer.draft.statements if s.citations]
     if len(parts) < 2 or not cited:
         return
-    missing = [
-        p for p in parts if not any(_answers_part(p, s.text, _alone(p, parts)) for s in cited)
-    ]
+    missing = [p for p in parts if not any(answers_part(p, parts, s.text) for s in cited)]
     if missing and len(missing) < len(parts):
         yield Finding(
             "sides.every_part",
@@ -129,28 +127,6 @@ def every_part(answer: AnswerModel) -> Iterator[Finding]:
             f"the question also asks {'; '.join(repr(p.text) for p in missing)}; no cited "
             "statement answers it",
         )
-
-
-def _alone(part: AskedPart, parts: tuple[AskedPart, ...]) -> bool:
-    """``part`` names an attribute no other part names ("how much oil" | "what grade")."""
-    others = {a.name for p in parts if p is not part for a in p.attributes}
-    return bool(part.attributes) and not others & {a.name for a in part.attributes}
-
-
-def _answers_part(part: AskedPart, text: str, alone: bool) -> bool:
-    """``text`` answers ``part``: it gives one of the attributes the part names — enough
-    when no other part names it (``alone``: "At what noise level …, and when does …?"
-    is answered by "85 dB(A)"), else with one of its other own words, or none when it
-    has one at most ("what pressure do they run at?": "at 3000 psi"); of a part naming
-    no attribute, more than half of its own words ("a hot work permit" says one of
-    "permit … tank")."""
-    said = set(terms(text))
-    named = {t for a in part.attributes for w in a.words for t in w}
-    own = part.key - named
-    if part.attributes:
-        given = any(a.addressed_by(text) for a in part.attributes)
-        return given and (alone or len(own) <= 1 or bool(own & said))
-    return len(own & said) * 2 > len(own)
 
 
 # A model named by a bare number ("the 737", perception's ``number_as_name``).
