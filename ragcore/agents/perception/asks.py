@@ -437,6 +437,9 @@ def read_asks(
 
 _PART_QUALIFIERS = WordSet("lexicon", "part_qualifiers")
 _PART_PLACES = WordSet("lexicon", "part_places")
+_PART_OPENERS = WordSet("lexicon", "part_openers")
+_CLAUSE_WORDS = WordSet("lexicon", "clause_words")
+_QUESTION_STARTS = WordSet("lexicon", "question_starts")
 
 
 def _parts(
@@ -453,6 +456,17 @@ def _parts(
         return ()
     if any(t.split()[0].lower() in _PART_QUALIFIERS for t in texts[1:]):
         return ()  # "… in the manual and in the AD": where one thing is asked, twice
+    said = [w.lower() for w in re.findall(r"\w+", asked)]
+    fragment = not any(w in _CLAUSE_WORDS or w in _QUESTION_STARTS for w in said)
+    if not fragment and any(t.split()[0].lower() not in _PART_OPENERS for t in texts[1:]):
+        # "What coolant concentration and spindle lube size does the MX-20 need?": things
+        # joined before the question's verb are two asks; "cleaned and disinfected",
+        # "comes with the washer and filler", "between 2017 and 2022" are one
+        verbs = [[w for w in re.findall(r"\w+", t) if w.lower() in _CLAUSE_WORDS] for t in texts]
+        if any(verbs[:-1]) or not verbs[-1]:
+            return ()
+        last = texts[-1].split()
+        texts[-1] = " ".join(last[: next(i for i, w in enumerate(last) if w in verbs[-1])])
     skip = STOPWORDS | term_set("generic") | term_set("question_starts") | term_set("part_words")
 
     def own(text: str) -> set[str]:
@@ -491,14 +505,16 @@ def answers_part(part: AskedPart, parts: Sequence[AskedPart], text: str) -> bool
 
 
 def _head(text: str, own) -> str:
-    """``text`` up to its first qualifier ("filter on the GX-500 genset": "filter") when
-    the words before it are words of its own ("one for grinding …" keeps its qualifier:
-    "one" stands for the thing asked before)."""
+    """``text`` up to where its thing is ("filter on the GX-500 genset": "filter"), also
+    when nothing before it is its own ("What does E05 mean on the CX-100 controller":
+    the code's meaning); "one for grinding …" keeps its qualifier ("for" says what)."""
     words_ = text.split()
     for i, w in enumerate(words_[1:], 1):
         if w.lower() in _PART_PLACES:
             head = " ".join(words_[:i])
-            return head if own(head) else text
+            # "What does E05 mean | on the CX-100 controller": the code's meaning, no
+            # thing of its own (the part has no words of its own then)
+            return head if own(head) or not own(text) - own(" ".join(words_[i:])) else text
     return text
 
 
