@@ -112,14 +112,20 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
 def every_part(answer: AnswerModel) -> Iterator[Finding]:
     """A question joining several asks with "and" ("How often are lockout devices
     inspected, and how often are safety valves tested?", "how much oil and what grade?";
-    perception's ``Asks.parts``) is answered for each: a part no cited statement answers
-    — none says half its own words, or none gives the attribute it names ("what grade":
-    "ISO VG 46") — was left out, and the answer names it."""
+    perception's ``Asks.parts``) is answered for each: a part that no statement and no
+    sentence of a cited source answers (``answers_part``: more than half its own words,
+    or the attribute it names: "what grade": "ISO VG 46") was left out — the answer
+    cites only what speaks of the other — and the answer names it."""
     parts = answer.asks.parts
     cited = [s for s in answer.draft.statements if s.citations]
     if len(parts) < 2 or not cited:
         return
-    missing = [p for p in parts if not any(answers_part(p, parts, s.text) for s in cited)]
+    # what the statements say, or a cited source's sentences: a paraphrase ("shows E02"
+    # for "which code is displayed") is no part left out while its source says it
+    said = [s.text for s in cited] + [
+        sentence for e in answer.cited for sentence in _SENTENCE_END.split(e.text)
+    ]
+    missing = [p for p in parts if not any(answers_part(p, parts, t) for t in said)]
     if missing and len(missing) < len(parts):
         yield Finding(
             "sides.every_part",
@@ -128,6 +134,8 @@ def every_part(answer: AnswerModel) -> Iterator[Finding]:
             "statement answers it",
         )
 
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 # A model named by a bare number ("the 737", perception's ``number_as_name``).
 _NUMBER = re.compile(r"\d+(?:-\d+)?")
