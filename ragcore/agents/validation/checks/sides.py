@@ -112,13 +112,18 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
 def every_part(answer: AnswerModel) -> Iterator[Finding]:
     """A question joining several asks with "and" ("How often are lockout devices
     inspected, and how often are safety valves tested?", "how much oil and what grade?";
-    perception's ``Asks.parts``) is answered for each: a part that no statement and no
-    sentence of a cited source answers (``answers_part``: more than half its own words,
-    or the attribute it names: "what grade": "ISO VG 46") was left out — the answer
-    cites only what speaks of the other — and the answer names it."""
+    perception's ``Asks.parts``) is answered for each. With fewer cited statements and
+    sources than asks, a part that no statement and no sentence of a cited source answers
+    (``answers_part``: more than half its own words, or the attribute it names: "what
+    grade": "ISO VG 46") was left out — the answer cites only what speaks of the other —
+    and the answer names it."""
     parts = answer.asks.parts
     cited = [s for s in answer.draft.statements if s.citations]
-    if len(parts) < 2 or not cited:
+    sources = {n for s in cited for n in s.citations}
+    if len(parts) < 2 or not cited or len(cited) >= len(parts) or len(sources) >= len(parts):
+        # a cited statement or source per ask: words are too weak to tell a paraphrase
+        # ("on detection the contactor opens" for "how does it react when it triggers?")
+        # from a statement about something else
         return
     # what the statements say, or a cited source's sentences: a paraphrase ("shows E02"
     # for "which code is displayed") is no part left out while its source says it
