@@ -43,7 +43,14 @@ from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.generation.similarity import QuestionSimilarity
-from ragcore.agents.perception.asks import AnswerType, Asks, Comparison, QuestionForm, read_asks
+from ragcore.agents.perception.asks import (
+    AnswerType,
+    Asks,
+    Comparison,
+    QuestionForm,
+    answers_part,
+    read_asks,
+)
 from ragcore.agents.perception.model import Constraints, Perception
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern, words
@@ -343,6 +350,8 @@ class ExtractiveGenerator:
             # only repeats them (a manual page's title line).
             fallback = [s for s in candidates if not adds_nothing(asks, s.text)]
             statements = self._best(fitting or fallback, asks.answer_type, question)
+            if statements and len(asks.parts) > 1:
+                statements += _for_parts(asks, statements, about if identifiers else sentences)
             unaddressed = wanted_attributes and not any(
                 addresses(wanted_attributes, s.text) for s in about
             )
@@ -481,6 +490,24 @@ class ExtractiveGenerator:
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(perception.asks.comparison, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
+
+
+def _for_parts(
+    asks: Asks, statements: Sequence[Statement], sentences: Sequence[_Sentence]
+) -> list[Statement]:
+    """For each ask of the question (``Asks.parts``) no statement answers, the best
+    sentence that does, from any document ("How often are lockout devices inspected, and
+    how often are safety valves tested?": one rule each); none when none does (the
+    validator then names the part left out)."""
+    added: list[Statement] = []
+    for part in asks.parts:
+        if any(answers_part(part, asks.parts, t.text) for t in (*statements, *added)):
+            continue
+        found = [t for t in sentences if answers_part(part, asks.parts, t.text)]
+        if found:
+            best = min(found, key=lambda t: (-t.score, t.evidence.number))
+            added.append(_cite(best))
+    return added
 
 
 def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -> list[_Sentence]:

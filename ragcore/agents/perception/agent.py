@@ -14,6 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from ragcore.agents.perception.time import find_times, one_word_periods
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import YEAR, quantities
+from ragcore.text.terms import terms
 from ragcore.types import Action, EntitySource, Route
 
 MAX_QUESTION_CHARS = 2000
@@ -156,6 +158,10 @@ class PerceptionAgent:
         models = [(e.text, e.start, e.end) for e in found if e.label == "MODEL"]
         named = _numbers_as_names(text, taken)
         asks = read_asks(text, self._attributes, action, sorted(models + named, key=lambda m: m[1]))
+        said_when = {t for _, (a, b) in times for t in terms(text[a:b])}
+        if any(p.key <= said_when for p in asks.parts):
+            # "in March and April 2026": two periods of one ask, no two asks
+            asks = replace(asks, parts=())
         multi_hop = bool(rules.match["multi_hop"].search(text))  # "… have in common?"
         if action in _SAME_OF_EACH and asks.form == QuestionForm.VALUE and not multi_hop:
             # "How often is the oil changed on the AC-75 and on the AC-110?" asks the same of

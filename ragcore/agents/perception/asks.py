@@ -20,7 +20,7 @@ from ragcore.agents.attributes import Attribute, AttributeTable, Direction, defa
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
-from ragcore.text.lexicon import pattern, words
+from ragcore.text.lexicon import WordSet, pattern, words
 from ragcore.text.products import product_names
 from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
@@ -90,6 +90,19 @@ class Focus:
     """The thing whose amount is asked ("How much does the VM-3000's gearbox hold?"):
     an answer must name it — a capacity of another thing ("the way-lube tank holds
     2.5 litres") is no answer, however well it gives a capacity."""
+
+
+@dataclass(frozen=True)
+class AskedPart:
+    """One of several asks a question joins with "and" ("how much oil | and what grade?",
+    "How often are lockout devices inspected, | and how often are safety valves
+    tested?"): as written, and its distinctive terms (no names, stopwords, generic or
+    question words, nor a term the other parts say too)."""
+
+    text: str
+    key: frozenset[str]
+    attributes: tuple[Attribute, ...] = ()
+    """The attributes the part names ("grade"): an answer giving one answers it."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +186,10 @@ class Asks:
     """The key a question sets and the value it sets it to, asking what that value does
     ("What does leaving HOME_SEARCH_VEL at 0 do?": ("HOME_SEARCH_VEL", 0);
     ``lexicon.sets_value``): an answer names that value, not another of the key's."""
+    parts: tuple[AskedPart, ...] = ()
+    """The asks it joins with "and" when it joins two or more (``lexicon.asked_parts``),
+    each with words of its own; empty for one ask, and for models side by side (those
+    are ``side_by_side``): an answer answers each part."""
     relation: frozenset[str] = frozenset()
     """For a yes/no question, the relation it asks whether holds: the content terms of
     its yes/no clause without the condition it sets (``lexicon.condition_clause``),
@@ -413,8 +430,92 @@ def read_asks(
             )
         ),
         relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
+        parts=_parts(question, table, models),
         set_value=_set_value(question),
     )
+
+
+_PART_QUALIFIERS = WordSet("lexicon", "part_qualifiers")
+_PART_PLACES = WordSet("lexicon", "part_places")
+_PART_OPENERS = WordSet("lexicon", "part_openers")
+_CLAUSE_WORDS = WordSet("lexicon", "clause_words")
+_QUESTION_STARTS = WordSet("lexicon", "question_starts")
+
+
+def _parts(
+    question: str, table: AttributeTable, models: Sequence[tuple[str, int, int]]
+) -> tuple[AskedPart, ...]:
+    """The asks the asked sentence joins with "and" (``lexicon.asked_parts``): two or
+    more, each with a term of its own, else none. What a rewrite keeps in brackets
+    ("(HP-400)") is context, not an ask; models side by side are ``side_by_side``'s."""
+    if _side_by_side(question, models):
+        return ()
+    asked = re.sub(r"\([^()]*\)", " ", asked_sentence(question)).strip().rstrip("?").strip()
+    texts = [t.strip(" ,") for t in pattern("lexicon", "asked_parts").split(asked)]
+    if len(texts) < 2 or not all(texts):
+        return ()
+    if any(t.split()[0].lower() in _PART_QUALIFIERS for t in texts[1:]):
+        return ()  # "… in the manual and in the AD": where one thing is asked, twice
+    said = [w.lower() for w in re.findall(r"\w+", asked)]
+    fragment = not any(w in _CLAUSE_WORDS or w in _QUESTION_STARTS for w in said)
+    if not fragment and any(t.split()[0].lower() not in _PART_OPENERS for t in texts[1:]):
+        # "What coolant concentration and spindle lube size does the MX-20 need?": things
+        # joined before the question's verb are two asks; "cleaned and disinfected",
+        # "comes with the washer and filler", "between 2017 and 2022" are one
+        verbs = [[w for w in re.findall(r"\w+", t) if w.lower() in _CLAUSE_WORDS] for t in texts]
+        if any(verbs[:-1]) or not verbs[-1]:
+            return ()
+        last = texts[-1].split()
+        texts[-1] = " ".join(last[: next(i for i, w in enumerate(last) if w in verbs[-1])])
+    skip = STOPWORDS | term_set("generic") | term_set("question_starts") | term_set("part_words")
+
+    def own(text: str) -> set[str]:
+        return set(content_terms(text)) - model_terms(set(terms(text))) - skip
+
+    # what a technician tells first is no ask ("HP-400 is showing E4031, | what's
+    # wrong"), nor where the thing asked is ("filter | on the GX-500 genset")
+    texts = [_CLAUSES.split(t)[-1] for t in texts]
+    texts = [_head(t, own) for t in texts]
+    said = [own(t) for t in texts]
+    shared = {t for i, own in enumerate(said) for t in own if any(t in o for o in said[i + 1 :])}
+    keys = [frozenset(own - shared) for own in said]
+    if not all(keys):
+        return ()  # "…, and how?": a part with no words of its own asks no thing apart
+    return tuple(
+        AskedPart(text, key, table.asked_in(text)) for text, key in zip(texts, keys, strict=True)
+    )
+
+
+def answers_part(part: AskedPart, parts: Sequence[AskedPart], text: str) -> bool:
+    """``text`` answers ``part`` (one of the question's ``parts``): it gives one of the
+    attributes the part names — enough when no other part names it ("At what noise level
+    …, and when does …?" is answered by "85 dB(A)"), else with one of its other own
+    words, or none when it has one at most ("what pressure do they run at?": "at 3000
+    psi"); of a part naming no attribute, more than half of its own words ("a hot work
+    permit" says one of "permit … tank")."""
+    said = set(terms(text))
+    named = {t for a in part.attributes for w in a.words for t in w}
+    own = part.key - named
+    if part.attributes:
+        others = {a.name for p in parts if p is not part for a in p.attributes}
+        alone = not others & {a.name for a in part.attributes}
+        given = any(a.addressed_by(text) for a in part.attributes)
+        return given and (alone or len(own) <= 1 or bool(own & said))
+    return len(own & said) * 2 > len(own)
+
+
+def _head(text: str, own) -> str:
+    """``text`` up to where its thing is ("filter on the GX-500 genset": "filter"), also
+    when nothing before it is its own ("What does E05 mean on the CX-100 controller":
+    the code's meaning); "one for grinding …" keeps its qualifier ("for" says what)."""
+    words_ = text.split()
+    for i, w in enumerate(words_[1:], 1):
+        if w.lower() in _PART_PLACES:
+            head = " ".join(words_[:i])
+            # "What does E05 mean | on the CX-100 controller": the code's meaning, no
+            # thing of its own (the part has no words of its own then)
+            return head if own(head) or not own(text) - own(" ".join(words_[i:])) else text
+    return text
 
 
 def _set_value(question: str) -> tuple[str, float] | None:

@@ -30,7 +30,9 @@ was the oil interval shortened?") or a bare "Why?" after a version asks why the 
 figure changed, with the models in play carried. "Each", "both" and "these two <things>"
 stand for every thing in play, named, so that each is asked (and one missing is seen); a
 fragment naming only an attribute ("Inspection intervals?") asks it of the previous
-subject; "it" after a verb done to a machine ("before restarting it") is the model.
+subject, and a fragment with no clause word ("bearing temp limit?", "how much oil and what
+grade?") asks what it names of the model in play, also past a turn that named nothing;
+"it" after a verb done to a machine ("before restarting it") is the model.
 
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
@@ -170,7 +172,7 @@ def _rewrite(
         )
     if every := _every(new, rest, prev, rules, conversation):
         return every
-    if not opener and (fragment := _fragment(new, words, prev)):
+    if not opener and (fragment := _fragment(new, words, prev, conversation)):
         return fragment
     if than := _compared_with_it(new, words, rules, conversation):
         return than
@@ -309,23 +311,80 @@ def _every(
 # --- "inspection intervals?": a fragment naming only what is asked ------------------------
 
 _FRAGMENT_WORDS = 4
+_CLAUSE_FRAGMENT_WORDS = 8
+_CLAUSE_WORDS = lexicon.WordSet("lexicon", "clause_words")
 
 
-def _fragment(new: Perception, words: list[Word], prev: _Previous) -> Rewrite | None:
+def _fragment(
+    new: Perception, words: list[Word], prev: _Previous, conversation: Sequence[TurnState] = ()
+) -> Rewrite | None:
     """ "Inspection intervals?" after a question about pressure vessels: a few words
     naming an attribute and nothing else (no question word, no identifier) ask it of the
     previous subject. Words that name no attribute ("hmm ok") are no question and stay
-    as asked."""
-    if not words or len(words) > _FRAGMENT_WORDS or _identifiers(new):
+    as asked.
+
+    After a question about a named thing, a fragment asks of it whatever it names: no
+    clause word (``lexicon.clause_words``: no verb, modal or pronoun that would give it
+    a subject of its own), no identifier, acronym, product, source or document of its
+    own, and two content words or an attribute ("bearing temp limit?", "coolant
+    concentration and way-lube tank size?", "how much oil and what grade?" after turns
+    about the CP-200, the VM-3000, the HP-400). A model is what has such attributes: of
+    the things the previous question named, its models are the subject. A previous
+    question that named nothing of its own ("the help desk sheet says 500 hours though,
+    which is right?") went on with the topic before it, whose models are in play."""
+    if not words or _identifiers(new):
         return None
-    if words[0].lower in lexicon.words("lexicon", "question_starts") or not new.asks.attributes:
+    if not (subject := _fragment_subject(new, words, _in_play(prev, conversation), conversation)):
         return None
-    subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
-    if not subject:
-        return None
-    text = end_with(new.question.rstrip(" ?"), f" of the {subject}")
+    opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
+    if opens_wh:
+        text, kept = new.question, [subject]
+    else:
+        text, kept = end_with(new.question.rstrip(" ?"), f" of the {subject}"), []
     text = text[:1].upper() + text[1:]
-    return _finish(text, [], [f"a fragment asking about the previous subject, {subject}"])
+    return _finish(text, kept, [f"a fragment asking about the previous subject, {subject}"])
+
+
+def _in_play(prev: _Previous, conversation: Sequence[TurnState]) -> _Previous:
+    """``prev`` with the models in play as its identifiers when it stood alone naming
+    nothing of its own (no identifier, acronym, product, source or document)."""
+    p = prev.perception
+    asks = p.asks
+    own = asks.named_terms or asks.products or asks.documents or p.constraints.source
+    if prev.identifiers or own or not conversation or conversation[0].followed:
+        return prev  # a rewrite naming no model was about its topic
+    models = in_play(conversation, "MODEL")
+    if not models:
+        return prev
+    found = tuple(Entity(m, "MODEL", EntitySource.PATTERN, 0, 0) for m in models)
+    return replace(prev, identifiers=found, topic="")
+
+
+def _fragment_subject(
+    new: Perception, words: list[Word], prev: _Previous, conversation: Sequence[TurnState]
+) -> str | None:
+    """What a fragment asks about (see ``_fragment``), or None when it is no fragment."""
+    opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
+    if len(words) <= _FRAGMENT_WORDS and not opens_wh and new.asks.attributes:
+        # the original kind: an attribute alone, of the previous identifiers or topic
+        subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
+        models = [e.text for e in prev.identifiers if e.label == "MODEL"]
+        return " and ".join(models) if models else subject or None
+    if not prev.identifiers or len(words) > _CLAUSE_FRAGMENT_WORDS:
+        return None
+    if any(w.lower in _CLAUSE_WORDS for w in words):
+        return None
+    asks = new.asks
+    if asks.named_terms or asks.products or asks.documents or new.constraints.source:
+        return None
+    content = [k for k in new.keywords if k not in lexicon.words("lexicon", "question_starts")]
+    if len(content) < 2 and not asks.attributes:
+        return None
+    # a code has no coolant or tank: the models in play ("what does E3305 mean on it?"
+    # after turns about the VM-3000 is about the VM-3000)
+    models = [e.text for e in prev.identifiers if e.label == "MODEL"]
+    models = models or list(in_play(conversation, "MODEL"))
+    return " and ".join(models) if models else None
 
 
 def _compared_with_it(

@@ -165,3 +165,17 @@ def test_closeness_in_meaning_never_moves_the_answer_to_another_document(real_em
         question, [first, dataclasses.replace(second, hit=hit)], perceive(question)
     )
     assert draft.statements[0].citations == (2,)
+
+
+def test_each_ask_joined_by_and_gets_a_sentence_from_its_own_document():
+    question = "How often are the belts inspected, and how often are the bearings greased?"
+    belts = document("manual-belts", "Belt care")
+    bearings = document("manual-bearings", "Bearing care")
+    found = [
+        evidence(1, "Inspect the belts every 3 months. Keep spare belts dry.", belts),
+        evidence(2, "Grease the bearings every 500 hours of running.", bearings),
+    ]
+    draft = ExtractiveGenerator().generate(question, found, perceive(question))
+    said = [s.text for s in draft.statements]
+    assert any("belts every 3 months" in t for t in said), said
+    assert any("bearings every 500 hours" in t for t in said), said

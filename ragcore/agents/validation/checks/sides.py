@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
+from ragcore.agents.perception.asks import answers_part
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -106,6 +107,40 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
             f"{', '.join(missing)}",
         )
 
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.every_part",))
+def every_part(answer: AnswerModel) -> Iterator[Finding]:
+    """A question joining several asks with "and" ("How often are lockout devices
+    inspected, and how often are safety valves tested?", "how much oil and what grade?";
+    perception's ``Asks.parts``) is answered for each. With fewer cited statements and
+    sources than asks, a part that no statement and no sentence of a cited source answers
+    (``answers_part``: more than half its own words, or the attribute it names: "what
+    grade": "ISO VG 46") was left out — the answer cites only what speaks of the other —
+    and the answer names it."""
+    parts = answer.asks.parts
+    cited = [s for s in answer.draft.statements if s.citations]
+    sources = {n for s in cited for n in s.citations}
+    if len(parts) < 2 or not cited or len(cited) >= len(parts) or len(sources) >= len(parts):
+        # a cited statement or source per ask: words are too weak to tell a paraphrase
+        # ("on detection the contactor opens" for "how does it react when it triggers?")
+        # from a statement about something else
+        return
+    # what the statements say, or a cited source's sentences: a paraphrase ("shows E02"
+    # for "which code is displayed") is no part left out while its source says it
+    said = [s.text for s in cited] + [
+        sentence for e in answer.cited for sentence in _SENTENCE_END.split(e.text)
+    ]
+    missing = [p for p in parts if not any(answers_part(p, parts, t) for t in said)]
+    if missing and len(missing) < len(parts):
+        yield Finding(
+            "sides.every_part",
+            IssueKind.MISSING_SIDE,
+            f"the question also asks {'; '.join(repr(p.text) for p in missing)}; no cited "
+            "statement answers it",
+        )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 # A model named by a bare number ("the 737", perception's ``number_as_name``).
 _NUMBER = re.compile(r"\d+(?:-\d+)?")

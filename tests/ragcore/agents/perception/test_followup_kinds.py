@@ -215,3 +215,51 @@ def test_a_bare_number_standing_for_a_model_is_restated_and_replaced_like_one(ag
         "and the 400's hydraulic filters, how often?",
         "what about the ATR-72?",
     )[1:] == [None, "and the ATR-72's hydraulic filters, how often?"]
+
+
+def test_a_fragment_naming_no_attribute_of_the_table_asks_it_of_the_model_in_play(agent):
+    rewritten = converse(agent, "What flow does the CP-200 deliver?", "shaft seal temp limit?")
+    assert rewritten[1] == "Shaft seal temp limit of the CP-200?"
+    # two things asked, joined by "and": still a fragment
+    assert converse(agent, "How heavy is the GX-500?", "fuel tank size and filter grade?")[1] == (
+        "Fuel tank size and filter grade of the GX-500?"
+    )
+
+
+def test_a_fragment_opening_with_a_question_word_carries_the_model_in_play(agent):
+    rewritten = converse(
+        agent, "How often is the GX-500 coolant changed?", "how much coolant and what type?"
+    )
+    assert rewritten[1] == "How much coolant and what type (GX-500)?"
+
+
+def test_a_fragment_after_a_turn_that_named_nothing_reaches_back_to_the_model_in_play(agent):
+    rewritten = converse(
+        agent,
+        "How often does the oil get changed on the HP-400?",
+        "the sheet on the wall says otherwise, which one is right?",
+        "how much oil and what viscosity?",
+    )
+    assert rewritten[1] is None
+    assert rewritten[2] == "How much oil and what viscosity (HP-400)?"
+
+
+def test_a_fragment_prefers_the_model_to_a_code_and_a_clause_is_no_fragment(agent):
+    after_code = converse(agent, "What does E1102 mean on the CP-200?", "impeller clearance spec?")
+    assert after_code[1] == "Impeller clearance spec of the CP-200?"
+    # a verb or a pronoun gives the question a subject of its own
+    for own in ("how loud is the workshop itself?", "which grade should I buy?"):
+        assert converse(agent, "How loud is the AC-75?", own)[1] is None
+    # an acronym or a source names another subject; small talk is no fragment
+    for other in ("OSHA exposure limit?", "hmm ok", "nice"):
+        assert converse(agent, "How loud is the AC-75?", other)[1] is None
+
+
+def test_a_fragment_after_a_question_naming_a_rule_of_its_own_does_not_reach_back(agent):
+    rewritten = converse(
+        agent,
+        "How loud is the AC-75?",
+        "What noise level requires hearing protection under the OSHA rule?",
+        "dent limit?",
+    )
+    assert rewritten[2] is None

@@ -249,3 +249,54 @@ def test_a_yes_no_question_about_two_models_is_still_answered_for_both():
     report = check(question, "Fill the HP-400 hydraulic tank with HLP 46 oil [1].", OILS)
     assert ("sides.every_model", "missing_side") in findings(report)
     assert "nothing of HP-500" in report.issues[-1].message
+
+
+# -- several asks joined by "and" ------------------------------------------------------------
+MILL = [
+    evidence(
+        1,
+        "Keep the coolant concentration between 5 % and 7 %.",
+        document("manual-mx", "MX-20 mill guide"),
+    ),
+    evidence(2, "The spindle lube reservoir holds 1.8 litres.", document("manual-mx", "MX-20")),
+    evidence(3, "Fill the press tank with 120 litres of ISO VG 32.", document("manual-px", "PX")),
+]
+
+
+def test_two_asks_joined_by_and_answered_for_one_name_the_other():
+    question = "What coolant concentration and spindle lube reservoir size does the MX-20 need?"
+    one = "The MX-20 spindle lube reservoir holds 1.8 litres [2]."
+    report = check(question, one, MILL)
+    assert ("sides.every_part", "missing_side") in findings(report)
+    assert "coolant concentration" in report.issues[-1].message
+    both = one + " Keep the coolant concentration between 5 % and 7 % [1]."
+    assert ("sides.every_part", "missing_side") not in findings(check(question, both, MILL))
+
+
+def test_an_ask_for_a_grade_is_answered_by_the_grade_named_by_its_class():
+    question = "How much oil does the PX press take, and what grade?"
+    answer = "Fill the PX press tank with 120 litres of ISO VG 32 [3]."
+    assert ("sides.every_part", "missing_side") not in findings(check(question, answer, MILL))
+
+
+def test_two_clauses_each_asking_are_two_asks():
+    question = "How often are the belts inspected, and how often are the bearings greased?"
+    asked = perceive(question).asks.parts
+    assert [sorted(p.key) for p in asked] == [["belt", "inspect"], ["bearing", "greas"]]
+    # one thing asked of two sources, two periods, or "…, and how?" are one ask
+    for one in (
+        "What is the crack limit in the manual and in the directive?",
+        "How many jobs were done in March and April 2026?",
+        "Do I have to warm up the spindle after a weekend, and how?",
+        "What oil do the HP-400 and the HP-500 take?",
+        "KX-9 is showing E4031, what's wrong and what should I clean?",
+    ):
+        assert perceive(one).asks.parts == (), one
+
+
+def test_two_things_of_one_verb_are_one_ask():
+    question = "How often do we change the oil and filter on the PX press?"
+    assert perceive(question).asks.parts == ()  # two things of one ask
+    cited = [evidence(1, "Change the oil and the filter every 500 h.", document("px", "PX"))]
+    answer = "Change the oil and the filter every 500 h [1]."
+    assert ("sides.every_part", "missing_side") not in findings(check(question, answer, cited))
