@@ -348,16 +348,25 @@ def _fragment(
 def _in_play(prev: _Previous, conversation: Sequence[TurnState]) -> _Previous:
     """``prev`` with the models in play as its identifiers when it stood alone naming
     nothing of its own (no identifier, acronym, product, source or document)."""
-    p = prev.perception
-    asks = p.asks
-    own = asks.named_terms or asks.products or asks.documents or p.constraints.source
-    if prev.identifiers or own or not conversation or conversation[0].followed:
+    if (
+        prev.identifiers
+        or _names_its_own(prev.perception)
+        or not conversation
+        or conversation[0].followed
+    ):
         return prev  # a rewrite naming no model was about its topic
     models = in_play(conversation, "MODEL")
     if not models:
         return prev
     found = tuple(Entity(m, "MODEL", EntitySource.PATTERN, 0, 0) for m in models)
     return replace(prev, identifiers=found, topic="")
+
+
+def _names_its_own(p: Perception) -> bool:
+    """It names a thing of its own besides identifiers: an acronym or key, a product, a
+    kind of document, a source."""
+    asks = p.asks
+    return bool(asks.named_terms or asks.products or asks.documents or p.constraints.source)
 
 
 def _fragment_subject(
@@ -374,11 +383,10 @@ def _fragment_subject(
         return None
     if any(w.lower in _CLAUSE_WORDS for w in words):
         return None
-    asks = new.asks
-    if asks.named_terms or asks.products or asks.documents or new.constraints.source:
+    if _names_its_own(new):
         return None
     content = [k for k in new.keywords if k not in lexicon.words("lexicon", "question_starts")]
-    if len(content) < 2 and not asks.attributes:
+    if len(content) < 2 and not new.asks.attributes:
         return None
     # a code has no coolant or tank: the models in play ("what does E3305 mean on it?"
     # after turns about the VM-3000 is about the VM-3000)
