@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PY_DIRS := ragcore edge_server tests benchmarks
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml models/nlp-requirements.txt | sha256sum | cut -c1-12)
 
-.PHONY: setup models run test test-fast check lint bench bench-chroma proto clean chromium
+.PHONY: setup models run test test-fast check lint bench bench-chroma proto clean chromium pgbouncer
 
 setup: models
 
@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml models/nlp-requirements.txt
 run: setup
 	$(BIN)/ragcore serve --sample-kb
 
-test: setup tests/edge_server/node/node_modules/.package-lock.json chromium
+test: setup tests/edge_server/node/node_modules/.package-lock.json chromium pgbouncer
 	$(BIN)/python -m pytest -q
 
 # The page's browser test (tests/browser) drives Debian's Chromium with its own driver
@@ -34,6 +34,12 @@ test: setup tests/edge_server/node/node_modules/.package-lock.json chromium
 chromium:
 	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
 		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
+
+# ragcore behind PgBouncer in transaction mode (tests/ragcore/storage/test_pgbouncer.py,
+# docs/scale-out.md's capacity plan): Debian's program, started by the test on its own port.
+pgbouncer:
+	@test -x /usr/sbin/pgbouncer || \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y pgbouncer; }
 
 # The Node client test's packages, exactly as locked; reinstalled only when the lock changes.
 # (npm ci writes the stamp; touch it so it is newer than the lock even on coarse clocks.)
