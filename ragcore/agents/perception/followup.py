@@ -334,9 +334,10 @@ def _fragment(
     which is right?") went on with the topic before it, whose models are in play."""
     if not words or _identifiers(new):
         return None
-    if not (subject := _fragment_subject(new, words, _in_play(prev, conversation), conversation)):
-        return None
     opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
+    previous = _in_play(prev, conversation)
+    if not (subject := _fragment_subject(new, words, opens_wh, previous, conversation)):
+        return None
     if opens_wh:
         text, kept = new.question, [subject]
     else:
@@ -370,10 +371,14 @@ def _names_its_own(p: Perception) -> bool:
 
 
 def _fragment_subject(
-    new: Perception, words: list[Word], prev: _Previous, conversation: Sequence[TurnState]
+    new: Perception,
+    words: list[Word],
+    opens_wh: bool,
+    prev: _Previous,
+    conversation: Sequence[TurnState],
 ) -> str | None:
-    """What a fragment asks about (see ``_fragment``), or None when it is no fragment."""
-    opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
+    """What a fragment asks about (see ``_fragment``; ``opens_wh``: it opens with a
+    question word), or None when it is no fragment."""
     if len(words) <= _FRAGMENT_WORDS and not opens_wh and new.asks.attributes:
         # the original kind: an attribute alone, of the previous identifiers or topic
         subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
