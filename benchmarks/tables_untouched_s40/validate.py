@@ -1,6 +1,6 @@
 # ruff: noqa: SIM115 -- a short script: files are read once and the process ends
 #!/usr/bin/env python3
-"""Re-check questions.jsonl against the CSVs, independently of build_questions.py:
+"""Re-check questions.jsonl against the CSVs, independently of build_s40_questions.py:
 re-run every SQL written in the notes (sqlite3 over the CSVs, types from the TOMLs),
 check each `ok` SQL returns one non-null row and that the expected facts are its figures
 (or, for a ranking, the first name); check no_answer/uncertain questions carry no facts,

@@ -1,7 +1,7 @@
 # ruff: noqa: E501 -- each question keeps its SQL on the lines a reader checks it by
 #!/usr/bin/env python3
 """Compute the truth of the 40 held-out table questions with plain sqlite3 over the CSVs
-of this folder and write questions.jsonl. Run make_tables.py first.
+of this folder and write questions.jsonl. Run make_s40_tables.py first.
 
 Today is taken as 2026-12-06: "last month" = November 2026, "this year" = 2026,
 "last quarter" = Q3 2026. The data ends 2026-11-30.

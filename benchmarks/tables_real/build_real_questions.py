@@ -3,8 +3,8 @@
 """Compute, with plain sqlite3 over the CSVs of this folder, the truth of the dev
 questions on the two real tables and write questions_dev.jsonl.
 
-    /tmp/tr-venv/bin/python benchmarks/tables_real/make_tables.py   # the CSVs (see there)
-    python3 benchmarks/tables_real/build_questions.py
+    /tmp/tr-venv/bin/python benchmarks/tables_real/make_real_tables.py   # the CSVs (see there)
+    python3 benchmarks/tables_real/build_real_questions.py
 
 Checks before writing: every `ok` question's SQL returns exactly one row whose values
 are all non-null; a "which ... the most/least" answer is not tied with the runner-up;

