@@ -233,6 +233,11 @@ class GoldenKind(_Vocabulary):
     DERIVED = "derived"
     MIXED = "mixed"
     UNEXPRESSIBLE = "unexpressible"
+    # Kinds the table sets written in the words of their authors use.
+    AGGREGATE = "aggregate"
+    FILTER = "filter"
+    UNKNOWN_VALUE = "unknown_value"
+    UNANSWERABLE = "unanswerable"
 
 
 __all__ = [
