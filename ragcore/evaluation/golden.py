@@ -8,12 +8,14 @@ A golden file is JSON Lines, one question per line::
 
 ``expected_documents`` are the documents a correct answer rests on (all of them for a
 comparison, any of them for an ambiguous question); ``forbidden_documents`` must not be
-cited (superseded or outdated); ``expected_facts`` must appear in the answer text. The
+cited (superseded or outdated); ``expected_facts`` must appear in the answer text (case,
+spacing and thousands separators aside; ``"2.5 bar|250 kPa"`` accepts either). The
 bundled ``sample_golden.jsonl`` covers the bundled sample knowledge base.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -81,10 +83,25 @@ def documents_cited(answer: Answer) -> list[str]:
     return list(dict.fromkeys(c.document_id for c in answer.citations))
 
 
+_SPACES = re.compile(r"\s+")
+_THOUSANDS = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
+
+
+def normalised(text: str) -> str:
+    """Lower case, one space between words, no thousands separators ("1,500" = "1500")."""
+    return _SPACES.sub(" ", _THOUSANDS.sub("", text.lower())).strip()
+
+
+def contains_facts(text: str, facts: Sequence[str]) -> bool:
+    """Every fact (one of its ``|`` alternatives) is in ``text``, case, spacing and
+    thousands separators aside — one reading for every kind of set."""
+    said = normalised(text)
+    return all(any(normalised(alt) in said for alt in fact.split("|")) for fact in facts)
+
+
 def has_facts(answer: Answer, facts: Sequence[str]) -> bool:
-    """Every expected fact is in the answer's text (case-insensitive)."""
-    text = answer.text.lower()
-    return all(f.lower() in text for f in facts)
+    """Every expected fact is in the answer's text (see ``contains_facts``)."""
+    return contains_facts(answer.text, facts)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ answered ``ok``, the right document cited, statuses, and latency.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,12 +28,9 @@ from pathlib import Path
 
 from ragcore.answering import Answer
 from ragcore.errors import InvalidInputError
-from ragcore.evaluation.golden import documents_cited
+from ragcore.evaluation.golden import contains_facts, documents_cited
 from ragcore.evaluation.jsonl import read_rows
 from ragcore.types import AnswerStatus
-
-_SPACES = re.compile(r"\s+")
-_THOUSANDS = re.compile(r"(?<=\d)[,\u202f\u00a0](?=\d{3}\b)")
 
 
 @dataclass(frozen=True)
@@ -75,17 +71,6 @@ def _question(row: object, where: str) -> Question:
     if not isinstance(kind, str):
         raise InvalidInputError(f"{where}: field 'kind' must be text")
     return Question(row["id"], row["question"], answerable, kind=kind, **lists)
-
-
-def normalised(text: str) -> str:
-    """Lower case, one space between words, no thousands separators ("1,500" = "1500")."""
-    return _SPACES.sub(" ", _THOUSANDS.sub("", text.lower())).strip()
-
-
-def contains_facts(text: str, facts: Sequence[str]) -> bool:
-    """Every fact (one of its ``|`` alternatives) is in ``text``."""
-    said = normalised(text)
-    return all(any(normalised(alt) in said for alt in fact.split("|")) for fact in facts)
 
 
 @dataclass(frozen=True)
