@@ -518,6 +518,11 @@ def _head(text: str, own) -> str:
     return text
 
 
+def names_part_number(text: str) -> bool:
+    """Whether ``text`` opens with words asking a part number ("part number", "P/N")."""
+    return _PART_NUMBER.match(text.lstrip()) is not None
+
+
 def _set_value(question: str) -> tuple[str, float] | None:
     m = pattern("lexicon", "sets_value").search(asked_sentence(question))
     return (m.group("key"), float(m.group("value"))) if m else None

@@ -46,7 +46,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ragcore.agents.perception.asks import Measure, QuestionForm
+from ragcore.agents.perception.asks import Measure, QuestionForm, names_part_number
 from ragcore.agents.perception.conversation import TurnState, in_play, with_names
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
@@ -87,6 +87,10 @@ class _Previous:
     """A noun written next to an identifier ("press" in "the HP-400 press") -> it."""
     version: bool = False
     """Its time names a version ("the 2021 rule"), not a period."""
+    part: str = ""
+    """The part of a model it asks about, with the model ("RA-6 controller backup
+    battery" for "the controller backup battery on the RA-6 robot"), else "": what a
+    next "it" of the same number stands for."""
 
 
 def rewrite(
@@ -609,8 +613,11 @@ def _topic(new: Perception, prev: _Previous) -> str:
     names = {e.text.lower() for e in prev.identifiers}
     if p.asks.focus is not None:
         phrase = ARTICLE.sub("", p.asks.focus.phrase).split()
-        if kept := [w for w in phrase if w.lower() not in names]:
+        # a focus read on a pronoun ("I" in "How often do I need to swap …") names nothing
+        if kept := [w for w in phrase if w.lower() not in names and w.lower() not in _CLAUSE_WORDS]:
             return " ".join(kept)
+    if prev.part:  # "the mechanical seal on the CP-200 pump": the seal, its model aside
+        return prev.part.split(maxsplit=1)[1]
     own = set(terms(new.question))
     ids = _identifiers(p)
     # right after an identifier, not a possessive ("the GX-500's oil" keeps "oil")
@@ -709,7 +716,11 @@ def _revised(
             return None
         prev = found
     elif reread is not None:
-        prev = _saying(set(terms(new.question)) - names, prev, rules, conversation, reread)
+        # the version's own words ("change" in "before the change") say nothing of the
+        # subject: an earlier question about oil changes is not what they ask of
+        versioned = set(terms(phrase.group(0))) if phrase else set()
+        own_words = set(terms(new.question)) - names - versioned
+        prev = _saying(own_words, prev, rules, conversation, reread)
     timed = new.constraints.time
     span = find(new.question, timed.text) if timed is not None else None
     if timed is not None and (
@@ -842,7 +853,52 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         m.start() < span[1] and span[0] < m.end()
         for m in rules.revision_phrases.finditer(p.question)
     )
-    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version)
+    part = _part(p, words)
+    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part)
+
+
+_PLACES = lexicon.WordSet("lexicon", "part_of_model")
+_PARTICIPLE = re.compile(r"\w{2,}(?<!e)ed")
+_PART_WORDS = 4
+_ARTICLES = frozenset(["the", "a", "an"])
+
+
+def _part(p: Perception, words: list[Word]) -> str:
+    """The part of a model ``p`` asks about, written before where it is ("the seal on the
+    CP-200 pump", "the controller backup battery of the RA-6"), with the model's name
+    before it ("CP-200 seal"); "" when there is none or the phrase names what is asked
+    of the model ("the payload of the RA-6", "the noise level of the AC-75")."""
+    for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
+        before = [w for w in words if w.end <= entity.start]
+        while before and before[-1].lower in _ARTICLES:
+            before = before[:-1]
+        if len(before) < 3 or before[-1].lower not in _PLACES:
+            continue
+        phrase: list[Word] = []
+        for w in reversed(before[:-1]):
+            if w.lower in _ARTICLES:
+                break
+            if len(phrase) == _PART_WORDS or not terms(w.text) or any(c.isdigit() for c in w.text):
+                return ""
+            if w.lower in _CLAUSE_WORDS or w.lower in lexicon.words("lexicon", "question_starts"):
+                return ""
+            if _PARTICIPLE.fullmatch(w.lower):
+                return ""  # "the coolant replaced on the VM-3000": a verb, no part
+            phrase.insert(0, w)
+        else:
+            return ""  # no article: "how often do I swap seals on …" names no one thing
+        said = set(terms(" ".join(w.text for w in phrase)))
+        if not phrase or any(a.named_in(said) for a in p.asks.attributes):
+            return ""
+        return f"{entity.text} {' '.join(w.text for w in phrase)}"
+    return ""
+
+
+def _plural(phrase: str) -> bool:
+    """Whether a noun phrase names several things: its last word is a plural ("platen
+    bolts", not "glass")."""
+    last = phrase.split()[-1].lower() if phrase.split() else ""
+    return last.endswith("s") and not last.endswith("ss")
 
 
 def _with_answered(
@@ -1010,11 +1066,24 @@ def _complete(
         plural = word.lower in rules.plural
         subject = _subject(prev, plural=plural, skip=restated)
         before = [w for w in rest if w.end <= word.start][-1:]
-        if before and before[0].lower in rules.machine_verbs and not plural:
+        before_machine = bool(before and before[0].lower in rules.machine_verbs)
+        if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
             machine = [e.text for e in prev.identifiers if e.label == "MODEL"]
             subject = machine[0] if machine else subject
-        possessive = word.lower in ("its", "their", "theirs")
+        possessive = word.lower in _POSSESSIVES
+        if (
+            prev.part
+            and not before_machine
+            and _plural(prev.part) == plural
+            and (not possessive or _owns_attribute(new, rest, word))
+            and subject == prev.part.split()[0]
+        ):
+            # "what's its part number?" after the seal on the CP-200 is the seal's, and
+            # "if it goes flat" the seal; "its air filter" is the pump's
+            subject = prev.part
+        if subject == prev.part and not possessive:
+            subject = f"the {subject}"
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
         reasons.append(f"{word.text!r} is {subject} from the previous question")
     start = rest[0].start if rest else len(new.question)
@@ -1022,6 +1091,17 @@ def _complete(
     text = text[:1].upper() + text[1:]
     context = _context(new, prev, text)
     return _finish(text, context, reasons)
+
+
+def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:
+    """Whether what ``possessive`` owns ("its part number", not "its air filter") names
+    an attribute the question asks: a part has attributes; a part's own parts are the
+    model's."""
+    if names_part_number(new.question[possessive.end :]):
+        return True
+    after = [w for w in rest if w.start > possessive.start][:_PART_WORDS]
+    said = set(terms(" ".join(w.text for w in after)))
+    return any(a.named_in(said) for a in new.asks.attributes)
 
 
 def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
