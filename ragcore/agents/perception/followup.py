@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import Measure, QuestionForm, names_part_number
-from ragcore.agents.perception.conversation import TurnState, in_play, with_names
+from ragcore.agents.perception.conversation import TurnState, answered_phrase, in_play, with_names
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
 from ragcore.agents.perception.substitution import substitute
@@ -87,6 +87,8 @@ class _Previous:
     """A noun written next to an identifier ("press" in "the HP-400 press") -> it."""
     version: bool = False
     """Its time names a version ("the 2021 rule"), not a period."""
+    said: str = ""
+    """The start of its answer (``TurnState.said``)."""
     part: str = ""
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
@@ -112,12 +114,58 @@ def rewrite(
         previous = with_names(previous, conversation[0].entities)
     if previous is not None and previous.numbered_models:
         previous = _numbers_as_models(previous)
+    numbered = _numbers_in_play(new, conversation) if reread is not None else None
+    if numbered is not None and reread is not None:
+        new = reread(numbered.question)  # "than on the 75?": than on the AC-75
     found = _rewrite(new, previous, rules, conversation, reread)
+    if numbered is not None:
+        found = (
+            numbered if found is None else replace(found, reasons=found.reasons + numbered.reasons)
+        )
     if found is None or previous is None or new.asks.choice or found.replaced:
         return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+_FAMILY = re.compile(r"([A-Z]{1,4}-)\d{2,4}")
+"""A model named by letters and a number ("CP-200"): "the 350" is the CP-350."""
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_BARE_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}(?![\w.,-]\w)", re.IGNORECASE)
+
+
+def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewrite | None:
+    """``new`` with a bare number after "the" that is the number of one model the
+    conversation named ("is that longer than on the 75?" after turns about the AC-75 and
+    the AC-110) written as that model, else None: said short, it is still that model."""
+    if not conversation:
+        return None
+    models = list(
+        dict.fromkeys(r.text for turn in conversation for r in turn.entities if r.label == "MODEL")
+    )
+    if _identifiers(new):
+        return None  # a question naming its own models is left alone
+    measured = {q.value for q in quantities(new.question) if q.unit}
+    edits, reasons = [], []
+    for m in _BARE_NUMBER.finditer(new.question):
+        if float(m.group(0)) in measured or _YEAR.fullmatch(m.group(0)):
+            continue  # "the 90 bar precharge", "the 2019 manual"
+        named = [x for x in models if m.group(0) in re.findall(r"\d+", x)]
+        if named and m.group(0) in new.numbered_models:
+            continue  # "the 737's filters" after the B737-800: read as that model already
+        bare = not [k for k in new.keywords if k != m.group(0)]
+        if not named and bare:
+            # "and on the 350?" after the CP-200, asking nothing else: a model of the
+            # same family ("the 400's hydraulic filters" may be any maker's 400)
+            family = {f.group(1) for x in models[:1] if (f := _FAMILY.fullmatch(x))}
+            named = [f"{f}{m.group(0)}" for f in family]
+        if len(named) == 1:
+            edits.append((m.start(), m.end(), named[0]))
+            reasons.append(f"{m.group(0)!r} is the {named[0]} named before")
+    if not edits:
+        return None
+    return Rewrite(apply(new.question, edits), tuple(reasons))
 
 
 def _numbers_as_models(p: Perception) -> Perception:
@@ -483,6 +531,16 @@ def _asked_about(
     carried = {e.label for e in prev.identifiers if e.label in labels}
     if not carried:
         return prev
+    # A fragment ("bearing temp limit?", rewritten "Bearing temp limit of the CP-200?")
+    # asked its words of the thing it carried: "and on the 350?" asks them again. A
+    # pronoun ("What should its precharge be?") only pointed back; a choice, a why or
+    # another version asks no value of the thing.
+    written = split_words(conversation[0].written)
+    pointed = any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in written)
+    asks = prev.perception.asks
+    own = not (asks.choice or asks.form == QuestionForm.WHY or prev.perception.constraints.history)
+    if written and not pointed and own:
+        return prev
     for turn in _topic_turns(conversation):
         asked = {r.label for r in turn.entities if r.text in turn.asked}
         if asked & carried:
@@ -718,8 +776,8 @@ def _revised(
     elif reread is not None:
         # the version's own words ("change" in "before the change") say nothing of the
         # subject: an earlier question about oil changes is not what they ask of
-        versioned = set(terms(phrase.group(0))) if phrase else set()
-        own_words = set(terms(new.question)) - names - versioned
+        version_words = set(terms(phrase.group(0))) if phrase else set()
+        own_words = set(terms(new.question)) - names - version_words
         prev = _saying(own_words, prev, rules, conversation, reread)
     timed = new.constraints.time
     span = find(new.question, timed.text) if timed is not None else None
@@ -854,7 +912,7 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         for m in rules.revision_phrases.finditer(p.question)
     )
     part = _part(p, words)
-    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part)
+    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
 
 
 _PLACES = lexicon.WordSet("lexicon", "part_of_model")
@@ -907,7 +965,10 @@ def _with_answered(
     """``prev`` with the identifiers its answer introduced as referents of their kind's
     nouns, after the question's own: "that part" after an answer naming P/N 88-2041-07
     is that part number when the question named none."""
-    if not conversation or not conversation[0].answered:
+    if not conversation:
+        return prev
+    prev = replace(prev, said=conversation[0].said)
+    if not conversation[0].answered:
         return prev
     nouns = dict(prev.nouns)
     for r in conversation[0].answered:
@@ -987,7 +1048,10 @@ def _references(
             if after is not None and after.lower in prev.nouns:  # "the code", "the press"
                 found.append((after, "noun"))
         elif w.lower in rules.demonstratives and not clause:
-            if after is None or after.lower in rules.alone_before:  # "is that normal?"
+            # "is that longer than …?": the comparative is no noun of "that"
+            comparison = new.asks.comparison
+            compared = bool(after and comparison and after.lower == comparison.word.lower())
+            if after is None or after.lower in rules.alone_before or compared:  # "is that normal?"
                 found.append((w, "alone"))
             elif after.lower in new.keywords:  # "that code", "this pump"
                 found.append((after, "noun"))
@@ -1060,6 +1124,14 @@ def _complete(
         if how == "noun":
             named = prev.nouns.get(word.lower)
             target = named.text if named else _subject(prev, plural=False, skip=restated)
+            # "that filter" after an answer naming "the oil filter": that one
+            own = set(terms(new.question))
+            after = [w for w in rest if w.start > word.start][:1]
+            # "that flush filter": the asker said which one
+            modified = bool(after and terms(after[0].text) and after[0].lower in new.keywords)
+            found = None if named or modified else answered_phrase(word.text, prev.said, own)
+            if found:
+                target = f"{target} {found.rsplit(maxsplit=1)[0]}"
             edits.append((word.start, word.start, f"{target} "))  # "the HP-400 press"
             reasons.append(f"{word.text!r} is {target} from the previous question")
             continue

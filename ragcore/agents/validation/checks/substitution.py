@@ -9,14 +9,13 @@ for "reservoir A" and not for reservoir B is another thing's (``lexicon.designat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from ragcore.agents.perception.asks import designated
 from ragcore.agents.perception.wording import find
 from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
-from ragcore.text import lexicon
 from ragcore.text.quantities import numbers
 from ragcore.text.terms import terms
 from ragcore.types import Check, IssueKind
@@ -81,14 +80,13 @@ def about_the_designated(answer: AnswerModel) -> Iterator[Finding]:
     """A question asking of a noun with its designators ("reservoir B", "systems A and
     B") is not answered by a figure stated for the same noun with another designator
     only ("Reservoir A holds 22.7 litres"): that figure is ``wrong_entity``."""
-    asked = _designated(answer.perception.question)
+    asked = dict(answer.asks.designated)
     if not asked:
         return
     for s in answer.draft.statements:
         if not numbers(s.text):
             continue
-        said = _designated(s.text)
-        for noun, others in said.items():
+        for noun, others in designated(s.text).items():
             wanted = asked.get(noun)
             if wanted and not others & wanted:
                 yield Finding(
@@ -100,17 +98,6 @@ def about_the_designated(answer: AnswerModel) -> Iterator[Finding]:
                     entity=f"{noun} {min(wanted)}",
                 )
                 return
-
-
-def _designated(text: str) -> dict[str, set[str]]:
-    """The nouns ``text`` tells apart by a capital letter ("reservoir B"), by their
-    term, with every letter it names them with."""
-    found: dict[str, set[str]] = {}
-    for m in lexicon.pattern("lexicon", "designated").finditer(text):
-        key = terms(m.group("noun"))
-        if len(key) == 1:
-            found.setdefault(key[0], set()).update(re.findall(r"[A-Z]", m.group("run")))
-    return found
 
 
 def _names(keys: set[str], said: set[str], every: bool = True) -> bool:
