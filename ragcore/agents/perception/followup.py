@@ -34,6 +34,14 @@ subject, and a fragment with no clause word ("bearing temp limit?", "how much oi
 grade?") asks what it names of the model in play, also past a turn that named nothing;
 "it" after a verb done to a machine ("before restarting it") is the model.
 
+A pronoun agrees in number with what it stands for: "it"/"its" after a question about a
+part of a model ("the controller backup battery on the RA-6 robot") is that part with
+its model, unless what "its" owns is a thing of its own ("its air filter" is the
+machine's); "their" after a question about one model is the several models a turn before
+it named. "That filter" is the one the previous answer named ("the oil filter"). A bare
+number after "the" is the model of that number in play ("than on the 75?"), or, alone
+in an ellipsis ("and on the 350?"), the model of that number in the family in play.
+
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
 do I clear it?"), or has no opener, pronoun, demonstrative, definite reference or bare
@@ -89,6 +97,9 @@ class _Previous:
     """Its time names a version ("the 2021 rule"), not a period."""
     said: str = ""
     """The start of its answer (``TurnState.said``)."""
+    several: tuple[str, ...] = ()
+    """When it names one model: the models of the nearest earlier turn naming several
+    (what a plural "their" stands for)."""
     part: str = ""
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
@@ -967,7 +978,15 @@ def _with_answered(
     is that part number when the question named none."""
     if not conversation:
         return prev
-    prev = replace(prev, said=conversation[0].said)
+    models = [e for e in prev.identifiers if e.label == "MODEL"]
+    several: tuple[str, ...] = ()
+    if len(models) == 1 and not (prev.part and _plural(prev.part)):
+        for turn in conversation[1:_LOOK_BACK]:
+            named = tuple(r.text for r in turn.entities if r.label == "MODEL")
+            if len(named) > 1:
+                several = named
+                break
+    prev = replace(prev, said=conversation[0].said, several=several)
     if not conversation[0].answered:
         return prev
     nouns = dict(prev.nouns)
@@ -1120,6 +1139,7 @@ def _complete(
     subject, and what it does not restate of the previous question appended."""
     restated = frozenset(_restated(new))
     edits, reasons = [], [why] if why else []
+    dropped: set[str] = set()  # the one model a plural does not stand for
     for word, how in references:
         if how == "noun":
             named = prev.nouns.get(word.lower)
@@ -1154,6 +1174,11 @@ def _complete(
             # "what's its part number?" after the seal on the CP-200 is the seal's, and
             # "if it goes flat" the seal; "its air filter" is the pump's
             subject = prev.part
+        elif plural and prev.several and " and " not in subject and not before_machine:
+            # "why do their tanks need draining?" after a question about one model: the
+            # several models a turn before it named, not the one
+            subject = " and the ".join(prev.several)
+            dropped |= {e.text for e in prev.identifiers if e.label == "MODEL"}
         if subject == prev.part and not possessive:
             subject = f"the {subject}"
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
@@ -1161,7 +1186,7 @@ def _complete(
     start = rest[0].start if rest else len(new.question)
     text = apply(new.question, edits)[start:]
     text = text[:1].upper() + text[1:]
-    context = _context(new, prev, text)
+    context = [c for c in _context(new, prev, text) if c not in dropped]
     return _finish(text, context, reasons)
 
 

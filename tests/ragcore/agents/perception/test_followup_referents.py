@@ -156,3 +156,26 @@ def test_the_words_of_a_version_choose_no_earlier_turn(agent):
         )[2]
         == "What load for the monthly test (GX-500) before the change?"
     )
+
+
+def test_their_after_a_question_about_one_model_is_the_several_named_before(agent):
+    assert (
+        converse(
+            agent,
+            "give me the air filter part numbers for the AC-110 and the AC-75",
+            "what's the air filter P/N for the GX-500 then?",
+            "why do their tanks need draining every day anyway?",
+        )[2]
+        == "Why do the AC-110 and the AC-75 tanks need draining every day anyway?"
+    )
+
+
+def test_their_after_a_plural_part_is_that_part(agent):
+    assert (
+        converse(
+            agent,
+            "What torque do the platen bolts on the HP-400 press get?",
+            "anything I have to do with them after tightening?",
+        )[1]
+        == "Anything I have to do with the HP-400 platen bolts after tightening?"
+    )
