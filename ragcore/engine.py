@@ -106,7 +106,7 @@ def _context(turns: Sequence[Turn]) -> tuple[TurnState, ...]:
     for turn in reversed(turns):
         summary = json.loads(turn.perception)
         if turn.status != AnswerStatus.NO_ANSWER or summary.get("entities"):
-            kept.append(turn_state(turn.rewritten, summary))
+            kept.append(turn_state(turn.rewritten, summary, turn.question))
     return tuple(kept)
 
 

@@ -190,6 +190,10 @@ class Asks:
     """The asks it joins with "and" when it joins two or more (``lexicon.asked_parts``),
     each with words of its own; empty for one ask, and for models side by side (those
     are ``side_by_side``): an answer answers each part."""
+    designated: tuple[tuple[str, frozenset[str]], ...] = ()
+    """The nouns it tells apart by a capital letter ("reservoir B", "systems A and B"),
+    each as its term with the letters it names (``designated``): a figure stated for
+    another letter of the noun is another thing's."""
     relation: frozenset[str] = frozenset()
     """For a yes/no question, the relation it asks whether holds: the content terms of
     its yes/no clause without the condition it sets (``lexicon.condition_clause``),
@@ -432,7 +436,19 @@ def read_asks(
         relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
         parts=_parts(question, table, models),
         set_value=_set_value(question),
+        designated=tuple(designated(question).items()),
     )
+
+
+def designated(text: str) -> dict[str, frozenset[str]]:
+    """The nouns ``text`` tells apart by a capital letter ("reservoir B", "systems A and
+    B"; ``lexicon.designated``), by their term, with every letter it names each with."""
+    found: dict[str, set[str]] = {}
+    for m in pattern("lexicon", "designated").finditer(text):
+        key = terms(m.group("noun"))
+        if len(key) == 1:
+            found.setdefault(key[0], set()).update(re.findall(r"[A-Z]", m.group("run")))
+    return {noun: frozenset(letters) for noun, letters in found.items()}
 
 
 _PART_QUALIFIERS = WordSet("lexicon", "part_qualifiers")
@@ -516,6 +532,11 @@ def _head(text: str, own) -> str:
             # thing of its own (the part has no words of its own then)
             return head if own(head) or not own(text) - own(" ".join(words_[i:])) else text
     return text
+
+
+def names_part_number(text: str) -> bool:
+    """Whether ``text`` opens with words asking a part number ("part number", "P/N")."""
+    return _PART_NUMBER.match(text.lstrip()) is not None
 
 
 def _set_value(question: str) -> tuple[str, float] | None:

@@ -53,6 +53,11 @@ class TurnState:
     limit: str | None = None
     """A limit its answer named ("the 85 dB(A) action level"): what "once it's exceeded"
     means next."""
+    written: str = ""
+    """The question as the asker wrote it ("bearing temp limit?"), when kept."""
+    said: str = ""
+    """The start of its answer, when it answered: where "that filter" finds which filter
+    ("the oil filter")."""
 
 
 def summarise(perception: Perception) -> dict[str, object]:
@@ -99,7 +104,12 @@ def turn_summary(
         "named": [[r.new, r.label] for r in perception.replaced if r.label],
         "value": answered_value(perception.question, answer),
         "limit": answered_limit(answer),
+        "said": answer[:_SAID_CHARS],
     }
+
+
+_SAID_CHARS = 600
+"""How much of an answer a session keeps for the next turn's "that filter"."""
 
 
 # "the 85 dB(A) action level", "a limit of 65 °C" is no phrase of this shape (left alone).
@@ -140,10 +150,18 @@ def answered_value(question: str, answer: str) -> str | None:
     answered "Refill with phosphate ester fluid …" gives "phosphate ester fluid"): the
     kind's noun in the answer with the words before it the question did not say."""
     kind = _ASKED_KIND.match(question)
-    head = terms(kind.group(1)) if kind else []
-    if not head or not answer:
+    if kind is None or not answer:
         return None
-    said = set(terms(question))
+    return answered_phrase(kind.group(1), answer, set(terms(question)))
+
+
+def answered_phrase(noun: str, answer: str, said: set[str]) -> str | None:
+    """The first phrase of ``answer`` ending in ``noun`` with words before it that
+    ``said`` (terms already said) does not hold ("oil filter" for "filter" in "Change
+    the engine oil and the oil filter every 500 hours"), else None."""
+    head = terms(noun)
+    if not head:
+        return None
     words = split_words(answer)
     for i, w in enumerate(words):
         if i == 0 or terms(w.text) != head:
@@ -159,8 +177,9 @@ def answered_value(question: str, answer: str) -> str | None:
     return None
 
 
-def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
-    """A turn read back from its question as searched and its perception summary."""
+def turn_state(question: str, summary: Mapping[str, object], written: str = "") -> TurnState:
+    """A turn read back from its question as searched and its perception summary;
+    ``written``: the question as asked, when it was rewritten."""
     entities = [*_pairs(summary.get("entities") or []), *_pairs(summary.get("named") or [])]
     answered = summary.get("answered") or []
     return TurnState(
@@ -177,6 +196,8 @@ def turn_state(question: str, summary: Mapping[str, object]) -> TurnState:
         followed=bool(summary.get("followed")),
         value=str(value) if (value := summary.get("value")) else None,
         limit=str(limit) if (limit := summary.get("limit")) else None,
+        said=str(summary.get("said") or ""),
+        written=written,
         asked=tuple(str(a) for a in asked)
         if isinstance(asked := summary.get("asked"), list)
         else (),

@@ -34,6 +34,14 @@ subject, and a fragment with no clause word ("bearing temp limit?", "how much oi
 grade?") asks what it names of the model in play, also past a turn that named nothing;
 "it" after a verb done to a machine ("before restarting it") is the model.
 
+A pronoun agrees in number with what it stands for: "it"/"its" after a question about a
+part of a model ("the controller backup battery on the RA-6 robot") is that part with
+its model, unless what "its" owns is a thing of its own ("its air filter" is the
+machine's); "their" after a question about one model is the several models a turn before
+it named. "That filter" is the one the previous answer named ("the oil filter"). A bare
+number after "the" is the model of that number in play ("than on the 75?"), or, alone
+in an ellipsis ("and on the 350?"), the model of that number in the family in play.
+
 Anything else is no follow-up and gets ``None``: a question is never touched when it
 names an identifier before any pronoun and opens with no opener ("What is E4027 and how
 do I clear it?"), or has no opener, pronoun, demonstrative, definite reference or bare
@@ -46,8 +54,8 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ragcore.agents.perception.asks import Measure, QuestionForm
-from ragcore.agents.perception.conversation import TurnState, in_play, with_names
+from ragcore.agents.perception.asks import Measure, QuestionForm, names_part_number
+from ragcore.agents.perception.conversation import TurnState, answered_phrase, in_play, with_names
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
 from ragcore.agents.perception.substitution import substitute
@@ -87,6 +95,15 @@ class _Previous:
     """A noun written next to an identifier ("press" in "the HP-400 press") -> it."""
     version: bool = False
     """Its time names a version ("the 2021 rule"), not a period."""
+    said: str = ""
+    """The start of its answer (``TurnState.said``)."""
+    several: tuple[str, ...] = ()
+    """When it names one model: the models of the nearest earlier turn naming several
+    (what a plural "their" stands for)."""
+    part: str = ""
+    """The part of a model it asks about, with the model ("RA-6 controller backup
+    battery" for "the controller backup battery on the RA-6 robot"), else "": what a
+    next "it" of the same number stands for."""
 
 
 def rewrite(
@@ -108,12 +125,58 @@ def rewrite(
         previous = with_names(previous, conversation[0].entities)
     if previous is not None and previous.numbered_models:
         previous = _numbers_as_models(previous)
+    numbered = _numbers_in_play(new, conversation) if reread is not None else None
+    if numbered is not None and reread is not None:
+        new = reread(numbered.question)  # "than on the 75?": than on the AC-75
     found = _rewrite(new, previous, rules, conversation, reread)
+    if numbered is not None:
+        found = (
+            numbered if found is None else replace(found, reasons=found.reasons + numbered.reasons)
+        )
     if found is None or previous is None or new.asks.choice or found.replaced:
         return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+_FAMILY = re.compile(r"([A-Z]{1,4}-)\d{2,4}")
+"""A model named by letters and a number ("CP-200"): "the 350" is the CP-350."""
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_BARE_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}(?![\w.,-]\w)", re.IGNORECASE)
+
+
+def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewrite | None:
+    """``new`` with a bare number after "the" that is the number of one model the
+    conversation named ("is that longer than on the 75?" after turns about the AC-75 and
+    the AC-110) written as that model, else None: said short, it is still that model."""
+    if not conversation:
+        return None
+    models = list(
+        dict.fromkeys(r.text for turn in conversation for r in turn.entities if r.label == "MODEL")
+    )
+    if _identifiers(new):
+        return None  # a question naming its own models is left alone
+    measured = {q.value for q in quantities(new.question) if q.unit}
+    edits, reasons = [], []
+    for m in _BARE_NUMBER.finditer(new.question):
+        if float(m.group(0)) in measured or _YEAR.fullmatch(m.group(0)):
+            continue  # "the 90 bar precharge", "the 2019 manual"
+        named = [x for x in models if m.group(0) in re.findall(r"\d+", x)]
+        if named and m.group(0) in new.numbered_models:
+            continue  # "the 737's filters" after the B737-800: read as that model already
+        bare = not [k for k in new.keywords if k != m.group(0)]
+        if not named and bare:
+            # "and on the 350?" after the CP-200, asking nothing else: a model of the
+            # same family ("the 400's hydraulic filters" may be any maker's 400)
+            family = {f.group(1) for x in models[:1] if (f := _FAMILY.fullmatch(x))}
+            named = [f"{f}{m.group(0)}" for f in family]
+        if len(named) == 1:
+            edits.append((m.start(), m.end(), named[0]))
+            reasons.append(f"{m.group(0)!r} is the {named[0]} named before")
+    if not edits:
+        return None
+    return Rewrite(apply(new.question, edits), tuple(reasons))
 
 
 def _numbers_as_models(p: Perception) -> Perception:
@@ -479,6 +542,16 @@ def _asked_about(
     carried = {e.label for e in prev.identifiers if e.label in labels}
     if not carried:
         return prev
+    # A fragment ("bearing temp limit?", rewritten "Bearing temp limit of the CP-200?")
+    # asked its words of the thing it carried: "and on the 350?" asks them again. A
+    # pronoun ("What should its precharge be?") only pointed back; a choice, a why or
+    # another version asks no value of the thing.
+    written = split_words(conversation[0].written)
+    pointed = any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in written)
+    asks = prev.perception.asks
+    own = not (asks.choice or asks.form == QuestionForm.WHY or prev.perception.constraints.history)
+    if written and not pointed and own:
+        return prev
     for turn in _topic_turns(conversation):
         asked = {r.label for r in turn.entities if r.text in turn.asked}
         if asked & carried:
@@ -609,8 +682,11 @@ def _topic(new: Perception, prev: _Previous) -> str:
     names = {e.text.lower() for e in prev.identifiers}
     if p.asks.focus is not None:
         phrase = ARTICLE.sub("", p.asks.focus.phrase).split()
-        if kept := [w for w in phrase if w.lower() not in names]:
+        # a focus read on a pronoun ("I" in "How often do I need to swap …") names nothing
+        if kept := [w for w in phrase if w.lower() not in names and w.lower() not in _CLAUSE_WORDS]:
             return " ".join(kept)
+    if prev.part:  # "the mechanical seal on the CP-200 pump": the seal, its model aside
+        return prev.part.split(maxsplit=1)[1]
     own = set(terms(new.question))
     ids = _identifiers(p)
     # right after an identifier, not a possessive ("the GX-500's oil" keeps "oil")
@@ -709,7 +785,11 @@ def _revised(
             return None
         prev = found
     elif reread is not None:
-        prev = _saying(set(terms(new.question)) - names, prev, rules, conversation, reread)
+        # the version's own words ("change" in "before the change") say nothing of the
+        # subject: an earlier question about oil changes is not what they ask of
+        version_words = set(terms(phrase.group(0))) if phrase else set()
+        own_words = set(terms(new.question)) - names - version_words
+        prev = _saying(own_words, prev, rules, conversation, reread)
     timed = new.constraints.time
     span = find(new.question, timed.text) if timed is not None else None
     if timed is not None and (
@@ -842,7 +922,52 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         m.start() < span[1] and span[0] < m.end()
         for m in rules.revision_phrases.finditer(p.question)
     )
-    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version)
+    part = _part(p, words)
+    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
+
+
+_PLACES = lexicon.WordSet("lexicon", "part_of_model")
+_PARTICIPLE = re.compile(r"\w{2,}(?<!e)ed")
+_PART_WORDS = 4
+_ARTICLES = frozenset(["the", "a", "an"])
+
+
+def _part(p: Perception, words: list[Word]) -> str:
+    """The part of a model ``p`` asks about, written before where it is ("the seal on the
+    CP-200 pump", "the controller backup battery of the RA-6"), with the model's name
+    before it ("CP-200 seal"); "" when there is none or the phrase names what is asked
+    of the model ("the payload of the RA-6", "the noise level of the AC-75")."""
+    for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
+        before = [w for w in words if w.end <= entity.start]
+        while before and before[-1].lower in _ARTICLES:
+            before = before[:-1]
+        if len(before) < 3 or before[-1].lower not in _PLACES:
+            continue
+        phrase: list[Word] = []
+        for w in reversed(before[:-1]):
+            if w.lower in _ARTICLES:
+                break
+            if len(phrase) == _PART_WORDS or not terms(w.text) or any(c.isdigit() for c in w.text):
+                return ""
+            if w.lower in _CLAUSE_WORDS or w.lower in lexicon.words("lexicon", "question_starts"):
+                return ""
+            if _PARTICIPLE.fullmatch(w.lower):
+                return ""  # "the coolant replaced on the VM-3000": a verb, no part
+            phrase.insert(0, w)
+        else:
+            return ""  # no article: "how often do I swap seals on …" names no one thing
+        said = set(terms(" ".join(w.text for w in phrase)))
+        if not phrase or any(a.named_in(said) for a in p.asks.attributes):
+            return ""
+        return f"{entity.text} {' '.join(w.text for w in phrase)}"
+    return ""
+
+
+def _plural(phrase: str) -> bool:
+    """Whether a noun phrase names several things: its last word is a plural ("platen
+    bolts", not "glass")."""
+    last = phrase.split()[-1].lower() if phrase.split() else ""
+    return last.endswith("s") and not last.endswith("ss")
 
 
 def _with_answered(
@@ -851,7 +976,18 @@ def _with_answered(
     """``prev`` with the identifiers its answer introduced as referents of their kind's
     nouns, after the question's own: "that part" after an answer naming P/N 88-2041-07
     is that part number when the question named none."""
-    if not conversation or not conversation[0].answered:
+    if not conversation:
+        return prev
+    models = [e for e in prev.identifiers if e.label == "MODEL"]
+    several: tuple[str, ...] = ()
+    if len(models) == 1 and not (prev.part and _plural(prev.part)):
+        for turn in conversation[1:_LOOK_BACK]:
+            named = tuple(r.text for r in turn.entities if r.label == "MODEL")
+            if len(named) > 1:
+                several = named
+                break
+    prev = replace(prev, said=conversation[0].said, several=several)
+    if not conversation[0].answered:
         return prev
     nouns = dict(prev.nouns)
     for r in conversation[0].answered:
@@ -931,7 +1067,10 @@ def _references(
             if after is not None and after.lower in prev.nouns:  # "the code", "the press"
                 found.append((after, "noun"))
         elif w.lower in rules.demonstratives and not clause:
-            if after is None or after.lower in rules.alone_before:  # "is that normal?"
+            # "is that longer than …?": the comparative is no noun of "that"
+            comparison = new.asks.comparison
+            compared = bool(after and comparison and after.lower == comparison.word.lower())
+            if after is None or after.lower in rules.alone_before or compared:  # "is that normal?"
                 found.append((w, "alone"))
             elif after.lower in new.keywords:  # "that code", "this pump"
                 found.append((after, "noun"))
@@ -1000,28 +1139,66 @@ def _complete(
     subject, and what it does not restate of the previous question appended."""
     restated = frozenset(_restated(new))
     edits, reasons = [], [why] if why else []
+    dropped: set[str] = set()  # the one model a plural does not stand for
     for word, how in references:
         if how == "noun":
             named = prev.nouns.get(word.lower)
             target = named.text if named else _subject(prev, plural=False, skip=restated)
+            # "that filter" after an answer naming "the oil filter": that one
+            own = set(terms(new.question))
+            after = [w for w in rest if w.start > word.start][:1]
+            # "that flush filter": the asker said which one
+            modified = bool(after and terms(after[0].text) and after[0].lower in new.keywords)
+            found = None if named or modified else answered_phrase(word.text, prev.said, own)
+            if found:
+                target = f"{target} {found.rsplit(maxsplit=1)[0]}"
             edits.append((word.start, word.start, f"{target} "))  # "the HP-400 press"
             reasons.append(f"{word.text!r} is {target} from the previous question")
             continue
         plural = word.lower in rules.plural
         subject = _subject(prev, plural=plural, skip=restated)
         before = [w for w in rest if w.end <= word.start][-1:]
-        if before and before[0].lower in rules.machine_verbs and not plural:
+        before_machine = bool(before and before[0].lower in rules.machine_verbs)
+        if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
             machine = [e.text for e in prev.identifiers if e.label == "MODEL"]
             subject = machine[0] if machine else subject
-        possessive = word.lower in ("its", "their", "theirs")
+        possessive = word.lower in _POSSESSIVES
+        if (
+            prev.part
+            and not before_machine
+            and _plural(prev.part) == plural
+            and (not possessive or _owns_attribute(new, rest, word))
+            and subject == prev.part.split()[0]
+        ):
+            # "what's its part number?" after the seal on the CP-200 is the seal's, and
+            # "if it goes flat" the seal; "its air filter" is the pump's
+            subject = prev.part
+        elif plural and prev.several and " and " not in subject and not before_machine:
+            # "why do their tanks need draining?" after a question about one model: the
+            # several models a turn before it named, not the one
+            subject = " and the ".join(prev.several)
+            dropped |= {e.text for e in prev.identifiers if e.label == "MODEL"}
+        if subject == prev.part and not possessive:
+            subject = f"the {subject}"
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
         reasons.append(f"{word.text!r} is {subject} from the previous question")
     start = rest[0].start if rest else len(new.question)
     text = apply(new.question, edits)[start:]
     text = text[:1].upper() + text[1:]
-    context = _context(new, prev, text)
+    context = [c for c in _context(new, prev, text) if c not in dropped]
     return _finish(text, context, reasons)
+
+
+def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:
+    """Whether what ``possessive`` owns ("its part number", not "its air filter") names
+    an attribute the question asks: a part has attributes; a part's own parts are the
+    model's."""
+    if names_part_number(new.question[possessive.end :]):
+        return True
+    after = [w for w in rest if w.start > possessive.start][:_PART_WORDS]
+    said = set(terms(" ".join(w.text for w in after)))
+    return any(a.named_in(said) for a in new.asks.attributes)
 
 
 def _context(new: Perception, prev: _Previous, text: str) -> list[str]:

@@ -1,12 +1,17 @@
 """A substitution follow-up's answer is about what the asker put in place: "And the
 A320 blue reservoir?" after the green reservoir's capacity borrows the rest of the
 previous question, and an answer stating the green reservoir's figure again — or
-naming neither — is ``wrong_entity``, not ``ok`` (``Perception.replaced``)."""
+naming neither — is ``wrong_entity``, not ``ok`` (``Perception.replaced``).
+
+The same holds of a thing told apart by a designator however it was asked ("How much
+does reservoir B hold?" after turns about the B737-800, written whole): a figure stated
+for "reservoir A" and not for reservoir B is another thing's (``lexicon.designated``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ragcore.agents.perception.asks import designated
 from ragcore.agents.perception.wording import find
 from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel
@@ -68,6 +73,31 @@ def about_the_substitute(answer: AnswerModel) -> Iterator[Finding]:
                 f"names {r.new} and cites no document about it",
                 entity=r.new,
             )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("substitution.designator",))
+def about_the_designated(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking of a noun with its designators ("reservoir B", "systems A and
+    B") is not answered by a figure stated for the same noun with another designator
+    only ("Reservoir A holds 22.7 litres"): that figure is ``wrong_entity``."""
+    asked = dict(answer.asks.designated)
+    if not asked:
+        return
+    for s in answer.draft.statements:
+        if not numbers(s.text):
+            continue
+        for noun, others in designated(s.text).items():
+            wanted = asked.get(noun)
+            if wanted and not others & wanted:
+                yield Finding(
+                    "substitution.designator",
+                    IssueKind.WRONG_ENTITY,
+                    f"the question asks about {noun} {', '.join(sorted(wanted))}; a figure "
+                    f"stated is {noun} {', '.join(sorted(others))}'s",
+                    statement=s.text,
+                    entity=f"{noun} {min(wanted)}",
+                )
+                return
 
 
 def _names(keys: set[str], said: set[str], every: bool = True) -> bool:

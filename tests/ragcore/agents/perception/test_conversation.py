@@ -41,7 +41,7 @@ def session(agent: PerceptionAgent, *turns: str | tuple[str, str]) -> list[tuple
         summary = summarise(perception) | turn_summary(
             perception, (), rewrite is not None, asked, answer
         )
-        kept.insert(0, turn_state(perception.question, json.loads(json.dumps(summary))))
+        kept.insert(0, turn_state(perception.question, json.loads(json.dumps(summary)), question))
         results.append((perception.question, rewrite.question if rewrite else None))
     return results
 

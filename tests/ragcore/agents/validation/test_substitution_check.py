@@ -67,3 +67,30 @@ def test_a_thing_told_apart_by_its_designator_alone_is_checked_by_phrase():
     other = Replacement("reservoir A", "reservoir B")
     answer = "Reservoir A holds 22.7 litres at the full mark [1]."
     assert "substitution.borrowed" in rules(question, other, answer, b737)
+
+
+def designator_rules(question: str, answer: str, cited) -> list[str]:
+    draft = Draft(answer, split_statements(answer), "test")
+    found = findings(Validator().check(draft, cited, perceive(question)))
+    return [r for r, _ in found if r == "substitution.designator"]
+
+
+def test_a_figure_for_another_designator_answers_no_question_asked_whole():
+    # "how much does reservoir B hold?" written whole, no substitution: reservoir A's
+    # figure is another thing's
+    b737 = [evidence(1, "Reservoir A holds 22.7 litres at the full mark.", B737)]
+    answer = "Reservoir A holds 22.7 litres at the full mark [1]."
+    question = "How much fluid does reservoir B on the B737-800 hold?"
+    assert designator_rules(question, answer, b737) == ["substitution.designator"]
+    asked = "How much fluid does reservoir A on the B737-800 hold?"
+    assert designator_rules(asked, answer, b737) == []
+
+
+def test_every_designator_of_a_run_is_asked():
+    cited = [evidence(1, "System B runs at 3000 psi.", B737)]
+    answer = "System B runs at 3000 psi [1]."
+    assert designator_rules("Do systems A and B run at 3000 psi?", answer, cited) == []
+    # a statement without a figure states no other thing's figure
+    plain = "Reservoir A is on the left [1]."
+    cited = [evidence(1, "Reservoir A is on the left.", B737)]
+    assert designator_rules("Where is reservoir B?", plain, cited) == []
