@@ -42,6 +42,7 @@ from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
+from ragcore.agents.generation.binding import asked_keys, binds
 from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.asks import (
     AnswerType,
@@ -135,6 +136,9 @@ class _Sentence:
     placed: bool = False
     """It stands where an answer of the asked type lives (``_placed``): under a
     "Troubleshooting" section for a cause, "Specifications" for a figure."""
+    own_words: float = 0.0
+    """Share of the question's other content terms in the sentence itself (its
+    document title aside): what a sentence stating a value tersely must share (``_near``)."""
     then: str = ""
     """The sentence after it in its paragraph, cited with it: it carries the figure or
     value the question asks for, which this one, naming the subject, does not ("If
@@ -277,21 +281,52 @@ class ExtractiveGenerator:
                     and key in f"{s.heading} {s.evidence.section} {s.text}"
                     and names_value(value, s.text)
                 ]
-            pool = [_with_next(s, asks, named) for s in pool]
-            fitting = [
-                s
-                for s in pool
-                if addresses(wanted_attributes, s.text)
-                and not table.contrast(asks.terms, s.text)
-                and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
-                and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
-                and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
-                and not other_code(asks, s.text)
-                and not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
-                # Nor a sentence that only repeats the question (a manual page's title
-                # line, "DEBOUNCE(9) HAL Component DEBOUNCE(9)").
-                and not adds_nothing(asks, _read_on(s, asks))
-            ]
+            # A value asked of a key ("what value goes in PD164?"): a sentence that gives
+            # the key a value, however few of the question's other words it shares
+            # ("Set register PD164 (baud rate) to 2"; ``binding``).
+            keys = asked_keys(question, named) if asks.form == QuestionForm.VALUE else ()
+            if keys:
+                pool += [s for s in sentences if s not in pool and _binds(keys, s)]
+            # A sentence that gives the key its value needs no next one to carry it.
+            pool = [s if _binds(keys, s) else _with_next(s, asks, named) for s in pool]
+
+            def fits(s: _Sentence) -> bool:
+                return (
+                    addresses(wanted_attributes, s.text)
+                    and not table.contrast(asks.terms, s.text)
+                    and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
+                    and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
+                    and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
+                    and not other_code(asks, s.text)
+                    # A sentence giving the asked key a value has the shape asked:
+                    # "- deny: …" under "readonly" is a value, though not a number.
+                    and (
+                        not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
+                        or _binds(keys, s)
+                    )
+                    # Nor a sentence that only repeats the question (a manual page's
+                    # title line, "DEBOUNCE(9) HAL Component DEBOUNCE(9)").
+                    and not adds_nothing(asks, _read_on(s, asks))
+                )
+
+            fitting = [s for s in pool if fits(s)]
+            if not fitting and _asks_a_value(asks):
+                # A value is often stated tersely, in fewer of the question's words than
+                # the sentences around it that only talk about it ("upsd listens on TCP
+                # port 3493 by default."): when none of those gives the value asked, one
+                # sharing half as many words that does (``_near``).
+                # It names what the question asks (its focus, in it or its heading; a
+                # question without one is not widened: "what feed-in limit applies …?"
+                # would take any limit) and gives the asked key a value, if any: a terse
+                # sentence that shares the subject's name and holds any figure is no
+                # answer ("upsd listens on TCP port 3493 by default." for the default
+                # MAXAGE of upsd.conf).
+                near = [s for s in sentences if s not in pool and self._near(s, asked)]
+                near = [t for t in (_with_next(s, asks, named) for s in near) if fits(t)]
+                if keys:
+                    near = [s for s in near if _binds(keys, s)]
+                focus = asks.focus is not None and bool(asks.focus.wanted)
+                fitting = _naming_focus(asks, near, every=True) if focus else []
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one
                 # about the subject does ("The directive was issued after two reports of
@@ -324,6 +359,10 @@ class ExtractiveGenerator:
                 fitting = [
                     s for s in fitting if key in f"{s.heading} {s.evidence.section}"
                 ] or fitting
+            # Of those, the ones that give the asked key a value, when any does: "This
+            # must match the setting in register PD164 (defaults to 38400)" names the key
+            # and gives the driver's rate.
+            fitting = [s for s in fitting if _binds(keys, s)] or fitting
             # A table flattened without its column names binds no value to its key
             # ("Homing Type; HOME_SEARCH_VEL; …; Immediate; 0; 0; NO"): a sentence that
             # fits answers instead, when one does.
@@ -375,6 +414,14 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
+    def _near(self, s: _Sentence, asked: Constraints) -> bool:
+        """``s`` is about the subject and shares itself (its document's title aside) at
+        least half the words ``_relevant`` asks for: a sentence that states a value
+        tersely ("upsd listens on TCP port 3493 by default."), not any sentence of a
+        document whose title holds the question's words ("Speed: 250 kbps; value:
+        250000" in the ODrive CAN guide)."""
+        return self._relevant(replace(s, words=2 * s.own_words), asked)
+
     def _band(self, sentences: list[_Sentence], kind: AnswerType, question: str) -> list[_Sentence]:
         """The sentences of the best one's document near it by word overlap (within
         ``_BAND`` of it), best first: by overlap, closeness in meaning to the question
@@ -403,7 +450,10 @@ class ExtractiveGenerator:
         # A step is not put before the step it follows ("There select System …" after
         # "… select Settings"): a sentence ranks as high as the best of the sentences
         # after it in its paragraph that lean on it or are steps.
+        # Not an item of a list of values ("- deny: Write access is blocked …"), which
+        # follows no other item.
         leans, step = pattern("lexicon", "leans_on_context"), pattern("lexicon", "step")
+        item = pattern("lexicon", "value_item")
         rank = {
             id(s): max(
                 [
@@ -414,6 +464,7 @@ class ExtractiveGenerator:
                         if t is not s
                         and t.text in s.steps
                         and (leans.match(t.text) or step.search(t.text))
+                        and not item.match(t.text)
                     ),
                 ]
             )
@@ -508,6 +559,19 @@ def _for_parts(
             best = min(found, key=lambda t: (-t.score, t.evidence.number))
             added.append(_cite(best))
     return added
+
+
+def _asks_a_value(asks: Asks) -> bool:
+    """The question asks for a figure or a value of a shape of its own (a port, a line
+    speed, a limit; not any "value")."""
+    shaped = asks.value_shape is not None and asks.value_shape != "value"
+    return shaped or asks.answer_type == AnswerType.FIGURE
+
+
+def _binds(keys: Sequence[str], s: _Sentence) -> bool:
+    """``s`` (with the sentence after it, when that carries the value) gives one of the
+    asked ``keys`` a value (``binding.binds``)."""
+    return bool(keys) and binds(keys, f"{s.text} {s.then}".strip(), s.heading)
 
 
 def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -> list[_Sentence]:
@@ -631,9 +695,20 @@ def _sentences(
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
         names_codes = bool(codes) and codes <= own
+        own_share = coverage(words, {_singular(t) for t in own})
         out.append(
             _Sentence(
-                text, e, id_share, word_share, score, subjects, names_codes, context, (), heading
+                text,
+                e,
+                id_share,
+                word_share,
+                score,
+                subjects,
+                names_codes,
+                context,
+                (),
+                heading,
+                own_words=own_share,
             )
         )
         paragraphs.append(paragraph)
