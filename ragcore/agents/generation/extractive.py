@@ -265,6 +265,22 @@ class ExtractiveGenerator:
                 asks.signals
             )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            if asks.answer_type == AnswerType.PURPOSE and asks.focus is not None:
+                # What a thing is for is often said in a sentence leaning on the one
+                # naming it ("… it is a good idea to add a capacitor as shown as well.
+                # This will help reduce the effect of electrical noise."): a sentence
+                # about the subject that, with what it leans on, names the thing is
+                # looked for however few of the question's other words it shares, in
+                # the documents of the sentences that share enough.
+                documents = {s.evidence.document.id for s in relevant}
+                pool += [
+                    s
+                    for s in sentences
+                    if s not in pool
+                    and s.context
+                    and s.evidence.document.id in documents
+                    and names_focus(asks, _said(s))
+                ]
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question's answer states the asked relation; a sentence about
                 # the subject that does is looked for however few other words it shares.
@@ -574,10 +590,16 @@ def _binds(keys: Sequence[str], s: _Sentence) -> bool:
     return bool(keys) and binds(keys, f"{s.text} {s.then}".strip(), s.heading)
 
 
+def _said(s: _Sentence) -> str:
+    """What the answer citing ``s`` says: the sentence, after the one it leans on."""
+    return f"{s.context} {s.text}" if s.context else s.text
+
+
 def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -> list[_Sentence]:
-    """The sentences that name the focus of the question's form (``names_focus``), else
-    those under a heading that names it, to be cited after it."""
-    return [s for s in sentences if names_focus(asks, s.text, every)] or [
+    """The sentences that name the focus of the question's form (``names_focus``), with
+    the sentence they lean on and are cited after, else those under a heading that
+    names it, to be cited after it."""
+    return [s for s in sentences if names_focus(asks, _said(s), every)] or [
         replace(s, lead=s.heading) for s in sentences if names_focus(asks, s.heading, every)
     ]
 

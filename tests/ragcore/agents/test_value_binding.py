@@ -111,3 +111,37 @@ def test_a_sentence_sharing_only_its_documents_title_is_not_near_enough():
         question, [evidence(1, chunk, guide)], perceive(question)
     )
     assert "250" not in draft.text
+
+
+def test_what_a_thing_is_for_is_found_in_the_sentence_leaning_on_the_one_naming_it():
+    thermistors = document("odrive/docs_thermistors", "Thermistors")
+    chunk = (
+        "Every thermistor and voltage divider circuit on the GPIO pin is different, so the "
+        "ODrive must know how to relate the voltage at the GPIO pin to a temperature. "
+        "While not strictly necessary, it is a good idea to add a capacitor as shown as "
+        "well. This will help reduce the effect of electrical noise."
+    )
+    question = (
+        "Motor thermistor divider on the odrive GPIO: what is the extra capacitor in the "
+        "schematic actually for?"
+    )
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, thermistors)], perceive(question)
+    )
+    assert "reduce the effect of electrical noise" in draft.text
+    assert draft.text.startswith("While not strictly necessary")  # cited after what it leans on
+
+
+def test_a_purpose_said_in_a_sentence_opening_with_its_job_leans_on_the_one_before():
+    integrator = document("linuxcnc-doc-en/LinuxCNC_Integrator", "LinuxCNC Integrator Manual")
+    chunk = (
+        "The Hardware Abstraction Layer (HAL) of LinuxCNC includes a debounce component. "
+        "This component has a single input pin and a single output pin. Its job is to "
+        "monitor the input and to send an output after the input has activated for a "
+        "programmed delay period."
+    )
+    question = "what does the HAL debounce component do?"
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, integrator)], perceive(question)
+    )
+    assert "programmed delay period" in draft.text
