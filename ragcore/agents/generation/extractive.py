@@ -12,6 +12,15 @@ the question (``QuestionSimilarity``, the engine's embedder; only those sentence
 a section named for the answer type ("Troubleshooting" for a cause) choose; a question
 word naming the collection a document is filed under (``answer_types.names``) keeps out
 the sentences of documents that never name it.
+
+What is asked picks among sentences that merely share words: a value asked of a key
+("what value goes in PD164?") is answered by a sentence giving the key a value
+(``binding``), not one naming it beside another figure; a figure or a value of a shape
+stated tersely ("upsd listens on TCP port 3493 by default.") is looked for among the
+sentences sharing half as many words when none sharing enough gives it (``_near``); what
+a thing is for, in a sentence leaning on the one naming it, is read with its antecedent;
+a yes/no question's subject may be named by the document's title; the command a
+sentence introduces with a colon, on a line of its own, is part of it.
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern, words
 from ragcore.text.quantities import Quantity, quantities
@@ -79,6 +89,7 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+_SHORT = 12  # a line this short is a scrap, or the command a sentence introduces
 _TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
 _HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
 # How many sentences back a leaning sentence's antecedent may go: "… select Settings.
@@ -331,18 +342,23 @@ class ExtractiveGenerator:
                 # the sentences around it that only talk about it ("upsd listens on TCP
                 # port 3493 by default."): when none of those gives the value asked, one
                 # sharing half as many words that does (``_near``).
-                # It names what the question asks (its focus, in it or its heading; a
-                # question without one is not widened: "what feed-in limit applies …?"
-                # would take any limit) and gives the asked key a value, if any: a terse
-                # sentence that shares the subject's name and holds any figure is no
-                # answer ("upsd listens on TCP port 3493 by default." for the default
-                # MAXAGE of upsd.conf).
+                # It names every word of what the question asks (its focus), itself or
+                # under its heading, and gives the asked key a value, if any. A
+                # question without a focus is not widened ("what feed-in limit applies
+                # …?" would take any limit), nor is an attribute enough for its words
+                # (any inspection interval is no answer to how often ladders are
+                # inspected): a terse sentence that shares the subject's name and holds
+                # a figure is no answer ("upsd listens on TCP port 3493 by default." for
+                # the default MAXAGE of upsd.conf).
                 near = [s for s in sentences if s not in pool and self._near(s, asked)]
                 near = [t for t in (_with_next(s, asks, named) for s in near) if fits(t)]
                 if keys:
                     near = [s for s in near if _binds(keys, s)]
-                focus = asks.focus is not None and bool(asks.focus.wanted)
-                fitting = _naming_focus(asks, near, every=True) if focus else []
+                fitting = [
+                    s if _names_every(asks, _said(s)) else replace(s, lead=s.heading)
+                    for s in near
+                    if _names_every(asks, f"{_said(s)} {s.heading}")
+                ]
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one
                 # about the subject does ("The directive was issued after two reports of
@@ -386,8 +402,14 @@ class ExtractiveGenerator:
             fitting = [s for s in fitting if not unbound_cells(s.text)] or fitting
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question is answered by a sentence that states the asked
-                # relation or its negation (``verdict``), when one does.
-                fitting = [s for s in fitting if decides(asks, s.text)] or fitting
+                # relation or its negation (``verdict``), when one does; the subject may
+                # be named by its document's title, the sentence calling it by a short
+                # name ("can i mix 12v and 24v solenoids on one rev pneumatic hub?": "…
+                # all solenoids connected to a single PH must be the same voltage" in
+                # "Wiring Pneumatics - REV Pneumatic Hub").
+                fitting = [
+                    s for s in fitting if decides(asks, f"{s.evidence.document.title}. {s.text}")
+                ] or fitting
             # Of those, the ones that name what the question's form asks about ("What CAN
             # baud rate …?": the baud rate), when any does: a sentence that names the
             # subject but states something else of it is no answer.
@@ -590,6 +612,15 @@ def _binds(keys: Sequence[str], s: _Sentence) -> bool:
     return bool(keys) and binds(keys, f"{s.text} {s.then}".strip(), s.heading)
 
 
+def _names_every(asks: Asks, text: str) -> bool:
+    """``text`` names every word of the question's focus (by word family), when it has
+    one with words; a figure of the asked attribute does not stand in for them."""
+    if asks.focus is None or not asks.focus.wanted:
+        return False
+    said = families(terms(text))
+    return all(in_family(t, said) for t in asks.focus.wanted)
+
+
 def _said(s: _Sentence) -> str:
     """What the answer citing ``s`` says: the sentence, after the one it leans on."""
     return f"{s.context} {s.text}" if s.context else s.text
@@ -684,22 +715,30 @@ def _sentences(
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
     words = {_singular(t) for t in wanted - identifiers}
     leans = pattern("lexicon", "leans_on_context")
-    out = []
+    out: list[_Sentence] = []
     heading = e.section.rsplit(">", 1)[-1].strip()
     before: list[str] = []  # the sentence before, and the one before that if it leans
     paragraphs: list[int] = []  # each sentence's paragraph, for the steps after it
     paragraph, last_end = 0, 0
+    introduced = False  # the sentence just read ends with a colon
     for start, end in split_sentences(e.text):
         raw = e.text[start:end]
         text = " ".join(raw.split())
         if "\n\n" in e.text[last_end:start]:
             paragraph += 1
         last_end = end
+        if introduced and len(text) < _SHORT and not _HEADING.match(raw):
+            # The command or value a sentence ends by introducing ("… it can be cleared
+            # by sending:" and then "d stop" on a line of its own) is part of it.
+            out[-1] = replace(out[-1], text=f"{out[-1].text} {text}")
+            introduced = False
+            continue
+        introduced = False
         if _HEADING.match(raw) and _HEADING_MARKS.sub("", text):
             heading = _HEADING_MARKS.sub("", text)
         elif _title_line(text, e.text[end : end + 2]):
             heading = text
-        if _HEADING.match(raw) or len(text) < 12 or _QUESTION.search(text):
+        if _HEADING.match(raw) or len(text) < _SHORT or _QUESTION.search(text):
             before = []
             paragraph += 1
             continue  # a heading, a scrap, or a question (an FAQ's): no answer to cite
@@ -734,6 +773,7 @@ def _sentences(
             )
         )
         paragraphs.append(paragraph)
+        introduced = text.endswith(":")
     return [
         replace(
             s,

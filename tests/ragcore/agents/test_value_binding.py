@@ -4,6 +4,8 @@ the sentences that only talk about it (issue 27)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from handmade import document, evidence, perceive
 
 from ragcore.agents.generation.binding import asked_keys, binds
@@ -145,3 +147,58 @@ def test_a_purpose_said_in_a_sentence_opening_with_its_job_leans_on_the_one_befo
         question, [evidence(1, chunk, integrator)], perceive(question)
     )
     assert "programmed delay period" in draft.text
+
+
+def test_a_yes_no_answer_may_name_the_subject_by_its_documents_title():
+    overview = document("frc-docs/control-system-hardware", "Hardware Component Overview")
+    hub = document("frc-docs/wiring-pneumatics-ph", "Wiring Pneumatics - REV Pneumatic Hub")
+    question = "can i mix 12v and 24v solenoids on one rev pneumatic hub?"
+    draft = ExtractiveGenerator().generate(
+        question,
+        [
+            # retrieved below the hub's own wiring page
+            dataclasses.replace(
+                evidence(
+                    1,
+                    "The REV Pneumatic Hub is a standalone module that is capable of "
+                    "switching both 12V and 24V pneumatic solenoid valves.",
+                    overview,
+                ),
+                score=0.6,
+            ),
+            evidence(
+                2,
+                "The PH is capable of powering either 12V or 24V solenoids, but all solenoids "
+                "connected to a single PH must be the same voltage.",
+                hub,
+            ),
+        ],
+        perceive(question),
+    )
+    assert "must be the same voltage" in draft.text
+
+
+def test_the_command_a_sentence_introduces_on_a_line_of_its_own_is_part_of_it():
+    no_motion = document("moteus/docs_troubleshooting_no-motion", "Troubleshooting No Motion")
+    chunk = (
+        "Once the cause of the fault has been identified, it can be cleared by sending:"
+        "\n\n`d stop`\n\nThen the command in question can be attempted again."
+    )
+    question = "how do I clear a fault in tview so I can send d pos again?"
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, no_motion)], perceive(question)
+    )
+    assert "sending: `d stop`" in draft.text
+
+
+def test_a_terse_figure_of_the_asked_attribute_but_another_thing_is_no_answer():
+    vessels = document("reg-pressure-vessels", "Pressure vessel inspection rule")
+    chunk = (
+        "Air receivers and other pressure vessels in a workshop are covered by this rule. "
+        "Inspect them every 12 months."
+    )
+    question = "How often do portable ladders and scaffolding have to be inspected?"
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, vessels)], perceive(question)
+    )
+    assert "12 months" not in draft.text
