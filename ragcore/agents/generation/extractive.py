@@ -147,6 +147,10 @@ class _Sentence:
     placed: bool = False
     """It stands where an answer of the asked type lives (``_placed``): under a
     "Troubleshooting" section for a cause, "Specifications" for a figure."""
+    bound: bool = False
+    """It gives the key the question asks the value of a value (``binding``): each such
+    sentence of the best document is an answer, however few words it shares ("phases: 0 =
+    Automatic switching enabled" beside "phases: 1 or 3 = … disabled")."""
     own_words: float = 0.0
     """Share of the question's other content terms in the sentence itself (its
     document title aside): what a sentence stating a value tersely must share (``_near``)."""
@@ -394,7 +398,7 @@ class ExtractiveGenerator:
             # Of those, the ones that give the asked key a value, when any does: "This
             # must match the setting in register PD164 (defaults to 38400)" names the key
             # and gives the driver's rate.
-            fitting = [s for s in fitting if _binds(keys, s)] or fitting
+            fitting = [replace(s, bound=True) for s in fitting if _binds(keys, s)] or fitting
             # A table flattened without its column names binds no value to its key
             # ("Homing Type; HOME_SEARCH_VEL; …; Immediate; 0; 0; NO"): a sentence that
             # fits answers instead, when one does.
@@ -475,7 +479,7 @@ class ExtractiveGenerator:
         band = [
             s
             for s in sentences
-            if s.score >= _BAND * best.score and s.evidence.document.id == document
+            if (s.score >= _BAND * best.score or s.bound) and s.evidence.document.id == document
         ]
         band = [replace(s, placed=_placed(s, kind)) for s in band]
         prose = [s for s in band if _reads_as_sentence(s.text)]

@@ -202,3 +202,20 @@ def test_a_terse_figure_of_the_asked_attribute_but_another_thing_is_no_answer():
         question, [evidence(1, chunk, vessels)], perceive(question)
     )
     assert "12 months" not in draft.text
+
+
+def test_each_value_the_document_gives_the_asked_key_is_an_answer_however_few_words_it_shares():
+    loadpoints = document("evcc-docs/en_reference_configuration_loadpoints", "Loadpoints")
+    chunk = (
+        "### phases\n\nThe value controls whether the automatic phase switching is enabled "
+        "or disabled.\n\n"
+        "phases: 1 or 3 = Automatic switching disabled, and the set value is fixed\n\n"
+        "phases: 0 = Automatic switching enabled"
+    )
+    question = (
+        "evcc loadpoint with a 1p/3p switching charger, what phases value turns on auto switching?"
+    )
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, loadpoints)], perceive(question)
+    )
+    assert "phases: 0 = Automatic switching enabled" in draft.text
