@@ -12,6 +12,15 @@ the question (``QuestionSimilarity``, the engine's embedder; only those sentence
 a section named for the answer type ("Troubleshooting" for a cause) choose; a question
 word naming the collection a document is filed under (``answer_types.names``) keeps out
 the sentences of documents that never name it.
+
+What is asked picks among sentences that merely share words: a value asked of a key
+("what value goes in PD164?") is answered by a sentence giving the key a value
+(``binding``), not one naming it beside another figure; a figure or a value of a shape
+stated tersely ("upsd listens on TCP port 3493 by default.") is looked for among the
+sentences sharing half as many words when none sharing enough gives it (``_near``); what
+a thing is for, in a sentence leaning on the one naming it, is read with its antecedent;
+a yes/no question's subject may be named by the document's title; the command a
+sentence introduces with a colon, on a line of its own, is part of it.
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
+from ragcore.agents.generation.binding import asked_keys, binds
 from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.asks import (
     AnswerType,
@@ -52,6 +62,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern, words
 from ragcore.text.quantities import Quantity, quantities
@@ -78,6 +89,7 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+_SHORT = 12  # a line this short is a scrap, or the command a sentence introduces
 _TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
 _HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
 # How many sentences back a leaning sentence's antecedent may go: "… select Settings.
@@ -135,6 +147,13 @@ class _Sentence:
     placed: bool = False
     """It stands where an answer of the asked type lives (``_placed``): under a
     "Troubleshooting" section for a cause, "Specifications" for a figure."""
+    bound: bool = False
+    """It gives the key the question asks the value of a value (``binding``): each such
+    sentence of the best document is an answer, however few words it shares ("phases: 0 =
+    Automatic switching enabled" beside "phases: 1 or 3 = … disabled")."""
+    own_words: float = 0.0
+    """Share of the question's other content terms in the sentence itself (its
+    document title aside): what a sentence stating a value tersely must share (``_near``)."""
     then: str = ""
     """The sentence after it in its paragraph, cited with it: it carries the figure or
     value the question asks for, which this one, naming the subject, does not ("If
@@ -261,6 +280,22 @@ class ExtractiveGenerator:
                 asks.signals
             )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            if asks.answer_type == AnswerType.PURPOSE and asks.focus is not None:
+                # What a thing is for is often said in a sentence leaning on the one
+                # naming it ("… it is a good idea to add a capacitor as shown as well.
+                # This will help reduce the effect of electrical noise."): a sentence
+                # about the subject that, with what it leans on, names the thing is
+                # looked for however few of the question's other words it shares, in
+                # the documents of the sentences that share enough.
+                documents = {s.evidence.document.id for s in relevant}
+                pool += [
+                    s
+                    for s in sentences
+                    if s not in pool
+                    and s.context
+                    and s.evidence.document.id in documents
+                    and names_focus(asks, _said(s))
+                ]
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question's answer states the asked relation; a sentence about
                 # the subject that does is looked for however few other words it shares.
@@ -277,21 +312,57 @@ class ExtractiveGenerator:
                     and key in f"{s.heading} {s.evidence.section} {s.text}"
                     and names_value(value, s.text)
                 ]
-            pool = [_with_next(s, asks, named) for s in pool]
-            fitting = [
-                s
-                for s in pool
-                if addresses(wanted_attributes, s.text)
-                and not table.contrast(asks.terms, s.text)
-                and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
-                and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
-                and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
-                and not other_code(asks, s.text)
-                and not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
-                # Nor a sentence that only repeats the question (a manual page's title
-                # line, "DEBOUNCE(9) HAL Component DEBOUNCE(9)").
-                and not adds_nothing(asks, _read_on(s, asks))
-            ]
+            # A value asked of a key ("what value goes in PD164?"): a sentence that gives
+            # the key a value, however few of the question's other words it shares
+            # ("Set register PD164 (baud rate) to 2"; ``binding``).
+            keys = asked_keys(question, named) if asks.form == QuestionForm.VALUE else ()
+            if keys:
+                pool += [s for s in sentences if s not in pool and _binds(keys, s)]
+            # A sentence that gives the key its value needs no next one to carry it.
+            pool = [s if _binds(keys, s) else _with_next(s, asks, named) for s in pool]
+
+            def fits(s: _Sentence) -> bool:
+                return (
+                    addresses(wanted_attributes, s.text)
+                    and not table.contrast(asks.terms, s.text)
+                    and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
+                    and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
+                    and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
+                    and not other_code(asks, s.text)
+                    # A sentence giving the asked key a value has the shape asked:
+                    # "- deny: …" under "readonly" is a value, though not a number.
+                    and (
+                        not unshaped(asks.value_shape, _read_on(s, asks), asks.terms)
+                        or _binds(keys, s)
+                    )
+                    # Nor a sentence that only repeats the question (a manual page's
+                    # title line, "DEBOUNCE(9) HAL Component DEBOUNCE(9)").
+                    and not adds_nothing(asks, _read_on(s, asks))
+                )
+
+            fitting = [s for s in pool if fits(s)]
+            if not fitting and _asks_a_value(asks):
+                # A value is often stated tersely, in fewer of the question's words than
+                # the sentences around it that only talk about it ("upsd listens on TCP
+                # port 3493 by default."): when none of those gives the value asked, one
+                # sharing half as many words that does (``_near``).
+                # It names every word of what the question asks (its focus), itself or
+                # under its heading, and gives the asked key a value, if any. A
+                # question without a focus is not widened ("what feed-in limit applies
+                # …?" would take any limit), nor is an attribute enough for its words
+                # (any inspection interval is no answer to how often ladders are
+                # inspected): a terse sentence that shares the subject's name and holds
+                # a figure is no answer ("upsd listens on TCP port 3493 by default." for
+                # the default MAXAGE of upsd.conf).
+                near = [s for s in sentences if s not in pool and self._near(s, asked)]
+                near = [t for t in (_with_next(s, asks, named) for s in near) if fits(t)]
+                if keys:
+                    near = [s for s in near if _binds(keys, s)]
+                fitting = [
+                    s if _names_every(asks, _said(s)) else replace(s, lead=s.heading)
+                    for s in near
+                    if _names_every(asks, f"{_said(s)} {s.heading}")
+                ]
             if asks.form == QuestionForm.WHY:
                 # A why question is answered by a sentence that gives a reason, when one
                 # about the subject does ("The directive was issued after two reports of
@@ -324,6 +395,10 @@ class ExtractiveGenerator:
                 fitting = [
                     s for s in fitting if key in f"{s.heading} {s.evidence.section}"
                 ] or fitting
+            # Of those, the ones that give the asked key a value, when any does: "This
+            # must match the setting in register PD164 (defaults to 38400)" names the key
+            # and gives the driver's rate.
+            fitting = [replace(s, bound=True) for s in fitting if _binds(keys, s)] or fitting
             # A table flattened without its column names binds no value to its key
             # ("Homing Type; HOME_SEARCH_VEL; …; Immediate; 0; 0; NO"): a sentence that
             # fits answers instead, when one does.
@@ -331,8 +406,14 @@ class ExtractiveGenerator:
             fitting = [s for s in fitting if not unbound_cells(s.text)] or fitting
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question is answered by a sentence that states the asked
-                # relation or its negation (``verdict``), when one does.
-                fitting = [s for s in fitting if decides(asks, s.text)] or fitting
+                # relation or its negation (``verdict``), when one does; the subject may
+                # be named by its document's title, the sentence calling it by a short
+                # name ("can i mix 12v and 24v solenoids on one rev pneumatic hub?": "…
+                # all solenoids connected to a single PH must be the same voltage" in
+                # "Wiring Pneumatics - REV Pneumatic Hub").
+                fitting = [
+                    s for s in fitting if decides(asks, f"{s.evidence.document.title}. {s.text}")
+                ] or fitting
             # Of those, the ones that name what the question's form asks about ("What CAN
             # baud rate …?": the baud rate), when any does: a sentence that names the
             # subject but states something else of it is no answer.
@@ -375,6 +456,14 @@ class ExtractiveGenerator:
         needed = self.min_relevance / 2 if s.names_codes else self.min_relevance
         return s.identifiers >= 0.5 and s.words + bonus >= needed
 
+    def _near(self, s: _Sentence, asked: Constraints) -> bool:
+        """``s`` is about the subject and shares itself (its document's title aside) at
+        least half the words ``_relevant`` asks for: a sentence that states a value
+        tersely ("upsd listens on TCP port 3493 by default."), not any sentence of a
+        document whose title holds the question's words ("Speed: 250 kbps; value:
+        250000" in the ODrive CAN guide)."""
+        return self._relevant(replace(s, words=2 * s.own_words), asked)
+
     def _band(self, sentences: list[_Sentence], kind: AnswerType, question: str) -> list[_Sentence]:
         """The sentences of the best one's document near it by word overlap (within
         ``_BAND`` of it), best first: by overlap, closeness in meaning to the question
@@ -390,7 +479,7 @@ class ExtractiveGenerator:
         band = [
             s
             for s in sentences
-            if s.score >= _BAND * best.score and s.evidence.document.id == document
+            if (s.score >= _BAND * best.score or s.bound) and s.evidence.document.id == document
         ]
         band = [replace(s, placed=_placed(s, kind)) for s in band]
         prose = [s for s in band if _reads_as_sentence(s.text)]
@@ -403,7 +492,10 @@ class ExtractiveGenerator:
         # A step is not put before the step it follows ("There select System …" after
         # "… select Settings"): a sentence ranks as high as the best of the sentences
         # after it in its paragraph that lean on it or are steps.
+        # Not an item of a list of values ("- deny: Write access is blocked …"), which
+        # follows no other item.
         leans, step = pattern("lexicon", "leans_on_context"), pattern("lexicon", "step")
+        item = pattern("lexicon", "value_item")
         rank = {
             id(s): max(
                 [
@@ -414,6 +506,7 @@ class ExtractiveGenerator:
                         if t is not s
                         and t.text in s.steps
                         and (leans.match(t.text) or step.search(t.text))
+                        and not item.match(t.text)
                     ),
                 ]
             )
@@ -510,10 +603,38 @@ def _for_parts(
     return added
 
 
+def _asks_a_value(asks: Asks) -> bool:
+    """The question asks for a figure or a value of a shape of its own (a port, a line
+    speed, a limit; not any "value")."""
+    shaped = asks.value_shape is not None and asks.value_shape != "value"
+    return shaped or asks.answer_type == AnswerType.FIGURE
+
+
+def _binds(keys: Sequence[str], s: _Sentence) -> bool:
+    """``s`` (with the sentence after it, when that carries the value) gives one of the
+    asked ``keys`` a value (``binding.binds``)."""
+    return bool(keys) and binds(keys, f"{s.text} {s.then}".strip(), s.heading)
+
+
+def _names_every(asks: Asks, text: str) -> bool:
+    """``text`` names every word of the question's focus (by word family), when it has
+    one with words; a figure of the asked attribute does not stand in for them."""
+    if asks.focus is None or not asks.focus.wanted:
+        return False
+    said = families(terms(text))
+    return all(in_family(t, said) for t in asks.focus.wanted)
+
+
+def _said(s: _Sentence) -> str:
+    """What the answer citing ``s`` says: the sentence, after the one it leans on."""
+    return f"{s.context} {s.text}" if s.context else s.text
+
+
 def _naming_focus(asks: Asks, sentences: list[_Sentence], every: bool = False) -> list[_Sentence]:
-    """The sentences that name the focus of the question's form (``names_focus``), else
-    those under a heading that names it, to be cited after it."""
-    return [s for s in sentences if names_focus(asks, s.text, every)] or [
+    """The sentences that name the focus of the question's form (``names_focus``), with
+    the sentence they lean on and are cited after, else those under a heading that
+    names it, to be cited after it."""
+    return [s for s in sentences if names_focus(asks, _said(s), every)] or [
         replace(s, lead=s.heading) for s in sentences if names_focus(asks, s.heading, every)
     ]
 
@@ -598,22 +719,30 @@ def _sentences(
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
     words = {_singular(t) for t in wanted - identifiers}
     leans = pattern("lexicon", "leans_on_context")
-    out = []
+    out: list[_Sentence] = []
     heading = e.section.rsplit(">", 1)[-1].strip()
     before: list[str] = []  # the sentence before, and the one before that if it leans
     paragraphs: list[int] = []  # each sentence's paragraph, for the steps after it
     paragraph, last_end = 0, 0
+    introduced = False  # the sentence just read ends with a colon
     for start, end in split_sentences(e.text):
         raw = e.text[start:end]
         text = " ".join(raw.split())
         if "\n\n" in e.text[last_end:start]:
             paragraph += 1
         last_end = end
+        if introduced and len(text) < _SHORT and not _HEADING.match(raw):
+            # The command or value a sentence ends by introducing ("… it can be cleared
+            # by sending:" and then "d stop" on a line of its own) is part of it.
+            out[-1] = replace(out[-1], text=f"{out[-1].text} {text}")
+            introduced = False
+            continue
+        introduced = False
         if _HEADING.match(raw) and _HEADING_MARKS.sub("", text):
             heading = _HEADING_MARKS.sub("", text)
         elif _title_line(text, e.text[end : end + 2]):
             heading = text
-        if _HEADING.match(raw) or len(text) < 12 or _QUESTION.search(text):
+        if _HEADING.match(raw) or len(text) < _SHORT or _QUESTION.search(text):
             before = []
             paragraph += 1
             continue  # a heading, a scrap, or a question (an FAQ's): no answer to cite
@@ -631,12 +760,24 @@ def _sentences(
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
         names_codes = bool(codes) and codes <= own
+        own_share = coverage(words, {_singular(t) for t in own})
         out.append(
             _Sentence(
-                text, e, id_share, word_share, score, subjects, names_codes, context, (), heading
+                text,
+                e,
+                id_share,
+                word_share,
+                score,
+                subjects,
+                names_codes,
+                context,
+                (),
+                heading,
+                own_words=own_share,
             )
         )
         paragraphs.append(paragraph)
+        introduced = text.endswith(":")
     return [
         replace(
             s,
