@@ -233,6 +233,11 @@ class GoldenKind(_Vocabulary):
     DERIVED = "derived"
     MIXED = "mixed"
     UNEXPRESSIBLE = "unexpressible"
+    # Questions as people ask them over real tables (``benchmarks/tables_real``).
+    AGGREGATE = "aggregate"
+    FILTER = "filter"
+    UNKNOWN_VALUE = "unknown_value"
+    UNANSWERABLE = "unanswerable"
 
 
 __all__ = [
