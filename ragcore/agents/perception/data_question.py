@@ -190,6 +190,10 @@ class _Words:
     """Verbs of paying ("spent", "paid"): the figure is money, not which money."""
     paying_nouns: frozenset[str] = frozenset()
     """Money words of a measure's name a verb of paying stands for ("cost")."""
+    conditions: tuple[Phrase, ...] = ()
+    """Words selecting rows by a condition ("on time"): never idle when unread."""
+    happening: frozenset[str] = frozenset()
+    """Verbs saying only that the rows happened ("were received"): they select none."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -299,6 +303,10 @@ def _words() -> _Words:
         ),
         paying_nouns=frozenset(
             _norm(w) for w in _strings(data.get("paying", {}), "nouns", "paying")
+        ),
+        conditions=phrases(_strings(data.get("conditions", {}), "phrases", "conditions")),
+        happening=frozenset(
+            _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
         ),
     )
 
@@ -714,6 +722,10 @@ class _Reader:
         self.readings: dict[Measure, tuple[Directness, frozenset[int]]] = {}
         """Each measure the question's words name: how directly, and by which words."""
         self.chosen: Measure | None = None
+        self.named: set[int] = set()
+        """The words naming a value, a dimension or a measure: a word right after one
+        describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
+        left"), unless it selects rows ("flights diverted")."""
 
     def reading(self, measure: Measure | None = None) -> Reading | None:
         """How the question reads ``measure`` (by default the one chosen)."""
@@ -780,16 +792,29 @@ class _Reader:
         # Words that add no constraint by where they stand: a value's description right
         # after it ("the CV-12 conveyor belt"), a verb right after what it tells of
         # ("which warehouse holds", "did we receive", "were received"; not "were short").
+        # Only a verb saying that the rows happened: "were cancelled", "flights
+        # diverted", "did they divert" select rows, which the query does not.
         following = set()
         for k in range(1, len(tokens)):
             token, prior = tokens[k], tokens[k - 1].exact
             if k in used or k in describing or token.raw[:1].isupper():
                 continue
-            verb = prior in words.subjects or (
-                prior in words.auxiliaries and token.exact.endswith(("ed", "en"))
-            )
-            if k - 1 in used or verb or (k - 1 in following and prior not in plain):
+            happened = token.exact in words.happening
+            verb = happened and (prior in words.subjects or prior in words.auxiliaries)
+            selecting = token.exact.endswith("ed") and not happened
+            if (
+                k - 1 in self.named
+                and not selecting
+                or verb
+                or (k - 1 in following and prior not in plain)
+            ):
                 following.add(k)
+        conditions = {  # "on time", "late": rows selected by a condition
+            k
+            for phrase in words.conditions
+            for i, j in _Claims(tokens, set(used)).find(phrase)
+            for k in range(i, j)
+        }
         return [
             token
             for k, token in enumerate(tokens)
@@ -797,6 +822,7 @@ class _Reader:
             and token.start < text_from
             and (
                 token.exact in words.negations  # a query selects rows, it leaves none out
+                or k in conditions
                 or k in describing
                 or not (idle(token) or k in following)
             )
@@ -829,6 +855,9 @@ class _Reader:
 
         described = split(own)
         described |= split((schema.name, schema.description)) - (split(others) - described)
+        # a value's name in the table's description ("out of New York (JFK, LaGuardia,
+        # Newark)") is a filter the query reads, or a constraint it cannot apply
+        described -= {_norm(name) for name, _, _ in schema.aliases if " " not in name}
         stems = {_stem(w) for w in described}
         # The time column's words only as written: "opened" reads opened_date, the
         # status "open" does not.
@@ -1237,6 +1266,7 @@ class _Reader:
             if (key := _value_key(value))
         ]
         found = self.claims.claim(phrases, attr="exact")
+        found += self._aliases()
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
         # no other value of its column reads the same folded
         folded: dict[tuple[str, Phrase], list[tuple[Phrase, tuple[str, Value]]]] = {}
@@ -1254,10 +1284,35 @@ class _Reader:
             ):
                 self.claims.used.add(i - 1)
                 i -= 1
+            self.named.update(range(i, j))
             if not any(f[2:] == (column, value) for f in filters):
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
+        """Stored values named by the names their dimension's description glosses them
+        with (``TableSchema.aliases``: "Newark" of "EWR (Newark)", "Delta" of "DL (Delta
+        Air Lines)"): a gloss of several words as written in any case, one word only
+        capitalised, as a name ("United", not "united")."""
+        stored = {(c, str(v)): v for c, vs in self.values.items() for v in vs}
+        whole: list[tuple[Phrase, tuple[str, Value]]] = []
+        single: dict[str, tuple[str, Value]] = {}
+        for name, column, value in self.schema.aliases:
+            if (column, value) not in stored:
+                continue
+            label = (column, stored[column, value])
+            if len(name.split()) > 1:
+                whole.append((_value_key(name), label))
+            else:
+                single.setdefault(name, label)
+        found = self.claims.claim(whole, attr="exact")
+        for k, token in enumerate(self.tokens):
+            label = single.get(_POSSESSIVE.sub("", token.raw))
+            if label is not None and k not in self.claims.used:
+                self.claims.used.add(k)
+                found.append((k, k + 1, label))
+        return found
 
     def _kinds(
         self, phrases: list[tuple[Phrase, tuple[str, Value]]]
@@ -1394,6 +1449,7 @@ class _Reader:
             ):
                 needs_text = []
         for i, j, m in measures:
+            self.named.update(range(i, j))  # "flights departed", "homes sold"
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
         if threshold := words.thresholds.search(self.text):
@@ -1405,6 +1461,7 @@ class _Reader:
         if problem is not None:
             return problem
         mentions = self._mentions()
+        self.named.update(k for m in mentions for k in range(m.i, m.j))
         aggregations = self.claims.claim(words.aggregations)
         rankings = self.claims.claim(words.ranking)
         limit: int | None = None  # "top 3", "the three highest", "bottom five"
