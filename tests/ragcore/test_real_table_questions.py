@@ -36,6 +36,10 @@ def tables(tmp_path_factory):
     plain = sqlite3.connect(":memory:")
     plain.execute(f"CREATE TABLE flights ({', '.join(flights[0])})")
     plain.executemany(f"INSERT INTO flights VALUES ({', '.join('?' * 8)})", flights[1:])
+    with open(REAL / "txhousing.csv", encoding="utf-8", newline="") as file:
+        housing = list(csv.reader(file))
+    plain.execute(f"CREATE TABLE txhousing ({', '.join(housing[0])})")
+    plain.executemany(f"INSERT INTO txhousing VALUES ({', '.join('?' * 7)})", housing[1:])
     with Engine(Config(data_dir=folder / "data"), clock=lambda: TODAY) as engine:
         engine.ingest_table(folder / "flights.csv", table="flights", schema=REAL / "flights.toml")
         engine.ingest_table(
@@ -114,3 +118,59 @@ def test_a_row_condition_the_query_cannot_state_is_declined_not_dropped(tables, 
     answer = engine.ask(question)
     assert answer.status == AnswerStatus.NO_ANSWER, answer.text
     assert answer.issues and "cannot answer" in answer.issues[0].message
+
+
+def _figure(answer_text: str, value: float) -> bool:
+    return f" {round(value, 2):g} " in answer_text
+
+
+def test_a_measure_s_name_turned_round_is_the_name_not_two_measures(tables):
+    # "sales volume" written "volume of sales": the volume, not volume and sales
+    engine, plain = tables
+    answer = engine.ask(
+        "What was the total volume of sales in Dallas in the first quarter of 2015?"
+    )
+    assert answer.status == AnswerStatus.OK, answer.issues
+    (total,) = plain.execute(
+        "SELECT sum(CAST(volume AS INTEGER)) FROM txhousing "
+        "WHERE city = 'Dallas' AND month BETWEEN '2015-01' AND '2015-03'"
+    ).fetchone()
+    assert f" {total} USD" in answer.text, answer.text
+    delay = engine.ask("What was the delay of departures at JFK in 2013?")
+    assert delay.status == AnswerStatus.OK, delay.issues
+    (expected,) = plain.execute(
+        "SELECT avg(CAST(dep_delay AS INTEGER)) FROM flights WHERE origin = 'JFK'"
+    ).fetchone()
+    assert _figure(delay.text, expected), delay.text
+
+
+def test_the_words_of_a_name_read_apart_in_any_verb_form(tables):
+    # "time made up" in "how much time did the flights make up"
+    engine, plain = tables
+    answer = engine.ask("How much time did DL flights from LGA make up on average in 2013?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    (expected,) = plain.execute(
+        "SELECT avg(CAST(dep_delay AS INTEGER) - CAST(arr_delay AS INTEGER)) FROM flights "
+        "WHERE carrier = 'DL' AND origin = 'LGA'"
+    ).fetchone()
+    assert "time made up" in answer.text and _figure(answer.text, expected), answer.text
+
+
+def test_which_of_two_named_values_with_a_verb_of_the_measure_compares_them(tables):
+    engine, _ = tables
+    answer = engine.ask("Houston or Dallas - which sold more homes in 2014?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert "city Houston (" in answer.text and "higher than of city Dallas" in answer.text
+    # no values named: no figure of the largest month-and-city row instead
+    alone = engine.ask("Which sold more homes in 2014?")
+    assert alone.status == AnswerStatus.NO_ANSWER, alone.text
+
+
+def test_a_word_two_measures_are_named_by_is_ambiguous_not_a_pick(tables):
+    engine, _ = tables
+    answer = engine.ask("How late were UA flights out of EWR in July 2013?")
+    assert answer.status == AnswerStatus.UNCERTAIN, answer.text
+    assert "dep_delay" in answer.text and "arr_delay" in answer.text
+    # as a condition on the rows it is declined ("late" selects flights)
+    counted = engine.ask("How many flights arrived late in 2013?")
+    assert counted.status == AnswerStatus.NO_ANSWER, counted.text

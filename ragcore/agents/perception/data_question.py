@@ -192,6 +192,8 @@ class _Words:
     """Money words of a measure's name a verb of paying stands for ("cost")."""
     conditions: tuple[Phrase, ...] = ()
     """Words selecting rows by a condition ("on time"): never idle when unread."""
+    inverted: tuple[Phrase, ...] = ()
+    """Words joining a name turned round: "volume of sales" of "sales volume"."""
     happening: frozenset[str] = frozenset()
     """Verbs saying only that the rows happened ("were received"): they select none."""
 
@@ -199,6 +201,17 @@ class _Words:
     def grouping(self) -> frozenset[str]:
         """Every word of grouping: "across all sites" sums over them, it asks nothing else."""
         return frozenset(w for p in self.triggers for w in p) | self.overall | self.listing
+
+    @cached_property
+    def forms(self) -> Mapping[str, frozenset[str]]:
+        """Each form of a verb of ``verb_forms`` -> its other forms ("make" -> "made",
+        "makes", "making"; "made" -> "make", ...), folded as names are."""
+        out: dict[str, frozenset[str]] = {}
+        for base, others in self.verb_forms.items():
+            family = frozenset(_norm(w) for w in (base, *others))
+            for form in family:
+                out[form] = family - {form}
+        return out
 
     @cached_property
     def extremes(self) -> tuple[tuple[Phrase, Order], ...]:
@@ -304,6 +317,7 @@ def _words() -> _Words:
         paying_nouns=frozenset(
             _norm(w) for w in _strings(data.get("paying", {}), "nouns", "paying")
         ),
+        inverted=phrases(_strings(data.get("inverted", {}), "words", "inverted")),
         conditions=phrases(_strings(data.get("conditions", {}), "phrases", "conditions")),
         happening=frozenset(
             _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
@@ -962,6 +976,7 @@ class _Reader:
                 # of purchase_orders, whatever its synonyms say
                 names += [(self.schema.name, measure), (rows, measure)]
         names += self._extreme_variants(names)
+        names += self._inverted(names)
         counted = self._counted_identifiers()
         # "I need to order an air filter": a verb, not the orders measure. "per purchase
         # order": a longer name of a dimension, not the "purchases" measure.
@@ -998,6 +1013,11 @@ class _Reader:
                 for k, t in reversed(list(enumerate(self.tokens)))
                 if k not in used or k in over
             }
+            # a verb of the name in any of its forms: "time made up" in "how much time
+            # did the flights make up"
+            for token_form, k in list(present.items()):
+                for form in self.words.forms.get(token_form, ()):
+                    present.setdefault(form, k)
             for synonym in () if measure in named else measure.synonyms:
                 words = [w for w in _phrase(synonym) if w not in plain]
                 if len(words) >= 2 and all(w in present for w in words):
@@ -1093,6 +1113,21 @@ class _Reader:
                         plurals.append(((*exact[:-1], exact[-1] + "s"), counting))
         return self.claims.claim(plurals, attr="exact")
 
+    def _inverted(self, names: list[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
+        """A name of two or more words turned round (rules file, ``[inverted]``): "sales
+        volume" is also "volume of sales", "departure delay" "delay of departure". Not a
+        name with a stopword in it ("months of inventory" is turned already)."""
+        plain = self.words.stopwords
+        variants = []
+        for name, measure in names:
+            phrase = _phrase(name)
+            if len(phrase) < 2 or any(w in plain for w in phrase):
+                continue
+            words = _name_keys(name)[0]
+            for joint in self.words.inverted:
+                variants.append((" ".join((words[-1], *joint, *words[:-1])), measure))
+        return variants
+
     def _extreme_variants(self, names: list[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
         """A name opening with an extreme word in every other word of that extreme:
         "maximum bearing temperature" is also the "highest bearing temperature" (not the
@@ -1179,9 +1214,32 @@ class _Reader:
             if len(p) < j - i and tuple(norms[i : i + len(p)]) == p
         ]
 
+    def _shared_word(self) -> Ambiguous | None:
+        """For a question naming only the rows and asking no count of them: a word of
+        its own that is a word of the names of two measures or more, and of no other
+        ("how late were the flights": "late departure", "late arrival"), reads them
+        alike: ambiguous, no pick. A word of one measure's name alone reads none."""
+        plain = self.words.stopwords | self.words.skip
+        for k, token in enumerate(self.tokens):
+            if k in self.claims.used or token.norm in plain:
+                continue
+            named = [
+                m
+                for m in self.schema.measures
+                if not m.counts_rows
+                and any(token.norm in _phrase(n) for n in (m.name, *m.synonyms))
+            ]
+            if len(named) > 1:
+                readings = (
+                    Reading(self.schema.name, m.name, (token.raw,), Directness.SYNONYM)
+                    for m in named
+                )
+                return Ambiguous(tuple(readings))
+        return None
+
     def _asked(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
-    ) -> Measure | Unexpressible:
+    ) -> Measure | Unexpressible | Ambiguous:
         """``measure``, unless it counts rows and the question only names the rows: "how
         much did we spend on emergency work orders" asks for no count of them; "how
         many", "the number of", "the total", "fewer" or "the most" work orders do."""
@@ -1207,6 +1265,8 @@ class _Reader:
         if (row := self._row_extreme(measure, measures)) is not None:
             self.row_extreme = row  # "the earliest QuickFix Industrial order": its row
             return measure
+        if (shared := self._shared_word()) is not None:
+            return shared  # "how late were the flights": departure or arrival delay
         figures = ", ".join(m.name for m in self.schema.measures if not m.counts_rows)
         return self.unexpressible(
             f"it names the {measure.name.replace('_', ' ')}s' rows but asks for no count of "
@@ -1308,10 +1368,10 @@ class _Reader:
                 single.setdefault(name, label)
         found = self.claims.claim(whole, attr="exact")
         for k, token in enumerate(self.tokens):
-            label = single.get(_POSSESSIVE.sub("", token.raw))
-            if label is not None and k not in self.claims.used:
+            named = single.get(_POSSESSIVE.sub("", token.raw))
+            if named is not None and k not in self.claims.used:
                 self.claims.used.add(k)
-                found.append((k, k + 1, label))
+                found.append((k, k + 1, named))
         return found
 
     def _kinds(
@@ -1494,7 +1554,10 @@ class _Reader:
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
                 group_by.append(column)
-        if problem := self._unknown(mentions, ranked, needs_text, self._idle(measure), measure):
+        unknown = self._unknown(
+            mentions, ranked, needs_text, self._idle(measure), measure, bool(compared)
+        )
+        if problem := unknown:
             return problem
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
@@ -1877,10 +1940,13 @@ class _Reader:
         needs_text: list[tuple[int, int]],
         idle: Callable[[_Token], bool],
         measure: Measure,
+        compared: bool = False,
     ) -> Unexpressible | None:
         """A grouping, ranking or filter the question asks for that the table lacks
         (``idle`` words name none: "across all monitored assets" of a monitoring log; a
-        word of ``measure``'s own names does after "per": "CO2 per tonne" is a ratio)."""
+        word of ``measure``'s own names does after "per": "CO2 per tonne" is a ratio).
+        With values ``compared``, "which" and a word of the measure asks which of them
+        ("Houston or Dallas - which sold more homes")."""
         words, tokens, used = self.words, self.tokens, self.claims.used
         text_from = min((i for i, _ in needs_text), default=len(tokens))
         in_text = {k for i, j in needs_text for k in range(i, j)}
@@ -1916,6 +1982,8 @@ class _Reader:
                 for w in _phrase(n)
             }
             if after < len(tokens) and after not in used and tokens[after].norm in own:
+                if compared and not is_trigger:
+                    continue  # "Houston or Dallas - which sold more": which of the two
                 return self.unexpressible(
                     f"it has no {measure.name} per {tokens[after].raw!r}, only totals and "
                     f"averages of it; its dimensions: {dimensions}"
