@@ -174,3 +174,29 @@ def test_a_word_two_measures_are_named_by_is_ambiguous_not_a_pick(tables):
     # as a condition on the rows it is declined ("late" selects flights)
     counted = engine.ask("How many flights arrived late in 2013?")
     assert counted.status == AnswerStatus.NO_ANSWER, counted.text
+
+
+def test_an_extreme_of_a_row_count_is_declined_not_answered_one(tables):
+    # each row counts one: "the longest flight" is no maximum of the flight count
+    engine, _ = tables
+    for question in (
+        "What was the longest flight in 2013?",
+        "What was the average number of flights per airline in 2013?",
+    ):
+        answer = engine.ask(question)
+        assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+        assert "each row counts one" in answer.issues[0].message
+    ranked = engine.ask("Which airline had the most flights in 2013?")
+    assert ranked.status == AnswerStatus.OK and "carrier UA" in ranked.text, ranked.text
+
+
+def test_two_values_combined_are_one_figure(tables):
+    # "combined" is also a word of summing: still one figure for both, not one each
+    engine, plain = tables
+    answer = engine.ask("How many homes were sold in Austin and Dallas combined in 2014?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    (total,) = plain.execute(
+        "SELECT sum(CAST(sales AS INTEGER)) FROM txhousing "
+        "WHERE city IN ('Austin', 'Dallas') AND month LIKE '2014-%'"
+    ).fetchone()
+    assert f" {total} homes" in answer.text and "higher than" not in answer.text, answer.text

@@ -1549,7 +1549,8 @@ class _Reader:
         # names two values with one word: alternatives, summed together)
         spans = {(c, i) for i, _, c, _ in filters}
         compared = [c for c in dict.fromkeys(columns) if sum(s[0] == c for s in spans) > 1]
-        if compared and self.claims.claim([(p, None) for p in words.together]):
+        fresh = _Claims(self.tokens)  # "combined" is also read as a sum
+        if compared and any(any(fresh.find(p)) for p in words.together):
             compared = []  # "Riverside and Hillcrest together": one figure for both
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
@@ -1646,6 +1647,16 @@ class _Reader:
                 i, j, _ = rankings[0]
                 self.note(Role.AGGREGATION, i, j, aggregation.value)
             order, limit = None, None
+        of_rows = (Aggregation.MAX, Aggregation.MIN, Aggregation.AVG, Aggregation.MEDIAN)
+        if measure.counts_rows and aggregation in of_rows and self.row_extreme is None:
+            # "the longest flight": each row counts one, so its maximum is 1 whatever
+            # the rows; the question asks for a figure of the rows the table has none for
+            figures = ", ".join(m.name for m in schema.measures if not m.counts_rows)
+            said = next((m.text for m in self.matched if m.role is Role.AGGREGATION), "")
+            return self.unexpressible(
+                f"{said or aggregation.value!r} of {measure.name.replace('_', ' ')}s is no "
+                f"figure (each row counts one); name the figure ({figures})"
+            )
         elif order is not None:
             i, j, _ = (rankings or extremes)[0]
             self.note(Role.ORDER, i, j, order.value)
