@@ -200,3 +200,27 @@ def test_two_values_combined_are_one_figure(tables):
         "WHERE city IN ('Austin', 'Dallas') AND month LIKE '2014-%'"
     ).fetchone()
     assert f" {total} homes" in answer.text and "higher than" not in answer.text, answer.text
+
+
+def test_which_value_has_the_most_rows_of_a_kind_names_it(tables):
+    # "the most DL flights": the rows' kind between the ranking word and their name
+    engine, plain = tables
+    answer = engine.ask("Which destination had the most DL flights from JFK in 2013?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    top = plain.execute(
+        "SELECT dest, count(*) AS n FROM flights WHERE carrier = 'DL' AND origin = 'JFK' "
+        "GROUP BY dest ORDER BY n DESC LIMIT 1"
+    ).fetchone()
+    assert f"dest {top[0]} is {top[1]} flights" in answer.text, answer.text
+
+
+def test_a_single_row_s_extreme_is_the_extreme_over_rows(tables):
+    engine, plain = tables
+    answer = engine.ask("What was the longest air time of a single flight from EWR in 2013?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    (longest,) = plain.execute(
+        "SELECT max(CAST(air_time AS INTEGER)) FROM flights WHERE origin = 'EWR'"
+    ).fetchone()
+    assert f" {longest} minutes" in answer.text, answer.text
+    total = engine.ask("What was the total air time of a single flight from EWR in 2013?")
+    assert total.status == AnswerStatus.NO_ANSWER, total.text

@@ -192,6 +192,8 @@ class _Words:
     """Money words of a measure's name a verb of paying stands for ("cost")."""
     conditions: tuple[Phrase, ...] = ()
     """Words selecting rows by a condition ("on time"): never idle when unread."""
+    one_row: frozenset[str] = frozenset()
+    """Words saying one row ("a single shift"): idle for a maximum or minimum."""
     inverted: tuple[Phrase, ...] = ()
     """Words joining a name turned round: "volume of sales" of "sales volume"."""
     happening: frozenset[str] = frozenset()
@@ -317,6 +319,7 @@ def _words() -> _Words:
         paying_nouns=frozenset(
             _norm(w) for w in _strings(data.get("paying", {}), "nouns", "paying")
         ),
+        one_row=frozenset(_norm(w) for w in _strings(data.get("one_row", {}), "words", "one_row")),
         inverted=phrases(_strings(data.get("inverted", {}), "words", "inverted")),
         conditions=phrases(_strings(data.get("conditions", {}), "phrases", "conditions")),
         happening=frozenset(
@@ -823,6 +826,7 @@ class _Reader:
                 or (k - 1 in following and prior not in plain)
             ):
                 following.add(k)
+        extreme = query.aggregation in (Aggregation.MAX, Aggregation.MIN)
         conditions = {  # "on time", "late": rows selected by a condition
             k
             for phrase in words.conditions
@@ -834,6 +838,7 @@ class _Reader:
             for k, token in enumerate(tokens)
             if k not in used
             and token.start < text_from
+            and not (extreme and token.norm in words.one_row)  # "of a single flight"
             and (
                 token.exact in words.negations  # a query selects rows, it leaves none out
                 or k in conditions
@@ -1247,7 +1252,17 @@ class _Reader:
             return measure
         norms = [t.norm for t in self.tokens]
         for i, j, m in measures:
-            ranked = any(tuple(norms[max(0, i - len(p)) : i]) == p for p, _ in self.words.ranking)
+            # "the most work orders", "the most emergency work orders" (a few words
+            # between, none another measure's: the rows' kind, read as a value)
+            taken = {k for a, b, o in measures if o is not m for k in range(a, b)}
+            rows = {w for p, _ in self.words.rows for w in p}  # "the most recent order"
+            taken |= {k for k in range(max(0, i - _ROW_GAP), i) if norms[k] in rows}
+            ranked = any(
+                tuple(norms[max(0, end - len(p)) : end]) == p
+                for end in range(i, max(0, i - _ROW_GAP) - 1, -1)
+                if not taken & set(range(end, i))
+                for p, _ in self.words.ranking
+            )
             ranked = (
                 ranked
                 or any(  # "what percent of work orders": a share of their count
