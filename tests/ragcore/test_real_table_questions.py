@@ -111,6 +111,7 @@ def test_a_gloss_that_is_no_name_names_no_value(tables):
         "How many flights were on time in 2013?",
         "How many AA flights diverted in 2013?",
         "How many new homes were sold in Dallas in 2014?",
+        "How many homes were listed in Austin in June 2014?",  # listings, not sales
     ],
 )
 def test_a_row_condition_the_query_cannot_state_is_declined_not_dropped(tables, question):
@@ -224,3 +225,18 @@ def test_a_single_row_s_extreme_is_the_extreme_over_rows(tables):
     assert f" {longest} minutes" in answer.text, answer.text
     total = engine.ask("What was the total air time of a single flight from EWR in 2013?")
     assert total.status == AnswerStatus.NO_ANSWER, total.text
+
+
+def test_values_compared_by_their_glossed_names_are_stated_with_them(tables):
+    # "Delta vs United": each side's figure names the side as asked, so it is checked
+    engine, plain = tables
+    answer = engine.ask("Delta vs United: average arrival delay in 2013")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    for code, name in (("DL", "Delta Air Lines"), ("UA", "United Air Lines")):
+        (expected,) = plain.execute(
+            "SELECT avg(CAST(arr_delay AS INTEGER)) FROM flights WHERE carrier = ?", (code,)
+        ).fetchone()
+        assert f"carrier {code} ({name}) is {round(expected, 2):g} minutes" in answer.text
+    kennedy = engine.ask("How many flights left Kennedy in July 2013?")
+    assert kennedy.status == AnswerStatus.OK, kennedy.issues
+    assert "origin JFK (John F Kennedy)" in kennedy.text  # no full stop inside a sentence
