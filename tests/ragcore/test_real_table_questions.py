@@ -237,6 +237,38 @@ def test_values_compared_by_their_glossed_names_are_stated_with_them(tables):
             "SELECT avg(CAST(arr_delay AS INTEGER)) FROM flights WHERE carrier = ?", (code,)
         ).fetchone()
         assert f"carrier {code} ({name}) is {round(expected, 2):g} minutes" in answer.text
-    kennedy = engine.ask("How many flights left Kennedy in July 2013?")
-    assert kennedy.status == AnswerStatus.OK, kennedy.issues
-    assert "origin JFK (John F Kennedy)" in kennedy.text  # no full stop inside a sentence
+    airports = engine.ask("Which airport had more flights in July 2013, Kennedy or Newark?")
+    assert airports.status == AnswerStatus.OK, airports.issues
+    assert "origin JFK (John F Kennedy)" in airports.text  # no full stop inside a sentence
+    periods = engine.ask("DL miles flown, Q2 2013 vs Q3 2013")
+    assert periods.status == AnswerStatus.OK, periods.issues
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        # a word of a name next to a stored value: no ranking word, no kind of value
+        ("How many homes were sold in Greater Houston in 2014?", "Greater"),
+        ("How many homes were sold in Dallas County in 2014?", "County"),
+    ],
+)
+def test_a_name_the_table_lacks_around_a_stored_value_is_declined(tables, question, named):
+    engine, _ = tables
+    answer = engine.ask(question)
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert f"nothing named {named!r}" in answer.issues[0].message
+
+
+def test_a_kind_of_value_after_in_the_is_every_value_of_that_kind(tables):
+    # "in the counties": every city value ending in "County", not all areas ("in" is no
+    # grouping word for being the first word of "in each")
+    engine, plain = tables
+    answer = engine.ask("Total homes sold in the counties in 2014")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    (total,) = plain.execute(
+        "SELECT sum(CAST(sales AS INTEGER)) FROM txhousing "
+        "WHERE city LIKE '% County' AND month LIKE '2014-%'"
+    ).fetchone()
+    assert f" {total} homes" in answer.text, answer.text
+    airport = engine.ask("How many flights left JFK Airport in 2013?")  # a word of origin's
+    assert airport.status == AnswerStatus.OK, airport.issues

@@ -739,6 +739,8 @@ class _Reader:
         self.readings: dict[Measure, tuple[Directness, frozenset[int]]] = {}
         """Each measure the question's words name: how directly, and by which words."""
         self.chosen: Measure | None = None
+        self.valued: dict[int, str] = {}
+        """The words naming a stored value, with its column."""
         self.named: set[int] = set()
         """The words naming a value, a dimension or a measure: a word right after one
         describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
@@ -827,6 +829,17 @@ class _Reader:
             ):
                 following.add(k)
         extreme = query.aggregation in (Aggregation.MAX, Aggregation.MIN)
+        # "Dallas County", "Greater Houston": a capitalised word next to a value, not one
+        # of its dimension's names ("JFK Airport"), is a name the table may not hold
+        naming = {
+            k
+            for k, t in enumerate(tokens)
+            if k > 0
+            and t.raw[:1].isupper()
+            and t.raw[1:].islower()  # a word of a name, not a code or "OR"
+            and (column := self.valued.get(k - 1, self.valued.get(k + 1))) is not None
+            and t.norm not in self._own_words(column)
+        }
         conditions = {  # "on time", "late": rows selected by a condition
             k
             for phrase in words.conditions
@@ -842,6 +855,7 @@ class _Reader:
             and (
                 token.exact in words.negations  # a query selects rows, it leaves none out
                 or k in conditions
+                or k in naming
                 or k in describing
                 or not (idle(token) or k in following)
             )
@@ -1360,6 +1374,7 @@ class _Reader:
                 self.claims.used.add(i - 1)
                 i -= 1
             self.named.update(range(i, j))
+            self.valued.update({k: column for k in range(i, j)})
             if not any(f[2:] == (column, value) for f in filters):
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
@@ -1397,7 +1412,13 @@ class _Reader:
         schema's own names, nor one that ends values of two columns, nor one asked about
         ("which pump", "per pump": which one of them, not all of them)."""
         own = {w for n in self._schema_names() for w in _phrase(n)}
-        asking = self.words.which | self.words.grouping
+        words = self.words
+        asking = (
+            words.which
+            | words.overall
+            | words.listing
+            | {p[0] for p in words.triggers if len(p) == 1}
+        )
         heads: dict[str, dict[str, list[Value]]] = {}
         for key, (column, value) in phrases:
             if len(key) > 1:
@@ -1407,8 +1428,12 @@ class _Reader:
             named = heads.get(token.norm, {})
             if k in self.claims.used or token.norm in own or len(named) != 1:
                 continue
-            before = [t.norm for t in self.tokens[:k] if t.norm not in self.words.skip]
-            if before and before[-1] in asking:
+            if k > 0 and (token.raw[:1].isupper() or self.tokens[k - 1].raw[:1].isupper()):
+                continue  # "Dallas County": a word of a name, not every county
+            before = [i for i in range(k) if self.tokens[i].norm not in self.words.skip]
+            # "which pump", "per pump", "for each pump"; not the "in" of "in each": "in
+            # the counties" names them
+            if before and (self.tokens[before[-1]].norm in asking or self._trigger_at(before[-1])):
                 continue
             self.claims.used.add(k)
             ((column, values),) = named.items()
@@ -1537,8 +1562,20 @@ class _Reader:
             return problem
         mentions = self._mentions()
         self.named.update(k for m in mentions for k in range(m.i, m.j))
+        # "Greater Houston": a capitalised word right before a value is a word of a name
+        # the table may not hold, not a ranking or aggregation word
+        names = {
+            i - 1
+            for i, _, _, _ in filters
+            if i > 1
+            and i - 1 not in self.claims.used
+            and self.tokens[i - 1].raw[:1].isupper()
+            and self.tokens[i - 1].raw[1:].islower()
+        }
+        self.claims.used |= names
         aggregations = self.claims.claim(words.aggregations)
         rankings = self.claims.claim(words.ranking)
+        self.claims.used -= names
         limit: int | None = None  # "top 3", "the three highest", "bottom five"
         used = self.claims.used  # "higher, 2024 or 2025": a period is no limit
         for i, j, _ in rankings:

@@ -354,10 +354,7 @@ def _stated(result: TableResult, schema: TableSchema) -> tuple[str, str, str]:
     for column, value in query.filters:
         if column not in query.group_by:  # a grouped column's value is the row's own
             alternatives.setdefault(column, []).append(str(value))
-    context += [
-        f"{c.replace('_', ' ')} {' or '.join(_named(schema, c, v) for v in vs)}"
-        for c, vs in alternatives.items()
-    ]
+    context += [f"{c.replace('_', ' ')} {' or '.join(vs)}" for c, vs in alternatives.items()]
     label = measure.name.replace("_", " ")
     aggregation = query.aggregation
     if aggregation is not None and aggregation is not measure.aggregation:
@@ -375,8 +372,10 @@ def _groups(result: TableResult, row: tuple, schema: TableSchema) -> str:
 
 
 def _named(schema: TableSchema, column: str, value: object) -> str:
-    """A stored value with the name its dimension's description glosses it with, as the
-    question may have named it: "DL (Delta Air Lines)"; else the value as stored."""
+    """A grouped or compared value with the name its dimension's description glosses it
+    with, as the question may have named it ("Delta vs United": "DL (Delta Air Lines)");
+    else the value as stored. Not in the sentence's context (the filters): there a name
+    in parentheses is taken for a side of a comparison of periods."""
     for dimension in schema.dimensions:
         if dimension.column == column:
             for name, glossed in dimension.aliases:
