@@ -272,3 +272,12 @@ def test_a_kind_of_value_after_in_the_is_every_value_of_that_kind(tables):
     assert f" {total} homes" in answer.text, answer.text
     airport = engine.ask("How many flights left JFK Airport in 2013?")  # a word of origin's
     assert airport.status == AnswerStatus.OK, airport.issues
+
+
+def test_a_decline_names_the_table_holding_the_values_asked_about(tables):
+    # "air time" is a measure of flights only; the reason is about the table holding
+    # Austin, not that flights holds no Austin
+    engine, _ = tables
+    answer = engine.ask("What was the average air time in Austin in 2014?")
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "table 'txhousing' holds Austin" in answer.issues[0].message

@@ -534,7 +534,17 @@ def recognise(
             read.append(((held, score[0], answered, *score[1:], -rank), result, reader))
     if not read:
         return None
-    _, best, reader = max(read, key=lambda r: r[0])
+    (held, *_), best, reader = max(read, key=lambda r: r[0])
+    if isinstance(best, Unexpressible) and not held and values:
+        # "How much did homes cost in Austin": the table holding Austin names no "cost";
+        # say so, not that the table read for "cost" holds no Austin
+        named = named_rows(text, schemas, values=values, time=time, periods=periods)
+        if named is not None and named.table != best.table:
+            return Unexpressible(
+                f"table {named.table!r} holds {', '.join(named.values)} but the question "
+                f"names none of its measures ({', '.join(named.measures)})",
+                named.table,
+            )
     return _alike(best, reader, [(result, other) for _, result, other in read]) or best
 
 
