@@ -56,6 +56,8 @@ MAX_TABLE_NAME_CHARS = 48
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = frozenset({"rowid", "oid", "_rowid_", "value"})  # names the query SQL uses
+_GLOSS = re.compile(r"(?<![\w-])([^\W_][\w./-]*)\s*\(([^()]+)\)")
+"""A value glossed with its name in a dimension's description: "EWR (Newark)"."""
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_]*)|(\d+(?:\.\d+)?)|([-+*/()]))")
 
 
@@ -121,6 +123,20 @@ class Dimension:
     within: str | None = None
     """The dimension its values are unique within: with ``within = "site"``, "Line 2" at
     two sites is two lines, so a query grouping by line or naming one groups by site too."""
+
+    @property
+    def aliases(self) -> tuple[tuple[str, str], ...]:
+        """(name, value) of each value the description glosses with a proper name:
+        "JFK (John F. Kennedy), LGA (LaGuardia)" -> ("John F. Kennedy", "JFK"),
+        ("LaGuardia", "LGA"). Only a gloss of capitalised words without digits is a
+        name: "P1 (most urgent)" and "PX-200 (not the same as PX-2000)" are no names."""
+        out = []
+        for m in _GLOSS.finditer(self.description):
+            value, gloss = m.group(1), " ".join(m.group(2).split())
+            words = gloss.split()
+            if words and all(w[:1].isupper() for w in words) and not re.search(r"\d", gloss):
+                out.append((gloss, value))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -206,6 +222,45 @@ class TableSchema:
             synonyms=(f"number of {rows}", f"{rows} count"),
             description=f"Number of {rows} (each row counts one)",
         )
+
+    @property
+    def aliases(self) -> tuple[tuple[str, str, str], ...]:
+        """(name, column, value) of the names the dimensions' descriptions give their
+        values (``Dimension.aliases``): each whole gloss ("Delta Air Lines") and each of
+        its capitalised words of three letters or more that no other gloss of the column
+        has and no name of the schema is made of ("Delta", not "Air" of two glosses nor
+        "Airlines" of the "airline" dimension). A question names a value by one only
+        where it writes it capitalised, as a name."""
+        own = {
+            singular(w.lower())
+            for n in (
+                *self.columns,
+                *(s for d in self.dimensions for s in d.synonyms),
+                *(n for m in self.measures for n in (m.name, *m.synonyms)),
+            )
+            for w in re.split(r"[\W_]+", n)
+            if w
+        }
+        out: list[tuple[str, str, str]] = []
+        for dimension in self.dimensions:
+            glosses = dimension.aliases
+            out += [(gloss, dimension.column, value) for gloss, value in glosses]
+            seen: dict[str, set[str]] = {}
+            for gloss, value in glosses:
+                for word in set(gloss.split()):
+                    seen.setdefault(word, set()).add(value)
+            for gloss, value in glosses:
+                for word in dict.fromkeys(gloss.split()):
+                    letters = word.strip(".")
+                    if (
+                        len(letters) >= 3
+                        and letters.isalpha()
+                        and seen[word] == {value}
+                        and singular(letters.lower()) not in own
+                        and word != gloss
+                    ):
+                        out.append((letters, dimension.column, value))
+        return tuple(out)
 
     def measure(self, name: str) -> Measure:
         for measure in self.measures:

@@ -190,11 +190,30 @@ class _Words:
     """Verbs of paying ("spent", "paid"): the figure is money, not which money."""
     paying_nouns: frozenset[str] = frozenset()
     """Money words of a measure's name a verb of paying stands for ("cost")."""
+    conditions: tuple[Phrase, ...] = ()
+    """Words selecting rows by a condition ("on time"): never idle when unread."""
+    one_row: frozenset[str] = frozenset()
+    """Words saying one row ("a single shift"): idle for a maximum or minimum."""
+    inverted: tuple[Phrase, ...] = ()
+    """Words joining a name turned round: "volume of sales" of "sales volume"."""
+    happening: frozenset[str] = frozenset()
+    """Verbs saying only that the rows happened ("were received"): they select none."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
         """Every word of grouping: "across all sites" sums over them, it asks nothing else."""
         return frozenset(w for p in self.triggers for w in p) | self.overall | self.listing
+
+    @cached_property
+    def forms(self) -> Mapping[str, frozenset[str]]:
+        """Each form of a verb of ``verb_forms`` -> its other forms ("make" -> "made",
+        "makes", "making"; "made" -> "make", ...), folded as names are."""
+        out: dict[str, frozenset[str]] = {}
+        for base, others in self.verb_forms.items():
+            family = frozenset(_norm(w) for w in (base, *others))
+            for form in family:
+                out[form] = family - {form}
+        return out
 
     @cached_property
     def extremes(self) -> tuple[tuple[Phrase, Order], ...]:
@@ -299,6 +318,12 @@ def _words() -> _Words:
         ),
         paying_nouns=frozenset(
             _norm(w) for w in _strings(data.get("paying", {}), "nouns", "paying")
+        ),
+        one_row=frozenset(_norm(w) for w in _strings(data.get("one_row", {}), "words", "one_row")),
+        inverted=phrases(_strings(data.get("inverted", {}), "words", "inverted")),
+        conditions=phrases(_strings(data.get("conditions", {}), "phrases", "conditions")),
+        happening=frozenset(
+            _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
         ),
     )
 
@@ -509,7 +534,17 @@ def recognise(
             read.append(((held, score[0], answered, *score[1:], -rank), result, reader))
     if not read:
         return None
-    _, best, reader = max(read, key=lambda r: r[0])
+    (held, *_), best, reader = max(read, key=lambda r: r[0])
+    if isinstance(best, Unexpressible) and not held and values:
+        # "How much did homes cost in Austin": the table holding Austin names no "cost";
+        # say so, not that the table read for "cost" holds no Austin
+        named = named_rows(text, schemas, values=values, time=time, periods=periods)
+        if named is not None and named.table != best.table:
+            return Unexpressible(
+                f"table {named.table!r} holds {', '.join(named.values)} but the question "
+                f"names none of its measures ({', '.join(named.measures)})",
+                named.table,
+            )
     return _alike(best, reader, [(result, other) for _, result, other in read]) or best
 
 
@@ -714,6 +749,12 @@ class _Reader:
         self.readings: dict[Measure, tuple[Directness, frozenset[int]]] = {}
         """Each measure the question's words name: how directly, and by which words."""
         self.chosen: Measure | None = None
+        self.valued: dict[int, str] = {}
+        """The words naming a stored value, with its column."""
+        self.named: set[int] = set()
+        """The words naming a value, a dimension or a measure: a word right after one
+        describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
+        left"), unless it selects rows ("flights diverted")."""
 
     def reading(self, measure: Measure | None = None) -> Reading | None:
         """How the question reads ``measure`` (by default the one chosen)."""
@@ -780,23 +821,51 @@ class _Reader:
         # Words that add no constraint by where they stand: a value's description right
         # after it ("the CV-12 conveyor belt"), a verb right after what it tells of
         # ("which warehouse holds", "did we receive", "were received"; not "were short").
+        # Only a verb saying that the rows happened: "were cancelled", "flights
+        # diverted", "did they divert" select rows, which the query does not.
         following = set()
         for k in range(1, len(tokens)):
             token, prior = tokens[k], tokens[k - 1].exact
             if k in used or k in describing or token.raw[:1].isupper():
                 continue
-            verb = prior in words.subjects or (
-                prior in words.auxiliaries and token.exact.endswith(("ed", "en"))
-            )
-            if k - 1 in used or verb or (k - 1 in following and prior not in plain):
+            happened = token.exact in words.happening
+            verb = happened and (prior in words.subjects or prior in words.auxiliaries)
+            selecting = token.exact.endswith("ed") and not happened
+            if (
+                k - 1 in self.named
+                and not selecting
+                or verb
+                or (k - 1 in following and prior not in plain)
+            ):
                 following.add(k)
+        extreme = query.aggregation in (Aggregation.MAX, Aggregation.MIN)
+        # "Dallas County", "Greater Houston": a capitalised word next to a value, not one
+        # of its dimension's names ("JFK Airport"), is a name the table may not hold
+        naming = {
+            k
+            for k, t in enumerate(tokens)
+            if k > 0
+            and t.raw[:1].isupper()
+            and t.raw[1:].islower()  # a word of a name, not a code or "OR"
+            and (column := self.valued.get(k - 1, self.valued.get(k + 1))) is not None
+            and t.norm not in self._own_words(column)
+        }
+        conditions = {  # "on time", "late": rows selected by a condition
+            k
+            for phrase in words.conditions
+            for i, j in _Claims(tokens, set(used)).find(phrase)
+            for k in range(i, j)
+        }
         return [
             token
             for k, token in enumerate(tokens)
             if k not in used
             and token.start < text_from
+            and not (extreme and token.norm in words.one_row)  # "of a single flight"
             and (
                 token.exact in words.negations  # a query selects rows, it leaves none out
+                or k in conditions
+                or k in naming
                 or k in describing
                 or not (idle(token) or k in following)
             )
@@ -829,6 +898,9 @@ class _Reader:
 
         described = split(own)
         described |= split((schema.name, schema.description)) - (split(others) - described)
+        # a value's name in the table's description ("out of New York (JFK, LaGuardia,
+        # Newark)") is a filter the query reads, or a constraint it cannot apply
+        described -= {_norm(name) for name, _, _ in schema.aliases if " " not in name}
         stems = {_stem(w) for w in described}
         # The time column's words only as written: "opened" reads opened_date, the
         # status "open" does not.
@@ -933,6 +1005,7 @@ class _Reader:
                 # of purchase_orders, whatever its synonyms say
                 names += [(self.schema.name, measure), (rows, measure)]
         names += self._extreme_variants(names)
+        names += self._inverted(names)
         counted = self._counted_identifiers()
         # "I need to order an air filter": a verb, not the orders measure. "per purchase
         # order": a longer name of a dimension, not the "purchases" measure.
@@ -969,6 +1042,11 @@ class _Reader:
                 for k, t in reversed(list(enumerate(self.tokens)))
                 if k not in used or k in over
             }
+            # a verb of the name in any of its forms: "time made up" in "how much time
+            # did the flights make up"
+            for token_form, k in list(present.items()):
+                for form in self.words.forms.get(token_form, ()):
+                    present.setdefault(form, k)
             for synonym in () if measure in named else measure.synonyms:
                 words = [w for w in _phrase(synonym) if w not in plain]
                 if len(words) >= 2 and all(w in present for w in words):
@@ -1064,6 +1142,21 @@ class _Reader:
                         plurals.append(((*exact[:-1], exact[-1] + "s"), counting))
         return self.claims.claim(plurals, attr="exact")
 
+    def _inverted(self, names: list[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
+        """A name of two or more words turned round (rules file, ``[inverted]``): "sales
+        volume" is also "volume of sales", "departure delay" "delay of departure". Not a
+        name with a stopword in it ("months of inventory" is turned already)."""
+        plain = self.words.stopwords
+        variants = []
+        for name, measure in names:
+            phrase = _phrase(name)
+            if len(phrase) < 2 or any(w in plain for w in phrase):
+                continue
+            words = _name_keys(name)[0]
+            for joint in self.words.inverted:
+                variants.append((" ".join((words[-1], *joint, *words[:-1])), measure))
+        return variants
+
     def _extreme_variants(self, names: list[tuple[str, Measure]]) -> list[tuple[str, Measure]]:
         """A name opening with an extreme word in every other word of that extreme:
         "maximum bearing temperature" is also the "highest bearing temperature" (not the
@@ -1150,9 +1243,32 @@ class _Reader:
             if len(p) < j - i and tuple(norms[i : i + len(p)]) == p
         ]
 
+    def _shared_word(self) -> Ambiguous | None:
+        """For a question naming only the rows and asking no count of them: a word of
+        its own that is a word of the names of two measures or more, and of no other
+        ("how late were the flights": "late departure", "late arrival"), reads them
+        alike: ambiguous, no pick. A word of one measure's name alone reads none."""
+        plain = self.words.stopwords | self.words.skip
+        for k, token in enumerate(self.tokens):
+            if k in self.claims.used or token.norm in plain:
+                continue
+            named = [
+                m
+                for m in self.schema.measures
+                if not m.counts_rows
+                and any(token.norm in _phrase(n) for n in (m.name, *m.synonyms))
+            ]
+            if len(named) > 1:
+                readings = (
+                    Reading(self.schema.name, m.name, (token.raw,), Directness.SYNONYM)
+                    for m in named
+                )
+                return Ambiguous(tuple(readings))
+        return None
+
     def _asked(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
-    ) -> Measure | Unexpressible:
+    ) -> Measure | Unexpressible | Ambiguous:
         """``measure``, unless it counts rows and the question only names the rows: "how
         much did we spend on emergency work orders" asks for no count of them; "how
         many", "the number of", "the total", "fewer" or "the most" work orders do."""
@@ -1160,7 +1276,17 @@ class _Reader:
             return measure
         norms = [t.norm for t in self.tokens]
         for i, j, m in measures:
-            ranked = any(tuple(norms[max(0, i - len(p)) : i]) == p for p, _ in self.words.ranking)
+            # "the most work orders", "the most emergency work orders" (a few words
+            # between, none another measure's: the rows' kind, read as a value)
+            taken = {k for a, b, o in measures if o is not m for k in range(a, b)}
+            rows = {w for p, _ in self.words.rows for w in p}  # "the most recent order"
+            taken |= {k for k in range(max(0, i - _ROW_GAP), i) if norms[k] in rows}
+            ranked = any(
+                tuple(norms[max(0, end - len(p)) : end]) == p
+                for end in range(i, max(0, i - _ROW_GAP) - 1, -1)
+                if not taken & set(range(end, i))
+                for p, _ in self.words.ranking
+            )
             ranked = (
                 ranked
                 or any(  # "what percent of work orders": a share of their count
@@ -1178,6 +1304,8 @@ class _Reader:
         if (row := self._row_extreme(measure, measures)) is not None:
             self.row_extreme = row  # "the earliest QuickFix Industrial order": its row
             return measure
+        if (shared := self._shared_word()) is not None:
+            return shared  # "how late were the flights": departure or arrival delay
         figures = ", ".join(m.name for m in self.schema.measures if not m.counts_rows)
         return self.unexpressible(
             f"it names the {measure.name.replace('_', ' ')}s' rows but asks for no count of "
@@ -1237,6 +1365,7 @@ class _Reader:
             if (key := _value_key(value))
         ]
         found = self.claims.claim(phrases, attr="exact")
+        found += self._aliases()
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
         # no other value of its column reads the same folded
         folded: dict[tuple[str, Phrase], list[tuple[Phrase, tuple[str, Value]]]] = {}
@@ -1254,10 +1383,36 @@ class _Reader:
             ):
                 self.claims.used.add(i - 1)
                 i -= 1
+            self.named.update(range(i, j))
+            self.valued.update({k: column for k in range(i, j)})
             if not any(f[2:] == (column, value) for f in filters):
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
+        """Stored values named by the names their dimension's description glosses them
+        with (``TableSchema.aliases``: "Newark" of "EWR (Newark)", "Delta" of "DL (Delta
+        Air Lines)"): a gloss of several words as written in any case, one word only
+        capitalised, as a name ("United", not "united")."""
+        stored = {(c, str(v)): v for c, vs in self.values.items() for v in vs}
+        whole: list[tuple[Phrase, tuple[str, Value]]] = []
+        single: dict[str, tuple[str, Value]] = {}
+        for name, column, value in self.schema.aliases:
+            if (column, value) not in stored:
+                continue
+            label = (column, stored[column, value])
+            if len(name.split()) > 1:
+                whole.append((_value_key(name), label))
+            else:
+                single.setdefault(name, label)
+        found = self.claims.claim(whole, attr="exact")
+        for k, token in enumerate(self.tokens):
+            named = single.get(_POSSESSIVE.sub("", token.raw))
+            if named is not None and k not in self.claims.used:
+                self.claims.used.add(k)
+                found.append((k, k + 1, named))
+        return found
 
     def _kinds(
         self, phrases: list[tuple[Phrase, tuple[str, Value]]]
@@ -1267,7 +1422,13 @@ class _Reader:
         schema's own names, nor one that ends values of two columns, nor one asked about
         ("which pump", "per pump": which one of them, not all of them)."""
         own = {w for n in self._schema_names() for w in _phrase(n)}
-        asking = self.words.which | self.words.grouping
+        words = self.words
+        asking = (
+            words.which
+            | words.overall
+            | words.listing
+            | {p[0] for p in words.triggers if len(p) == 1}
+        )
         heads: dict[str, dict[str, list[Value]]] = {}
         for key, (column, value) in phrases:
             if len(key) > 1:
@@ -1277,8 +1438,12 @@ class _Reader:
             named = heads.get(token.norm, {})
             if k in self.claims.used or token.norm in own or len(named) != 1:
                 continue
-            before = [t.norm for t in self.tokens[:k] if t.norm not in self.words.skip]
-            if before and before[-1] in asking:
+            if k > 0 and (token.raw[:1].isupper() or self.tokens[k - 1].raw[:1].isupper()):
+                continue  # "Dallas County": a word of a name, not every county
+            before = [i for i in range(k) if self.tokens[i].norm not in self.words.skip]
+            # "which pump", "per pump", "for each pump"; not the "in" of "in each": "in
+            # the counties" names them
+            if before and (self.tokens[before[-1]].norm in asking or self._trigger_at(before[-1])):
                 continue
             self.claims.used.add(k)
             ((column, values),) = named.items()
@@ -1394,6 +1559,7 @@ class _Reader:
             ):
                 needs_text = []
         for i, j, m in measures:
+            self.named.update(range(i, j))  # "flights departed", "homes sold"
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
         if threshold := words.thresholds.search(self.text):
@@ -1405,8 +1571,21 @@ class _Reader:
         if problem is not None:
             return problem
         mentions = self._mentions()
+        self.named.update(k for m in mentions for k in range(m.i, m.j))
+        # "Greater Houston": a capitalised word right before a value is a word of a name
+        # the table may not hold, not a ranking or aggregation word
+        names = {
+            i - 1
+            for i, _, _, _ in filters
+            if i > 1
+            and i - 1 not in self.claims.used
+            and self.tokens[i - 1].raw[:1].isupper()
+            and self.tokens[i - 1].raw[1:].islower()
+        }
+        self.claims.used |= names
         aggregations = self.claims.claim(words.aggregations)
         rankings = self.claims.claim(words.ranking)
+        self.claims.used -= names
         limit: int | None = None  # "top 3", "the three highest", "bottom five"
         used = self.claims.used  # "higher, 2024 or 2025": a period is no limit
         for i, j, _ in rankings:
@@ -1432,12 +1611,16 @@ class _Reader:
         # names two values with one word: alternatives, summed together)
         spans = {(c, i) for i, _, c, _ in filters}
         compared = [c for c in dict.fromkeys(columns) if sum(s[0] == c for s in spans) > 1]
-        if compared and self.claims.claim([(p, None) for p in words.together]):
+        fresh = _Claims(self.tokens)  # "combined" is also read as a sum
+        if compared and any(any(fresh.find(p)) for p in words.together):
             compared = []  # "Riverside and Hillcrest together": one figure for both
         for column in compared:  # "P-101 vs P-1010", "Riverside or Hillcrest": a figure each
             if column not in group_by:
                 group_by.append(column)
-        if problem := self._unknown(mentions, ranked, needs_text, self._idle(measure), measure):
+        unknown = self._unknown(
+            mentions, ranked, needs_text, self._idle(measure), measure, bool(compared)
+        )
+        if problem := unknown:
             return problem
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
@@ -1526,6 +1709,16 @@ class _Reader:
                 i, j, _ = rankings[0]
                 self.note(Role.AGGREGATION, i, j, aggregation.value)
             order, limit = None, None
+        of_rows = (Aggregation.MAX, Aggregation.MIN, Aggregation.AVG, Aggregation.MEDIAN)
+        if measure.counts_rows and aggregation in of_rows and self.row_extreme is None:
+            # "the longest flight": each row counts one, so its maximum is 1 whatever
+            # the rows; the question asks for a figure of the rows the table has none for
+            figures = ", ".join(m.name for m in schema.measures if not m.counts_rows)
+            said = next((m.text for m in self.matched if m.role is Role.AGGREGATION), "")
+            return self.unexpressible(
+                f"{said or aggregation.value!r} of {measure.name.replace('_', ' ')}s is no "
+                f"figure (each row counts one); name the figure ({figures})"
+            )
         elif order is not None:
             i, j, _ = (rankings or extremes)[0]
             self.note(Role.ORDER, i, j, order.value)
@@ -1820,10 +2013,13 @@ class _Reader:
         needs_text: list[tuple[int, int]],
         idle: Callable[[_Token], bool],
         measure: Measure,
+        compared: bool = False,
     ) -> Unexpressible | None:
         """A grouping, ranking or filter the question asks for that the table lacks
         (``idle`` words name none: "across all monitored assets" of a monitoring log; a
-        word of ``measure``'s own names does after "per": "CO2 per tonne" is a ratio)."""
+        word of ``measure``'s own names does after "per": "CO2 per tonne" is a ratio).
+        With values ``compared``, "which" and a word of the measure asks which of them
+        ("Houston or Dallas - which sold more homes")."""
         words, tokens, used = self.words, self.tokens, self.claims.used
         text_from = min((i for i, _ in needs_text), default=len(tokens))
         in_text = {k for i, j in needs_text for k in range(i, j)}
@@ -1859,6 +2055,8 @@ class _Reader:
                 for w in _phrase(n)
             }
             if after < len(tokens) and after not in used and tokens[after].norm in own:
+                if compared and not is_trigger:
+                    continue  # "Houston or Dallas - which sold more": which of the two
                 return self.unexpressible(
                     f"it has no {measure.name} per {tokens[after].raw!r}, only totals and "
                     f"averages of it; its dimensions: {dimensions}"

@@ -303,7 +303,7 @@ def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
 def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:
     """ "shortages, 2026-11, region East: shortage rate of model AC-75 is 7.5 %." """
     context, label, unit = _stated(result, schema)
-    groups = _groups(result, row)
+    groups = _groups(result, row, schema)
     query = result.query
     if groups and query.aggregation in _ROW_EXTREMES and schema.measure(query.measure).counts_rows:
         # "purchase_orders, 2026, supplier QuickFix Industrial: the earliest order is po
@@ -334,8 +334,8 @@ def _relation(result: TableResult, schema: TableSchema) -> str | None:
         return None
     (high, big), (low, small) = sorted(zip(result.rows, stated, strict=True), key=lambda p: -p[1])
     context, label, unit = _stated(result, schema)
-    first = f"{label} of {_groups(result, high)} ({figure_text(high[-1], unit)})"
-    second = f"of {_groups(result, low)} ({figure_text(low[-1], unit)})"
+    first = f"{label} of {_groups(result, high, schema)} ({figure_text(high[-1], unit)})"
+    second = f"of {_groups(result, low, schema)} ({figure_text(low[-1], unit)})"
     if big == small:
         return f"{context}: {first} is the same as {second}."
     difference = figure_text(round(big - small, 2), unit)
@@ -363,10 +363,25 @@ def _stated(result: TableResult, schema: TableSchema) -> tuple[str, str, str]:
     return ", ".join(context), label, unit
 
 
-def _groups(result: TableResult, row: tuple) -> str:
+def _groups(result: TableResult, row: tuple, schema: TableSchema) -> str:
     """ "site Riverside and line Line 2": the row's period compared and grouped values."""
     grouped = result.columns[:-1]  # the period compared, then the group-by columns
-    return " and ".join(f"{c.replace('_', ' ')} {v}" for c, v in zip(grouped, row, strict=False))
+    return " and ".join(
+        f"{c.replace('_', ' ')} {_named(schema, c, v)}" for c, v in zip(grouped, row, strict=False)
+    )
+
+
+def _named(schema: TableSchema, column: str, value: object) -> str:
+    """A grouped or compared value with the name its dimension's description glosses it
+    with, as the question may have named it ("Delta vs United": "DL (Delta Air Lines)");
+    else the value as stored. Not in the sentence's context (the filters): there a name
+    in parentheses is taken for a side of a comparison of periods."""
+    for dimension in schema.dimensions:
+        if dimension.column == column:
+            for name, glossed in dimension.aliases:
+                if glossed == str(value):  # "John F Kennedy": no full stop in a sentence
+                    return f"{value} ({name.replace('.', '')})"
+    return str(value)
 
 
 def _window(query: TableQuery, schema: TableSchema) -> str:

@@ -69,7 +69,7 @@ class ValueLookup:
         words = question_words(question)
         named: dict[tuple[str, str], list[str]] = {}
         kinds = [found for w in words for found in self.kinds.get(w, ())]
-        for table, column, value in [*self.index.named(words), *kinds]:
+        for table, column, value in [*self.index.named(words), *kinds, *self._aliased(words)]:
             named.setdefault((table, column), []).append(value)
         out: dict[str, dict[str, tuple[Value, ...]]] = {}
         for schema in self.schemas:
@@ -83,6 +83,21 @@ class ValueLookup:
                 columns[column] = tuple(dict.fromkeys(typed(t, kind) for t in texts))
             out[schema.name] = columns
         return out
+
+    def _aliased(self, words: frozenset[str]) -> list[tuple[str, str, str]]:
+        """(table, column, value) of the stored values the question names by the name a
+        dimension's description glosses them with ("Newark" of "EWR (Newark)")."""
+        glossed = [
+            (schema.name, column, value)
+            for schema in self.schemas
+            if schema.name not in self.scanned
+            for name, column, value in schema.aliases
+            if question_words(name) <= words
+        ]
+        if not glossed:
+            return []
+        stored = set(self.index.named(question_words(" ".join(v for _, _, v in glossed))))
+        return [g for g in glossed if g in stored]
 
     def count(self, table: str, column: str | None) -> int:
         """How many distinct values the column (None: every dimension) holds."""
