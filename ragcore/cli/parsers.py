@@ -168,9 +168,10 @@ def build_parsers() -> Parsers:
         "and symbols: 'Pumps/Seal & Bearing.pdf' is pumps/seal-bearing). Every file is "
         "read first: if any is invalid, all are listed (path, problem, what to do) and "
         "nothing is written, unless --skip-invalid. Unchanged documents are skipped. In a "
-        "directory, files that cannot be documents (another type, unreadable, not UTF-8) "
-        "are skipped and listed with the reason, and the exit status is 1 unless "
-        "--skip-invalid; READMEs are documentation and skipped silently. PDF pages without "
+        "directory, files that cannot be documents (another type, unreadable, text neither "
+        "UTF-8 nor Windows-1252) are skipped and listed with the reason, and the exit status "
+        "is 1 unless --skip-invalid; the README on top documents the folder and is skipped "
+        "silently (one in a subfolder is read). PDF pages without "
         "a text layer are OCRed when the tesseract program is installed, else listed.",
     )
     ingest.add_argument("paths", nargs="+", type=Path, help="files or directories")

@@ -13,12 +13,14 @@ the ingested folder (``formats.ids.id_from_path``: ``Pumps/Seal & Bearing.pdf`` 
 get the same id are refused, naming both.
 
 **Every problem at once.** Walking a folder reads every file before anything is
-written. Files that cannot be documents — another type, unreadable, not UTF-8 text — are
-skipped and listed with the reason (``Loaded.skipped``); READMEs are documentation and
-skipped too. Supported files with bad content are all reported in one
-``InvalidDocumentsError`` (one ``InvalidDocumentError`` when there is one), each naming
-the file and what to do, unless ``skip_invalid``: then they are skipped with the reason
-``invalid`` and the rest is loaded. A file named on its own must be readable and valid.
+written. Files that cannot be documents — another type, unreadable, text neither UTF-8
+nor Windows-1252 — are skipped and listed with the reason (``Loaded.skipped``); the README
+at the top of the folder documents the folder and is skipped too (one in a subfolder is
+read: it is often the manual of what that folder holds). Supported files with bad content
+are all reported in one ``InvalidDocumentsError`` (one ``InvalidDocumentError`` when
+there is one), each naming the file and what to do, unless ``skip_invalid``: then they
+are skipped with the reason ``invalid`` and the rest is loaded. A file named on its own
+must be readable and valid.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ def load_files(
     for done, file in enumerate(files):
         if progress is not None:  # before each file: a long PDF shows which file is next
             progress(ReadProgress(done, len(files), pages, time.perf_counter() - started))
-        reason = _skip_reason(file)
+        reason = _skip_reason(file, top=file.parent == path)
         if reason is not None:
             skipped.append(SkippedFile(str(file), *reason))
             continue
@@ -186,14 +188,16 @@ def _read(file: Path, name: str, knowledge_base: str | None) -> LoadedFile:
     return load_file_bytes(data, name, None, knowledge_base, origin=str(file))
 
 
-def _skip_reason(file: Path) -> tuple[SkipReason, str] | None:
+def _skip_reason(file: Path, *, top: bool) -> tuple[SkipReason, str] | None:
     suffix = file.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         return (
             SkipReason.UNSUPPORTED_TYPE,
             f"{suffix or 'no extension'} is not a type ragcore reads",
         )
-    if file.stem.lower() == "readme":
+    # The README at the top describes the collection; one inside it is often the very
+    # manual of the product its folder holds (a driver's README.md), so it is read.
+    if top and file.stem.lower() == "readme":
         return SkipReason.README, "a README documents the folder; it is not a document"
     return None
 

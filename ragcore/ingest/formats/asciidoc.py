@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragcore.ingest.formats.base import Extracted, decode_utf8
+from ragcore.ingest.formats.base import Extracted, decode_text
 from ragcore.ingest.formats.structure import TextBuilder, clean_inline
 
 _TITLE = re.compile(r"^(=+)\s+(\S.*?)\s*=*\s*$")
@@ -41,7 +41,7 @@ class AsciiDocLoader:
     media_types = ("text/asciidoc", "text/x-asciidoc")
 
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
-        builder, title = _read(decode_utf8(data, origin).splitlines())
+        builder, title = _read(decode_text(data, origin).splitlines())
         structured = builder.build()
         fields = {"title": title} if title else {}
         return [Extracted(structured.text, fields, structured.sections, structured.pages, origin)]

@@ -7,6 +7,7 @@ library's error on malformed input is translated where it is caught, ``from exc`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -43,6 +44,10 @@ class FormatLoader(Protocol):
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]: ...
 
 
+# Control characters other than tab, line feed, form feed and carriage return: not text.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
 class UndecodableError(InvalidDocumentError):
     """A text file whose bytes are not UTF-8, or that could not be read at all; a
     directory walk skips it with ``reason`` instead of stopping."""
@@ -52,13 +57,23 @@ class UndecodableError(InvalidDocumentError):
         super().__init__(source, None, problem)
 
 
-def decode_utf8(data: bytes, origin: str) -> str:
-    """The text of a UTF-8 file (a byte-order mark dropped)."""
+def decode_text(data: bytes, origin: str) -> str:
+    """The text of a UTF-8 file (a byte-order mark dropped) or, when its bytes are not
+    UTF-8, of a Windows-1252 (Latin-1) one: older manuals come in that encoding ("\xb1 5 %"),
+    and converting them by hand is what ingest is there to spare. Bytes that are neither,
+    or that decode to control characters (a binary file), are an ``UndecodableError``."""
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
-        raise UndecodableError(
-            origin,
-            SkipReason.NOT_UTF8,
-            f"is not UTF-8 text ({exc.reason} at byte {exc.start}); convert it to UTF-8",
-        ) from exc
+        utf8_problem = f"{exc.reason} at byte {exc.start}"
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and not _CONTROL.search(text):
+        return text
+    raise UndecodableError(
+        origin,
+        SkipReason.NOT_UTF8,
+        f"is not UTF-8 text ({utf8_problem}) nor Windows-1252/Latin-1 text; convert it to UTF-8",
+    )

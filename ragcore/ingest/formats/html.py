@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from html.parser import HTMLParser
 
 from ragcore.documents import FIELDS
-from ragcore.ingest.formats.base import Extracted, decode_utf8
+from ragcore.ingest.formats.base import Extracted, decode_text
 from ragcore.ingest.formats.structure import Structured, TextBuilder, clean_inline
 
 _BLOCKS = frozenset(
@@ -53,7 +53,7 @@ _HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "nav", "
 class HtmlLoader:
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         parser = _Reader()
-        parser.feed(decode_utf8(data, origin))
+        parser.feed(decode_text(data, origin))
         parser.close()
         structured = parser.result()
         fields = dict(parser.meta)

@@ -7,13 +7,13 @@ import json
 from collections.abc import Sequence
 
 from ragcore.errors import InvalidDocumentError
-from ragcore.ingest.formats.base import Extracted, decode_utf8
+from ragcore.ingest.formats.base import Extracted, decode_text
 
 
 class JsonlLoader:
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
         found = []
-        for number, line in enumerate(decode_utf8(data, origin).splitlines(), start=1):
+        for number, line in enumerate(decode_text(data, origin).splitlines(), start=1):
             if not line.strip():
                 continue
             where = f"{origin}:{number}"

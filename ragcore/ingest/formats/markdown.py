@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ragcore.ingest.formats.base import Extracted, decode_utf8
+from ragcore.ingest.formats.base import Extracted, decode_text
 from ragcore.ingest.formats.frontmatter import split_front_matter
 from ragcore.ingest.formats.html import html_text
 from ragcore.ingest.formats.structure import Structured, TextBuilder
@@ -32,7 +32,7 @@ class MarkdownLoader:
         self._parser = MarkdownIt("commonmark").enable("table")
 
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
-        raw = decode_utf8(data, origin)
+        raw = decode_text(data, origin)
         fields, body = split_front_matter(raw, origin)
         structured = _render(self._parser.parse(body), body.splitlines())
         return [

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragcore.ingest.formats.base import Extracted, decode_utf8
+from ragcore.ingest.formats.base import Extracted, decode_text
 from ragcore.ingest.formats.structure import TextBuilder, clean_inline
 
 _ADORNMENT = re.compile(r"^([=\-~^\"'`#*+_:.])\1{2,}\s*$")
@@ -67,7 +67,7 @@ class RstLoader:
     media_types = ("text/x-rst", "text/prs.fallenstein.rst")
 
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
-        lines = decode_utf8(data, origin).expandtabs(4).splitlines()
+        lines = decode_text(data, origin).expandtabs(4).splitlines()
         builder, title = _read(lines)
         structured = builder.build()
         fields = {"title": title} if title else {}

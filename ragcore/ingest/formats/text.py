@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ragcore.ingest.formats.base import Extracted, decode_utf8
+from ragcore.ingest.formats.base import Extracted, decode_text
 
 
 class TextLoader:
     def load(self, data: bytes, origin: str) -> Sequence[Extracted]:
-        return [Extracted(decode_utf8(data, origin), origin=origin)]
+        return [Extracted(decode_text(data, origin), origin=origin)]

@@ -110,6 +110,27 @@ def test_jsonl_reads_beir_and_native_records(tmp_path):
     )
 
 
+def test_text_in_windows_1252_is_read_as_it_is_meant(tmp_path):
+    # An older manual's "±" and "é" in Latin-1 bytes: read, not skipped for conversion.
+    latin = tmp_path / "ups.txt"
+    latin.write_bytes(
+        "Load must not fluctuate more than ± 5 % at 20 °C (température).".encode("cp1252")
+    )
+    [doc] = load_file(latin)
+    assert "± 5 % at 20 °C (température)" in doc.text
+
+
+def test_a_readme_in_a_subfolder_is_a_document_the_one_on_top_is_not(tmp_path):
+    (tmp_path / "README.md").write_text("# About this folder", "utf-8")
+    (tmp_path / "driver").mkdir()
+    (tmp_path / "driver" / "README.md").write_text("# Driver\n\nSet the port to 50002.", "utf-8")
+    loaded = load_files(tmp_path)
+    assert [d.id for d in loaded.documents] == ["driver/readme"]
+    assert [(Path(s.path).name, s.reason) for s in loaded.skipped] == [
+        ("README.md", SkipReason.README)
+    ]
+
+
 def test_directory_skips_readme_and_unsupported(tmp_path):
     (tmp_path / "README.md").write_text("# not a document", "utf-8")
     (tmp_path / "image.png").write_bytes(b"\x89PNG")
@@ -123,7 +144,7 @@ def test_a_directory_walk_lists_every_skipped_file_with_the_reason(tmp_path):
     (tmp_path / "README.md").write_text("# not a document", "utf-8")
     (tmp_path / "image.png").write_bytes(b"\x89PNG")
     (tmp_path / "Makefile").write_text("all:", "utf-8")
-    (tmp_path / "latin.txt").write_bytes("température".encode("latin-1"))
+    (tmp_path / "binary.txt").write_bytes(b"\x00\x01\x02 not text \x81")
     (tmp_path / "locked.md").write_text("Locked.", "utf-8")
     (tmp_path / "locked.md").chmod(0)
     (tmp_path / "a.txt").write_text("Alpha text.", "utf-8")
@@ -137,7 +158,7 @@ def test_a_directory_walk_lists_every_skipped_file_with_the_reason(tmp_path):
         "Makefile": SkipReason.UNSUPPORTED_TYPE,
         "README.md": SkipReason.README,
         "image.png": SkipReason.UNSUPPORTED_TYPE,
-        "latin.txt": SkipReason.NOT_UTF8,
+        "binary.txt": SkipReason.NOT_UTF8,
     }
     if not _root():  # root reads any file
         expected["locked.md"] = SkipReason.UNREADABLE
@@ -145,7 +166,7 @@ def test_a_directory_walk_lists_every_skipped_file_with_the_reason(tmp_path):
     assert all(s.detail for s in loaded.skipped)
     # a file named on its own is still an error, not a skip
     with pytest.raises(InvalidDocumentError, match="not UTF-8"):
-        load_files(tmp_path / "latin.txt")
+        load_files(tmp_path / "binary.txt")
 
 
 def _root() -> bool:
@@ -194,10 +215,10 @@ def test_unclosed_front_matter_and_bad_line(tmp_path):
 def test_unreadable_non_utf8_and_unsupported_files(tmp_path):
     with pytest.raises(InvalidDocumentError, match="cannot be read"):
         load_file(tmp_path / "missing.txt")
-    latin = tmp_path / "latin.txt"
-    latin.write_bytes("température".encode("latin-1"))
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\x00\x01\x02 not text \x81")
     with pytest.raises(InvalidDocumentError, match="not UTF-8"):
-        load_file(latin)
+        load_file(binary)
     with pytest.raises(InvalidDocumentError, match="unsupported file type"):
         load_file(tmp_path / "x.xlsx")  # .pdf is read since issue 26
 
