@@ -6,7 +6,10 @@ against reverse polarity") — or gives a figure of the dimension the question's
 figure has, a limit it can be read against ("Can I run the spindle at around 10 Hz?":
 "the VFD shuts off if the frequency drops below 12 Hz"). A sentence about the subject
 that states something else ("you can keep sending the same command") leaves the
-question open, however many of its words it shares. A yes/no clause that leans on the
+question open, however many of its words it shares: "can i mix 12v and 24v solenoids on
+one hub?" is not decided by "the hub can switch both 12V and 24V valves", which says
+nothing of mixing them (``Asks.together``), nor "Can I install the URCap on PolyScope
+5.0?" by a sentence that gives no version (``Asks.versions``). A yes/no clause that leans on the
 sentences before it ("Is it broken?") has no relation of its own and is not tested."""
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Iterator, Sequence
 
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.text.families import families, in_family
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
@@ -28,7 +32,9 @@ DECIDING_SHARE = 0.5
 _LOWER_START = re.compile(r"(?<=[a-z0-9)\]\"'])\.\s+(?=[a-z])")
 
 
-def _claims(sentences: Sequence[str]) -> Iterator[str]:
+def claims(sentences: Sequence[str]) -> Iterator[str]:
+    """``sentences`` split also where the splitter leaves a sentence end alone because
+    the next opens in lower case ("… is fixed. phases: 0 = …")."""
     for sentence in sentences:
         yield from _LOWER_START.split(sentence)
 
@@ -43,16 +49,25 @@ def undecided(asks: Asks, statements: Sequence[str], sources: Sequence[str] = ()
     if asks.answer_type != AnswerType.YES_NO or not asks.relation:
         return None
     sentences = [t[a:b] for t in (*statements, *sources) for a, b in split_sentences(t)]
-    if any(decides(asks, s) for s in _claims(sentences)):
+    if any(decides(asks, s) for s in claims(sentences)):
         return None
     return "the question asks yes or no; no sentence of the answer states what it asks"
 
 
 def decides(asks: Asks, sentence: str) -> bool:
     """``sentence`` states the asked relation or its negation, or a figure it is read
-    against (see the module's docstring)."""
+    against (see the module's docstring). A question whether two things go together
+    (``Asks.together``) is decided only by a sentence saying how they do; one whose
+    condition is a version (``Asks.versions``) only by a sentence giving a version."""
     said = families(terms(sentence)) | {_root(t) for t in terms(sentence)}
-    share = sum(in_family(t, said) or _root(t) in said for t in asks.relation) / len(asks.relation)
+    stated = [in_family(t, said) or _root(t) in said for t in asks.relation]
+    if asks.together:
+        # how they go together, of a thing the question names ("all solenoids connected
+        # to a single PH must be the same voltage": the hub is "PH" there)
+        return any(stated) and pattern("lexicon", "states_together").search(sentence) is not None
+    if asks.versions:
+        return pattern("lexicon", "gives_version").search(sentence) is not None
+    share = sum(stated) / len(asks.relation)
     if share >= DECIDING_SHARE:
         return True
     asked = {dimension(unit) for _, unit in asks.quantities}

@@ -55,6 +55,13 @@ class AnswerType(StrEnum):
     ANY = "any"  # no kind the question's form fixes
 
 
+class Switch(StrEnum):
+    """The way a question asks a value to switch something: on or off."""
+
+    ON = "on"  # "what phases value turns on auto switching?"
+    OFF = "off"  # "which value disables the watchdog?"
+
+
 class Measure(StrEnum):
     """The measure a question's form asks for, whatever its words."""
 
@@ -198,6 +205,24 @@ class Asks:
     Empty when the clause leans on the sentences before it for what it asks ("… upsmon
     didn't shut the server down. Is it broken?": fewer than ``OWN_RELATION`` terms);
     ``answer_types.verdict`` reads it."""
+    together: bool = False
+    """A yes/no question whether two things may go together — mixed, combined, one left
+    running while another is used (``lexicon.asks_together``: "can i mix 12v and 24v
+    solenoids on one hub?"): a sentence deciding it says how they go together
+    (``lexicon.states_together``), not only what each can do."""
+    to_set: bool = False
+    """It asks the value to set or enter in a setting ("what value goes in PD164?",
+    ``lexicon.asks_to_set``), not its default: an answer giving only the default ("…
+    register PD164 (defaults to 38400)") does not say what to set."""
+    switch: Switch | None = None
+    """For a value question, the way it asks the value to switch something ("what phases
+    value turns on auto switching?": on; ``lexicon.switches_on`` / ``switches_off``),
+    None when it names neither or both: the value for the other way ("phases: 1 or 3 =
+    Automatic switching disabled") is no answer (``answer_types.switch``)."""
+    versions: tuple[str, ...] = ()
+    """The versions a yes/no question's clause names as its condition ("… an e-Series
+    still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
+    its unit): a sentence deciding it gives a version."""
 
     @property
     def whether(self) -> bool:
@@ -430,6 +455,12 @@ def read_asks(
             )
         ),
         relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
+        together=form == QuestionForm.YES_NO and _together(question),
+        switch=_switch(question) if form == QuestionForm.VALUE else None,
+        to_set=form == QuestionForm.VALUE
+        and not _asks_default(question, form)
+        and pattern("lexicon", "asks_to_set").search(asked_sentence(question)) is not None,
+        versions=_versions(question) if form == QuestionForm.YES_NO else (),
         parts=_parts(question, table, models),
         set_value=_set_value(question),
     )
@@ -562,6 +593,32 @@ def _relation(question: str) -> frozenset[str]:
     return found if len(found) >= OWN_RELATION else frozenset()
 
 
+def _together(question: str) -> bool:
+    clause = yes_no_clause(question) or question
+    return pattern("lexicon", "asks_together").search(clause) is not None
+
+
+def _switch(question: str) -> Switch | None:
+    asked = asked_sentence(question)
+    on = pattern("lexicon", "switches_on").search(asked) is not None
+    off = pattern("lexicon", "switches_off").search(asked) is not None
+    return (Switch.ON if on else Switch.OFF) if on != off else None
+
+
+def _versions(question: str) -> tuple[str, ...]:
+    """The versions the yes/no clause names, not figures with their units ("2.5 bar")."""
+    clause = yes_no_clause(question) or question
+    figures = quantities(clause)
+    found = pattern("lexicon", "gives_version").finditer(clause)
+    return tuple(
+        dict.fromkeys(
+            m.group(0)
+            for m in found
+            if not any(q.start < m.end() and m.start() < q.end for q in figures)
+        )
+    )
+
+
 def _side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:
     """The first run of models named side by side — a comma, "and", "or" or "&" between
     them, an article allowed — not a part and the model it fits ("Does the PX-3 fit the
@@ -609,7 +666,7 @@ def _answer_type(
         return AnswerType.COUNT
     if _WHERE.match(question):
         return AnswerType.PLACE
-    if _MEANING.search(question) or _what_it_is(question):
+    if _MEANING.search(question) or _what_it_is(question) or _terse_signal(question):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
@@ -641,6 +698,12 @@ def _purpose_focus(question: str) -> Focus | None:
     phrase = terms(m.group("focus"))
     skip = model_terms(set(phrase)) | STOPWORDS | term_set("generic")
     return Focus(m.group("focus").strip(), frozenset(t for t in phrase if t not in skip))
+
+
+def _terse_signal(question: str) -> bool:
+    """ "roboRIO status light blinking 3 times?": a signal named by its count, alone —
+    its meaning (``lexicon.terse_signal``)."""
+    return pattern("lexicon", "terse_signal").match(asked_sentence(question)) is not None
 
 
 def _what_it_is(question: str) -> bool:

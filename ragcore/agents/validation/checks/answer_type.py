@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
+    only_the_default,
     other_code,
     sibling_keys,
     unbound_cells,
@@ -22,6 +23,7 @@ from ragcore.agents.answer_types import (
 from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
+from ragcore.agents.answer_types.switch import other_way
 from ragcore.agents.answer_types.verdict import undecided
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
@@ -171,6 +173,17 @@ def a_value_of_the_asked_shape(answer: AnswerModel) -> Iterator[Finding]:
         yield Finding("answer_type.shape", IssueKind.OFF_QUESTION, reason)
 
 
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.switch",))
+def for_the_asked_way(answer: AnswerModel) -> Iterator[Finding]:
+    """ "What phases value turns on auto switching?" is answered by the value that turns
+    it on, not by the values that turn it off ("phases: 1 or 3 = Automatic switching
+    disabled"; ``answer_types.switch``)."""
+    if answer.asks.switch is None or not answer.statements:
+        return
+    if reason := other_way(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.switch", IssueKind.OFF_QUESTION, reason)
+
+
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.code",))
 def a_code_of_the_asked_family(answer: AnswerModel) -> Iterator[Finding]:
     """ "Which M code orients the spindle?" is answered with an M code ("M19")."""
@@ -188,6 +201,16 @@ def states_the_default(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     if reason := unstated_default(answer.asks, text, sources, _quoted(answer)):
         yield Finding("answer_type.default", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.to_set",))
+def states_what_to_set(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking what value to set ("what value goes in PD164?") is not answered
+    by the setting's default alone ("… register PD164 (defaults to 38400)")."""
+    if not answer.asks.to_set or not answer.statements:
+        return
+    if reason := only_the_default(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.product",))
