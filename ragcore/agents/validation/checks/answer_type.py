@@ -21,6 +21,7 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.echo import adds_nothing
+from ragcore.agents.answer_types.leaning import leaning_elsewhere
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.switch import other_way
@@ -211,6 +212,25 @@ def states_what_to_set(answer: AnswerModel) -> Iterator[Finding]:
         return
     if reason := only_the_default(answer.asks, strip_citations(answer.draft.text)):
         yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.leaning",))
+def leans_on_the_asked_thing(answer: AnswerModel) -> Iterator[Finding]:
+    """A quoted sentence whose subject is a pronoun ("This must match the setting in
+    register PD165 …") says its figure of what the sentence before it in the source
+    names; left out of the answer and about something the question does not name (the
+    parity option, for the baud rate), the figure is another thing's
+    (``answer_types.leaning``)."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    text = strip_citations(answer.draft.text)
+    if reason := leaning_elsewhere(answer.asks, text, [e.text for e in answer.cited]):
+        yield Finding(
+            "answer_type.leaning",
+            IssueKind.OFF_QUESTION,
+            reason,
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+        )
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.product",))

@@ -95,3 +95,19 @@ def test_a_purpose_question_after_a_colon_is_one():
     asks = perceive(question).asks
     assert asks.answer_type == AnswerType.PURPOSE
     assert asks.focus is not None and asks.focus.phrase == "the extra diode"
+
+
+OPTIONS = (
+    "-b, --bits n: Set number of data bits to n. This must match register R7 of the "
+    "bus master. -r, --rate n: Set baud rate to n. This must match register R6 of the "
+    "bus master."
+)
+
+
+def test_a_quoted_sentence_leaning_on_another_option_is_about_that_option():
+    question = "Which register of the bus master has to match the VB-8 baud rate?"
+    cited = [evidence(1, OPTIONS, VALVES)]
+    wrong = "This must match register R7 of the bus master [1]."
+    assert ("answer_type.leaning", "off_question") in findings(check(question, wrong, cited))
+    right = "-r, --rate n: Set baud rate to n. This must match register R6 of the bus master [1]."
+    assert ("answer_type.leaning", "off_question") not in findings(check(question, right, cited))
