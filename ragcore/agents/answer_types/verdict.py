@@ -8,7 +8,9 @@ figure has, a limit it can be read against ("Can I run the spindle at around 10 
 that states something else ("you can keep sending the same command") leaves the
 question open, however many of its words it shares: "can i mix 12v and 24v solenoids on
 one hub?" is not decided by "the hub can switch both 12V and 24V valves", which says
-nothing of mixing them (``Asks.together``), nor "Can I install the URCap on PolyScope
+nothing of mixing them (``Asks.together``), nor "will the apcsmart driver work with it?"
+by the settings written out ("[myups] driver = apcsmart … cable = 940-0095B",
+``lexicon.config_block``), nor "Can I install the URCap on PolyScope
 5.0?" by a sentence that gives no version (``Asks.versions``). A yes/no clause that leans on the
 sentences before it ("Is it broken?") has no relation of its own and is not tested."""
 
@@ -59,6 +61,8 @@ def decides(asks: Asks, sentence: str) -> bool:
     against (see the module's docstring). A question whether two things go together
     (``Asks.together``) is decided only by a sentence saying how they do; one whose
     condition is a version (``Asks.versions``) only by a sentence giving a version."""
+    if pattern("lexicon", "config_block").match(sentence):
+        return False  # settings written out state no relation
     said = families(terms(sentence)) | {_root(t) for t in terms(sentence)}
     stated = [in_family(t, said) or _root(t) in said for t in asks.relation]
     if asks.together:

@@ -111,3 +111,10 @@ def test_a_quoted_sentence_leaning_on_another_option_is_about_that_option():
     assert ("answer_type.leaning", "off_question") in findings(check(question, wrong, cited))
     right = "-r, --rate n: Set baud rate to n. This must match register R6 of the bus master [1]."
     assert ("answer_type.leaning", "off_question") not in findings(check(question, right, cited))
+
+
+def test_settings_written_out_decide_no_yes_no_question():
+    question = "I've only got the grey VB-8 cable - will the vbsmart driver work with it?"
+    asks = perceive(question).asks
+    assert not decides(asks, "[valves] driver = vbsmart port = /dev/whatever cable = VB-8")
+    assert decides(asks, "The grey cable works with the vbsmart driver in smart mode.")
