@@ -118,3 +118,17 @@ def test_settings_written_out_decide_no_yes_no_question():
     asks = perceive(question).asks
     assert not decides(asks, "[valves] driver = vbsmart port = /dev/whatever cable = VB-8")
     assert decides(asks, "The grey cable works with the vbsmart driver in smart mode.")
+
+
+def test_the_cause_of_another_symptom_is_no_answer():
+    from ragcore.agents.answer_types.cause import no_cause
+
+    question = "The VB-8 clicks once each time I purge and never opens. What's wrong?"
+    asks = perceive(question).asks
+    assert asks.answer_type == AnswerType.CAUSE
+    other = "If you are seeing coils running hot after long runs, it is likely that the duty is too high."
+    assert no_cause(asks, other)
+    same = "If the VB-8 clicks once and never opens, it is likely that the coil wires are swapped."
+    assert no_cause(asks, same) is None
+    plain = "The most common reason is that the coil wires are swapped."
+    assert no_cause(asks, plain) is None
