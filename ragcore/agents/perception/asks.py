@@ -215,9 +215,9 @@ class Asks:
     ``lexicon.asks_to_set``), not its default: an answer giving only the default ("…
     register PD164 (defaults to 38400)") does not say what to set."""
     switch: Switch | None = None
-    """For a value question, the way it asks the value to switch something ("what phases
-    value turns on auto switching?": on; ``lexicon.switches_on`` / ``switches_off``),
-    None when it names neither or both: the value for the other way ("phases: 1 or 3 =
+    """For a question asking the value that switches something, the way it asks
+    ("what phases value turns on auto switching?": on; ``lexicon.asks_value_that_switches``),
+    else None: the value for the other way ("phases: 1 or 3 =
     Automatic switching disabled") is no answer (``answer_types.switch``)."""
     versions: tuple[str, ...] = ()
     """The versions a yes/no question's clause names as its condition ("… an e-Series
@@ -421,6 +421,12 @@ def read_asks(
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
     focus = _focus(question) or _purpose_focus(question)
+    to_set = (
+        form == QuestionForm.VALUE
+        and not _asks_default(question, form)
+        and pattern("lexicon", "asks_to_set").search(asked_sentence(question)) is not None
+    )
+    shape = _value_shape(question)
     return Asks(
         form=form,
         answer_type=answer_type,
@@ -444,7 +450,7 @@ def read_asks(
         signals=signals,
         products=product_names(question),
         named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
-        value_shape=_value_shape(question),
+        value_shape=shape,
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
@@ -457,9 +463,7 @@ def read_asks(
         relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
         together=form == QuestionForm.YES_NO and _together(question),
         switch=_switch(question) if form == QuestionForm.VALUE else None,
-        to_set=form == QuestionForm.VALUE
-        and not _asks_default(question, form)
-        and pattern("lexicon", "asks_to_set").search(asked_sentence(question)) is not None,
+        to_set=to_set,
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         parts=_parts(question, table, models),
         set_value=_set_value(question),
@@ -599,10 +603,14 @@ def _together(question: str) -> bool:
 
 
 def _switch(question: str) -> Switch | None:
-    asked = asked_sentence(question)
-    on = pattern("lexicon", "switches_on").search(asked) is not None
-    off = pattern("lexicon", "switches_off").search(asked) is not None
-    return (Switch.ON if on else Switch.OFF) if on != off else None
+    """The way the asked value switches something (``lexicon.asks_value_that_switches``)."""
+    m = pattern("lexicon", "asks_value_that_switches").search(asked_sentence(question))
+    if m is None:
+        return None
+    way = m.group("way")
+    if pattern("lexicon", "switches_on").search(way):
+        return Switch.ON
+    return Switch.OFF if pattern("lexicon", "switches_off").search(way) else None
 
 
 def _versions(question: str) -> tuple[str, ...]:

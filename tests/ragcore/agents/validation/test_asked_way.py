@@ -126,7 +126,10 @@ def test_the_cause_of_another_symptom_is_no_answer():
     question = "The VB-8 clicks once each time I purge and never opens. What's wrong?"
     asks = perceive(question).asks
     assert asks.answer_type == AnswerType.CAUSE
-    other = "If you are seeing coils running hot after long runs, it is likely that the duty is too high."
+    other = (
+        "If you are seeing coils running hot after long runs, it is likely that the duty "
+        "is too high."
+    )
     assert no_cause(asks, other)
     same = "If the VB-8 clicks once and never opens, it is likely that the coil wires are swapped."
     assert no_cause(asks, same) is None
