@@ -45,7 +45,6 @@ from ragcore.text.quantities import (
     quantities,
     word_number_spans,
 )
-from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
 from ragcore.text.unit_table import unit_table
 
@@ -169,17 +168,18 @@ def unstated_default(asks: Asks, text: str, sources: str = "", quoted: bool = Fa
 
 def only_the_default(asks: Asks, text: str) -> str | None:
     """Why ``text`` does not say what value to set, for a question asking it
-    (``Asks.to_set``: "what value goes in PD164?"), or None: every sentence of it that
-    gives a figure gives it as the default ("… register PD164 (defaults to 38400)"). A
-    default is what a setting holds unless changed, not what the asker should put in."""
+    (``Asks.to_set``: "what value goes in PD164?"), or None: it gives figures, and every
+    one as the default ("… register PD164 (defaults to 38400)", ``lexicon.default_figure``;
+    "Set PD164 to 2 (the default is 38400)" gives 2 beside it). A default is what a
+    setting holds unless changed, not what the asker should put in."""
     if not asks.to_set:
         return None
-    valued = [
-        text[a:b] for a, b in split_sentences(text) if number_spans(mask_identifiers(text[a:b]))
-    ]
-    if valued and all(_default_words().search(s) for s in valued):
-        return "the question asks what value to set; the answer gives only the default"
-    return None
+    masked = mask_identifiers(text)
+    if not number_spans(masked):
+        return None
+    if number_spans(pattern("lexicon", "default_figure").sub(" ", masked)):
+        return None
+    return "the question asks what value to set; the answer gives only the default"
 
 
 @functools.cache

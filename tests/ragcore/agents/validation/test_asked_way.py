@@ -70,6 +70,7 @@ def test_the_default_alone_does_not_say_what_to_set():
         asks, "This must match register R12 of the bus master (defaults to 9600)."
     )
     assert only_the_default(asks, "Set register R12 to 2 (19200 bps).") is None
+    assert only_the_default(asks, "Set register R12 to 2 (the default is 9600).") is None
     assert not perceive("What is register R12 set to by default?").asks.to_set
     cited = [
         evidence(1, "This must match register R12 of the bus master (defaults to 9600).", VALVES)
