@@ -9,12 +9,11 @@ by word family, or it is another one."""
 
 from __future__ import annotations
 
-from ragcore.agents.answer_types.verdict import claims
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.agents.reading import content_terms, term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.lexicon import pattern
-from ragcore.text.sentences import split_sentences
+from ragcore.text.sentences import claims, split_sentences
 from ragcore.text.terms import STOPWORDS
 
 

@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ragcore.agents.answer_types.verdict import claims
 from ragcore.agents.perception.asks import Asks
 from ragcore.agents.reading import term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.lexicon import pattern
-from ragcore.text.sentences import split_sentences
+from ragcore.text.sentences import claims, split_sentences
 from ragcore.text.terms import STOPWORDS, terms
 
 # A sentence end before an option of a manual page ("… of the Huanyang VFD. −p, −−parity

@@ -7,10 +7,9 @@ disabled") states no value for either; one naming neither is judged elsewhere.""
 
 from __future__ import annotations
 
-from ragcore.agents.answer_types.verdict import claims
 from ragcore.agents.perception.asks import Asks, Switch
 from ragcore.text.lexicon import pattern
-from ragcore.text.sentences import split_sentences
+from ragcore.text.sentences import claims, split_sentences
 
 
 def other_way(asks: Asks, text: str) -> str | None:

@@ -16,29 +16,18 @@ sentences before it ("Is it broken?") has no relation of its own and is not test
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.text.families import families, in_family
 from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
-from ragcore.text.sentences import split_sentences
+from ragcore.text.sentences import claims, split_sentences
 from ragcore.text.terms import terms
 from ragcore.text.units import dimension
 
 # The share of the asked relation's words a sentence states it with.
 DECIDING_SHARE = 0.5
-# A sentence end the splitter leaves alone when the next sentence opens with a name in
-# lower case ("… damp motion. moteus implements …").
-_LOWER_START = re.compile(r"(?<=[a-z0-9)\]\"'])\.\s+(?=[a-z])")
-
-
-def claims(sentences: Sequence[str]) -> Iterator[str]:
-    """``sentences`` split also where the splitter leaves a sentence end alone because
-    the next opens in lower case ("… is fixed. phases: 0 = …")."""
-    for sentence in sentences:
-        yield from _LOWER_START.split(sentence)
 
 
 def undecided(asks: Asks, statements: Sequence[str], sources: Sequence[str] = ()) -> str | None:
