@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ragcore.agents.perception.asks import AnswerType, Asks
-from ragcore.text.families import families, in_family
+from ragcore.text.families import families, in_family, verb_root
 from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
 from ragcore.text.sentences import claims, split_sentences
@@ -52,8 +52,8 @@ def decides(asks: Asks, sentence: str) -> bool:
     condition is a version (``Asks.versions``) only by a sentence giving a version."""
     if pattern("lexicon", "config_block").match(sentence):
         return False  # settings written out state no relation
-    said = families(terms(sentence)) | {_root(t) for t in terms(sentence)}
-    stated = [in_family(t, said) or _root(t) in said for t in asks.relation]
+    said = families(terms(sentence)) | {verb_root(t) for t in terms(sentence)}
+    stated = [in_family(t, said) or verb_root(t) in said for t in asks.relation]
     if asks.together:
         # how they go together, of a thing the question names ("all solenoids connected
         # to a single PH must be the same voltage": the hub is "PH" there)
@@ -67,11 +67,8 @@ def decides(asks: Asks, sentence: str) -> bool:
     return bool(asked & {dimension(q.unit) for q in quantities(sentence)})
 
 
-def _root(term: str) -> str:
-    """A verb's root, its -ing and a doubled last letter aside: "moving" and "move",
-    "runn" (of "running") and "run" meet; ``families`` leaves them apart."""
-    if term.endswith("ing") and len(term) > 5:
-        term = term[:-3]
-    if len(term) > 3 and term[-1] == term[-2]:
-        term = term[:-1]
-    return term.removesuffix("e") if len(term) > 3 else term
+def says(term: str, text: str) -> bool:
+    """``text`` says ``term``: a word of its family, or of its verb's root ("homing" says
+    "home")."""
+    said = terms(text)
+    return in_family(term, families(said)) or verb_root(term) in {verb_root(t) for t in said}

@@ -210,6 +210,11 @@ class Asks:
     running while another is used (``lexicon.asks_together``: "can i mix 12v and 24v
     solenoids on one hub?"): a sentence deciding it says how they go together
     (``lexicon.states_together``), not only what each can do."""
+    goal: str | None = None
+    """For a how-to question, the verb of what the asker wants done, as a term ("How do I
+    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``), None when it is a
+    verb that only says "do it" or none is read: an answer whose sources never say it
+    gives a step for another goal while a source that does was at hand."""
     to_set: bool = False
     """It asks the value to set or enter in a setting ("what value goes in PD164?",
     ``lexicon.asks_to_set``), not its default: an answer giving only the default ("…
@@ -464,6 +469,7 @@ def read_asks(
         together=form == QuestionForm.YES_NO and _together(question),
         switch=_switch(question) if form == QuestionForm.VALUE else None,
         to_set=to_set,
+        goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         parts=_parts(question, table, models),
         set_value=_set_value(question),
@@ -600,6 +606,15 @@ def _relation(question: str) -> frozenset[str]:
 def _together(question: str) -> bool:
     clause = yes_no_clause(question) or question
     return pattern("lexicon", "asks_together").search(clause) is not None
+
+
+def _goal(question: str) -> str | None:
+    m = pattern("lexicon", "asks_how_to").search(asked_sentence(question))
+    if m is None:
+        return None
+    found = terms(m.group("goal"))
+    skip = STOPWORDS | term_set("generic") | term_set("doing") | term_set("question_verbs")
+    return found[0] if found and found[0] not in skip else None
 
 
 def _switch(question: str) -> Switch | None:

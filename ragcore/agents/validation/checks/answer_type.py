@@ -25,7 +25,7 @@ from ragcore.agents.answer_types.leaning import leaning_elsewhere
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.switch import other_way
-from ragcore.agents.answer_types.verdict import undecided
+from ragcore.agents.answer_types.verdict import says, undecided
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
@@ -231,6 +231,34 @@ def leans_on_the_asked_thing(answer: AnswerModel) -> Iterator[Finding]:
             reason,
             chunk_ids=tuple(e.chunk_id for e in answer.cited),
         )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.goal",))
+def for_the_asked_goal(answer: AnswerModel) -> Iterator[Finding]:
+    """A how-to question ("How do I make the ODrive home itself right after power-up?") is
+    not answered by a step for another goal ("… make the ODrive turn on the motor power
+    automatically after booting"): when neither the answer nor the chunks it cites (their
+    text, section path and title) say the asked verb (``Asks.goal``: "home", "homing")
+    while a source shown beside them does, a source on the asked goal was at hand."""
+    goal = answer.asks.goal
+    if goal is None or not answer.statements or not answer.cited:
+        return
+    text = strip_citations(answer.draft.text)
+    cited = {e.chunk_id for e in answer.cited}
+    if says(goal, " ".join((text, *(_read(e) for e in answer.cited)))):
+        return
+    if any(says(goal, _read(e)) for e in answer.by_number.values() if e.chunk_id not in cited):
+        yield Finding(
+            "answer_type.goal",
+            IssueKind.OFF_QUESTION,
+            f"the question asks how to {goal}; neither the answer nor its sources say it, "
+            "while another source shown does",
+            chunk_ids=tuple(cited),
+        )
+
+
+def _read(evidence: Evidence) -> str:
+    return f"{evidence.document.title} {evidence.section} {evidence.text}"
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.product",))

@@ -136,3 +136,19 @@ def test_the_cause_of_another_symptom_is_no_answer():
     assert no_cause(asks, same) is None
     plain = "The most common reason is that the coil wires are swapped."
     assert no_cause(asks, plain) is None
+
+
+def test_a_step_for_another_goal_is_not_ok_when_a_source_on_the_asked_one_was_shown():
+    question = "How do I make the VB-8 purge itself right after power-up?"
+    assert perceive(question).asks.goal == "purg"
+    startup = evidence(1, "You can make the VB-8 switch on its coils after booting.", VALVES)
+    purging = evidence(2, "Purging at startup: set purge.on_start = True.", VALVES)
+    answer = "You can make the VB-8 switch on its coils after booting [1]."
+    assert ("answer_type.goal", "off_question") in findings(
+        check(question, answer, [startup, purging])
+    )
+    assert ("answer_type.goal", "off_question") not in findings(check(question, answer, [startup]))
+    right = "Purging at startup: set purge.on_start = True [2]."
+    assert ("answer_type.goal", "off_question") not in findings(
+        check(question, right, [startup, purging])
+    )
