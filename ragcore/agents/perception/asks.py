@@ -213,7 +213,8 @@ class Asks:
     goal: str | None = None
     """For a how-to question, the verb of what the asker wants done, as a term ("How do I
     make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``), None when it is a
-    verb that only says "do it" or none is read: an answer whose sources never say it
+    verb that only says "do it" or find out ("check", ``lexicon.light_goals``) or none is
+    read: an answer whose sources never say it
     gives a step for another goal while a source that does was at hand."""
     to_set: bool = False
     """It asks the value to set or enter in a setting ("what value goes in PD164?",
@@ -614,6 +615,7 @@ def _goal(question: str) -> str | None:
         return None
     found = terms(m.group("goal"))
     skip = STOPWORDS | term_set("generic") | term_set("doing") | term_set("question_verbs")
+    skip |= term_set("light_goals")  # "How do I check if …?": what is wanted comes after
     return found[0] if found and found[0] not in skip else None
 
 

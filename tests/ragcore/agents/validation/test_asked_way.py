@@ -152,3 +152,7 @@ def test_a_step_for_another_goal_is_not_ok_when_a_source_on_the_asked_one_was_sh
     assert ("answer_type.goal", "off_question") not in findings(
         check(question, right, [startup, purging])
     )
+
+
+def test_a_verb_that_asks_to_find_out_is_no_goal():
+    assert perceive("How do I check if the VB-8 coil is seated correctly?").asks.goal is None
