@@ -36,3 +36,13 @@ def families(words: Iterable[str]) -> frozenset[str]:
 def in_family(term: str, keys: frozenset[str]) -> bool:
     """Whether a word of ``term``'s family is among ``keys`` (``families`` of a text)."""
     return bool(family(term) & keys)
+
+
+def verb_root(term: str) -> str:
+    """A verb's root, its -ing and a doubled last letter aside: "moving" and "move",
+    "runn" (of "running") and "run" meet; ``families`` leaves them apart."""
+    if term.endswith("ing") and len(term) > 5:
+        term = term[:-3]
+    if len(term) > 3 and term[-1] == term[-2]:
+        term = term[:-1]
+    return term.removesuffix("e") if len(term) > 3 else term

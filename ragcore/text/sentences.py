@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 
 from ragcore.text.lexicon import WordSet
 
@@ -48,3 +49,15 @@ def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]
         end -= 1
     if end > start:
         spans.append((start, end))
+
+
+# A sentence end the splitter leaves alone when the next sentence opens with a name in
+# lower case ("… damp motion. moteus implements …").
+_LOWER_START = re.compile(r"(?<=[a-z0-9)\]\"'])\.\s+(?=[a-z])")
+
+
+def claims(sentences: Sequence[str]) -> Iterator[str]:
+    """``sentences`` split also where the splitter leaves a sentence end alone because
+    the next opens in lower case ("… is fixed. phases: 0 = …")."""
+    for sentence in sentences:
+        yield from _LOWER_START.split(sentence)

@@ -166,6 +166,22 @@ def unstated_default(asks: Asks, text: str, sources: str = "", quoted: bool = Fa
     return None
 
 
+def only_the_default(asks: Asks, text: str) -> str | None:
+    """Why ``text`` does not say what value to set, for a question asking it
+    (``Asks.to_set``: "what value goes in PD164?"), or None: it gives figures, and every
+    one as the default ("… register PD164 (defaults to 38400)", ``lexicon.default_figure``;
+    "Set PD164 to 2 (the default is 38400)" gives 2 beside it). A default is what a
+    setting holds unless changed, not what the asker should put in."""
+    if not asks.to_set:
+        return None
+    masked = mask_identifiers(text)
+    if not number_spans(masked):
+        return None
+    if number_spans(pattern("lexicon", "default_figure").sub(" ", masked)):
+        return None
+    return "the question asks what value to set; the answer gives only the default"
+
+
 @functools.cache
 def _default_words() -> re.Pattern[str]:
     said = "|".join(map(re.escape, words("lexicon", "default_words")))

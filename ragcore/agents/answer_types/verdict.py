@@ -6,31 +6,28 @@ against reverse polarity") — or gives a figure of the dimension the question's
 figure has, a limit it can be read against ("Can I run the spindle at around 10 Hz?":
 "the VFD shuts off if the frequency drops below 12 Hz"). A sentence about the subject
 that states something else ("you can keep sending the same command") leaves the
-question open, however many of its words it shares. A yes/no clause that leans on the
+question open, however many of its words it shares: "can i mix 12v and 24v solenoids on
+one hub?" is not decided by "the hub can switch both 12V and 24V valves", which says
+nothing of mixing them (``Asks.together``), nor "will the apcsmart driver work with it?"
+by the settings written out ("[myups] driver = apcsmart … cable = 940-0095B",
+``lexicon.config_block``), nor "Can I install the URCap on PolyScope
+5.0?" by a sentence that gives no version (``Asks.versions``). A yes/no clause that leans on the
 sentences before it ("Is it broken?") has no relation of its own and is not tested."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from ragcore.agents.perception.asks import AnswerType, Asks
-from ragcore.text.families import families, in_family
+from ragcore.text.families import families, in_family, verb_root
+from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
-from ragcore.text.sentences import split_sentences
+from ragcore.text.sentences import claims, split_sentences
 from ragcore.text.terms import terms
 from ragcore.text.units import dimension
 
 # The share of the asked relation's words a sentence states it with.
 DECIDING_SHARE = 0.5
-# A sentence end the splitter leaves alone when the next sentence opens with a name in
-# lower case ("… damp motion. moteus implements …").
-_LOWER_START = re.compile(r"(?<=[a-z0-9)\]\"'])\.\s+(?=[a-z])")
-
-
-def _claims(sentences: Sequence[str]) -> Iterator[str]:
-    for sentence in sentences:
-        yield from _LOWER_START.split(sentence)
 
 
 def undecided(asks: Asks, statements: Sequence[str], sources: Sequence[str] = ()) -> str | None:
@@ -43,27 +40,35 @@ def undecided(asks: Asks, statements: Sequence[str], sources: Sequence[str] = ()
     if asks.answer_type != AnswerType.YES_NO or not asks.relation:
         return None
     sentences = [t[a:b] for t in (*statements, *sources) for a, b in split_sentences(t)]
-    if any(decides(asks, s) for s in _claims(sentences)):
+    if any(decides(asks, s) for s in claims(sentences)):
         return None
     return "the question asks yes or no; no sentence of the answer states what it asks"
 
 
 def decides(asks: Asks, sentence: str) -> bool:
     """``sentence`` states the asked relation or its negation, or a figure it is read
-    against (see the module's docstring)."""
-    said = families(terms(sentence)) | {_root(t) for t in terms(sentence)}
-    share = sum(in_family(t, said) or _root(t) in said for t in asks.relation) / len(asks.relation)
+    against (see the module's docstring). A question whether two things go together
+    (``Asks.together``) is decided only by a sentence saying how they do; one whose
+    condition is a version (``Asks.versions``) only by a sentence giving a version."""
+    if pattern("lexicon", "config_block").match(sentence):
+        return False  # settings written out state no relation
+    said = families(terms(sentence)) | {verb_root(t) for t in terms(sentence)}
+    stated = [in_family(t, said) or verb_root(t) in said for t in asks.relation]
+    if asks.together:
+        # how they go together, of a thing the question names ("all solenoids connected
+        # to a single PH must be the same voltage": the hub is "PH" there)
+        return any(stated) and pattern("lexicon", "states_together").search(sentence) is not None
+    if asks.versions:
+        return pattern("lexicon", "gives_version").search(sentence) is not None
+    share = sum(stated) / len(asks.relation)
     if share >= DECIDING_SHARE:
         return True
     asked = {dimension(unit) for _, unit in asks.quantities}
     return bool(asked & {dimension(q.unit) for q in quantities(sentence)})
 
 
-def _root(term: str) -> str:
-    """A verb's root, its -ing and a doubled last letter aside: "moving" and "move",
-    "runn" (of "running") and "run" meet; ``families`` leaves them apart."""
-    if term.endswith("ing") and len(term) > 5:
-        term = term[:-3]
-    if len(term) > 3 and term[-1] == term[-2]:
-        term = term[:-1]
-    return term.removesuffix("e") if len(term) > 3 else term
+def says(term: str, text: str) -> bool:
+    """``text`` says ``term``: a word of its family, or of its verb's root ("homing" says
+    "home")."""
+    said = terms(text)
+    return in_family(term, families(said)) or verb_root(term) in {verb_root(t) for t in said}

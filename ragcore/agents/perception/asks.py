@@ -55,6 +55,13 @@ class AnswerType(StrEnum):
     ANY = "any"  # no kind the question's form fixes
 
 
+class Switch(StrEnum):
+    """The way a question asks a value to switch something: on or off."""
+
+    ON = "on"  # "what phases value turns on auto switching?"
+    OFF = "off"  # "which value disables the watchdog?"
+
+
 class Measure(StrEnum):
     """The measure a question's form asks for, whatever its words."""
 
@@ -202,6 +209,30 @@ class Asks:
     Empty when the clause leans on the sentences before it for what it asks ("… upsmon
     didn't shut the server down. Is it broken?": fewer than ``OWN_RELATION`` terms);
     ``answer_types.verdict`` reads it."""
+    together: bool = False
+    """A yes/no question whether two things may go together — mixed, combined, one left
+    running while another is used (``lexicon.asks_together``: "can i mix 12v and 24v
+    solenoids on one hub?"): a sentence deciding it says how they go together
+    (``lexicon.states_together``), not only what each can do."""
+    goal: str | None = None
+    """For a how-to question, the verb of what the asker wants done, as a term ("How do I
+    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``), None when it is a
+    verb that only says "do it" or find out ("check", ``lexicon.light_goals``) or none is
+    read: an answer whose sources never say it
+    gives a step for another goal while a source that does was at hand."""
+    to_set: bool = False
+    """It asks the value to set or enter in a setting ("what value goes in PD164?",
+    ``lexicon.asks_to_set``), not its default: an answer giving only the default ("…
+    register PD164 (defaults to 38400)") does not say what to set."""
+    switch: Switch | None = None
+    """For a question asking the value that switches something, the way it asks
+    ("what phases value turns on auto switching?": on; ``lexicon.asks_value_that_switches``),
+    else None: the value for the other way ("phases: 1 or 3 =
+    Automatic switching disabled") is no answer (``answer_types.switch``)."""
+    versions: tuple[str, ...] = ()
+    """The versions a yes/no question's clause names as its condition ("… an e-Series
+    still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
+    its unit): a sentence deciding it gives a version."""
 
     @property
     def whether(self) -> bool:
@@ -400,6 +431,12 @@ def read_asks(
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
     focus = _focus(question) or _purpose_focus(question)
+    to_set = (
+        form == QuestionForm.VALUE
+        and not _asks_default(question, form)
+        and pattern("lexicon", "asks_to_set").search(asked_sentence(question)) is not None
+    )
+    shape = _value_shape(question)
     return Asks(
         form=form,
         answer_type=answer_type,
@@ -423,7 +460,7 @@ def read_asks(
         signals=signals,
         products=product_names(question),
         named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
-        value_shape=_value_shape(question),
+        value_shape=shape,
         comparison=_comparison(question, table),
         side_by_side=_side_by_side(question, models),
         choice=_choice(question, table),
@@ -434,6 +471,11 @@ def read_asks(
             )
         ),
         relation=_relation(question) if form == QuestionForm.YES_NO else frozenset(),
+        together=form == QuestionForm.YES_NO and _together(question),
+        switch=_switch(question) if form == QuestionForm.VALUE else None,
+        to_set=to_set,
+        goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
+        versions=_versions(question) if form == QuestionForm.YES_NO else (),
         parts=_parts(question, table, models),
         set_value=_set_value(question),
         designated=tuple(designated(question).items()),
@@ -583,6 +625,46 @@ def _relation(question: str) -> frozenset[str]:
     return found if len(found) >= OWN_RELATION else frozenset()
 
 
+def _together(question: str) -> bool:
+    clause = yes_no_clause(question) or question
+    return pattern("lexicon", "asks_together").search(clause) is not None
+
+
+def _goal(question: str) -> str | None:
+    m = pattern("lexicon", "asks_how_to").search(asked_sentence(question))
+    if m is None:
+        return None
+    found = terms(m.group("goal"))
+    skip = STOPWORDS | term_set("generic") | term_set("doing") | term_set("question_verbs")
+    skip |= term_set("light_goals")  # "How do I check if …?": what is wanted comes after
+    return found[0] if found and found[0] not in skip else None
+
+
+def _switch(question: str) -> Switch | None:
+    """The way the asked value switches something (``lexicon.asks_value_that_switches``)."""
+    m = pattern("lexicon", "asks_value_that_switches").search(asked_sentence(question))
+    if m is None:
+        return None
+    way = m.group("way")
+    if pattern("lexicon", "switches_on").search(way):
+        return Switch.ON
+    return Switch.OFF if pattern("lexicon", "switches_off").search(way) else None
+
+
+def _versions(question: str) -> tuple[str, ...]:
+    """The versions the yes/no clause names, not figures with their units ("2.5 bar")."""
+    clause = yes_no_clause(question) or question
+    figures = quantities(clause)
+    found = pattern("lexicon", "gives_version").finditer(clause)
+    return tuple(
+        dict.fromkeys(
+            m.group(0)
+            for m in found
+            if not any(q.start < m.end() and m.start() < q.end for q in figures)
+        )
+    )
+
+
 def _side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:
     """The first run of models named side by side — a comma, "and", "or" or "&" between
     them, an article allowed — not a part and the model it fits ("Does the PX-3 fit the
@@ -630,7 +712,7 @@ def _answer_type(
         return AnswerType.COUNT
     if _WHERE.match(question):
         return AnswerType.PLACE
-    if _MEANING.search(question) or _what_it_is(question):
+    if _MEANING.search(question) or _what_it_is(question) or _terse_signal(question):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
@@ -662,6 +744,12 @@ def _purpose_focus(question: str) -> Focus | None:
     phrase = terms(m.group("focus"))
     skip = model_terms(set(phrase)) | STOPWORDS | term_set("generic")
     return Focus(m.group("focus").strip(), frozenset(t for t in phrase if t not in skip))
+
+
+def _terse_signal(question: str) -> bool:
+    """ "roboRIO status light blinking 3 times?": a signal named by its count, alone —
+    its meaning (``lexicon.terse_signal``)."""
+    return pattern("lexicon", "terse_signal").match(asked_sentence(question)) is not None
 
 
 def _what_it_is(question: str) -> bool:

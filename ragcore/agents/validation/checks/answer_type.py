@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
+    only_the_default,
     other_code,
     sibling_keys,
     unbound_cells,
@@ -20,9 +21,11 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.echo import adds_nothing
+from ragcore.agents.answer_types.leaning import leaning_elsewhere
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
-from ragcore.agents.answer_types.verdict import undecided
+from ragcore.agents.answer_types.switch import other_way
+from ragcore.agents.answer_types.verdict import says, undecided
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
@@ -171,6 +174,17 @@ def a_value_of_the_asked_shape(answer: AnswerModel) -> Iterator[Finding]:
         yield Finding("answer_type.shape", IssueKind.OFF_QUESTION, reason)
 
 
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.switch",))
+def for_the_asked_way(answer: AnswerModel) -> Iterator[Finding]:
+    """ "What phases value turns on auto switching?" is answered by the value that turns
+    it on, not by the values that turn it off ("phases: 1 or 3 = Automatic switching
+    disabled"; ``answer_types.switch``)."""
+    if answer.asks.switch is None or not answer.statements:
+        return
+    if reason := other_way(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.switch", IssueKind.OFF_QUESTION, reason)
+
+
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.code",))
 def a_code_of_the_asked_family(answer: AnswerModel) -> Iterator[Finding]:
     """ "Which M code orients the spindle?" is answered with an M code ("M19")."""
@@ -188,6 +202,63 @@ def states_the_default(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     if reason := unstated_default(answer.asks, text, sources, _quoted(answer)):
         yield Finding("answer_type.default", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.to_set",))
+def states_what_to_set(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking what value to set ("what value goes in PD164?") is not answered
+    by the setting's default alone ("… register PD164 (defaults to 38400)")."""
+    if not answer.asks.to_set or not answer.statements:
+        return
+    if reason := only_the_default(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.leaning",))
+def leans_on_the_asked_thing(answer: AnswerModel) -> Iterator[Finding]:
+    """A quoted sentence whose subject is a pronoun ("This must match the setting in
+    register PD165 …") says its figure of what the sentence before it in the source
+    names; left out of the answer and about something the question does not name (the
+    parity option, for the baud rate), the figure is another thing's
+    (``answer_types.leaning``)."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    text = strip_citations(answer.draft.text)
+    if reason := leaning_elsewhere(answer.asks, text, [e.text for e in answer.cited]):
+        yield Finding(
+            "answer_type.leaning",
+            IssueKind.OFF_QUESTION,
+            reason,
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.goal",))
+def for_the_asked_goal(answer: AnswerModel) -> Iterator[Finding]:
+    """A how-to question ("How do I make the ODrive home itself right after power-up?") is
+    not answered by a step for another goal ("… make the ODrive turn on the motor power
+    automatically after booting"): when neither the answer nor the chunks it cites (their
+    text, section path and title) say the asked verb (``Asks.goal``: "home", "homing")
+    while a source shown beside them does, a source on the asked goal was at hand."""
+    goal = answer.asks.goal
+    if goal is None or not answer.statements or not answer.cited:
+        return
+    text = strip_citations(answer.draft.text)
+    cited = {e.chunk_id for e in answer.cited}
+    if says(goal, " ".join((text, *(_read(e) for e in answer.cited)))):
+        return
+    if any(says(goal, _read(e)) for e in answer.by_number.values() if e.chunk_id not in cited):
+        yield Finding(
+            "answer_type.goal",
+            IssueKind.OFF_QUESTION,
+            f"the question asks how to {goal}; neither the answer nor its sources say it, "
+            "while another source shown does",
+            chunk_ids=tuple(cited),
+        )
+
+
+def _read(evidence: Evidence) -> str:
+    return f"{evidence.document.title} {evidence.section} {evidence.text}"
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.product",))
