@@ -516,6 +516,16 @@ def test_the_time_column_groups_and_ranks_like_a_dimension():
     assert query("Show the shortage rate per month for the CP-200").group_by == ("month",)
 
 
+def test_the_most_recently_opened_order_is_the_latest_row_not_a_ranking_of_counts():
+    # "most" before an adverb of time is the latest row, as "the most recent" is; read as
+    # "the most orders" it ranked the opening dates by their count (answered "ok").
+    found = read_work_orders("What was the most recently opened emergency work order at Hillcrest?")
+    assert isinstance(found, DataQuestion), found
+    q = found.query
+    assert (q.measure, q.aggregation) == ("work_order_count", Aggregation.LATEST)
+    assert set(q.filters) == {("site", "Hillcrest"), ("work_type", "emergency")}
+
+
 def test_a_word_of_a_dimensions_names_before_it_is_part_of_it():
     found = read_work_orders("What was the labour cost per maintenance work type in 2025?")
     assert isinstance(found, DataQuestion), found
