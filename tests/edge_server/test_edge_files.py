@@ -128,7 +128,7 @@ def test_ingest_reads_a_markdown_file_with_front_matter_beside_a_document(start_
 
 MALFORMED = [  # (file name, bytes, media type, what the message says)
     ("broken.md", b"---\nid: broken\nthis line has no colon\n---\nText", "", "key: value"),
-    ("latin1.txt", "Dichtung prüfen".encode("latin-1"), "", "is not UTF-8"),
+    ("binary.txt", b"\x00\x01\x02 not text \x81", "", "is not UTF-8"),
     ("scan.tiff", b"II*\x00", "", "unsupported file type .tiff"),
     ("manual.md", b"Text", "image/png", "is not a type ragcore reads"),
     ("late.md", b"---\nid: late\nupdated_at: 2024-02-30\n---\nText", "", "updated_at"),
