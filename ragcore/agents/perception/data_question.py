@@ -1275,11 +1275,11 @@ class _Reader:
         if not measure.counts_rows:
             return measure
         norms = [t.norm for t in self.tokens]
+        rows = {w for p, _ in self.words.rows for w in p}  # "the most recent order"
         for i, j, m in measures:
             # "the most work orders", "the most emergency work orders" (a few words
             # between, none another measure's: the rows' kind, read as a value)
             taken = {k for a, b, o in measures if o is not m for k in range(a, b)}
-            rows = {w for p, _ in self.words.rows for w in p}  # "the most recent order"
             taken |= {k for k in range(max(0, i - _ROW_GAP), i) if norms[k] in rows}
             ranked = any(
                 tuple(norms[max(0, end - len(p)) : end]) == p

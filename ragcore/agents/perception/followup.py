@@ -59,7 +59,15 @@ from ragcore.agents.perception.conversation import TurnState, answered_phrase, i
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
 from ragcore.agents.perception.substitution import substitute
-from ragcore.agents.perception.wording import ARTICLE, Word, apply, end_with, find, split_words
+from ragcore.agents.perception.wording import (
+    ARTICLE,
+    ARTICLES,
+    Word,
+    apply,
+    end_with,
+    find,
+    split_words,
+)
 from ragcore.text import lexicon
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
@@ -547,7 +555,7 @@ def _asked_about(
     # pronoun ("What should its precharge be?") only pointed back; a choice, a why or
     # another version asks no value of the thing.
     written = split_words(conversation[0].written)
-    pointed = any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in written)
+    pointed = rules.points_back(w.lower for w in written)
     asks = prev.perception.asks
     own = not (asks.choice or asks.form == QuestionForm.WHY or prev.perception.constraints.history)
     if written and not pointed and own:
@@ -846,7 +854,7 @@ def _why_changed(new: Perception, prev: _Previous, rules: FollowupRules) -> Rewr
     if new.asks.form != QuestionForm.WHY or _identifiers(new) or not prev.identifiers:
         return None
     words = split_words(new.question)
-    if any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in words):
+    if rules.points_back(w.lower for w in words):
         return None
     if not any(w.lower in changes for w in words for changes in _CHANGED):
         return None
@@ -929,7 +937,6 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
 _PLACES = lexicon.WordSet("lexicon", "part_of_model")
 _PARTICIPLE = re.compile(r"\w{2,}(?<!e)ed")
 _PART_WORDS = 4
-_ARTICLES = frozenset(["the", "a", "an"])
 
 
 def _part(p: Perception, words: list[Word]) -> str:
@@ -939,13 +946,13 @@ def _part(p: Perception, words: list[Word]) -> str:
     of the model ("the payload of the RA-6", "the noise level of the AC-75")."""
     for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
         before = [w for w in words if w.end <= entity.start]
-        while before and before[-1].lower in _ARTICLES:
+        while before and before[-1].lower in ARTICLES:
             before = before[:-1]
         if len(before) < 3 or before[-1].lower not in _PLACES:
             continue
         phrase: list[Word] = []
         for w in reversed(before[:-1]):
-            if w.lower in _ARTICLES:
+            if w.lower in ARTICLES:
                 break
             if len(phrase) == _PART_WORDS or not terms(w.text) or any(c.isdigit() for c in w.text):
                 return ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,11 @@ class FollowupRules:
     interval_nouns: frozenset[str] = frozenset()
     """Nouns that restate a "how often" question's figure ("What was the interval before
     2024?" after "How often should the CP-200 seal be replaced?")."""
+
+    def points_back(self, lowered: Iterable[str]) -> bool:
+        """Whether any of these words (lowercase) is a pronoun or a demonstrative: the
+        words point back at something said before ("its", "that")."""
+        return any(w in self.pronouns or w in self.demonstratives for w in lowered)
 
 
 _NONE: frozenset[str] = frozenset()

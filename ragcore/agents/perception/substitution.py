@@ -25,14 +25,13 @@ from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
-from ragcore.agents.perception.wording import Word, apply, split_words
+from ragcore.agents.perception.wording import ARTICLES, Word, apply, split_words
 from ragcore.text import lexicon
 from ragcore.text.terms import terms
 from ragcore.types import EntitySource
 
 _MAX_WORDS = 4
 """A fragment longer than this is a question of its own, not a thing put in place."""
-_ARTICLES = frozenset(["the", "a", "an"])
 # A name: letters and digits joined ("737-800", "A321neo"), not a bare number ("90").
 _NAME = re.compile(r"(?=.*\d)(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+|(?=.*[A-Za-z])[A-Za-z0-9]+)")
 # Between two phrases joined as one subject: "… reservoir and the 737 reservoir A".
@@ -98,13 +97,13 @@ def _fragment(new: Perception, rules: FollowupRules) -> list[Word] | None:
     if opener is None:
         return None
     rest = words[len(opener) :]
-    while rest and rest[0].lower in _ARTICLES:
+    while rest and rest[0].lower in ARTICLES:
         rest = rest[1:]
     if not rest or len(rest) > _MAX_WORDS:
         return None
     if rest[0].lower in lexicon.words("lexicon", "question_starts"):
         return None
-    if any(w.lower in rules.pronouns or w.lower in rules.demonstratives for w in rest):
+    if rules.points_back(w.lower for w in rest):
         return None
     return rest
 

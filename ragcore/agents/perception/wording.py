@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 _WORD = re.compile(r"\w+(?:[-/.]\w+)*")
 ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+ARTICLES = frozenset(["the", "a", "an"])
 
 
 @dataclass(frozen=True)
