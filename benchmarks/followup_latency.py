@@ -48,13 +48,13 @@ def main() -> None:
                 perception = agent.run(turn.question)
                 started = time.perf_counter()  # as Answerer.answer reads a turn in a session
                 last = kept[0] if kept else None
-                before = referents(last.entities) if last and last.followed else None
+                before = referents(last.names) if last and last.followed else None
                 previous = agent.run(last.question, read_before=before) if last else None
                 begun = time.perf_counter()
                 found = agent.follow_up(perception, previous, tuple(kept))
                 done = time.perf_counter()
                 if found is not None and previous is not None:
-                    earlier = (t.entities for t in kept)
+                    earlier = (t.names for t in kept)
                     seen = referents(perception.entities, previous.entities, *earlier)
                     perception = agent.run(found.question, read_before=seen)
                 ended = time.perf_counter()

@@ -267,12 +267,12 @@ class Answerer:
             asked, rewrite = perception.question, None
             if conversation:
                 last = conversation[0]  # read as it was: a rewrite from its turns' entities
-                kept = referents(last.entities) if last.followed else None
+                kept = referents(last.names) if last.followed else None
                 previous = self.perception.run(last.question, read_before=kept)
                 rewrite = self.perception.follow_up(perception, previous, conversation)
             if rewrite is not None:
                 # every word of it was read in its own turn: no second NER (see ``run``)
-                turns = (t.entities for t in conversation)
+                turns = (t.names for t in conversation)
                 seen = referents(perception.entities, previous.entities, *turns)
                 perception = self.perception.run(rewrite.question, read_before=seen)
                 perception = replace(

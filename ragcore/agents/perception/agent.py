@@ -235,7 +235,7 @@ class PerceptionAgent:
         then no follow-up and stays as asked (also when the rewrite changes nothing). Run
         the rewrite through ``run`` to read it. ``conversation``: the earlier turns as
         kept, newest first (the previous one first), for the referents in play."""
-        as_kept = {t.question: t.entities for t in conversation if t.followed}
+        as_kept = {t.question: t.names for t in conversation if t.followed}
 
         def reread(question: str) -> Perception:  # an earlier rewrite, as it was read
             named = as_kept.get(question)
