@@ -20,7 +20,7 @@ from pathlib import Path
 
 from _common import percentile
 
-from ragcore.agents.perception.agent import PerceptionAgent
+from ragcore.agents.perception.agent import PerceptionAgent, referents
 from ragcore.agents.perception.conversation import (
     TurnState,
     summarise,
@@ -46,13 +46,17 @@ def main() -> None:
             kept: list[TurnState] = []
             for turn in conversation.turns:
                 perception = agent.run(turn.question)
-                started = time.perf_counter()
-                previous = agent.run(kept[0].question) if kept else None
+                started = time.perf_counter()  # as Answerer.answer reads a turn in a session
+                last = kept[0] if kept else None
+                before = referents(last.names) if last and last.followed else None
+                previous = agent.run(last.question, read_before=before) if last else None
                 begun = time.perf_counter()
                 found = agent.follow_up(perception, previous, tuple(kept))
                 done = time.perf_counter()
-                if found is not None:
-                    perception = agent.run(found.question)
+                if found is not None and previous is not None:
+                    earlier = (t.names for t in kept)
+                    seen = referents(perception.entities, previous.entities, *earlier)
+                    perception = agent.run(found.question, read_before=seen)
                 ended = time.perf_counter()
                 if kept:
                     rewrite_ms.append((done - begun) * 1000)

@@ -35,7 +35,7 @@ from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, is_table_evidenc
 from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
-from ragcore.agents.perception.agent import Perception, PerceptionAgent
+from ragcore.agents.perception.agent import Perception, PerceptionAgent, referents
 from ragcore.agents.perception.conversation import TurnState
 from ragcore.agents.perception.data_question import (
     Ambiguous,
@@ -266,10 +266,15 @@ class Answerer:
             perception = self.perception.run(question)
             asked, rewrite = perception.question, None
             if conversation:
-                previous = self.perception.run(conversation[0].question)
+                last = conversation[0]  # read as it was: a rewrite from its turns' entities
+                kept = referents(last.names) if last.followed else None
+                previous = self.perception.run(last.question, read_before=kept)
                 rewrite = self.perception.follow_up(perception, previous, conversation)
             if rewrite is not None:
-                perception = self.perception.run(rewrite.question)
+                # every word of it was read in its own turn: no second NER (see ``run``)
+                turns = (t.names for t in conversation)
+                seen = referents(perception.entities, previous.entities, *turns)
+                perception = self.perception.run(rewrite.question, read_before=seen)
                 perception = replace(
                     perception, introduced=rewrite.introduced, replaced=rewrite.replaced
                 )

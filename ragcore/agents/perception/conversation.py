@@ -58,6 +58,9 @@ class TurnState:
     said: str = ""
     """The start of its answer, when it answered: where "that filter" finds which filter
     ("the oil filter")."""
+    names: tuple[Referent, ...] = ()
+    """The other named entities its question was read with (spaCy's: an organisation, a
+    date): reading the question again from them needs no second spaCy pass."""
 
 
 def summarise(perception: Perception) -> dict[str, object]:
@@ -198,6 +201,11 @@ def turn_state(question: str, summary: Mapping[str, object], written: str = "") 
         limit=str(limit) if (limit := summary.get("limit")) else None,
         said=str(summary.get("said") or ""),
         written=written,
+        names=tuple(
+            Referent(str(text), str(label))
+            for text, label in _pairs(summary.get("entities") or [])
+            if label not in _IDENTIFIER_LABELS
+        ),
         asked=tuple(str(a) for a in asked)
         if isinstance(asked := summary.get("asked"), list)
         else (),
