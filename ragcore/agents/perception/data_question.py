@@ -132,15 +132,40 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class ValueReading:
+    """One dimension a value the question names is stored under: ``table``.``column`` =
+    ``value``, named by ``words``."""
+
+    table: str
+    column: str
+    value: str | int | float
+    words: str
+
+    def describe(self) -> str:
+        return f"{self.table}.{self.column} = {self.value!r}"
+
+
+@dataclass(frozen=True)
 class Ambiguous:
     """A data question whose words read two measures or more alike (issue 28: "spent on
-    parts" is purchase orders' spend and work orders' parts cost): no pick, the answer
-    is ``uncertain`` naming each reading."""
+    parts" is purchase orders' spend and work orders' parts cost), or name a value two
+    dimensions hold ("direct" as a sales channel and as a market segment): no pick, the
+    answer is ``uncertain`` naming each reading."""
 
     readings: tuple[Reading, ...]
+    values: tuple[ValueReading, ...] = ()
+    """The dimensions holding the value the question names, when that is what is
+    ambiguous."""
 
     @property
     def reason(self) -> str:
+        if self.values:
+            said = "; ".join(v.describe() for v in self.values)
+            return (
+                f"{self.values[0].words!r} is a value of {len(self.values)} dimensions alike: "
+                f"{said}; name the one meant (e.g. '{self.values[0].words} "
+                f"{self.values[0].column.replace('_', ' ')}')"
+            )
         said = "; ".join(r.describe() for r in self.readings)
         return (
             f"the question reads as {len(self.readings)} measures alike: {said}; "
@@ -615,10 +640,23 @@ def named_rows(
 
 def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequence[Value]]) -> int:
     """How many words of the question name values the table stores, as spelled: a table
-    a question names things of is the one it asks about, whatever measure word it uses."""
+    a question names things of is the one it asks about, whatever measure word it uses.
+    A name of capitalised words that shares a word with a stored name of several words
+    but is none ("Depot West" of a table holding "Depot North") counts too: it names a
+    thing of that table, which the table lacks, not the "West" region of another."""
     claims = _Claims(tokens, set(time_span))
     phrases = [(key, None) for values in stored.values() for v in values if (key := _value_key(v))]
-    return sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
+    held = sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
+    named = {w for key, _ in phrases if len(key) > 1 for w in key}
+    run: list[int] = []
+    for k in range(len(tokens) + 1):
+        if k < len(tokens) and k not in claims.used and tokens[k].raw[:1].isupper():
+            run.append(k)
+            continue
+        if len(run) > 1 and any(tokens[r].exact in named for r in run):
+            held += len(run)
+        run = []
+    return held
 
 
 def _check(question: object, schemas: object, values: object) -> str:
@@ -779,6 +817,8 @@ class _Reader:
         vague = self._unread_periods()
         measures = self._measures()
         if not measures:
+            if (shared := self._shared_head()) is not None:
+                return (1, 0, 0), shared  # "the error on TT-210": as-found or as-left
             return None
         if vague:
             i, j = vague[0]
@@ -934,17 +974,40 @@ class _Reader:
                 f"it cannot leave rows out ({negations[0]!r}): a query selects the rows it "
                 "names; ask for those you want, or for each value and the total"
             )
-        names = [t.raw for t in unread if t.raw[:1].isupper() and t.start > 0]
+        names = [t for t in unread if t.raw[:1].isupper() and t.start > 0]
         if names:
-            stored = [str(v) for v in self._known(None, names[0])]
-            close = difflib.get_close_matches(names[0], stored, n=3, cutoff=0.6)
+            name, column = self._name_around(self.tokens.index(names[0]))
+            if column is not None:  # "Depot West" beside "Depot North", "Depot South"
+                return self._no_value(column, name)
+            stored = [str(v) for v in self._known(None, name)]
+            close = difflib.get_close_matches(name, stored, n=3, cutoff=0.6)
             hint = f"; the closest it holds: {', '.join(close)}" if close else ""
-            return self.unexpressible(f"it holds nothing named {names[0]!r}{hint}")
+            return self.unexpressible(f"it holds nothing named {name!r}{hint}")
         said = ", ".join(repr(t.raw) for t in unread)
         return self.unexpressible(
             f"it has nothing for {said} in the question (no measure, value, period or "
             "grouping of it); a figure without it would answer another question"
         )
+
+    def _name_around(self, k: int) -> tuple[str, str | None]:
+        """The name token ``k`` is a word of: the run of capitalised words around it that
+        names no stored value ("Depot West", whose "Depot" may read as the depot
+        dimension), and the one column whose stored values share a word with it (None
+        when none or several do): a value that looks like a stored one but is not."""
+        capital = [t.raw[:1].isupper() and k not in self.valued for k, t in enumerate(self.tokens)]
+        i, j = k, k + 1
+        while i > 0 and capital[i - 1] and self.tokens[i - 1].start > 0:
+            i -= 1
+        while j < len(self.tokens) and capital[j]:
+            j += 1
+        words = {t.exact for t in self.tokens[i:j]}
+        sharing = [
+            column
+            for column, stored in self.values.items()
+            if any(len(key) > 1 and words & set(key) for v in stored if (key := _value_key(v)))
+        ]
+        column = sharing[0] if len(sharing) == 1 else None
+        return self.claims.text(self.text, i, j), column
 
     def _grounded(self, measures: list[tuple[int, int, Measure]]) -> bool:
         """Whether the question is about the table, not only using a word of it: an
@@ -1266,6 +1329,39 @@ class _Reader:
                 return Ambiguous(tuple(readings))
         return None
 
+    def _shared_head(self) -> Ambiguous | None:
+        """For a question naming no measure but some of the table's stored values ("What
+        was the error on TT-210?", "How many hours did VH-31 rack up?"): a word standing
+        alone (after no other word of content) that ends a name of two measures or more
+        ("as-found error", "as-left error"; "labour hours", "VOR hours") reads them
+        alike: ambiguous, no pick, rather than no table answer at all. A word that
+        another word qualifies ("the flow rate of the CP-200") names something else."""
+        stored = [(key, None) for vs in self.values.values() for v in vs if (key := _value_key(v))]
+        held = _Claims(self.tokens, set(self.claims.used))
+        if not held.claim(stored, attr="exact"):
+            return None
+        words = self.words
+        plain = words.stopwords | words.skip | words.which | words.reading
+        plain |= {w for p, _ in words.aggregations for w in p}
+        for k, token in enumerate(self.tokens):
+            if k in held.used or token.norm in plain:
+                continue
+            if k > 0 and self.tokens[k - 1].norm not in plain:
+                continue  # "flow rate": another word makes it a name of its own
+            named = [
+                m
+                for m in self.schema.measures
+                if not m.counts_rows
+                and any(_phrase(n)[-1:] == (token.norm,) for n in (m.name, *m.synonyms))
+            ]
+            if len(named) > 1:
+                readings = (
+                    Reading(self.schema.name, m.name, (token.raw,), Directness.SYNONYM)
+                    for m in named
+                )
+                return Ambiguous(tuple(readings))
+        return None
+
     def _asked(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
     ) -> Measure | Unexpressible | Ambiguous:
@@ -1357,7 +1453,7 @@ class _Reader:
         counts = [p for p, a in self.words.aggregations if a in asking]
         return any(window[k : k + len(p)] == p for p in counts for k in range(len(window)))
 
-    def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Unexpressible | None]:
+    def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Ambiguous | None]:
         phrases = [
             (key, (column, value))
             for column, stored in self.values.items()
@@ -1365,6 +1461,8 @@ class _Reader:
             if (key := _value_key(value))
         ]
         found = self.claims.claim(phrases, attr="exact")
+        if (shared := self._shared_value(found, phrases)) is not None:
+            return [], shared
         found += self._aliases()
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
         # no other value of its column reads the same folded
@@ -1389,6 +1487,39 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _shared_value(
+        self,
+        found: list[tuple[int, int, tuple[str, Value]]],
+        phrases: list[tuple[Phrase, tuple[str, Value]]],
+    ) -> Ambiguous | None:
+        """A value the question names that two dimensions hold alike ("direct" as a
+        sales channel and as a market segment): claimed for one of them only, it would
+        be a silent pick. The question tells them apart by naming the dimension next to
+        the value ("the direct channel", "segment Direct"); else ambiguous, no pick."""
+        holders: dict[Phrase, list[tuple[str, Value]]] = {}
+        for key, label in phrases:
+            if label[0] not in {c for c, _ in holders.get(key, [])}:
+                holders.setdefault(key, []).append(label)
+        for n, (i, j, (column, value)) in enumerate(found):
+            key = tuple(t.exact for t in self.tokens[i:j])
+            alike = holders.get(key, [])
+            if len(alike) < 2:
+                continue
+            fresh = _Claims(self.tokens)
+            beside = []
+            for other, stored in alike:
+                names = [other, *self.schema.dimension(other).synonyms]
+                keys = [k for name in names if (k := _name_keys(name)[1])]
+                if any(a == j or b == i for k in keys for a, b in fresh.find(k)):
+                    beside.append((other, stored))
+            if len(beside) == 1:
+                found[n] = (i, j, beside[0])  # "the direct channel": the channel's
+                continue
+            words = self.claims.text(self.text, i, j)
+            readings = tuple(ValueReading(self.schema.name, c, v, words) for c, v in alike)
+            return Ambiguous((), readings)
+        return None
 
     def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
         """Stored values named by the names their dimension's description glosses them
