@@ -11,6 +11,7 @@ Writes, beside this script:
 Deterministic: same package version in, byte-identical CSVs out. Rows with a missing
 value are dropped (the table loader refuses missing values). See SOURCES.md.
 """
+
 import csv
 import os
 
@@ -52,28 +53,61 @@ def hotel_stays():
         "corporate": "corporate",
     }
     channel = {"ta_to": "travel agent/tour operator", "direct": "direct", "corporate": "corporate"}
-    customer = {"transient": "transient", "transient_party": "transient party",
-                "contract": "contract", "group": "group"}
-    header = ["arrival_date", "country", "market_segment", "distribution_channel",
-              "customer_type", "meal_plan", "reserved_room_type", "assigned_room_type",
-              "repeat_guest", "avg_price_per_room", "lead_time_days",
-              "weekend_nights", "week_nights", "adults", "children", "babies",
-              "booking_changes", "days_in_waiting_list", "parking_spaces",
-              "special_requests"]
+    customer = {
+        "transient": "transient",
+        "transient_party": "transient party",
+        "contract": "contract",
+        "group": "group",
+    }
+    header = [
+        "arrival_date",
+        "country",
+        "market_segment",
+        "distribution_channel",
+        "customer_type",
+        "meal_plan",
+        "reserved_room_type",
+        "assigned_room_type",
+        "repeat_guest",
+        "avg_price_per_room",
+        "lead_time_days",
+        "weekend_nights",
+        "week_nights",
+        "adults",
+        "children",
+        "babies",
+        "booking_changes",
+        "days_in_waiting_list",
+        "parking_spaces",
+        "special_requests",
+    ]
     rows = []
     df = df.sort_values(["arrival_date", "rownames"], kind="mergesort")
     for r in df.itertuples(index=False):
-        rows.append([
-            str(r.arrival_date)[:10], str(r.country).upper(), segment[r.market_segment],
-            channel[r.distribution_channel], customer[r.customer_type], meal[r.meal],
-            str(r.reserved_room_type).upper(), str(r.assigned_room_type).upper(),
-            "yes" if int(r.is_repeated_guest) else "no",
-            num(r.avg_price_per_room), int(r.lead_time),
-            int(r.stays_in_weekend_nights), int(r.stays_in_week_nights),
-            int(r.adults), int(r.children), int(r.babies), int(r.booking_changes),
-            int(r.days_in_waiting_list), int(r.required_car_parking_spaces),
-            int(r.total_of_special_requests),
-        ])
+        rows.append(
+            [
+                str(r.arrival_date)[:10],
+                str(r.country).upper(),
+                segment[r.market_segment],
+                channel[r.distribution_channel],
+                customer[r.customer_type],
+                meal[r.meal],
+                str(r.reserved_room_type).upper(),
+                str(r.assigned_room_type).upper(),
+                "yes" if int(r.is_repeated_guest) else "no",
+                num(r.avg_price_per_room),
+                int(r.lead_time),
+                int(r.stays_in_weekend_nights),
+                int(r.stays_in_week_nights),
+                int(r.adults),
+                int(r.children),
+                int(r.babies),
+                int(r.booking_changes),
+                int(r.days_in_waiting_list),
+                int(r.required_car_parking_spaces),
+                int(r.total_of_special_requests),
+            ]
+        )
     write(os.path.join(HERE, "hotel_stays.csv"), header, rows)
 
 
@@ -82,17 +116,37 @@ def atlantic_storms():
     # Wind-field diameters exist only from 2004 on; keep the rows that have them.
     df = df.dropna(subset=["tropicalstorm_force_diameter", "hurricane_force_diameter"])
     df = df.sort_values(["year", "month", "day", "hour", "name", "rownames"], kind="mergesort")
-    header = ["obs_date", "hour_utc", "storm_name", "status", "category",
-              "latitude", "longitude", "max_wind_kt", "pressure_mb",
-              "tropical_storm_wind_diameter_nmi", "hurricane_wind_diameter_nmi"]
+    header = [
+        "obs_date",
+        "hour_utc",
+        "storm_name",
+        "status",
+        "category",
+        "latitude",
+        "longitude",
+        "max_wind_kt",
+        "pressure_mb",
+        "tropical_storm_wind_diameter_nmi",
+        "hurricane_wind_diameter_nmi",
+    ]
     rows = []
     for r in df.itertuples(index=False):
         cat = "not a hurricane" if r.category != r.category else f"category {int(r.category)}"
-        rows.append([
-            f"{int(r.year):04d}-{int(r.month):02d}-{int(r.day):02d}", int(r.hour), r.name,
-            r.status, cat, num(r.lat), num(r.long), int(r.wind), int(r.pressure),
-            int(r.tropicalstorm_force_diameter), int(r.hurricane_force_diameter),
-        ])
+        rows.append(
+            [
+                f"{int(r.year):04d}-{int(r.month):02d}-{int(r.day):02d}",
+                int(r.hour),
+                r.name,
+                r.status,
+                cat,
+                num(r.lat),
+                num(r.long),
+                int(r.wind),
+                int(r.pressure),
+                int(r.tropicalstorm_force_diameter),
+                int(r.hurricane_force_diameter),
+            ]
+        )
     write(os.path.join(HERE, "atlantic_storms.csv"), header, rows)
 
 

@@ -9,6 +9,7 @@ DESCRIPTIONS.md; unanswerable items name no column the table has; ids, line form
 kinds are as expected. Also checks that the CSVs have no empty field and that
 the schema TOMLs declare exactly the CSV columns, in order. Exit 1 on any failure.
 """
+
 import json
 import os
 import re
@@ -18,10 +19,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from build_s41_questions import QUESTIONS, check_facts, load_db, run  # noqa: E402
 
-KEYS = ["id", "kind", "question", "expected_status", "expected_documents",
-        "forbidden_documents", "expected_facts", "notes"]
-STATUS = {"time_window": "ok", "comparison": "ok", "aggregate": "ok", "filter": "ok",
-          "unknown_value": "no_answer", "unanswerable": "no_answer", "ambiguous": "uncertain"}
+KEYS = [
+    "id",
+    "kind",
+    "question",
+    "expected_status",
+    "expected_documents",
+    "forbidden_documents",
+    "expected_facts",
+    "notes",
+]
+STATUS = {
+    "time_window": "ok",
+    "comparison": "ok",
+    "aggregate": "ok",
+    "filter": "ok",
+    "unknown_value": "no_answer",
+    "unanswerable": "no_answer",
+    "ambiguous": "uncertain",
+}
 # Values the unknown_value questions name, which must appear nowhere in the table's
 # description of its values.
 ABSENT_VALUES = ["inclusive", "GDS", "room type K", "Andrew", "Patricia", "category 6"]
@@ -69,7 +85,9 @@ def main():
                 cells = [c for row in result for c in row if isinstance(c, (int, float))]
                 assert len(cells) == 2 and cells[0] != cells[1], "readings do not differ"
             src = QUESTIONS[i - 1]
-            assert (src[0], src[2], src[5]) == (r["kind"], r["question"], sql), "stale file: rebuild"
+            assert (src[0], src[2], src[5]) == (r["kind"], r["question"], sql), (
+                "stale file: rebuild"
+            )
         except AssertionError as e:
             failures.append(f"{rid}: {e}")
     for v in ABSENT_VALUES:

@@ -1501,7 +1501,7 @@ class _Reader:
         for key, label in phrases:
             if label[0] not in {c for c, _ in holders.get(key, [])}:
                 holders.setdefault(key, []).append(label)
-        for n, (i, j, (column, value)) in enumerate(found):
+        for n, (i, j, _) in enumerate(found):
             key = tuple(t.exact for t in self.tokens[i:j])
             alike = holders.get(key, [])
             if len(alike) < 2:
