@@ -990,11 +990,12 @@ class _Reader:
         )
 
     def _name_around(self, k: int) -> tuple[str, str | None]:
-        """The name token ``k`` is a word of: the run of capitalised words around it that
-        names no stored value ("Depot West", whose "Depot" may read as the depot
-        dimension), and the one column whose stored values share a word with it (None
-        when none or several do): a value that looks like a stored one but is not."""
-        capital = [t.raw[:1].isupper() and k not in self.valued for k, t in enumerate(self.tokens)]
+        """The name token ``k`` is a word of: the run of capitalised words around it
+        ("Depot West", whose "Depot" may read as the depot dimension; "Dallas County" of
+        a stored "Dallas"), and the one column whose stored names of several words share
+        a word with it (None when none or several do): a value that looks like a stored
+        one but is not."""
+        capital = [t.raw[:1].isupper() for t in self.tokens]
         i, j = k, k + 1
         while i > 0 and capital[i - 1] and self.tokens[i - 1].start > 0:
             i -= 1
@@ -2262,6 +2263,8 @@ class _Reader:
 
     def _no_value(self, column: str, value: str) -> Unexpressible:
         stored = [str(v) for v in self._known(column, value)]
+        close = difflib.get_close_matches(value, stored, n=3, cutoff=0.6)
+        stored = [*close, *(v for v in stored if v not in close)]  # the closest first
         known = ", ".join(stored[:8]) + (", …" if len(stored) > 8 else "")
         return self.unexpressible(
             f"no {column} {value!r} in it" + (f" (its values: {known})" if known else "")
