@@ -1752,8 +1752,8 @@ class _Reader:
         unknown = self._unknown(
             mentions, ranked, needs_text, self._idle(measure), measure, bool(compared)
         )
-        if problem := unknown:
-            return problem
+        if unknown is not None:
+            return unknown
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
