@@ -195,3 +195,11 @@ def test_a_time_of_day_is_declined_not_answered_for_the_whole_day(weather, quest
     answer = engine.ask(question)
     assert answer.status == AnswerStatus.NO_ANSWER, answer.text
     assert "time of day" in answer.issues[0].message, answer.issues[0].message
+
+
+def test_a_stored_name_s_words_in_another_order_choose_its_table_and_are_declined(tables):
+    engine, _ = tables
+    # not the inventory's "North" region and its unit cost: the fleet's depots
+    answer = engine.ask("parts cost at the North depot in 2026")
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "Depot North" in answer.issues[0].message, answer.issues[0].message

@@ -664,8 +664,19 @@ def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequen
             run.append(k)
             continue
         if len(run) > 1 and any(tokens[r].exact in named for r in run):
+            claims.used.update(run)
             held += len(run)
         run = []
+    # "the North depot" of a stored "Depot North": its words side by side in another order
+    for key, _ in phrases:
+        n = len(key)
+        if n < 2:
+            continue
+        for i in range(len(tokens) - n + 1):
+            span = range(i, i + n)
+            if not claims.used & set(span) and sorted(tokens[k].exact for k in span) == sorted(key):
+                claims.used.update(span)
+                held += n
     return held
 
 
