@@ -112,6 +112,7 @@ def test_a_provider_the_table_lacks_is_declined_not_answered_from_elsewhere(tabl
     [
         ("What was the error on TT-210 in 2026?", ("as_found_error_pct", "as_left_error_pct")),
         ("How many hours did VH-31 rack up in 2026?", ("labour_hours", "downtime_hours")),
+        ("Which depot had the most hours in 2025?", ("labour_hours", "downtime_hours")),
     ],
 )
 def test_a_word_ending_two_measures_names_is_uncertain_naming_both(tables, question, readings):
@@ -203,3 +204,15 @@ def test_a_stored_name_s_words_in_another_order_choose_its_table_and_are_decline
     answer = engine.ask("parts cost at the North depot in 2026")
     assert answer.status == AnswerStatus.NO_ANSWER, answer.text
     assert "Depot North" in answer.issues[0].message, answer.issues[0].message
+
+
+def test_the_rows_name_still_reads_a_measure_named_with_it_words_apart(tables):
+    engine, plain = tables
+    truth = plain.execute(
+        "SELECT sum(duration_hours) FROM calibration_log "
+        "WHERE provider = 'Metrix Labs' AND cal_date LIKE '2026%'"
+    ).fetchone()[0]
+    # "calibrations" names the rows, and with "hours" the calibration hours: no count
+    answer = engine.ask("How many hours did the Metrix Labs calibrations take in 2026?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert f"duration hours is {truth:g} h" in answer.text, (truth, answer.text)

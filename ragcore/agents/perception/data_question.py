@@ -1120,25 +1120,35 @@ class _Reader:
         named = {m for _, _, m in found}
         aggregating = {w for p, _ in self.words.aggregations for w in p}
         plain = self.words.stopwords | aggregating
-        for measure in self.schema.measures:
-            over = {k for i, j, m in found if m.column in measure.columns for k in range(i, j)}
-            present = {
-                t.norm: k
-                for k, t in reversed(list(enumerate(self.tokens)))
-                if k not in used or k in over
-            }
-            # a verb of the name in any of its forms: "time made up" in "how much time
-            # did the flights make up"
-            for token_form, k in list(present.items()):
-                for form in self.words.forms.get(token_form, ()):
-                    present.setdefault(form, k)
-            for synonym in () if measure in named else measure.synonyms:
-                words = [w for w in _phrase(synonym) if w not in plain]
-                if len(words) >= 2 and all(w in present for w in words):
-                    k = present[words[0]]
-                    found.append((k, k + 1, measure))
-                    spans[k, measure] = frozenset(present[w] for w in words)
-                    break
+        # the rows' name is free too when nothing else is read: "the calibrations take"
+        # reads "time taken" or "calibration time" whether or not they are counted
+        for rows_free in (False, True):
+            if rows_free and any(not m.counts_rows for _, _, m in found):
+                break
+            for measure in self.schema.measures:
+                over = {
+                    k
+                    for i, j, m in found
+                    if m.column in measure.columns or rows_free and m.counts_rows
+                    for k in range(i, j)
+                }
+                present = {
+                    t.norm: k
+                    for k, t in reversed(list(enumerate(self.tokens)))
+                    if k not in used or k in over
+                }
+                # a verb of the name in any of its forms: "time made up" in "how much
+                # time did the flights make up"
+                for token_form, k in list(present.items()):
+                    for form in self.words.forms.get(token_form, ()):
+                        present.setdefault(form, k)
+                for synonym in () if measure in named else measure.synonyms:
+                    words = [w for w in _phrase(synonym) if w not in plain]
+                    if len(words) >= 2 and all(w in present for w in words):
+                        k = present[words[0]]
+                        found.append((k, k + 1, measure))
+                        spans[k, measure] = frozenset(present[w] for w in words)
+                        break
         found += self._paid(found, before, plain, spans)
         units: dict[Phrase, list[Measure]] = {}
         for measure in self.schema.measures:
@@ -1360,9 +1370,9 @@ class _Reader:
         another word qualifies ("the flow rate of the CP-200") names something else."""
         stored = [(key, None) for vs in self.values.values() for v in vs if (key := _value_key(v))]
         held = _Claims(self.tokens, set(self.claims.used))
-        if not held.claim(stored, attr="exact"):
-            return None
         words = self.words
+        if not held.claim(stored, attr="exact") and not self._ranked_dimension():
+            return None
         plain = words.stopwords | words.skip | words.which | words.reading
         plain |= {w for p, _ in words.aggregations for w in p}
         for k, token in enumerate(self.tokens):
@@ -1383,6 +1393,17 @@ class _Reader:
                 )
                 return Ambiguous(tuple(readings))
         return None
+
+    def _ranked_dimension(self) -> bool:
+        """Whether the question asks which of a dimension's values ranks first ("which
+        depot had the most ..."): it is about this table's rows, whatever else it names."""
+        fresh = _Claims(self.tokens)
+        norms = {t.norm for t in self.tokens}
+        ranking = any(any(fresh.find(p)) for p, _ in self.words.ranking)
+        if not ranking or not norms & self.words.which:
+            return False
+        names = [n for d in self.schema.dimensions for n in (d.column, *d.synonyms)]
+        return any(any(fresh.find(key)) for n in names if (key := _name_keys(n)[1]))
 
     def _asked(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
