@@ -216,3 +216,10 @@ def test_the_rows_name_still_reads_a_measure_named_with_it_words_apart(tables):
     answer = engine.ask("How many hours did the Metrix Labs calibrations take in 2026?")
     assert answer.status == AnswerStatus.OK, answer.issues
     assert f"duration hours is {truth:g} h" in answer.text, (truth, answer.text)
+
+
+def test_a_code_of_another_shape_is_declined_naming_the_stored_code(tables):
+    engine, _ = tables
+    answer = engine.ask("average as-left error of FT330 in 2026")
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "the closest it holds: FT-330" in answer.issues[0].message, answer.issues[0].message

@@ -2296,9 +2296,16 @@ class _Reader:
                 return self._no_value(shaped, token.raw)
             if k >= text_from:
                 continue  # "... and how do I clear E4027?": the documents' identifier
+            # "TT21", "VH12": a code of another shape than the stored "TT-21", named
+            stored = [str(v) for v in self._known(None, token.raw)]
+            folded = {re.sub(r"[\W_]", "", v).lower(): v for v in stored}
+            close = difflib.get_close_matches(
+                re.sub(r"[\W_]", "", token.raw).lower(), list(folded), n=3, cutoff=0.75
+            )
+            hint = f"; the closest it holds: {', '.join(folded[c] for c in close)}" if close else ""
             return self.unexpressible(
                 f"it cannot filter by {token.raw!r}: none of its dimensions ({dimensions}) "
-                "holds that value"
+                f"holds that value{hint}"
             )
         return None
 
