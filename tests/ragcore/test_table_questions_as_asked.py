@@ -223,3 +223,12 @@ def test_a_code_of_another_shape_is_declined_naming_the_stored_code(tables):
     answer = engine.ask("average as-left error of FT330 in 2026")
     assert answer.status == AnswerStatus.NO_ANSWER, answer.text
     assert "the closest it holds: FT-330" in answer.issues[0].message, answer.issues[0].message
+
+
+def test_a_glossed_name_in_another_case_names_its_value(weather):
+    engine, plain = weather
+    truth = plain.execute("SELECT avg(temp) FROM weather WHERE origin = 'LGA'").fetchone()[0]
+    answer = engine.ask("average temperature at Laguardia in 2013")  # "LGA (LaGuardia)"
+    assert answer.status == AnswerStatus.OK, answer.issues
+    # a measure named by no word a question uses is stated with its first synonym
+    assert f"temp (temperature) is {truth:.2f} °F" in answer.text, (truth, answer.text)

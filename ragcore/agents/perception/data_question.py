@@ -1581,8 +1581,11 @@ class _Reader:
             else:
                 single.setdefault(name, label)
         found = self.claims.claim(whole, attr="exact")
+        # "Laguardia" of "LaGuardia": a name capitalised, in another case inside
+        folded = {name.casefold(): label for name, label in single.items()}
         for k, token in enumerate(self.tokens):
-            named = single.get(_POSSESSIVE.sub("", token.raw))
+            raw = _POSSESSIVE.sub("", token.raw)
+            named = single.get(raw) or (folded.get(raw.casefold()) if raw[:1].isupper() else None)
             if named is not None and k not in self.claims.used:
                 self.claims.used.add(k)
                 found.append((k, k + 1, named))
