@@ -2300,8 +2300,8 @@ class _Reader:
             if k >= text_from:
                 continue  # "... and how do I clear E4027?": the documents' identifier
             # "TT21", "VH12": a code of another shape than the stored "TT-21", named
-            stored = [str(v) for v in self._known(None, token.raw)]
-            folded = {re.sub(r"[\W_]", "", v).lower(): v for v in stored}
+            codes = [str(v) for v in self._known(None, token.raw)]
+            folded = {re.sub(r"[\W_]", "", v).lower(): v for v in codes}
             close = difflib.get_close_matches(
                 re.sub(r"[\W_]", "", token.raw).lower(), list(folded), n=3, cutoff=0.75
             )
