@@ -59,6 +59,9 @@ _RESERVED = frozenset({"rowid", "oid", "_rowid_", "value"})  # names the query S
 _GLOSS = re.compile(r"(?<![\w-])([^\W_][\w./-]*)\s*\(([^()]+)\)")
 """A value glossed with its name in a dimension's description: "EWR (Newark)"."""
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_]*)|(\d+(?:\.\d+)?)|([-+*/()]))")
+_HEAD = re.compile(r"^\s*(.*?)(?:\s+per\s|[:;,(]|$)", re.IGNORECASE | re.DOTALL)
+"""A description's head: "Instrument calibrations" of "Instrument calibrations per
+instrument tag, ...", what one row is."""
 
 
 class ColumnType(_Vocabulary):
@@ -195,10 +198,26 @@ class TableSchema:
 
     @property
     def rows_noun(self) -> str | None:
-        """What the table's rows are called when its name ends in a plural: "orders" of
-        purchase_orders (None for "line_energy")."""
+        """What the table's rows are called: the plural its name ends in ("orders" of
+        purchase_orders), else the plural its description opens with, before "per" or
+        the first punctuation ("calibrations" of calibration_log described "Instrument
+        calibrations per instrument tag, ..."). None when neither names them (a name
+        like "line_energy", a head like "Monthly energy use"), or when the description's
+        word is a whole name of a column, dimension or measure ("sales" of "Monthly home
+        sales": the measure, not the rows)."""
         last = self.name.split("_")[-1]
-        return last if singular(last) != last else None
+        if singular(last) != last:
+            return last
+        head = _HEAD.match(self.description)
+        said = head.group(1).split() if head else []
+        word = said[-1].lower() if said else ""
+        # a name ("Monthly home sales in Texas") is no noun of rows
+        if not word.isalpha() or singular(word) == word or len(said) > 1 and said[-1] != word:
+            return None
+        names = [*self.columns, *(s for d in self.dimensions for s in d.synonyms)]
+        names += [n for m in self.measures for n in (m.name, *m.synonyms)]
+        taken = {singular(n.strip().lower().replace("_", " ")) for n in names}
+        return None if singular(word) in taken else word
 
     @property
     def counting(self) -> Measure | None:

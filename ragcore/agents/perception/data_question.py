@@ -132,15 +132,40 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class ValueReading:
+    """One dimension a value the question names is stored under: ``table``.``column`` =
+    ``value``, named by ``words``."""
+
+    table: str
+    column: str
+    value: str | int | float
+    words: str
+
+    def describe(self) -> str:
+        return f"{self.table}.{self.column} = {self.value!r}"
+
+
+@dataclass(frozen=True)
 class Ambiguous:
     """A data question whose words read two measures or more alike (issue 28: "spent on
-    parts" is purchase orders' spend and work orders' parts cost): no pick, the answer
-    is ``uncertain`` naming each reading."""
+    parts" is purchase orders' spend and work orders' parts cost), or name a value two
+    dimensions hold ("direct" as a sales channel and as a market segment): no pick, the
+    answer is ``uncertain`` naming each reading."""
 
     readings: tuple[Reading, ...]
+    values: tuple[ValueReading, ...] = ()
+    """The dimensions holding the value the question names, when that is what is
+    ambiguous."""
 
     @property
     def reason(self) -> str:
+        if self.values:
+            said = "; ".join(v.describe() for v in self.values)
+            return (
+                f"{self.values[0].words!r} is a value of {len(self.values)} dimensions alike: "
+                f"{said}; name the one meant (e.g. '{self.values[0].words} "
+                f"{self.values[0].column.replace('_', ' ')}')"
+            )
         said = "; ".join(r.describe() for r in self.readings)
         return (
             f"the question reads as {len(self.readings)} measures alike: {said}; "
@@ -165,6 +190,8 @@ class _Words:
     numbers: Mapping[str, int]
     text: tuple[Phrase, ...]
     thresholds: re.Pattern[str]
+    clock: re.Pattern[str]
+    """A time of day ("18:00", "6am"): no query selects rows by it."""
     stopwords: frozenset[str]
     everyday: frozenset[str]
     overall: frozenset[str]
@@ -260,6 +287,13 @@ def _words() -> _Words:
         )
     except re.error as exc:
         raise _fail("thresholds.patterns", str(exc), "invalid regular expression") from exc
+    try:
+        clock = re.compile(
+            "|".join(f"(?:{p})" for p in _strings(data.get("clock", {}), "patterns", "")),
+            re.IGNORECASE,
+        )
+    except re.error as exc:
+        raise _fail("clock.patterns", str(exc), "invalid regular expression") from exc
     numbers = _strings(data.get("numbers", {}), "words", "numbers")
     periodic = data.get("periodic", {})
     units = {_norm(w) for w in _strings(grouping, "time_units", "grouping")}
@@ -289,6 +323,7 @@ def _words() -> _Words:
         numbers={w.lower(): n for n, w in enumerate(numbers, 1)},
         text=phrases(_strings(data.get("text", {}), "phrases", "text")),
         thresholds=thresholds,
+        clock=clock,
         stopwords=load_rules(DEFAULT_RULES).stopwords,
         everyday=frozenset(_norm(w) for w in _strings(data.get("everyday", {}), "words", "")),
         overall=frozenset(_norm(w) for w in _strings(grouping, "overall", "grouping")),
@@ -615,10 +650,34 @@ def named_rows(
 
 def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequence[Value]]) -> int:
     """How many words of the question name values the table stores, as spelled: a table
-    a question names things of is the one it asks about, whatever measure word it uses."""
+    a question names things of is the one it asks about, whatever measure word it uses.
+    A name of capitalised words that shares a word with a stored name of several words
+    but is none ("Depot West" of a table holding "Depot North") counts too: it names a
+    thing of that table, which the table lacks, not the "West" region of another."""
     claims = _Claims(tokens, set(time_span))
     phrases = [(key, None) for values in stored.values() for v in values if (key := _value_key(v))]
-    return sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
+    held = sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
+    named = {w for key, _ in phrases if len(key) > 1 for w in key}
+    run: list[int] = []
+    for k in range(len(tokens) + 1):
+        if k < len(tokens) and k not in claims.used and tokens[k].raw[:1].isupper():
+            run.append(k)
+            continue
+        if len(run) > 1 and any(tokens[r].exact in named for r in run):
+            claims.used.update(run)
+            held += len(run)
+        run = []
+    # "the North depot" of a stored "Depot North": its words side by side in another order
+    for key, _ in phrases:
+        n = len(key)
+        if n < 2:
+            continue
+        for i in range(len(tokens) - n + 1):
+            span = range(i, i + n)
+            if not claims.used & set(span) and sorted(tokens[k].exact for k in span) == sorted(key):
+                claims.used.update(span)
+                held += n
+    return held
 
 
 def _check(question: object, schemas: object, values: object) -> str:
@@ -779,6 +838,8 @@ class _Reader:
         vague = self._unread_periods()
         measures = self._measures()
         if not measures:
+            if (shared := self._shared_head()) is not None:
+                return (1, 0, 0), shared  # "the error on TT-210": as-found or as-left
             return None
         if vague:
             i, j = vague[0]
@@ -934,17 +995,41 @@ class _Reader:
                 f"it cannot leave rows out ({negations[0]!r}): a query selects the rows it "
                 "names; ask for those you want, or for each value and the total"
             )
-        names = [t.raw for t in unread if t.raw[:1].isupper() and t.start > 0]
+        names = [t for t in unread if t.raw[:1].isupper() and t.start > 0]
         if names:
-            stored = [str(v) for v in self._known(None, names[0])]
-            close = difflib.get_close_matches(names[0], stored, n=3, cutoff=0.6)
+            name, column = self._name_around(self.tokens.index(names[0]))
+            if column is not None:  # "Depot West" beside "Depot North", "Depot South"
+                return self._no_value(column, name)
+            stored = [str(v) for v in self._known(None, name)]
+            close = difflib.get_close_matches(name, stored, n=3, cutoff=0.6)
             hint = f"; the closest it holds: {', '.join(close)}" if close else ""
-            return self.unexpressible(f"it holds nothing named {names[0]!r}{hint}")
+            return self.unexpressible(f"it holds nothing named {name!r}{hint}")
         said = ", ".join(repr(t.raw) for t in unread)
         return self.unexpressible(
             f"it has nothing for {said} in the question (no measure, value, period or "
             "grouping of it); a figure without it would answer another question"
         )
+
+    def _name_around(self, k: int) -> tuple[str, str | None]:
+        """The name token ``k`` is a word of: the run of capitalised words around it
+        ("Depot West", whose "Depot" may read as the depot dimension; "Dallas County" of
+        a stored "Dallas"), and the one column whose stored names of several words share
+        a word with it (None when none or several do): a value that looks like a stored
+        one but is not."""
+        capital = [t.raw[:1].isupper() for t in self.tokens]
+        i, j = k, k + 1
+        while i > 0 and capital[i - 1] and self.tokens[i - 1].start > 0:
+            i -= 1
+        while j < len(self.tokens) and capital[j]:
+            j += 1
+        words = {t.exact for t in self.tokens[i:j]}
+        sharing = [
+            column
+            for column, stored in self.values.items()
+            if any(len(key) > 1 and words & set(key) for v in stored if (key := _value_key(v)))
+        ]
+        column = sharing[0] if len(sharing) == 1 else None
+        return self.claims.text(self.text, i, j), column
 
     def _grounded(self, measures: list[tuple[int, int, Measure]]) -> bool:
         """Whether the question is about the table, not only using a word of it: an
@@ -1035,25 +1120,35 @@ class _Reader:
         named = {m for _, _, m in found}
         aggregating = {w for p, _ in self.words.aggregations for w in p}
         plain = self.words.stopwords | aggregating
-        for measure in self.schema.measures:
-            over = {k for i, j, m in found if m.column in measure.columns for k in range(i, j)}
-            present = {
-                t.norm: k
-                for k, t in reversed(list(enumerate(self.tokens)))
-                if k not in used or k in over
-            }
-            # a verb of the name in any of its forms: "time made up" in "how much time
-            # did the flights make up"
-            for token_form, k in list(present.items()):
-                for form in self.words.forms.get(token_form, ()):
-                    present.setdefault(form, k)
-            for synonym in () if measure in named else measure.synonyms:
-                words = [w for w in _phrase(synonym) if w not in plain]
-                if len(words) >= 2 and all(w in present for w in words):
-                    k = present[words[0]]
-                    found.append((k, k + 1, measure))
-                    spans[k, measure] = frozenset(present[w] for w in words)
-                    break
+        # the rows' name is free too when nothing else is read: "the calibrations take"
+        # reads "time taken" or "calibration time" whether or not they are counted
+        for rows_free in (False, True):
+            if rows_free and any(not m.counts_rows for _, _, m in found):
+                break
+            for measure in self.schema.measures:
+                over = {
+                    k
+                    for i, j, m in found
+                    if m.column in measure.columns or rows_free and m.counts_rows
+                    for k in range(i, j)
+                }
+                present = {
+                    t.norm: k
+                    for k, t in reversed(list(enumerate(self.tokens)))
+                    if k not in used or k in over
+                }
+                # a verb of the name in any of its forms: "time made up" in "how much
+                # time did the flights make up"
+                for token_form, k in list(present.items()):
+                    for form in self.words.forms.get(token_form, ()):
+                        present.setdefault(form, k)
+                for synonym in () if measure in named else measure.synonyms:
+                    words = [w for w in _phrase(synonym) if w not in plain]
+                    if len(words) >= 2 and all(w in present for w in words):
+                        k = present[words[0]]
+                        found.append((k, k + 1, measure))
+                        spans[k, measure] = frozenset(present[w] for w in words)
+                        break
         found += self._paid(found, before, plain, spans)
         units: dict[Phrase, list[Measure]] = {}
         for measure in self.schema.measures:
@@ -1266,6 +1361,50 @@ class _Reader:
                 return Ambiguous(tuple(readings))
         return None
 
+    def _shared_head(self) -> Ambiguous | None:
+        """For a question naming no measure but some of the table's stored values ("What
+        was the error on TT-210?", "How many hours did VH-31 rack up?"): a word standing
+        alone (after no other word of content) that ends a name of two measures or more
+        ("as-found error", "as-left error"; "labour hours", "VOR hours") reads them
+        alike: ambiguous, no pick, rather than no table answer at all. A word that
+        another word qualifies ("the flow rate of the CP-200") names something else."""
+        stored = [(key, None) for vs in self.values.values() for v in vs if (key := _value_key(v))]
+        held = _Claims(self.tokens, set(self.claims.used))
+        words = self.words
+        if not held.claim(stored, attr="exact") and not self._ranked_dimension():
+            return None
+        plain = words.stopwords | words.skip | words.which | words.reading
+        plain |= {w for p, _ in words.aggregations for w in p}
+        for k, token in enumerate(self.tokens):
+            if k in held.used or token.norm in plain:
+                continue
+            if k > 0 and self.tokens[k - 1].norm not in plain:
+                continue  # "flow rate": another word makes it a name of its own
+            named = [
+                m
+                for m in self.schema.measures
+                if not m.counts_rows
+                and any(_phrase(n)[-1:] == (token.norm,) for n in (m.name, *m.synonyms))
+            ]
+            if len(named) > 1:
+                readings = (
+                    Reading(self.schema.name, m.name, (token.raw,), Directness.SYNONYM)
+                    for m in named
+                )
+                return Ambiguous(tuple(readings))
+        return None
+
+    def _ranked_dimension(self) -> bool:
+        """Whether the question asks which of a dimension's values ranks first ("which
+        depot had the most ..."): it is about this table's rows, whatever else it names."""
+        fresh = _Claims(self.tokens)
+        norms = {t.norm for t in self.tokens}
+        ranking = any(any(fresh.find(p)) for p, _ in self.words.ranking)
+        if not ranking or not norms & self.words.which:
+            return False
+        names = [n for d in self.schema.dimensions for n in (d.column, *d.synonyms)]
+        return any(any(fresh.find(key)) for n in names if (key := _name_keys(n)[1]))
+
     def _asked(
         self, measure: Measure, measures: list[tuple[int, int, Measure]]
     ) -> Measure | Unexpressible | Ambiguous:
@@ -1357,7 +1496,7 @@ class _Reader:
         counts = [p for p, a in self.words.aggregations if a in asking]
         return any(window[k : k + len(p)] == p for p in counts for k in range(len(window)))
 
-    def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Unexpressible | None]:
+    def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Ambiguous | None]:
         phrases = [
             (key, (column, value))
             for column, stored in self.values.items()
@@ -1365,6 +1504,8 @@ class _Reader:
             if (key := _value_key(value))
         ]
         found = self.claims.claim(phrases, attr="exact")
+        if (shared := self._shared_value(found, phrases)) is not None:
+            return [], shared
         found += self._aliases()
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
         # no other value of its column reads the same folded
@@ -1390,6 +1531,39 @@ class _Reader:
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
 
+    def _shared_value(
+        self,
+        found: list[tuple[int, int, tuple[str, Value]]],
+        phrases: list[tuple[Phrase, tuple[str, Value]]],
+    ) -> Ambiguous | None:
+        """A value the question names that two dimensions hold alike ("direct" as a
+        sales channel and as a market segment): claimed for one of them only, it would
+        be a silent pick. The question tells them apart by naming the dimension next to
+        the value ("the direct channel", "segment Direct"); else ambiguous, no pick."""
+        holders: dict[Phrase, list[tuple[str, Value]]] = {}
+        for key, label in phrases:
+            if label[0] not in {c for c, _ in holders.get(key, [])}:
+                holders.setdefault(key, []).append(label)
+        for n, (i, j, _) in enumerate(found):
+            key = tuple(t.exact for t in self.tokens[i:j])
+            alike = holders.get(key, [])
+            if len(alike) < 2:
+                continue
+            fresh = _Claims(self.tokens)
+            beside = []
+            for other, stored in alike:
+                names = [other, *self.schema.dimension(other).synonyms]
+                keys = [k for name in names if (k := _name_keys(name)[1])]
+                if any(a == j or b == i for k in keys for a, b in fresh.find(k)):
+                    beside.append((other, stored))
+            if len(beside) == 1:
+                found[n] = (i, j, beside[0])  # "the direct channel": the channel's
+                continue
+            words = self.claims.text(self.text, i, j)
+            readings = tuple(ValueReading(self.schema.name, c, v, words) for c, v in alike)
+            return Ambiguous((), readings)
+        return None
+
     def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
         """Stored values named by the names their dimension's description glosses them
         with (``TableSchema.aliases``: "Newark" of "EWR (Newark)", "Delta" of "DL (Delta
@@ -1407,8 +1581,11 @@ class _Reader:
             else:
                 single.setdefault(name, label)
         found = self.claims.claim(whole, attr="exact")
+        # "Laguardia" of "LaGuardia": a name capitalised, in another case inside
+        folded = {name.casefold(): label for name, label in single.items()}
         for k, token in enumerate(self.tokens):
-            named = single.get(_POSSESSIVE.sub("", token.raw))
+            raw = _POSSESSIVE.sub("", token.raw)
+            named = single.get(raw) or (folded.get(raw.casefold()) if raw[:1].isupper() else None)
             if named is not None and k not in self.claims.used:
                 self.claims.used.add(k)
                 found.append((k, k + 1, named))
@@ -1570,6 +1747,14 @@ class _Reader:
         filters, problem = self._filters()
         if problem is not None:
             return problem
+        for hour in words.clock.finditer(self.text):
+            # "at 18:00" of a table of days: unless a stored value reads it ("Shift 06:00")
+            inside = [k for k, t in enumerate(self.tokens) if hour.start() <= t.start < hour.end()]
+            if not any(k in self.claims.used for k in inside):
+                return self.unexpressible(
+                    f"it cannot select rows by the time of day ({hour.group(0).strip()!r}): its "
+                    "rows are read by day or month; ask for the whole day or period"
+                )
         mentions = self._mentions()
         self.named.update(k for m in mentions for k in range(m.i, m.j))
         # "Greater Houston": a capitalised word right before a value is a word of a name
@@ -1620,8 +1805,8 @@ class _Reader:
         unknown = self._unknown(
             mentions, ranked, needs_text, self._idle(measure), measure, bool(compared)
         )
-        if problem := unknown:
-            return problem
+        if unknown is not None:
+            return unknown
         aggregation = self._aggregation(measure, aggregations, mentions, time)
         if isinstance(aggregation, Unexpressible):
             return aggregation
@@ -2114,9 +2299,16 @@ class _Reader:
                 return self._no_value(shaped, token.raw)
             if k >= text_from:
                 continue  # "... and how do I clear E4027?": the documents' identifier
+            # "TT21", "VH12": a code of another shape than the stored "TT-21", named
+            codes = [str(v) for v in self._known(None, token.raw)]
+            folded = {re.sub(r"[\W_]", "", v).lower(): v for v in codes}
+            close = difflib.get_close_matches(
+                re.sub(r"[\W_]", "", token.raw).lower(), list(folded), n=3, cutoff=0.75
+            )
+            hint = f"; the closest it holds: {', '.join(folded[c] for c in close)}" if close else ""
             return self.unexpressible(
                 f"it cannot filter by {token.raw!r}: none of its dimensions ({dimensions}) "
-                "holds that value"
+                f"holds that value{hint}"
             )
         return None
 
@@ -2131,6 +2323,8 @@ class _Reader:
 
     def _no_value(self, column: str, value: str) -> Unexpressible:
         stored = [str(v) for v in self._known(column, value)]
+        close = difflib.get_close_matches(value, stored, n=3, cutoff=0.6)
+        stored = [*close, *(v for v in stored if v not in close)]  # the closest first
         known = ", ".join(stored[:8]) + (", …" if len(stored) > 8 else "")
         return self.unexpressible(
             f"no {column} {value!r} in it" + (f" (its values: {known})" if known else "")

@@ -356,6 +356,10 @@ def _stated(result: TableResult, schema: TableSchema) -> tuple[str, str, str]:
             alternatives.setdefault(column, []).append(str(value))
     context += [f"{c.replace('_', ' ')} {' or '.join(vs)}" for c, vs in alternatives.items()]
     label = measure.name.replace("_", " ")
+    said = {singular(w) for n in measure.synonyms for w in words(n)}
+    if measure.synonyms and not {singular(w) for w in words(label)} & said:
+        # "psavert (savings rate)": a name of no word the question may use, glossed
+        label = f"{label} ({measure.synonyms[0]})"
     aggregation = query.aggregation
     if aggregation is not None and aggregation is not measure.aggregation:
         label = f"{_AGGREGATION_WORDS[aggregation]} {label}"

@@ -226,7 +226,7 @@ def test_periods_become_the_time_window_whole(question, time_from, time_to):
         ("Total orders since 15 March 2026", "'since 15 March 2026' is not whole months"),
         ("Total orders in the last hour", "which period 'last hour'"),
         ("How many order lines were short last month?", "nothing for 'short'"),
-        ("How many order lines did Acme Corp get last month?", "nothing named 'Acme'"),
+        ("How many order lines did Acme Corp get last month?", "nothing named 'Acme Corp'"),
         ("What is the shortage rate for the CP-200 in 2030?", "after today"),
         ("Top 1000 parts by stock", f"1 to {MAX_LIMIT} rows"),
         ("the three highest shortage rates", "say what to rank"),
