@@ -54,7 +54,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ragcore.agents.perception.asks import Measure, QuestionForm, names_part_number
+from ragcore.agents.perception.asks import AnswerType, Measure, QuestionForm, names_part_number
 from ragcore.agents.perception.conversation import TurnState, answered_phrase, in_play, with_names
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
@@ -112,6 +112,10 @@ class _Previous:
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
     next "it" of the same number stands for."""
+    machine: str = ""
+    """The model it names, else the one the nearest turn of its topic named ("RA-6" for
+    "also got E5120" after "ra6 lost calibration"): what "it" is when a code or part
+    cannot be."""
 
 
 def rewrite(
@@ -128,6 +132,13 @@ def rewrite(
     ``reread`` reads an earlier turn's question when a follow-up leans past the previous
     one ("Before the change?" after "Why was it changed?").
     """
+    if rules.topic_switch.search(new.question):
+        return None  # "unrelated - leap fan blade coating erosion limit" stands alone
+    if previous is not None and reread is not None:
+        switched = rules.topic_switch.search(previous.question)
+        if switched and previous.question[switched.end() :].strip():
+            # continued: "and the max quantity per cabinet?" asks what followed "new topic:"
+            previous = reread(previous.question[switched.end() :])
     if previous is not None and conversation:
         # names the conversation took as things of a kind ("the 737-800") are read again
         previous = with_names(previous, conversation[0].entities)
@@ -243,7 +254,7 @@ def _rewrite(
         )
     if every := _every(new, rest, prev, rules, conversation):
         return every
-    if not opener and (fragment := _fragment(new, words, prev, conversation)):
+    if not opener and (fragment := _fragment(new, words, prev, rules, conversation)):
         return fragment
     if than := _compared_with_it(new, words, rules, conversation):
         return than
@@ -387,7 +398,11 @@ _CLAUSE_WORDS = lexicon.WordSet("lexicon", "clause_words")
 
 
 def _fragment(
-    new: Perception, words: list[Word], prev: _Previous, conversation: Sequence[TurnState] = ()
+    new: Perception,
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState] = (),
 ) -> Rewrite | None:
     """ "Inspection intervals?" after a question about pressure vessels: a few words
     naming an attribute and nothing else (no question word, no identifier) ask it of the
@@ -405,6 +420,8 @@ def _fragment(
     which is right?") went on with the topic before it, whose models are in play."""
     if not words or _identifiers(new):
         return None
+    if rules.points_back(w.lower for w in words):
+        return None  # "whats its top speed": the pronoun says whose; no fragment
     opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
     previous = _in_play(prev, conversation)
     if not (subject := _fragment_subject(new, words, opens_wh, previous, conversation)):
@@ -514,6 +531,8 @@ def _the_value(
     value = conversation[0].limit if exceeded else conversation[0].value
     if value is None or _identifiers(new):
         return None
+    if not exceeded and new.asks.attributes:
+        return None  # "fuel tank capacity on it?": a capacity is a machine's, not a fluid's
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
     its = [
         w
@@ -993,7 +1012,12 @@ def _with_answered(
             if len(named) > 1:
                 several = named
                 break
-    prev = replace(prev, said=conversation[0].said, several=several)
+    machine = next((e.text for e in prev.identifiers if e.label == "MODEL"), "")
+    for turn in conversation[1:_LOOK_BACK] if not machine else ():
+        machine = next((r.text for r in turn.entities if r.label == "MODEL"), "")
+        if machine or not turn.entities:
+            break  # the nearest turn naming something: a model, or another topic
+    prev = replace(prev, said=conversation[0].said, several=several, machine=machine)
     if not conversation[0].answered:
         return prev
     nouns = dict(prev.nouns)
@@ -1168,8 +1192,18 @@ def _complete(
         before_machine = bool(before and before[0].lower in rules.machine_verbs)
         if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
-            machine = [e.text for e in prev.identifiers if e.label == "MODEL"]
-            subject = machine[0] if machine else subject
+            subject = prev.machine or subject
+        elif not plural and prev.machine and _code_cannot_own(new, subject, prev, rules):
+            # "whats its max payload?" after a code: a code has no payload, its machine has
+            dropped.add(subject)
+            subject = prev.machine
+            before_machine = True
+        elif word.lower == "it" and (figure := _figure_of(new, rest, word, prev, rules)):
+            # "wasnt it 750 before?", "why did easa change it": a figure is what is
+            # compared with a number and what is changed — the one asked before
+            edits.append((word.start, word.end, figure))
+            reasons.append(f"{word.text!r} is {figure}, the figure asked before")
+            continue
         possessive = word.lower in _POSSESSIVES
         if (
             prev.part
@@ -1195,6 +1229,37 @@ def _complete(
     text = text[:1].upper() + text[1:]
     context = [c for c in _context(new, prev, text) if c not in dropped]
     return _finish(text, context, reasons)
+
+
+def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: FollowupRules) -> bool:
+    """Whether ``subject`` is an error code and ``new`` asks an attribute a code does not
+    have (``code_attributes``): a payload, a speed, a capacity are a machine's."""
+    code = any(e.text == subject and e.label == "ERROR_CODE" for e in prev.identifiers)
+    asked = {a.name for a in new.asks.attributes}
+    return code and bool(asked) and not asked & rules.code_attributes
+
+
+def _figure_of(
+    new: Perception, rest: list[Word], word: Word, prev: _Previous, rules: FollowupRules
+) -> str | None:
+    """What "it" is when it stands for the figure the previous question asked ("the
+    leap-1a fan blade inspection interval"): the question states a number of its own
+    to compare "it" with, or "it" is what a change word acts on ("change it", "cut
+    it"); else None. The previous question must have asked a figure of a named thing."""
+    p = prev.perception
+    if not prev.identifiers:
+        return None
+    if p.asks.answer_type != AnswerType.FIGURE and not p.constraints.quantitative:
+        return None  # it asked no figure and stated none
+    numbers = [n for n in new.asks.numbers if not _YEAR.fullmatch(f"{n:g}")]
+    before = [w for w in rest if w.end <= word.start][-1:]
+    changed = bool(before) and any(before[0].lower in c for c in _CHANGED)
+    if not numbers and not changed:
+        return None
+    topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+    if not topic:
+        return None
+    return f"the {_subject(prev, plural=False)} {topic}"
 
 
 def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:
