@@ -159,8 +159,9 @@ def rewrite(
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
 
 
-_FAMILY = re.compile(r"([A-Z]{1,4}-)\d{2,4}")
-"""A model named by letters and a number ("CP-200"): "the 350" is the CP-350."""
+_FAMILY = re.compile(r"([A-Za-z]{2,4}-?|[A-Za-z]-)\d{2,4}")
+"""A model named by letters and a number ("CP-200", "ac75" as typed): "the 350" is the
+CP-350."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _BARE_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}(?![\w.,-]\w)", re.IGNORECASE)
 
@@ -178,19 +179,24 @@ def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewr
         return None  # a question naming its own models is left alone
     measured = {q.value for q in quantities(new.question) if q.unit}
     edits, reasons = [], []
+    bare_numbers = [m.group(0) for m in _BARE_NUMBER.finditer(new.question)]
+    # another bare number of the question is a model in play of a family: the family
+    sibling = any(
+        _FAMILY.fullmatch(x) for n in bare_numbers for x in models if n in re.findall(r"\d+", x)
+    )
     for m in _BARE_NUMBER.finditer(new.question):
         if float(m.group(0)) in measured or _YEAR.fullmatch(m.group(0)):
             continue  # "the 90 bar precharge", "the 2019 manual"
         named = [x for x in models if m.group(0) in re.findall(r"\d+", x)]
-        if named and m.group(0) in new.numbered_models:
-            continue  # "the 737's filters" after the B737-800: read as that model already
         bare = not [k for k in new.keywords if k != m.group(0)]
-        if not named and bare:
-            # "and on the 350?" after the CP-200, asking nothing else: a model of the
-            # same family ("the 400's hydraulic filters" may be any maker's 400)
+        if not named and (bare or sibling):
+            # "and on the 350?" after the CP-200, asking nothing else, or "grease qty
+            # for the 350 and the 200?" after the cp-350, the other number a model in
+            # play: a model of that family ("the 400's hydraulic filters" after the
+            # ATR-72 may be any maker's 400)
             family = {f.group(1) for x in models[:1] if (f := _FAMILY.fullmatch(x))}
             named = [f"{f}{m.group(0)}" for f in family]
-        if len(named) == 1:
+        if len(named) == 1 and named[0].lower() != m.group(0).lower():
             edits.append((m.start(), m.end(), named[0]))
             reasons.append(f"{m.group(0)!r} is the {named[0]} named before")
     if not edits:
@@ -258,6 +264,8 @@ def _rewrite(
         return fragment
     if than := _compared_with_it(new, words, rules, conversation):
         return than
+    if more := _more_than_other(new, words, prev, rules, conversation, reread):
+        return more
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -514,6 +522,42 @@ def _compared_with_it(
     return Rewrite(text, (f"{its[0].text!r} is {other}, compared with {own[0].text}",))
 
 
+def _more_than_other(
+    new: Perception,
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Rewrite | None:
+    """ "Does the CP-350 need it done more often?" after turns about the CP-200's seal: a
+    comparative said of one named thing, with "it" after it and nothing to compare with,
+    compares that thing with the other in play of its kind; "it" is what was asked about
+    (the seal), so that both figures are sought."""
+    own = _identifiers(new)
+    if new.asks.comparison is None or len({e.text for e in own}) != 1 or not conversation:
+        return None
+    if any(w.lower in rules.compared_with or w.lower == "or" for w in words):
+        return None  # "than the 75", "A or B": it names what it compares with
+    other = next((x for x in in_play(conversation, own[0].label) if x != own[0].text), None)
+    its = [
+        w
+        for w in words
+        if w.start > own[0].end and w.lower in rules.pronouns and w.lower not in rules.plural
+    ]
+    if other is None or len(its) != 1:
+        return None
+    # "more often": the topic of the turn that asked how often (a why came in between)
+    asked = _how_often(words, prev, rules, conversation, reread)
+    topic = " ".join(w for w in _topic(new, asked).split() if w.lower() not in rules.revision)
+    if not topic:
+        return None
+    target = f"the {topic}" if its[0].lower not in _POSSESSIVES else f"the {topic}'s"
+    text = apply(new.question, [(its[0].start, its[0].end, target)])
+    reasons = (f"{its[0].text!r} is {target}; compared with {other}, the other in play",)
+    return Rewrite(end_with(text, f" than the {other}"), reasons)
+
+
 # --- "it": the thing the previous answer gave --------------------------------------------
 
 _EXCEEDED = lexicon.WordSet("lexicon", "exceeded")
@@ -730,6 +774,15 @@ def _topic(new: Perception, prev: _Previous) -> str:
     return " ".join(kept[:_TOPIC_WORDS])
 
 
+def _figure(topic: str, prev: _Previous, rules: FollowupRules) -> str:
+    """``topic`` as the figure the previous question asked: "seal interval" for "How
+    often do I swap the seal?" (a seal is not what changes, its interval is)."""
+    frequency = prev.perception.asks.measure == Measure.FREQUENCY
+    if frequency and topic and not set(topic.lower().split()) & rules.interval_nouns:
+        return f"{topic} interval"
+    return topic
+
+
 # --- another version of the previous answer, or why it changed ----------------------------
 
 
@@ -762,6 +815,9 @@ def _revised(
         restated |= rules.interval_nouns
     moved = any(k in changes for k in content for changes in _CHANGED)
     unsaid = {k for k in content if not set(terms(k)) & restated}
+    # "what did the old revision say for the interval": an attribute it names picks the
+    # topic's turn that asked it (below)
+    unsaid = {k for k in unsaid if not any(a.named_in(set(terms(k))) for a in new.asks.attributes)}
     if own or not all(k in rules.revision or any(k in c for c in _CHANGED) for k in unsaid):
         return None
     phrase = rules.revision_phrases.search(new.question)
@@ -778,6 +834,7 @@ def _revised(
         # "they" in "why did they cut it?" is whoever changed it; "it" is the figure
         references = [w for w in words if w.lower in rules.pronouns and w.lower not in rules.plural]
         topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+        topic = _figure(topic, prev, rules)
         subject = _subject(prev, plural=False)
         target = (
             f"the {subject} {topic}" if prev.identifiers and topic else f"the {topic or subject}"
@@ -1259,7 +1316,7 @@ def _figure_of(
     topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
     if not topic:
         return None
-    return f"the {_subject(prev, plural=False)} {topic}"
+    return f"the {_subject(prev, plural=False)} {_figure(topic, prev, rules)}"
 
 
 def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:
