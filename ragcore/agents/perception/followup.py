@@ -276,6 +276,8 @@ def _rewrite(
         return None
     if kin := _compared_with(new, references, prev, rules, conversation):
         return kin
+    if judged := _judged(new, words, references, prev, rules):
+        return judged
     own_action = new.action not in (previous.action, Action.LOOKUP)  # "what does that mean?"
     # "that code" for a code the previous answer introduced asks about it, not again
     answered = any(
@@ -325,7 +327,7 @@ def _compared_with(
         return None
     # "that" is the previous question's figure of it ("What motor does the AC-110
     # have?" then "How does that compare with the AC-75?" compares the motors)
-    topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+    topic = _said_of(_topic(new, prev), rules)
     target = f"the {other} {topic}" if topic else f"the {other}"
     text = apply(new.question, [(w.start, w.end, target) for w in words])
     said = ", ".join(repr(w.text) for w in words)
@@ -549,7 +551,7 @@ def _more_than_other(
         return None
     # "more often": the topic of the turn that asked how often (a why came in between)
     asked = _how_often(words, prev, rules, conversation, reread)
-    topic = " ".join(w for w in _topic(new, asked).split() if w.lower() not in rules.revision)
+    topic = _said_of(_topic(new, asked), rules)
     if not topic:
         return None
     target = f"the {topic}" if its[0].lower not in _POSSESSIVES else f"the {topic}'s"
@@ -774,6 +776,13 @@ def _topic(new: Perception, prev: _Previous) -> str:
     return " ".join(kept[:_TOPIC_WORDS])
 
 
+def _said_of(topic: str, rules: FollowupRules) -> str:
+    """``topic`` without the words that say which version or judge it ("old", "still",
+    "valid"): what the thing asked about is called."""
+    drop = rules.revision | rules.vague | rules.judgements
+    return " ".join(w for w in topic.split() if w.lower() not in drop)
+
+
 def _figure(topic: str, prev: _Previous, rules: FollowupRules) -> str:
     """``topic`` as the figure the previous question asked: "seal interval" for "How
     often do I swap the seal?" (a seal is not what changes, its interval is)."""
@@ -833,7 +842,7 @@ def _revised(
     if why:
         # "they" in "why did they cut it?" is whoever changed it; "it" is the figure
         references = [w for w in words if w.lower in rules.pronouns and w.lower not in rules.plural]
-        topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+        topic = _said_of(_topic(new, prev), rules)
         topic = _figure(topic, prev, rules)
         subject = _subject(prev, plural=False)
         target = (
@@ -1302,18 +1311,54 @@ def _figure_of(
     """What "it" is when it stands for the figure the previous question asked ("the
     leap-1a fan blade inspection interval"): the question states a number of its own
     to compare "it" with, or "it" is what a change word acts on ("change it", "cut
-    it"); else None. The previous question must have asked a figure of a named thing."""
-    p = prev.perception
-    if not prev.identifiers:
-        return None
-    if p.asks.answer_type != AnswerType.FIGURE and not p.constraints.quantitative:
-        return None  # it asked no figure and stated none
+    it"); else None."""
     numbers = [n for n in new.asks.numbers if not _YEAR.fullmatch(f"{n:g}")]
     before = [w for w in rest if w.end <= word.start][-1:]
     changed = bool(before) and any(before[0].lower in c for c in _CHANGED)
     if not numbers and not changed:
         return None
-    topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+    return _asked_figure(new, prev, rules)
+
+
+def _judged(
+    new: Perception,
+    words: list[Word],
+    references: list[tuple[Word, str]],
+    prev: _Previous,
+    rules: FollowupRules,
+) -> Rewrite | None:
+    """ "Is that still valid?", "is it right?" after a question asking a figure: a
+    judgement of "it" or "that" is of the figure given ("Is the LEAP-1A fan blade
+    inspection interval still valid?"), not of the thing it was asked of."""
+    if len(references) != 1 or _identifiers(new) or new.constraints.time is not None:
+        return None
+    word, how = references[0]
+    if how not in ("pronoun", "alone") or word.lower not in _SINGULAR:
+        return None
+    if not rules.judgements & {w.lower for w in words}:
+        return None
+    figure = _asked_figure(new, prev, rules)
+    if figure is None:
+        return None
+    text = apply(new.question, [(word.start, word.end, figure)])
+    text = text[:1].upper() + text[1:]
+    return _finish(
+        text, _context(new, prev, text), [f"{word.text!r} is {figure}, the figure asked before"]
+    )
+
+
+_SINGULAR = frozenset(["it", "that", "this"])
+
+
+def _asked_figure(new: Perception, prev: _Previous, rules: FollowupRules) -> str | None:
+    """The figure the previous question asked of the thing it named ("the leap-1a fan
+    blade inspection interval"), else None (it asked no figure, or named nothing)."""
+    p = prev.perception
+    if not prev.identifiers:
+        return None
+    if p.asks.answer_type != AnswerType.FIGURE and not p.constraints.quantitative:
+        return None  # it asked no figure and stated none
+    topic = _said_of(_topic(new, prev), rules)
     if not topic:
         return None
     return f"the {_subject(prev, plural=False)} {_figure(topic, prev, rules)}"

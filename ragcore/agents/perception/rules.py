@@ -50,6 +50,7 @@ _FOLLOWUP_KIND_WORDS = (
     "machine_verbs",
     "compared_with",
     "code_attributes",
+    "judgements",
 )
 _FOLLOWUP_WORDS = _FOLLOWUP_REFERENCE_WORDS + _FOLLOWUP_KIND_WORDS
 
@@ -106,6 +107,8 @@ class FollowupRules:
     code_attributes: frozenset[str] = frozenset()
     """The attributes (``rules/attributes.toml`` names) an error code has: the figure it
     trips at. "its payload" after a code is the machine's."""
+    judgements: frozenset[str] = frozenset()
+    """Words judging a figure ("still valid?", "is that right?"): "it" is the figure."""
     topic_switch: re.Pattern[str] = _NEVER
     """What opens a question on another topic ("unrelated -", "new topic:")."""
 
@@ -224,6 +227,7 @@ class _Reader:
             machine_verbs=frozenset(words["machine_verbs"]),
             compared_with=frozenset(words["compared_with"]),
             code_attributes=frozenset(words["code_attributes"]),
+            judgements=frozenset(words["judgements"]),
             topic_switch=self.matcher(
                 {"patterns": table.get("topic_switch", [])}, "followup.topic_switch"
             ),
