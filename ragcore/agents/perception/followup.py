@@ -434,7 +434,7 @@ def _fragment(
         return None  # "whats its top speed": the pronoun says whose; no fragment
     opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
     previous = _in_play(prev, conversation)
-    if not (subject := _fragment_subject(new, words, opens_wh, previous, conversation)):
+    if not (subject := _fragment_subject(new, words, opens_wh, previous, rules, conversation)):
         return None
     if opens_wh:
         text, kept = new.question, [subject]
@@ -473,6 +473,7 @@ def _fragment_subject(
     words: list[Word],
     opens_wh: bool,
     prev: _Previous,
+    rules: FollowupRules,
     conversation: Sequence[TurnState],
 ) -> str | None:
     """What a fragment asks about (see ``_fragment``; ``opens_wh``: it opens with a
@@ -481,6 +482,10 @@ def _fragment_subject(
         # the original kind: an attribute alone, of the previous identifiers or topic
         subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
         models = [e.text for e in prev.identifiers if e.label == "MODEL"]
+        if len(models) == 1:
+            # "chnage interval" after "cv12 gearbx oil how much": of the thing of the
+            # model the previous question named ("cv12 gearbx oil"), not the machine
+            return _model_thing(prev, new, models[0], rules)
         return " and ".join(models) if models else subject or None
     if not prev.identifiers or len(words) > _CLAUSE_FRAGMENT_WORDS:
         return None
@@ -496,6 +501,35 @@ def _fragment_subject(
     models = [e.text for e in prev.identifiers if e.label == "MODEL"]
     models = models or list(in_play(conversation, "MODEL"))
     return " and ".join(models) if models else None
+
+
+_THING_WORDS = 2
+
+
+def _model_thing(prev: _Previous, new: Perception, model: str, rules: FollowupRules) -> str:
+    """``model`` with the words right after it in the previous question that name a thing
+    of it ("cv12 gearbx oil", "VM-3000 spindle"): content words, no figure, no question
+    or clause word, no word naming an attribute of the new question or the previous."""
+    p = prev.perception
+    entity = next(e for e in prev.identifiers if e.text == model)
+    asked = (*new.asks.attributes, *p.asks.attributes)
+    thing: list[str] = []
+    for w in split_words(p.question):
+        if w.start < entity.end:
+            continue
+        gap = p.question[entity.end if not thing else w.start - 1 : w.start]
+        if len(thing) == _THING_WORDS or gap.strip() or w.lower not in p.keywords:
+            break
+        if w.lower in _CLAUSE_WORDS or w.lower in lexicon.words("lexicon", "question_starts"):
+            break
+        if any(c.isdigit() for c in w.text) or any(a.named_in(set(terms(w.text))) for a in asked):
+            break
+        if any(w.lower in changes for changes in _CHANGED):
+            break  # "hp400 oil change interval": a change is done, not a thing
+        if any(w.lower in nouns for nouns in rules.kinds.values()) or names_part_number(w.text):
+            break  # "the RA-6 part number" names what was asked, no thing
+        thing.append(w.text)
+    return " ".join([model, *thing])
 
 
 def _compared_with_it(

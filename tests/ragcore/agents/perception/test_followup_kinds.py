@@ -127,7 +127,8 @@ def test_a_fragment_naming_an_attribute_asks_it_of_the_previous_subject_and_junk
         "What torque for the HP-400 platen bolts?",
         "inspection intervals?",
     )
-    assert rewritten[1] == "Inspection intervals of the HP-400?"
+    # of the thing of the model the previous question was about (its words after the model)
+    assert rewritten[1] == "Inspection intervals of the HP-400 platen bolts?"
     assert converse(agent, "What torque for the HP-400 platen bolts?", "hmm ok")[1] is None
 
 
