@@ -264,12 +264,14 @@ class Answerer:
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
         with tracer.span(Stage.PERCEPTION) as span:
             perception = self.perception.run(question)
-            asked, rewrite = perception.question, None
+            asked, rewrite, previous = perception.question, None, None
             if conversation:
                 previous = self.perception.run(conversation[0].question)
                 rewrite = self.perception.follow_up(perception, previous, conversation)
-            if rewrite is not None:
-                perception = self.perception.run(rewrite.question)
+            if rewrite is not None and previous is not None:
+                # made of the follow-up's words and the previous turn's: read without
+                # running spaCy on it again
+                perception = self.perception.read_rewrite(rewrite.question, (perception, previous))
                 perception = replace(
                     perception, introduced=rewrite.introduced, replaced=rewrite.replaced
                 )

@@ -82,6 +82,7 @@ class PerceptionAgent:
         self._ner: tuple[Any, ...] = ()
         self._warnings: tuple[str, ...] = ()
         self._recent: OrderedDict[tuple[str, date], Perception] = OrderedDict()
+        self._rewrites: OrderedDict[tuple[str, date, tuple[str, ...]], Perception] = OrderedDict()
         self._recent_lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -118,7 +119,31 @@ class PerceptionAgent:
                 self._recent.popitem(last=False)
         return perception
 
-    def _read(self, text: str) -> Perception:
+    def read_rewrite(self, question: str, sources: Sequence[Perception]) -> Perception:
+        """A follow-up's rewrite read without running spaCy on it again: it is made of the
+        texts of ``sources`` (the follow-up and the turn it leans on, already read), so
+        their spaCy entities are found in it by their text (the rules' patterns, which
+        cost little, read it whole). Kept as ``run`` keeps its readings, per sources."""
+        text = _check_question(question)
+        said = tuple(s.question for s in sources)
+        key = (text, self._clock(), said)
+        with self._recent_lock:
+            if (kept := self._rewrites.get(key)) is not None:
+                self._rewrites.move_to_end(key)
+                return kept
+        found = dict.fromkeys(
+            (e.text, e.label) for s in sources for e in s.entities if e.source == EntitySource.SPACY
+        )
+        perception = self._read(text, spacy=tuple(found))
+        with self._recent_lock:
+            self._rewrites[key] = perception
+            while len(self._rewrites) > _RECENT_READINGS:
+                self._rewrites.popitem(last=False)
+        return perception
+
+    def _read(self, text: str, spacy: Sequence[tuple[str, str]] | None = None) -> Perception:
+        """``spacy``: the spaCy entities (text, label) known to be in ``text`` — placed by
+        their text, and spaCy is not run; None: run it."""
         self._ensure_nlp()
         rules = self._rules
         weeks = one_word_periods(text)
@@ -180,7 +205,10 @@ class PerceptionAgent:
         else:  # also a compare with fewer than two sides: one retrieval answers it
             route = Route.SIMPLE
         sides = sides if route == Route.COMPARISON else ()
-        entities = (*found, *self._spacy_entities(text, taken))
+        spacy_found = (
+            self._spacy_entities(text, taken) if spacy is None else _placed(text, spacy, taken)
+        )
+        entities = (*found, *spacy_found)
         return Perception(
             text,
             action,
@@ -226,6 +254,20 @@ class PerceptionAgent:
             for e in doc.ents
             if not any(e.start_char < end and start < e.end_char for start, end in taken)
         )
+
+
+def _placed(
+    text: str, known: Sequence[tuple[str, str]], taken: list[tuple[int, int]]
+) -> tuple[Entity, ...]:
+    """The entities ``known`` (text, label) where ``text`` says them as whole words, in
+    order, overlapping no pattern entity (``taken``) nor one another."""
+    found: list[Entity] = []
+    for name, label in known:
+        for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+            spans = [*taken, *((e.start, e.end) for e in found)]
+            if not any(m.start() < end and start < m.end() for start, end in spans):
+                found.append(Entity(name, label, EntitySource.SPACY, m.start(), m.end()))
+    return tuple(sorted(found, key=lambda e: e.start))
 
 
 def _folded(text: str) -> str:
