@@ -51,7 +51,7 @@ question word at all — so nothing of an unrelated question's predecessor leaks
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import AnswerType, Measure, QuestionForm, names_part_number
@@ -144,7 +144,9 @@ def rewrite(
         previous = with_names(previous, conversation[0].entities)
     if previous is not None and previous.numbered_models:
         previous = _numbers_as_models(previous)
-    numbered = _numbers_in_play(new, conversation) if reread is not None else None
+    numbered = (
+        _numbers_in_play(new, conversation, rules.kinds.values()) if reread is not None else None
+    )
     if numbered is not None and reread is not None:
         new = reread(numbered.question)  # "than on the 75?": than on the AC-75
     found = _rewrite(new, previous, rules, conversation, reread)
@@ -164,9 +166,13 @@ _FAMILY = re.compile(r"([A-Za-z]{2,4}-?|[A-Za-z]-)\d{2,4}")
 CP-350."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _BARE_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}(?![\w.,-]\w)", re.IGNORECASE)
+# "the 200 and 350": a number joined to one after "the" (a model only beside a sibling)
+_JOINED_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}\s+(?:and|or)\s+(\d{2,4})(?![\w.,-]\w)", re.I)
 
 
-def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewrite | None:
+def _numbers_in_play(
+    new: Perception, conversation: Sequence[TurnState], rules_kinds: Iterable[frozenset[str]] = ()
+) -> Rewrite | None:
     """``new`` with a bare number after "the" that is the number of one model the
     conversation named ("is that longer than on the 75?" after turns about the AC-75 and
     the AC-110) written as that model, else None: said short, it is still that model."""
@@ -175,8 +181,8 @@ def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewr
     models = list(
         dict.fromkeys(r.text for turn in conversation for r in turn.entities if r.label == "MODEL")
     )
-    if _identifiers(new):
-        return None  # a question naming its own models is left alone
+    if any(e.label == "MODEL" for e in _identifiers(new)):
+        return None  # a question naming its own models is left alone (a code is no model)
     measured = {q.value for q in quantities(new.question) if q.unit}
     edits, reasons = [], []
     bare_numbers = [m.group(0) for m in _BARE_NUMBER.finditer(new.question)]
@@ -184,21 +190,26 @@ def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewr
     sibling = any(
         _FAMILY.fullmatch(x) for n in bare_numbers for x in models if n in re.findall(r"\d+", x)
     )
-    for m in _BARE_NUMBER.finditer(new.question):
-        if float(m.group(0)) in measured or _YEAR.fullmatch(m.group(0)):
+    joined = list(_JOINED_NUMBER.finditer(new.question)) if sibling else []
+    numbers = [(m.group(0), m.start(), m.end()) for m in _BARE_NUMBER.finditer(new.question)]
+    numbers += [(j.group(1), j.start(1), j.end(1)) for j in joined]
+    for number, start, end in numbers:
+        if float(number) in measured or _YEAR.fullmatch(number):
             continue  # "the 90 bar precharge", "the 2019 manual"
-        named = [x for x in models if m.group(0) in re.findall(r"\d+", x)]
-        bare = not [k for k in new.keywords if k != m.group(0)]
+        named = [x for x in models if number in re.findall(r"\d+", x)]
+        # "same code on the 110?": nothing asked but the number and what names a kind
+        kinds = {noun for nouns in rules_kinds for noun in nouns}
+        bare = not [k for k in new.keywords if k != number and k not in kinds]
         if not named and (bare or sibling):
             # "and on the 350?" after the CP-200, asking nothing else, or "grease qty
             # for the 350 and the 200?" after the cp-350, the other number a model in
             # play: a model of that family ("the 400's hydraulic filters" after the
             # ATR-72 may be any maker's 400)
             family = {f.group(1) for x in models[:1] if (f := _FAMILY.fullmatch(x))}
-            named = [f"{f}{m.group(0)}" for f in family]
-        if len(named) == 1 and named[0].lower() != m.group(0).lower():
-            edits.append((m.start(), m.end(), named[0]))
-            reasons.append(f"{m.group(0)!r} is the {named[0]} named before")
+            named = [f"{f}{number}" for f in family]
+        if len(named) == 1 and named[0].lower() != number.lower():
+            edits.append((start, end, named[0]))
+            reasons.append(f"{number!r} is the {named[0]} named before")
     if not edits:
         return None
     return Rewrite(apply(new.question, edits), tuple(reasons))
@@ -861,6 +872,8 @@ def _revised(
     # "what did the old revision say for the interval": an attribute it names picks the
     # topic's turn that asked it (below)
     unsaid = {k for k in unsaid if not any(a.named_in(set(terms(k))) for a in new.asks.attributes)}
+    if versioned_as := rules.revision_phrases.search(new.question):
+        unsaid -= {w.lower for w in split_words(versioned_as.group(0))}  # "rev 1"
     if own or not all(k in rules.revision or any(k in c for c in _CHANGED) for k in unsaid):
         return None
     phrase = rules.revision_phrases.search(new.question)
@@ -909,7 +922,12 @@ def _revised(
         # topic's turn that asked how often, or no version follow-up of the previous one
         found = _asking(asked, rules, conversation, reread)
         if found is None:
-            return None
+            # "what grade was in rev 1" asked of nothing before: its own question, of
+            # the thing in play
+            kept = [e.text for e in prev.identifiers if e.text not in new.question]
+            if not kept:
+                return None
+            return _finish(new.question, kept, ["another version of the thing in play"])
         prev = found
     elif reread is not None:
         # the version's own words ("change" in "before the change") say nothing of the
@@ -1194,6 +1212,8 @@ def _references(
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":
             found.append((w, "alone"))  # "is the same true of the HP-500?"
+        elif w.lower == "same" and after is not None and after.lower in prev.nouns:
+            found.append((after, "noun"))  # "same code on the AC-110?": that code
         elif w.lower == "the" and not identifiers:
             if after is not None and after.lower in prev.nouns:  # "the code", "the press"
                 found.append((after, "noun"))

@@ -111,3 +111,40 @@ def test_a_topic_switch_opener_stands_alone_and_is_left_out_when_continued(agent
     )
     assert rewritten[1] is None and rewritten[2] is None
     assert rewritten[3] == "what does E4031 mean on the HP-400?"
+
+
+def test_a_judgement_of_that_is_of_the_figure_asked_before(agent):
+    rewritten = converse(
+        agent,
+        "What does the LEAP-1A manual give as the fan blade inspection interval?",
+        "Is that still valid?",
+        "Why was it cut?",
+    )
+    assert rewritten[1] == "Is the LEAP-1A fan blade inspection interval still valid?"
+    assert rewritten[2] is not None and "LEAP-1A" in rewritten[2]
+    assert "inspection interval cut" in rewritten[2] and "valid" not in rewritten[2]
+
+
+def test_an_attribute_fragment_asks_it_of_the_thing_of_the_model_asked_about(agent):
+    assert converse(agent, "cv12 gearbx oil how much", "chnage interval")[1] == (
+        "Chnage interval of the cv12 gearbx oil?"
+    )
+    # what the previous question asked ("part number") is no thing of the model
+    assert converse(agent, "What's the RA-6 part number?", "replacement interval?")[1] == (
+        "Replacement interval of the RA-6?"
+    )
+
+
+def test_numbers_joined_to_a_model_number_and_the_same_code(agent):
+    assert converse(agent, "cp-200 faq?", "bearing temp limit on the 200 and 350")[1] == (
+        "bearing temp limit on the cp-200 and cp-350"
+    )
+    assert converse(agent, "ac75 throwing E2210", "same code on the 110?")[1] == (
+        "ac110 throwing E2210?"
+    )
+
+
+def test_a_version_by_its_number_of_an_attribute_not_asked_before(agent):
+    assert converse(agent, "gx500 oil change interval", "what grade was in rev 1")[1] == (
+        "what grade was in rev 1 (gx500)?"
+    )
