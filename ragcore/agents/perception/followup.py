@@ -891,6 +891,15 @@ def _revised(
         references = [w for w in words if w.lower in rules.pronouns and w.lower not in rules.plural]
         topic = _said_of(_topic(new, prev), rules)
         topic = _figure(topic, prev, rules)
+        if not topic and prev.identifiers and reread is not None:
+            # "why was it raised?" after "has it always been that figure?": the figure of
+            # the topic's turn that asked one (a machine is not what is raised)
+            figured = _nearest_asking(
+                conversation, reread, rules, lambda p: p.asks.answer_type == AnswerType.FIGURE
+            )
+            topic = (
+                _figure(_said_of(_topic(new, figured), rules), figured, rules) if figured else ""
+            )
         subject = _subject(prev, plural=False)
         target = (
             f"the {subject} {topic}" if prev.identifiers and topic else f"the {topic or subject}"
@@ -1384,6 +1393,8 @@ def _judged(
     """ "Is that still valid?", "is it right?" after a question asking a figure: a
     judgement of "it" or "that" is of the figure given ("Is the LEAP-1A fan blade
     inspection interval still valid?"), not of the thing it was asked of."""
+    # "that figure" names the figure itself: the judged one is the other reference
+    references = [r for r in references if not (r[1] == "noun" and r[0].lower in rules.revision)]
     if len(references) != 1 or _identifiers(new) or new.constraints.time is not None:
         return None
     word, how = references[0]

@@ -148,3 +148,14 @@ def test_a_version_by_its_number_of_an_attribute_not_asked_before(agent):
     assert converse(agent, "gx500 oil change interval", "what grade was in rev 1")[1] == (
         "what grade was in rev 1 (gx500)?"
     )
+
+
+def test_has_it_always_been_that_figure_then_why_raised_speak_of_the_figure(agent):
+    rewritten = converse(
+        agent,
+        "What torque do the platen bolts on the HP-400 press get?",
+        "has it always been that figure?",
+        "why was it raised?",
+    )
+    assert rewritten[1] == "Has the HP-400 torque always been that figure?"
+    assert rewritten[2] == "why was the HP-400 torque raised?"
