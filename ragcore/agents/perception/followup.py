@@ -134,6 +134,8 @@ def rewrite(
     """
     if rules.topic_switch.search(new.question):
         return None  # "unrelated - leap fan blade coating erosion limit" stands alone
+    if reread is not None and (back := _back_to(new, rules, conversation, reread)):
+        return back
     if previous is not None and reread is not None:
         switched = rules.topic_switch.search(previous.question)
         if switched and previous.question[switched.end() :].strip():
@@ -159,6 +161,42 @@ def rewrite(
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+_BACK_TO = re.compile(
+    r"^\s*(?:(?:ok|okay|so|and)\W+)?(?:going\s+|getting\s+|coming\s+)?back\s+to\s+"
+    r"(?:the\s+|that\s+|our\s+)?([\w-]+)\s*(?:[:;,.\u2013\u2014-]+|\s-\s)\s*",
+    re.IGNORECASE,
+)
+
+
+def _back_to(
+    new: Perception,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception],
+) -> Rewrite | None:
+    """ "Back to the robot: what's its repeatability?": the rest of the question follows
+    the nearest earlier turn that named a thing by that word ("the RA-6 robot"), else
+    the nearest one before the previous turn that named an identifier the previous turn
+    did not (the topic before this one) — not the turn before it."""
+    said = _BACK_TO.match(new.question)
+    if said is None or not new.question[said.end() :].strip() or not conversation:
+        return None
+    noun = said.group(1).lower()
+    turns = list(enumerate(conversation[: 2 * _LOOK_BACK]))
+    named = [t for t in turns if noun in _previous(reread(t[1].question), rules).nouns]
+    latest = set(conversation[0].entities)
+    other = [t for t in turns[1:] if t[1].entities and not set(t[1].entities) & latest]
+    for i, turn in (named or other)[:1]:
+        earlier = reread(turn.question)
+        rest = reread(new.question[said.end() :])
+        found = _rewrite(rest, earlier, rules, conversation[i:], reread)
+        reason = f"{said.group(0).strip()!r} goes back to {turn.question!r}"
+        if found is None:
+            return Rewrite(rest.question, (reason,))
+        return replace(found, reasons=(reason, *found.reasons))
+    return None
 
 
 _FAMILY = re.compile(r"([A-Za-z]{2,4}-?|[A-Za-z]-)\d{2,4}")

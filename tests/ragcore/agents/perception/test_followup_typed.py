@@ -159,3 +159,14 @@ def test_has_it_always_been_that_figure_then_why_raised_speak_of_the_figure(agen
     )
     assert rewritten[1] == "Has the HP-400 torque always been that figure?"
     assert rewritten[2] == "why was the HP-400 torque raised?"
+
+
+def test_back_to_a_thing_follows_the_earlier_topic_not_the_previous_turn(agent):
+    rewritten = converse(
+        agent,
+        "What's the reach of the RA-6?",
+        "How often is the gearbox grease replaced on it?",
+        "Does the lockout/tagout rule require retraining, and how often?",
+        "Back to the robot: what's its repeatability?",
+    )
+    assert rewritten[3] == "What's the RA-6 repeatability?"
