@@ -264,13 +264,13 @@ class Answerer:
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
         with tracer.span(Stage.PERCEPTION) as span:
             perception = self.perception.run(question)
-            asked, rewrite = perception.question, None
+            asked, rewrite, previous = perception.question, None, None
             if conversation:
                 last = conversation[0]  # read as it was: a rewrite from its turns' entities
                 kept = referents(last.names) if last.followed else None
                 previous = self.perception.run(last.question, read_before=kept)
                 rewrite = self.perception.follow_up(perception, previous, conversation)
-            if rewrite is not None:
+            if rewrite is not None and previous is not None:
                 # every word of it was read in its own turn: no second NER (see ``run``)
                 turns = (t.names for t in conversation)
                 seen = referents(perception.entities, previous.entities, *turns)

@@ -104,9 +104,11 @@ def _context(turns: Sequence[Turn]) -> tuple[TurnState, ...]:
     answer does not enter the conversation's state."""
     kept = []
     for turn in reversed(turns):
-        summary = json.loads(turn.perception)
-        if turn.status != AnswerStatus.NO_ANSWER or summary.get("entities"):
-            kept.append(turn_state(turn.rewritten, summary, turn.question))
+        state = turn_state(turn.rewritten, json.loads(turn.perception), turn.question)
+        # an identifier, not any named entity: "the faq says 30%" names a percentage, no
+        # thing a next turn can be about
+        if turn.status != AnswerStatus.NO_ANSWER or state.entities:
+            kept.append(state)
     return tuple(kept)
 
 

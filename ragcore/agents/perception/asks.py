@@ -367,7 +367,7 @@ _HOW_MANY = re.compile(r"^\s*how\s+many\s+(?!times\b)", re.IGNORECASE)
 # "How much RAM does a PC need?", "…, how much PV surplus does it need?": an amount.
 _HOW_MUCH = re.compile(r"\bhow\s+much\b(?!\s+(?:longer|later|sooner|more|less)\b)", re.I)
 # "Which …", also after a word that only carries the conversation on ("So which one …").
-_WHICH = re.compile(r"^\s*(?:(?:so|and|then|ok|okay|now|but)\W+)?which\b", re.IGNORECASE)
+_WHICH = re.compile(r"^\s*(?:(?:so|and|then|ok|okay|now|but)\W+)?(?:which|whose)\b", re.IGNORECASE)
 # "than 3 °C", "than about 100 L/min": a bound, not another side.
 _THAN_A_FIGURE = re.compile(
     r"\bthan\s+(?:(?:about|around|approximately|roughly|some|minus)\s+)?[-−]?\d", re.IGNORECASE

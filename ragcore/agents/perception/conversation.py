@@ -139,10 +139,11 @@ def answered_limit(answer: str) -> str | None:
     return f"{found.group(2)} {found.group(1)}" if found else None
 
 
-# "What fluid do I top up … with?", "Which seal does the CP-200 use?": a kind asked for.
+# "What fluid do I top up … with?", "Which seal does the CP-200 use?", "What fluid goes
+# into …?": a kind asked for.
 _ASKED_KIND = re.compile(
     r"^\s*(?:what|which)\s+(?:kind\s+of\s+|type\s+of\s+)?([A-Za-z]+)\s+"
-    r"(?:do|does|did|is|are|was|were|should|must|can|will)\b",
+    r"(?:do|does|did|is|are|was|were|should|must|can|will|goes|go|fits|fit|gets)\b",
     re.IGNORECASE,
 )
 _VALUE_WORDS = 3

@@ -51,10 +51,10 @@ question word at all — so nothing of an unrelated question's predecessor leaks
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from ragcore.agents.perception.asks import Measure, QuestionForm, names_part_number
+from ragcore.agents.perception.asks import AnswerType, Measure, QuestionForm, names_part_number
 from ragcore.agents.perception.conversation import TurnState, answered_phrase, in_play, with_names
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
@@ -112,6 +112,10 @@ class _Previous:
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
     next "it" of the same number stands for."""
+    machine: str = ""
+    """The model it names, else the one the nearest turn of its topic named ("RA-6" for
+    "also got E5120" after "ra6 lost calibration"): what "it" is when a code or part
+    cannot be."""
 
 
 def rewrite(
@@ -128,12 +132,23 @@ def rewrite(
     ``reread`` reads an earlier turn's question when a follow-up leans past the previous
     one ("Before the change?" after "Why was it changed?").
     """
+    if rules.topic_switch.search(new.question):
+        return None  # "unrelated - leap fan blade coating erosion limit" stands alone
+    if reread is not None and (back := _back_to(new, rules, conversation, reread)):
+        return back
+    if previous is not None and reread is not None:
+        switched = rules.topic_switch.search(previous.question)
+        if switched and previous.question[switched.end() :].strip():
+            # continued: "and the max quantity per cabinet?" asks what followed "new topic:"
+            previous = reread(previous.question[switched.end() :])
     if previous is not None and conversation:
         # names the conversation took as things of a kind ("the 737-800") are read again
         previous = with_names(previous, conversation[0].entities)
     if previous is not None and previous.numbered_models:
         previous = _numbers_as_models(previous)
-    numbered = _numbers_in_play(new, conversation) if reread is not None else None
+    numbered = (
+        _numbers_in_play(new, conversation, rules.kinds.values()) if reread is not None else None
+    )
     if numbered is not None and reread is not None:
         new = reread(numbered.question)  # "than on the 75?": than on the AC-75
     found = _rewrite(new, previous, rules, conversation, reread)
@@ -148,13 +163,54 @@ def rewrite(
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
 
 
-_FAMILY = re.compile(r"([A-Z]{1,4}-)\d{2,4}")
-"""A model named by letters and a number ("CP-200"): "the 350" is the CP-350."""
+_BACK_TO = re.compile(
+    r"^\s*(?:(?:ok|okay|so|and)\W+)?(?:going\s+|getting\s+|coming\s+)?back\s+to\s+"
+    r"(?:the\s+|that\s+|our\s+)?([\w-]+)\s*(?:[:;,.\u2013\u2014-]+|\s-\s)\s*",
+    re.IGNORECASE,
+)
+
+
+def _back_to(
+    new: Perception,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception],
+) -> Rewrite | None:
+    """ "Back to the robot: what's its repeatability?": the rest of the question follows
+    the nearest earlier turn that named a thing by that word ("the RA-6 robot"), else
+    the nearest one before the previous turn that named an identifier the previous turn
+    did not (the topic before this one) — not the turn before it."""
+    said = _BACK_TO.match(new.question)
+    if said is None or not new.question[said.end() :].strip() or not conversation:
+        return None
+    noun = said.group(1).lower()
+    turns = list(enumerate(conversation[: 2 * _LOOK_BACK]))
+    named = [t for t in turns if noun in _previous(reread(t[1].question), rules).nouns]
+    latest = set(conversation[0].entities)
+    other = [t for t in turns[1:] if t[1].entities and not set(t[1].entities) & latest]
+    for i, turn in (named or other)[:1]:
+        earlier = reread(turn.question)
+        rest = reread(new.question[said.end() :])
+        found = _rewrite(rest, earlier, rules, conversation[i:], reread)
+        reason = f"{said.group(0).strip()!r} goes back to {turn.question!r}"
+        if found is None:
+            return Rewrite(rest.question, (reason,))
+        return replace(found, reasons=(reason, *found.reasons))
+    return None
+
+
+_FAMILY = re.compile(r"([A-Za-z]{2,4}-?|[A-Za-z]-)\d{2,4}")
+"""A model named by letters and a number ("CP-200", "ac75" as typed): "the 350" is the
+CP-350."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _BARE_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}(?![\w.,-]\w)", re.IGNORECASE)
+# "the 200 and 350": a number joined to one after "the" (a model only beside a sibling)
+_JOINED_NUMBER = re.compile(r"(?<=\bthe )\d{2,4}\s+(?:and|or)\s+(\d{2,4})(?![\w.,-]\w)", re.I)
 
 
-def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewrite | None:
+def _numbers_in_play(
+    new: Perception, conversation: Sequence[TurnState], rules_kinds: Iterable[frozenset[str]] = ()
+) -> Rewrite | None:
     """``new`` with a bare number after "the" that is the number of one model the
     conversation named ("is that longer than on the 75?" after turns about the AC-75 and
     the AC-110) written as that model, else None: said short, it is still that model."""
@@ -163,25 +219,35 @@ def _numbers_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewr
     models = list(
         dict.fromkeys(r.text for turn in conversation for r in turn.entities if r.label == "MODEL")
     )
-    if _identifiers(new):
-        return None  # a question naming its own models is left alone
+    if any(e.label == "MODEL" for e in _identifiers(new)):
+        return None  # a question naming its own models is left alone (a code is no model)
     measured = {q.value for q in quantities(new.question) if q.unit}
     edits, reasons = [], []
-    for m in _BARE_NUMBER.finditer(new.question):
-        if float(m.group(0)) in measured or _YEAR.fullmatch(m.group(0)):
+    bare_numbers = [m.group(0) for m in _BARE_NUMBER.finditer(new.question)]
+    # another bare number of the question is a model in play of a family: the family
+    sibling = any(
+        _FAMILY.fullmatch(x) for n in bare_numbers for x in models if n in re.findall(r"\d+", x)
+    )
+    joined = list(_JOINED_NUMBER.finditer(new.question)) if sibling else []
+    numbers = [(m.group(0), m.start(), m.end()) for m in _BARE_NUMBER.finditer(new.question)]
+    numbers += [(j.group(1), j.start(1), j.end(1)) for j in joined]
+    for number, start, end in numbers:
+        if float(number) in measured or _YEAR.fullmatch(number):
             continue  # "the 90 bar precharge", "the 2019 manual"
-        named = [x for x in models if m.group(0) in re.findall(r"\d+", x)]
-        if named and m.group(0) in new.numbered_models:
-            continue  # "the 737's filters" after the B737-800: read as that model already
-        bare = not [k for k in new.keywords if k != m.group(0)]
-        if not named and bare:
-            # "and on the 350?" after the CP-200, asking nothing else: a model of the
-            # same family ("the 400's hydraulic filters" may be any maker's 400)
+        named = [x for x in models if number in re.findall(r"\d+", x)]
+        # "same code on the 110?": nothing asked but the number and what names a kind
+        kinds = {noun for nouns in rules_kinds for noun in nouns}
+        bare = not [k for k in new.keywords if k != number and k not in kinds]
+        if not named and (bare or sibling):
+            # "and on the 350?" after the CP-200, asking nothing else, or "grease qty
+            # for the 350 and the 200?" after the cp-350, the other number a model in
+            # play: a model of that family ("the 400's hydraulic filters" after the
+            # ATR-72 may be any maker's 400)
             family = {f.group(1) for x in models[:1] if (f := _FAMILY.fullmatch(x))}
-            named = [f"{f}{m.group(0)}" for f in family]
-        if len(named) == 1:
-            edits.append((m.start(), m.end(), named[0]))
-            reasons.append(f"{m.group(0)!r} is the {named[0]} named before")
+            named = [f"{f}{number}" for f in family]
+        if len(named) == 1 and named[0].lower() != number.lower():
+            edits.append((start, end, named[0]))
+            reasons.append(f"{number!r} is the {named[0]} named before")
     if not edits:
         return None
     return Rewrite(apply(new.question, edits), tuple(reasons))
@@ -243,10 +309,12 @@ def _rewrite(
         )
     if every := _every(new, rest, prev, rules, conversation):
         return every
-    if not opener and (fragment := _fragment(new, words, prev, conversation)):
+    if not opener and (fragment := _fragment(new, words, prev, rules, conversation)):
         return fragment
     if than := _compared_with_it(new, words, rules, conversation):
         return than
+    if more := _more_than_other(new, words, prev, rules, conversation, reread):
+        return more
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -257,6 +325,8 @@ def _rewrite(
         return None
     if kin := _compared_with(new, references, prev, rules, conversation):
         return kin
+    if judged := _judged(new, words, references, prev, rules):
+        return judged
     own_action = new.action not in (previous.action, Action.LOOKUP)  # "what does that mean?"
     # "that code" for a code the previous answer introduced asks about it, not again
     answered = any(
@@ -306,7 +376,7 @@ def _compared_with(
         return None
     # "that" is the previous question's figure of it ("What motor does the AC-110
     # have?" then "How does that compare with the AC-75?" compares the motors)
-    topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+    topic = _said_of(_topic(new, prev), rules)
     target = f"the {other} {topic}" if topic else f"the {other}"
     text = apply(new.question, [(w.start, w.end, target) for w in words])
     said = ", ".join(repr(w.text) for w in words)
@@ -387,7 +457,11 @@ _CLAUSE_WORDS = lexicon.WordSet("lexicon", "clause_words")
 
 
 def _fragment(
-    new: Perception, words: list[Word], prev: _Previous, conversation: Sequence[TurnState] = ()
+    new: Perception,
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState] = (),
 ) -> Rewrite | None:
     """ "Inspection intervals?" after a question about pressure vessels: a few words
     naming an attribute and nothing else (no question word, no identifier) ask it of the
@@ -405,9 +479,11 @@ def _fragment(
     which is right?") went on with the topic before it, whose models are in play."""
     if not words or _identifiers(new):
         return None
+    if rules.points_back(w.lower for w in words):
+        return None  # "whats its top speed": the pronoun says whose; no fragment
     opens_wh = words[0].lower in lexicon.words("lexicon", "question_starts")
     previous = _in_play(prev, conversation)
-    if not (subject := _fragment_subject(new, words, opens_wh, previous, conversation)):
+    if not (subject := _fragment_subject(new, words, opens_wh, previous, rules, conversation)):
         return None
     if opens_wh:
         text, kept = new.question, [subject]
@@ -446,6 +522,7 @@ def _fragment_subject(
     words: list[Word],
     opens_wh: bool,
     prev: _Previous,
+    rules: FollowupRules,
     conversation: Sequence[TurnState],
 ) -> str | None:
     """What a fragment asks about (see ``_fragment``; ``opens_wh``: it opens with a
@@ -454,6 +531,10 @@ def _fragment_subject(
         # the original kind: an attribute alone, of the previous identifiers or topic
         subject = _subject(prev, plural=True) if prev.identifiers else _topic(new, prev)
         models = [e.text for e in prev.identifiers if e.label == "MODEL"]
+        if len(models) == 1:
+            # "chnage interval" after "cv12 gearbx oil how much": of the thing of the
+            # model the previous question named ("cv12 gearbx oil"), not the machine
+            return _model_thing(prev, new, models[0], rules)
         return " and ".join(models) if models else subject or None
     if not prev.identifiers or len(words) > _CLAUSE_FRAGMENT_WORDS:
         return None
@@ -469,6 +550,35 @@ def _fragment_subject(
     models = [e.text for e in prev.identifiers if e.label == "MODEL"]
     models = models or list(in_play(conversation, "MODEL"))
     return " and ".join(models) if models else None
+
+
+_THING_WORDS = 2
+
+
+def _model_thing(prev: _Previous, new: Perception, model: str, rules: FollowupRules) -> str:
+    """``model`` with the words right after it in the previous question that name a thing
+    of it ("cv12 gearbx oil", "VM-3000 spindle"): content words, no figure, no question
+    or clause word, no word naming an attribute of the new question or the previous."""
+    p = prev.perception
+    entity = next(e for e in prev.identifiers if e.text == model)
+    asked = (*new.asks.attributes, *p.asks.attributes)
+    thing: list[str] = []
+    for w in split_words(p.question):
+        if w.start < entity.end:
+            continue
+        gap = p.question[entity.end if not thing else w.start - 1 : w.start]
+        if len(thing) == _THING_WORDS or gap.strip() or w.lower not in p.keywords:
+            break
+        if w.lower in _CLAUSE_WORDS or w.lower in lexicon.words("lexicon", "question_starts"):
+            break
+        if any(c.isdigit() for c in w.text) or any(a.named_in(set(terms(w.text))) for a in asked):
+            break
+        if any(w.lower in changes for changes in _CHANGED):
+            break  # "hp400 oil change interval": a change is done, not a thing
+        if any(w.lower in nouns for nouns in rules.kinds.values()) or names_part_number(w.text):
+            break  # "the RA-6 part number" names what was asked, no thing
+        thing.append(w.text)
+    return " ".join([model, *thing])
 
 
 def _compared_with_it(
@@ -497,6 +607,42 @@ def _compared_with_it(
     return Rewrite(text, (f"{its[0].text!r} is {other}, compared with {own[0].text}",))
 
 
+def _more_than_other(
+    new: Perception,
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Rewrite | None:
+    """ "Does the CP-350 need it done more often?" after turns about the CP-200's seal: a
+    comparative said of one named thing, with "it" after it and nothing to compare with,
+    compares that thing with the other in play of its kind; "it" is what was asked about
+    (the seal), so that both figures are sought."""
+    own = _identifiers(new)
+    if new.asks.comparison is None or len({e.text for e in own}) != 1 or not conversation:
+        return None
+    if any(w.lower in rules.compared_with or w.lower == "or" for w in words):
+        return None  # "than the 75", "A or B": it names what it compares with
+    other = next((x for x in in_play(conversation, own[0].label) if x != own[0].text), None)
+    its = [
+        w
+        for w in words
+        if w.start > own[0].end and w.lower in rules.pronouns and w.lower not in rules.plural
+    ]
+    if other is None or len(its) != 1:
+        return None
+    # "more often": the topic of the turn that asked how often (a why came in between)
+    asked = _how_often(words, prev, rules, conversation, reread)
+    topic = _said_of(_topic(new, asked), rules)
+    if not topic:
+        return None
+    target = f"the {topic}" if its[0].lower not in _POSSESSIVES else f"the {topic}'s"
+    text = apply(new.question, [(its[0].start, its[0].end, target)])
+    reasons = (f"{its[0].text!r} is {target}; compared with {other}, the other in play",)
+    return Rewrite(end_with(text, f" than the {other}"), reasons)
+
+
 # --- "it": the thing the previous answer gave --------------------------------------------
 
 _EXCEEDED = lexicon.WordSet("lexicon", "exceeded")
@@ -514,6 +660,8 @@ def _the_value(
     value = conversation[0].limit if exceeded else conversation[0].value
     if value is None or _identifiers(new):
         return None
+    if not exceeded and new.asks.attributes:
+        return None  # "fuel tank capacity on it?": a capacity is a machine's, not a fluid's
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
     its = [
         w
@@ -711,6 +859,22 @@ def _topic(new: Perception, prev: _Previous) -> str:
     return " ".join(kept[:_TOPIC_WORDS])
 
 
+def _said_of(topic: str, rules: FollowupRules) -> str:
+    """``topic`` without the words that say which version or judge it ("old", "still",
+    "valid"): what the thing asked about is called."""
+    drop = rules.revision | rules.vague | rules.judgements
+    return " ".join(w for w in topic.split() if w.lower() not in drop)
+
+
+def _figure(topic: str, prev: _Previous, rules: FollowupRules) -> str:
+    """``topic`` as the figure the previous question asked: "seal interval" for "How
+    often do I swap the seal?" (a seal is not what changes, its interval is)."""
+    frequency = prev.perception.asks.measure == Measure.FREQUENCY
+    if frequency and topic and not set(topic.lower().split()) & rules.interval_nouns:
+        return f"{topic} interval"
+    return topic
+
+
 # --- another version of the previous answer, or why it changed ----------------------------
 
 
@@ -743,6 +907,11 @@ def _revised(
         restated |= rules.interval_nouns
     moved = any(k in changes for k in content for changes in _CHANGED)
     unsaid = {k for k in content if not set(terms(k)) & restated}
+    # "what did the old revision say for the interval": an attribute it names picks the
+    # topic's turn that asked it (below)
+    unsaid = {k for k in unsaid if not any(a.named_in(set(terms(k))) for a in new.asks.attributes)}
+    if versioned_as := rules.revision_phrases.search(new.question):
+        unsaid -= {w.lower for w in split_words(versioned_as.group(0))}  # "rev 1"
     if own or not all(k in rules.revision or any(k in c for c in _CHANGED) for k in unsaid):
         return None
     phrase = rules.revision_phrases.search(new.question)
@@ -758,7 +927,17 @@ def _revised(
     if why:
         # "they" in "why did they cut it?" is whoever changed it; "it" is the figure
         references = [w for w in words if w.lower in rules.pronouns and w.lower not in rules.plural]
-        topic = " ".join(w for w in _topic(new, prev).split() if w.lower() not in rules.revision)
+        topic = _said_of(_topic(new, prev), rules)
+        topic = _figure(topic, prev, rules)
+        if not topic and prev.identifiers and reread is not None:
+            # "why was it raised?" after "has it always been that figure?": the figure of
+            # the topic's turn that asked one (a machine is not what is raised)
+            figured = _nearest_asking(
+                conversation, reread, rules, lambda p: p.asks.answer_type == AnswerType.FIGURE
+            )
+            topic = (
+                _figure(_said_of(_topic(new, figured), rules), figured, rules) if figured else ""
+            )
         subject = _subject(prev, plural=False)
         target = (
             f"the {subject} {topic}" if prev.identifiers and topic else f"the {topic or subject}"
@@ -790,7 +969,12 @@ def _revised(
         # topic's turn that asked how often, or no version follow-up of the previous one
         found = _asking(asked, rules, conversation, reread)
         if found is None:
-            return None
+            # "what grade was in rev 1" asked of nothing before: its own question, of
+            # the thing in play
+            kept = [e.text for e in prev.identifiers if e.text not in new.question]
+            if not kept:
+                return None
+            return _finish(new.question, kept, ["another version of the thing in play"])
         prev = found
     elif reread is not None:
         # the version's own words ("change" in "before the change") say nothing of the
@@ -993,7 +1177,12 @@ def _with_answered(
             if len(named) > 1:
                 several = named
                 break
-    prev = replace(prev, said=conversation[0].said, several=several)
+    machine = next((e.text for e in prev.identifiers if e.label == "MODEL"), "")
+    for turn in conversation[1:_LOOK_BACK] if not machine else ():
+        machine = next((r.text for r in turn.entities if r.label == "MODEL"), "")
+        if machine or not turn.entities:
+            break  # the nearest turn naming something: a model, or another topic
+    prev = replace(prev, said=conversation[0].said, several=several, machine=machine)
     if not conversation[0].answered:
         return prev
     nouns = dict(prev.nouns)
@@ -1070,6 +1259,8 @@ def _references(
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":
             found.append((w, "alone"))  # "is the same true of the HP-500?"
+        elif w.lower == "same" and after is not None and after.lower in prev.nouns:
+            found.append((after, "noun"))  # "same code on the AC-110?": that code
         elif w.lower == "the" and not identifiers:
             if after is not None and after.lower in prev.nouns:  # "the code", "the press"
                 found.append((after, "noun"))
@@ -1168,8 +1359,18 @@ def _complete(
         before_machine = bool(before and before[0].lower in rules.machine_verbs)
         if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
-            machine = [e.text for e in prev.identifiers if e.label == "MODEL"]
-            subject = machine[0] if machine else subject
+            subject = prev.machine or subject
+        elif not plural and prev.machine and _code_cannot_own(new, subject, prev, rules):
+            # "whats its max payload?" after a code: a code has no payload, its machine has
+            dropped.add(subject)
+            subject = prev.machine
+            before_machine = True
+        elif word.lower == "it" and (figure := _figure_of(new, rest, word, prev, rules)):
+            # "wasnt it 750 before?", "why did easa change it": a figure is what is
+            # compared with a number and what is changed — the one asked before
+            edits.append((word.start, word.end, figure))
+            reasons.append(f"{word.text!r} is {figure}, the figure asked before")
+            continue
         possessive = word.lower in _POSSESSIVES
         if (
             prev.part
@@ -1195,6 +1396,75 @@ def _complete(
     text = text[:1].upper() + text[1:]
     context = [c for c in _context(new, prev, text) if c not in dropped]
     return _finish(text, context, reasons)
+
+
+def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: FollowupRules) -> bool:
+    """Whether ``subject`` is an error code and ``new`` asks an attribute a code does not
+    have (``code_attributes``): a payload, a speed, a capacity are a machine's."""
+    code = any(e.text == subject and e.label == "ERROR_CODE" for e in prev.identifiers)
+    asked = {a.name for a in new.asks.attributes}
+    return code and bool(asked) and not asked & rules.code_attributes
+
+
+def _figure_of(
+    new: Perception, rest: list[Word], word: Word, prev: _Previous, rules: FollowupRules
+) -> str | None:
+    """What "it" is when it stands for the figure the previous question asked ("the
+    leap-1a fan blade inspection interval"): the question states a number of its own
+    to compare "it" with, or "it" is what a change word acts on ("change it", "cut
+    it"); else None."""
+    numbers = [n for n in new.asks.numbers if not _YEAR.fullmatch(f"{n:g}")]
+    before = [w for w in rest if w.end <= word.start][-1:]
+    changed = bool(before) and any(before[0].lower in c for c in _CHANGED)
+    if not numbers and not changed:
+        return None
+    return _asked_figure(new, prev, rules)
+
+
+def _judged(
+    new: Perception,
+    words: list[Word],
+    references: list[tuple[Word, str]],
+    prev: _Previous,
+    rules: FollowupRules,
+) -> Rewrite | None:
+    """ "Is that still valid?", "is it right?" after a question asking a figure: a
+    judgement of "it" or "that" is of the figure given ("Is the LEAP-1A fan blade
+    inspection interval still valid?"), not of the thing it was asked of."""
+    # "that figure" names the figure itself: the judged one is the other reference
+    references = [r for r in references if not (r[1] == "noun" and r[0].lower in rules.revision)]
+    if len(references) != 1 or _identifiers(new) or new.constraints.time is not None:
+        return None
+    word, how = references[0]
+    if how not in ("pronoun", "alone") or word.lower not in _SINGULAR:
+        return None
+    if not rules.judgements & {w.lower for w in words}:
+        return None
+    figure = _asked_figure(new, prev, rules)
+    if figure is None:
+        return None
+    text = apply(new.question, [(word.start, word.end, figure)])
+    text = text[:1].upper() + text[1:]
+    return _finish(
+        text, _context(new, prev, text), [f"{word.text!r} is {figure}, the figure asked before"]
+    )
+
+
+_SINGULAR = frozenset(["it", "that", "this"])
+
+
+def _asked_figure(new: Perception, prev: _Previous, rules: FollowupRules) -> str | None:
+    """The figure the previous question asked of the thing it named ("the leap-1a fan
+    blade inspection interval"), else None (it asked no figure, or named nothing)."""
+    p = prev.perception
+    if not prev.identifiers:
+        return None
+    if p.asks.answer_type != AnswerType.FIGURE and not p.constraints.quantitative:
+        return None  # it asked no figure and stated none
+    topic = _said_of(_topic(new, prev), rules)
+    if not topic:
+        return None
+    return f"the {_subject(prev, plural=False)} {_figure(topic, prev, rules)}"
 
 
 def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:

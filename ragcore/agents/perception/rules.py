@@ -43,7 +43,15 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "vague",
 )
 # ... and those that say which kind of follow-up it is (a version, every thing in play, …)
-_FOLLOWUP_KIND_WORDS = ("revision", "interval_nouns", "every", "machine_verbs", "compared_with")
+_FOLLOWUP_KIND_WORDS = (
+    "revision",
+    "interval_nouns",
+    "every",
+    "machine_verbs",
+    "compared_with",
+    "code_attributes",
+    "judgements",
+)
 _FOLLOWUP_WORDS = _FOLLOWUP_REFERENCE_WORDS + _FOLLOWUP_KIND_WORDS
 
 
@@ -58,7 +66,10 @@ _SCHEMA: dict[str, tuple[type, frozenset[str] | None]] = {
     "keywords": (dict, frozenset({"stopwords"})),
     "followup": (
         dict,
-        frozenset(_FOLLOWUP_WORDS + ("not_references", "kinds", "bare", "revision_phrases")),
+        frozenset(
+            _FOLLOWUP_WORDS
+            + ("not_references", "kinds", "bare", "revision_phrases", "topic_switch")
+        ),
     ),
     **{key: (dict, frozenset({"phrases", "patterns"})) for key in _MATCHED},
 }
@@ -93,6 +104,13 @@ class FollowupRules:
     interval_nouns: frozenset[str] = frozenset()
     """Nouns that restate a "how often" question's figure ("What was the interval before
     2024?" after "How often should the CP-200 seal be replaced?")."""
+    code_attributes: frozenset[str] = frozenset()
+    """The attributes (``rules/attributes.toml`` names) an error code has: the figure it
+    trips at. "its payload" after a code is the machine's."""
+    judgements: frozenset[str] = frozenset()
+    """Words judging a figure ("still valid?", "is that right?"): "it" is the figure."""
+    topic_switch: re.Pattern[str] = _NEVER
+    """What opens a question on another topic ("unrelated -", "new topic:")."""
 
     def points_back(self, lowered: Iterable[str]) -> bool:
         """Whether any of these words (lowercase) is a pronoun or a demonstrative: the
@@ -208,6 +226,11 @@ class _Reader:
             every=frozenset(words["every"]),
             machine_verbs=frozenset(words["machine_verbs"]),
             compared_with=frozenset(words["compared_with"]),
+            code_attributes=frozenset(words["code_attributes"]),
+            judgements=frozenset(words["judgements"]),
+            topic_switch=self.matcher(
+                {"patterns": table.get("topic_switch", [])}, "followup.topic_switch"
+            ),
         )
 
     def words(self, table: dict, key: str) -> frozenset[str]:

@@ -20,6 +20,7 @@ from ragcore.agents.perception import (
     TimeConstraint,
     nlp,
 )
+from ragcore.agents.perception.agent import referents
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.text.identifiers import find_entities
 from ragcore.types import Route
@@ -99,6 +100,22 @@ def test_source_two_models_is_not_multi_hop(agent):
         ("B737-800", "MODEL"),
     ]
     assert p.route == "simple"
+
+
+@pytest.mark.model
+def test_a_rewrite_is_read_with_the_spacy_entities_of_its_sources(spacy_agent, monkeypatch):
+    previous = spacy_agent.run("What does Boeing say about the CFM56-7B borescope interval?")
+    new = spacy_agent.run("And what does the FAA say?")
+    rewrite = "What does the FAA say about the CFM56-7B borescope interval (Boeing)?"
+    afresh = spacy_agent.run(rewrite)
+    # spaCy is not run on the rewrite: its entities are those of the two turns, placed
+    monkeypatch.setattr(spacy_agent, "_spacy_entities", lambda *a: pytest.fail("spaCy ran"))
+    read = spacy_agent.run(rewrite, read_before=referents(new.entities, previous.entities))
+    assert read == afresh
+    assert [(e.text, e.start) for e in read.entities if e.source == "spacy"] == [
+        ("FAA", 14),
+        ("Boeing", 61),
+    ]
 
 
 def test_spacy_finds_the_faa(spacy_agent, rules_agent):

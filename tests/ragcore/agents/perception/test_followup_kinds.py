@@ -42,7 +42,8 @@ def test_a_version_question_restating_the_interval_then_a_bare_why(agent):
         "Why?",
     )[1:] == [
         "How often should the CP-200 seal be replaced before 2024?",
-        "Why was the CP-200 seal changed?",
+        # the figure asked before changed (a how-often question's: its interval)
+        "Why was the CP-200 seal interval changed?",
     ]
 
 
@@ -69,7 +70,7 @@ def test_why_it_changed_is_about_the_figure_not_the_model(agent):
         "How often do I change the engine oil on the GX-500 generator in the 2019 manual?"
     )
     assert rewritten[2] is not None
-    assert "GX-500 engine oil got longer" in rewritten[2]
+    assert "GX-500 engine oil interval got longer" in rewritten[2]
     assert "2019" not in rewritten[2]  # the reason is in the version that made the change
 
 
@@ -126,7 +127,8 @@ def test_a_fragment_naming_an_attribute_asks_it_of_the_previous_subject_and_junk
         "What torque for the HP-400 platen bolts?",
         "inspection intervals?",
     )
-    assert rewritten[1] == "Inspection intervals of the HP-400?"
+    # of the thing of the model the previous question was about (its words after the model)
+    assert rewritten[1] == "Inspection intervals of the HP-400 platen bolts?"
     assert converse(agent, "What torque for the HP-400 platen bolts?", "hmm ok")[1] is None
 
 

@@ -91,7 +91,7 @@ def test_why_and_which_after_a_part_speak_of_the_part_not_of_a_pronoun(agent):
             "How often do I need to swap the mechanical seal on the CP-200 pump?",
             "why'd they shorten it?",
         )[1]
-        == "why'd they shorten the CP-200 mechanical seal?"
+        == "why'd they shorten the CP-200 mechanical seal interval?"
     )
 
 
