@@ -11,7 +11,6 @@ import functools
 import re
 from collections.abc import Sequence
 
-
 # A number of this many digits names its variant alone ("1500" of "Smart-UPS 1500").
 _VERSION_DIGITS = 3
 
@@ -45,7 +44,9 @@ def _gives(name: str, number: str, text: str) -> bool:
     if any(_same_variant(m.group("number"), number) for m in _numbered(name).finditer(text)):
         return True
     version_like = "." in number or len(number) >= _VERSION_DIGITS
-    return version_like and re.search(rf"(?<![\w.]){re.escape(number)}(?![\d]|\.\d)", text) is not None
+    return (
+        version_like and re.search(rf"(?<![\w.]){re.escape(number)}(?![\d]|\.\d)", text) is not None
+    )
 
 
 @functools.lru_cache(maxsize=256)

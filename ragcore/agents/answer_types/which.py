@@ -32,8 +32,8 @@ SAID_SHARE = 0.5
 def unbound_which(asks: Asks, text: str) -> str | None:
     """Why no sentence of ``text`` names a thing of the asked kind doing the asked thing,
     or None (no such question, or a sentence does)."""
-    if asks.which is None:
-        return None
+    if asks.which is None or asks.comparison is not None or asks.choice:
+        return None  # "Which dryer finishes a load sooner?": the relation checks' to judge
     head, predicate = asks.which
     kind = _distinctive(head)
     # what it does, in plain words: the names of where ("on a Mitsubishi VFD", "for

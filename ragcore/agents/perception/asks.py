@@ -237,6 +237,10 @@ class Asks:
     """For a question for the one thing of a kind that does something ("Which GS2
     parameter sets the Modbus slave address?"; ``lexicon.asks_which_does``), the kind and
     what it does, as written: an answer names one doing it (``answer_types.which``)."""
+    state: str | None = None
+    """For a yes/no question whether a thing is in a state ("Is the power input
+    protected if …?"; ``lexicon.asks_participle``), the state as a term ("protect"): a
+    sentence deciding it says that state or its negation (``answer_types.verdict``)."""
     versions: tuple[str, ...] = ()
     """The versions a yes/no question's clause names as its condition ("… an e-Series
     still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
@@ -485,11 +489,19 @@ def read_asks(
         goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         variants=named_variants(question),
+        state=_state(question) if form == QuestionForm.YES_NO else None,
         which=_which(question) if form == QuestionForm.VALUE else None,
         parts=_parts(question, table, models),
         set_value=_set_value(question),
         designated=tuple(designated(question).items()),
     )
+
+
+def _state(question: str) -> str | None:
+    """The state a "Is <thing> <participle> …?" question asks whether holds, as a term."""
+    m = pattern("lexicon", "asks_participle").match(asked_sentence(question))
+    found = terms(m.group("participle")) if m else []
+    return found[0] if found else None
 
 
 def _which(question: str) -> tuple[str, str] | None:
