@@ -28,7 +28,7 @@ def other_variants(
             continue
         mine = {v for n, v in variants if n.lower() == name.lower()}
         for m in _numbered(name).finditer(text):
-            if not any(_same_variant(m.group("number"), v) for v in mine):
+            if not any(_same_variant(n, v) for n in _run(m) for v in mine):
                 others.append(m.group(0))
     return tuple(dict.fromkeys(others))
 
@@ -41,7 +41,7 @@ def _same_variant(given: str, asked: str) -> bool:
 def _gives(name: str, number: str, text: str) -> bool:
     """``text`` names the variant: its name with the number, or a version-like number
     alone ("2.9 or later"; a bare "5" may be any figure)."""
-    if any(_same_variant(m.group("number"), number) for m in _numbered(name).finditer(text)):
+    if any(_same_variant(n, number) for m in _numbered(name).finditer(text) for n in _run(m)):
         return True
     version_like = "." in number or len(number) >= _VERSION_DIGITS
     return (
@@ -52,8 +52,15 @@ def _gives(name: str, number: str, text: str) -> bool:
 @functools.lru_cache(maxsize=256)
 def _numbered(name: str) -> re.Pattern[str]:
     """``name`` followed by a number, with or without a separator or a "v" ("Pi4",
-    "linuxcnc-2.8.1", "PolyScope v5.1")."""
+    "linuxcnc-2.8.1", "PolyScope v5.1"), or by several ("Class 6 and 7")."""
+    number = r"[vV]?\d+(?:\.\d+)*(?![\d]|\.\d)"
     return re.compile(
-        rf"(?<![A-Za-z0-9]){re.escape(name)}[\s._-]?[vV]?(?P<number>\d+(?:\.\d+)*)(?![\d]|\.\d)",
+        rf"(?<![A-Za-z0-9]){re.escape(name)}[\s._-]?(?P<run>{number}"
+        rf"(?:\s*(?:,|/|&|\band\b|\bor\b)\s*{number})*)",
         re.IGNORECASE,
     )
+
+
+def _run(match: re.Match[str]) -> list[str]:
+    """The numbers of a name's run ("Class 6 and 7": 6, 7): each names a variant."""
+    return re.findall(r"\d+(?:\.\d+)*", match.group("run"))

@@ -37,6 +37,8 @@ def test_another_number_after_the_asked_name_is_a_sibling_variant():
     assert other_variants(variants, sibling, ["Version 3.2 adds Kilnbox 7 support."]) == ()
     # a bare number is no proof of a variant: "7 bar" does not name the Kilnbox 7
     assert other_variants(variants, sibling, ["It runs at 7 bar."]) != ()
+    # numbers run after one name name each variant: "Kilnbox 6 and 7" names the 7
+    assert other_variants(variants, "FireLog runs on the Kilnbox 6 and 7.", ["FireLog 3.2"]) == ()
 
 
 def test_a_sibling_variants_answer_is_not_ok():
