@@ -14,14 +14,29 @@ import functools
 import re
 
 from ragcore.text.lexicon import pattern
+from ragcore.text.quantities import quantities
 
 _VERSION = re.compile(r"^[vVrR](\d+(?:\.\d+)+)$")
 _PARTS = re.compile(r"[A-Za-z]+|\d+")
+# The word after a variant's number: a unit there makes it a figure ("Arotherm 5 kW").
+_NEXT_WORD = re.compile(r"\s*([^\s,.;:?!()]+)")
 
 
 def product_names(text: str) -> tuple[str, ...]:
     """The product names and versions ``text`` names, in order, without duplicates."""
     found = (m.group(0) for m in pattern("lexicon", "product_name").finditer(text))
+    return tuple(dict.fromkeys(found))
+
+
+def named_variants(question: str) -> tuple[tuple[str, str], ...]:
+    """The (name, number) variants ``question`` names, in order, figures with their unit
+    aside ("at 30 kHz" is a figure, "LinuxCNC 2.9" a variant)."""
+    found = []
+    for m in pattern("lexicon", "named_variant").finditer(question):
+        after = _NEXT_WORD.match(question, m.end())
+        if after and quantities(f"{m.group('number')} {after.group(1)}"):
+            continue
+        found.append((m.group("name"), m.group("number")))
     return tuple(dict.fromkeys(found))
 
 

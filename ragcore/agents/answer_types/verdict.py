@@ -8,9 +8,10 @@ figure has, a limit it can be read against ("Can I run the spindle at around 10 
 that states something else ("you can keep sending the same command") leaves the
 question open, however many of its words it shares: "can i mix 12v and 24v solenoids on
 one hub?" is not decided by "the hub can switch both 12V and 24V valves", which says
-nothing of mixing them (``Asks.together``), nor "will the apcsmart driver work with it?"
-by the settings written out ("[myups] driver = apcsmart … cable = 940-0095B",
-``lexicon.config_block``), nor "Can I install the URCap on PolyScope
+nothing of mixing them (``Asks.together``), nor "Is the power input protected if …?" by a
+sentence on the power input that never says protected (``Asks.state``), nor "will the
+apcsmart driver work with it?" by the settings written out ("[myups] driver = apcsmart …
+cable = 940-0095B", ``lexicon.config_block``), nor "Can I install the URCap on PolyScope
 5.0?" by a sentence that gives no version (``Asks.versions``). A yes/no clause that leans on the
 sentences before it ("Is it broken?") has no relation of its own and is not tested."""
 
@@ -61,7 +62,10 @@ def decides(asks: Asks, sentence: str) -> bool:
     if asks.versions:
         return pattern("lexicon", "gives_version").search(sentence) is not None
     share = sum(stated) / len(asks.relation)
-    if share >= DECIDING_SHARE:
+    # "Is the power input protected …?" is decided by a sentence saying whether it is
+    # protected, not by one naming the power input only
+    in_state = asks.state is None or in_family(asks.state, said) or verb_root(asks.state) in said
+    if share >= DECIDING_SHARE and in_state:
         return True
     asked = {dimension(unit) for _, unit in asks.quantities}
     return bool(asked & {dimension(q.unit) for q in quantities(sentence)})

@@ -21,7 +21,7 @@ from ragcore.agents.reading import codes, content_terms, identifiers, term_set, 
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import WordSet, pattern, words
-from ragcore.text.products import product_names
+from ragcore.text.products import named_variants, product_names
 from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
@@ -229,6 +229,18 @@ class Asks:
     ("what phases value turns on auto switching?": on; ``lexicon.asks_value_that_switches``),
     else None: the value for the other way ("phases: 1 or 3 =
     Automatic switching disabled") is no answer (``answer_types.switch``)."""
+    variants: tuple[tuple[str, str], ...] = ()
+    """The variants it names, each a name and its number ("Does LinuxCNC 2.9 run on a
+    Raspberry Pi 5?": ("LinuxCNC", "2.9"), ("Pi", "5"); ``answer_types.variant``): an
+    answer naming the name with other numbers only is about a sibling variant."""
+    which: tuple[str, str] | None = None
+    """For a question for the one thing of a kind that does something ("Which GS2
+    parameter sets the Modbus slave address?"; ``lexicon.asks_which_does``), the kind and
+    what it does, as written: an answer names one doing it (``answer_types.which``)."""
+    state: str | None = None
+    """For a yes/no question whether a thing is in a state ("Is the power input
+    protected if …?"; ``lexicon.asks_participle``), the state as a term ("protect"): a
+    sentence deciding it says that state or its negation (``answer_types.verdict``)."""
     versions: tuple[str, ...] = ()
     """The versions a yes/no question's clause names as its condition ("… an e-Series
     still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
@@ -476,10 +488,26 @@ def read_asks(
         to_set=to_set,
         goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
+        variants=named_variants(question),
+        state=_state(question) if form == QuestionForm.YES_NO else None,
+        which=_which(question) if form == QuestionForm.VALUE else None,
         parts=_parts(question, table, models),
         set_value=_set_value(question),
         designated=tuple(designated(question).items()),
     )
+
+
+def _state(question: str) -> str | None:
+    """The state a "Is <thing> <participle> …?" question asks whether holds, as a term."""
+    m = pattern("lexicon", "asks_participle").match(asked_sentence(question))
+    found = terms(m.group("participle")) if m else []
+    return found[0] if found else None
+
+
+def _which(question: str) -> tuple[str, str] | None:
+    """The kind and what it does, for "Which <kind> <does something>?"."""
+    m = pattern("lexicon", "asks_which_does").match(asked_sentence(question))
+    return (m.group("head"), m.group("predicate").strip()) if m else None
 
 
 def designated(text: str) -> dict[str, frozenset[str]]:

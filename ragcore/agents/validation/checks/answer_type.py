@@ -22,10 +22,13 @@ from ragcore.agents.answer_types import (
 )
 from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.leaning import leaning_elsewhere
+from ragcore.agents.answer_types.report import only_reports
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.switch import other_way
+from ragcore.agents.answer_types.variant import other_variants
 from ragcore.agents.answer_types.verdict import says, undecided
+from ragcore.agents.answer_types.which import unbound_which
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
 from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
@@ -391,3 +394,52 @@ def from_the_named_document(answer: AnswerModel) -> Iterator[Finding]:
 
 def _documents(cited: Sequence[Evidence]) -> list[DocumentInfo]:
     return list({e.document.id: e.document for e in cited}.values())
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.variant",))
+def about_the_named_variant(answer: AnswerModel) -> Iterator[Finding]:
+    """A question naming a variant by its number ("LinuxCNC 2.9", "Raspberry Pi 5") is
+    not answered by text naming the same name with other numbers only ("…/linuxcnc-2.8.1-
+    pi4.zip") while neither it nor its sources give the asked number
+    (``answer_types.variant``): that is a sibling's answer."""
+    variants = answer.asks.variants
+    if not variants or not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    text = strip_citations(answer.draft.text)
+    sources = [f"{e.document.title} {e.section} {e.text}" for e in answer.cited]
+    if others := other_variants(variants, text, sources):
+        asked = ", ".join(f"{n} {v}" for n, v in variants)
+        yield Finding(
+            "answer_type.variant",
+            IssueKind.WRONG_ENTITY,
+            f"the question asks about {asked}; the answer names {', '.join(others)}",
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+            entity=others[0],
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.which",))
+def names_the_one_that_does_it(answer: AnswerModel) -> Iterator[Finding]:
+    """ "Which GS2 parameter sets the Modbus slave address?" is answered by a sentence
+    that names a parameter (or its code) and says it sets the slave address
+    (``answer_types.which``), not by one naming a parameter for something else beside
+    one naming a command-line option that sets it."""
+    if not answer.statements or answer.perception.route == Route.COMPARISON:
+        return
+    if reason := unbound_which(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.which", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.report",))
+def asserts_something(answer: AnswerModel) -> Iterator[Finding]:
+    """An answer made only of first-person reports ("I have an APC Smart-UPS connected
+    with a grey APC serial cable and it won't work", a FAQ's question;
+    ``answer_types.report``) restates a problem: it answers nothing."""
+    said = [strip_citations(s.text).strip() for s in answer.statements]
+    if only_reports(said):
+        yield Finding(
+            "answer_type.report",
+            IssueKind.OFF_QUESTION,
+            "the answer only reports someone's own situation (a question quoted from a FAQ "
+            "or a user's report): it states nothing of what was asked",
+        )
