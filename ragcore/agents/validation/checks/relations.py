@@ -432,17 +432,20 @@ _LABELLED = re.compile(
 
 
 def single_figure_comparison(
-    asks: Asks, answer: str, compared: bool, comparatives: Comparatives
+    asks: Asks, answer: str, compared: bool, comparatives: Comparatives, *, ordered: bool = False
 ) -> str | None:
     """Why an answer to a two-sided question ("Is A louder or quieter than B?", "Does A
     or B need it more often?", "Which is faster, A or B?": ``asks.choice``) states a
     comparison on fewer than two figures, or None: "More often: Rev. 2 asks for every 4
     months [1], shorter than Rev. 1" gives Rev. 1 no figure. ``compared``: the question
-    was read as a comparison of named sides."""
+    was read as a comparison of named sides. ``ordered``: the question itself asks which
+    side is more ("which holds more, A or B?"), so an answer giving one side's figure and
+    no comparison ("A holds 14 litres") has not answered it either."""
     if not (compared or asks.choice):
         return None
     text = strip_citations(answer)
-    if comparatives.find(text) is None and not _FREQUENCY.search(text) and not _above_a_name(text):
+    compares = comparatives.find(text) or _FREQUENCY.search(text) or _above_a_name(text)
+    if not compares and not ordered:
         return None
     masked = mask_identifiers(text)
     # A figure the question states is where or how both are measured ("louder at 1 m"),

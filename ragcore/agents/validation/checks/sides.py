@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import answers_part
+from ragcore.agents.validation.asked import asked_sides, orders_sides
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -27,7 +28,7 @@ from ragcore.types import Action, Check, IssueKind, Route
 def every_side(answer: AnswerModel) -> Iterator[Finding]:
     for side in _sides(answer):
         if not any(_has_data_for(side, s, answer) for s in answer.draft.statements):
-            what = "figure" if answer.perception.action == Action.COMPARE else "answer"
+            what = "figure" if _of_figures(answer) else "answer"
             yield Finding(
                 "sides.missing", IssueKind.MISSING_SIDE, f"no cited {what} for {side}", entity=side
             )
@@ -39,13 +40,26 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
     if missing := one_sided(answer.draft.statements, comparatives):
         yield Finding("sides.one_sided", IssueKind.MISSING_SIDE, missing)
     compared = bool(_sides(answer))
-    if single := single_figure_comparison(answer.asks, answer.draft.text, compared, comparatives):
+    ordered = orders_sides(answer.perception, comparatives)
+    if single := single_figure_comparison(
+        answer.asks, answer.draft.text, compared, comparatives, ordered=ordered
+    ):
         yield Finding("sides.single_figure", IssueKind.MISSING_SIDE, single)
 
 
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
-    perception = answer.perception
-    return perception.sides if perception.route == Route.COMPARISON else ()
+    """A comparison's sides, or those of a question asking which is more or the same of
+    each model, however it typed them (``asked.asked_sides``)."""
+    return asked_sides(answer.perception, answer.judges.attributes.comparatives)
+
+
+def _of_figures(answer: AnswerModel) -> bool:
+    """The sides are compared by figures: a comparison, or a question asking which of
+    them is more."""
+    comparatives = answer.judges.attributes.comparatives
+    return answer.perception.action == Action.COMPARE or orders_sides(
+        answer.perception, comparatives
+    )
 
 
 def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
@@ -61,7 +75,7 @@ def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
     )
     # A comparison is of figures; the same asked of each model side by side ("What oil do
     # the HP-400 and the HP-500 take?") is answered by whatever the question asks.
-    figure = answer.perception.action == Action.COMPARE
+    figure = _of_figures(answer)
     return about and bool(cited) and (bool(numbers(s.text)) or not figure)
 
 

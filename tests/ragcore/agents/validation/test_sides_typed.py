@@ -1,0 +1,100 @@
+"""Sides and subjects read however the question was typed (``validation.asked``): a
+question asking which side is more needs a figure of each side, a question asking the
+same of several models an answer for each, and an answer from another model's document
+(a sister model's manual) is ``wrong_entity`` — with the models written "ac-110", "cp500"
+or "the 737" as well as "AC-110"."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sources import check, document, evidence, findings
+
+AC110 = document("manual-ac110", "AC-110 screw compressor manual")
+AC75 = document("manual-ac75", "AC-75 screw compressor manual")
+CP350 = document("manual-cp350", "CP-350 process pump manual")
+CP200 = document("manual-cp200", "CP-200 centrifugal pump manual")
+A320 = document("manual-a320", "A320 hydraulic system manual")
+B737 = document("manual-b737", "B737-800 hydraulic system manual")
+
+MOTORS = [
+    evidence(1, "The CP-350 motor draws 7.5 kW at full load.", CP350),
+    evidence(2, "The AC-110 is driven by a 75 kW motor.", AC110),
+]
+
+
+def test_a_choice_between_models_typed_in_lower_case_needs_a_figure_for_each():
+    question = "bigger motor: ac-110 or the cp-350 pump?"
+    one = "The motor draws 7.5 kW at full load [1]."
+    assert findings(check(question, one, MOTORS[:1])) == [
+        ("sides.missing", "missing_side"),
+        ("sides.single_figure", "missing_side"),
+    ]
+    both = "The AC-110's motor is 75 kW [2]; the CP-350's draws 7.5 kW [1]."
+    assert findings(check(question, both, MOTORS)) == []
+
+
+RESERVOIRS = [
+    evidence(1, "The green reservoir holds 14 litres at the normal level.", A320),
+    evidence(2, "Reservoir A holds 22.7 litres at the full mark.", B737),
+]
+
+
+def test_one_figure_without_a_comparison_does_not_answer_which_holds_more():
+    question = "which holds more, a320 green or 737 reservoir A"
+    one = "The green reservoir holds 14 litres at the normal level [1]."
+    assert ("sides.single_figure", "missing_side") in findings(check(question, one, RESERVOIRS))
+    both = "Reservoir A of the 737 holds 22.7 litres [2], the A320 green reservoir 14 litres [1]."
+    assert findings(check(question, both, RESERVOIRS)) == []
+
+
+NOISE = [
+    evidence(1, "The AC-75's noise level is 69 dB(A) at 1 m.", AC75),
+    evidence(2, "The AC-110's noise level is 72 dB(A) at 1 m.", AC110),
+]
+
+
+def test_the_same_asked_of_two_models_typed_in_lower_case_is_answered_for_each():
+    question = "noise levels of the ac-75 and ac-110?"
+    one = "The AC-75's noise level is 69 dB(A) at 1 m [1]."
+    report = check(question, one, NOISE[:1])
+    assert findings(report) == [("sides.missing", "missing_side")]
+    assert report.issues[0].entity == "ac-110"
+    both = "The AC-75's noise level is 69 dB(A) at 1 m [1], the AC-110's 72 dB(A) [2]."
+    assert findings(check(question, both, NOISE)) == []
+
+
+SEALS = [
+    evidence(
+        1,
+        "Field data showed early seal wear, so the seal interval was shortened from 2000 to "
+        "1500 operating hours.",
+        CP200,
+    )
+]
+
+
+def test_a_sister_models_manual_does_not_answer_for_the_model_asked():
+    report = check("seal interval on the cp-500?", "The seal interval is 1500 h [1].", SEALS)
+    assert ("subject.other_model", "wrong_entity") in findings(report)
+    asked = check("seal interval on the cp-200?", "The seal interval is 1500 h [1].", SEALS)
+    assert findings(asked) == []
+
+
+def test_another_models_manual_does_not_answer_a_model_named_by_its_number():
+    cited = [evidence(1, "Never mix fluids of different types.", A320)]
+    report = check("what fluid type goes in the 737 ones", "Never mix fluids [1].", cited)
+    assert findings(report) == [("subject.other_model", "wrong_entity")]
+
+
+def test_a_rule_or_a_document_about_no_one_model_answers_for_any():
+    rule = replace(document("reg-hot-work", "Hot work safety rule 2026"), doc_type="regulation")
+    cited = [evidence(1, "A fire watch must stay for at least 60 minutes after the work.", rule)]
+    answer = "A fire watch must stay for at least 60 minutes after the work [1]."
+    assert findings(check("How long must the fire watch stay at the hp-400?", answer, cited)) == []
+    faq = document("faq-hearing", "Hearing protection FAQ")
+    cited = [evidence(1, "Wear ear defenders in the compressor room.", faq)]
+    answer = "Wear ear defenders in the compressor room [1]."
+    assert "subject.other_model" not in {
+        rule for rule, _ in findings(check("do i need ear defenders near the ac75?", answer, cited))
+    }
