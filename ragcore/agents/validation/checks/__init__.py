@@ -1,6 +1,7 @@
 """The validator's checks, one module per concern, in the order they run: traceability
 (citations, figures and facts, names, numbers, support), timeliness, and consistency
-(sides, a substitution's subject, another model's document, what is asked, relations). Importing them registers them."""
+(sides, a substitution's subject, another model's document, what is asked, relations).
+Importing them registers them."""
 
 from ragcore.agents.validation.checks import (  # noqa: F401  (importing registers)
     answer_type,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ragcore.agents.evidence import is_table_evidence
+from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.validation.asked import asked_models, key
 from ragcore.agents.validation.figures import document_entity, family
 from ragcore.agents.validation.model import AnswerModel
@@ -32,15 +32,7 @@ def about_the_asked_model(answer: AnswerModel) -> Iterator[Finding]:
     asked = {key(name): name for name, _, _ in asked_models(answer.perception)}
     if not asked or not answer.draft.statements or not answer.cited:
         return
-    written = " ".join(
-        (
-            strip_citations(answer.draft.text),
-            *(
-                f"{e.document.id} {e.document.title} {' '.join(map(str, e.document.metadata.values()))} {e.text}"
-                for e in answer.cited
-            ),
-        )
-    )
+    written = " ".join((strip_citations(answer.draft.text), *map(_described, answer.cited)))
     said = model_terms(terms(written))
     uncovered = [k for k in asked if not _covers(k, said, written)]
     if not uncovered:
@@ -66,6 +58,12 @@ def about_the_asked_model(answer: AnswerModel) -> Iterator[Finding]:
             entity=missing,
         )
         return
+
+
+def _described(e: Evidence) -> str:
+    """What a cited source says and is called: its id, title, metadata and text."""
+    values = " ".join(map(str, e.document.metadata.values()))
+    return f"{e.document.id} {e.document.title} {values} {e.text}"
 
 
 def _covers(name: str, said: set[str], written: str) -> bool:
