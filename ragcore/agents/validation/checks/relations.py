@@ -445,8 +445,15 @@ def single_figure_comparison(
         return None
     text = strip_citations(answer)
     compares = comparatives.find(text) or _FREQUENCY.search(text) or _above_a_name(text)
-    if not compares and not ordered:
-        return None
+    if not compares:
+        if not ordered:
+            return None
+        # No comparison stated: the figures it gives, whatever they are figures of ("from
+        # 500 to 400 h" is two), are all it gives to choose by.
+        given = {(q.value, q.unit) for q in quantities(text) + _period_words(text)}
+        if len(given - set(asks.quantities)) >= 2:
+            return None
+        return "the question asks which is more; the answer gives one figure and compares nothing"
     masked = mask_identifiers(text)
     # A figure the question states is where or how both are measured ("louder at 1 m"),
     # no side's figure.

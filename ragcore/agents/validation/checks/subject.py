@@ -67,8 +67,10 @@ def _described(e: Evidence) -> str:
 
 
 def _covers(name: str, said: set[str], written: str) -> bool:
-    """``written`` names the model ``name`` (a key): as a term, or, for a bare number, as
-    the number a longer name holds ("B737-800" names the 737; "1737" does not)."""
-    if name.isdigit():
-        return re.search(rf"(?<![\d.]){name}(?![\d]|\.\d)", written) is not None
-    return name in said
+    """``written`` names the model ``name`` (a key): as a term or its end ("B737-800"
+    names the 737-800), or, for a bare number, as the number a longer name holds
+    ("B737-800" names the 737; "1737" does not)."""
+    # a name is also named with a prefix: "737-800" in "B737-800"
+    if any(t.endswith(name) for t in said):
+        return True
+    return name.isdigit() and re.search(rf"(?<![\d.]){name}(?![\d]|\.\d)", written) is not None
