@@ -66,11 +66,18 @@ def unnamed_signal(asks: Asks, text: str, sources: str = "", quoted: bool = Fals
     return None
 
 
-def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") -> str | None:
+def unmet(
+    asks: Asks,
+    identifiers: Iterable[str],
+    text: str,
+    sources: str = "",
+    owners: Iterable[str] = (),
+) -> str | None:
     """Why ``text`` (drawn from ``sources``) is not of the kind the question asks for,
     or None; ``identifiers``: the question's models and codes as written (for a code's
     meaning, the codes the question uses as codes, when it marks some: "trip code OC1
-    on the VF-S11" asks about OC1, whatever the VF-S11's manual says)."""
+    on the VF-S11" asks about OC1, whatever the VF-S11's manual says); ``owners``: the
+    models the sources' documents are about (their titles), no part number of them."""
     named = tuple(identifiers)
     if asks.answer_type == AnswerType.FIGURE and asks.measure is None:
         if not gives_a_figure(asks, text):
@@ -100,12 +107,22 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
     elif asks.answer_type == AnswerType.ACTION:
         return no_action(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
-        asked_terms = set(terms(" ".join(named)))
-        parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]
-        given = set(terms(" ".join((*find_entities(text), *parts)))) - asked_terms
+        # the question's models and the documents' are what a part is of, not its number
+        asked_terms = set(terms(" ".join((*named, *owners))))
+        # a figure ("every 10000 hours") is no part number, however many digits it has
+        figureless = mask_quantities(text)
+        parts = [p for p in _PART.findall(figureless) if not _DECIMAL.fullmatch(p)]
+        given = set(terms(" ".join((*find_entities(figureless), *parts)))) - asked_terms
         if not given:
             return "the question asks for a part number; the answer gives none"
     return None
+
+
+def mask_quantities(text: str) -> str:
+    """``text`` with its quantities ("10000 hours", "7.5 kW") blanked, offsets kept."""
+    for q in quantities(text):
+        text = text[: q.start] + " " * (q.end - q.start) + text[q.end :]
+    return text
 
 
 def gives_a_figure(asks: Asks, text: str) -> bool:

@@ -28,6 +28,7 @@ from ragcore.agents.answer_types.switch import other_way
 from ragcore.agents.answer_types.verdict import says, undecided
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
+from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.documents import DocumentInfo
@@ -60,7 +61,8 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
         return
     text = strip_citations(answer.draft.text)
     sources = " ".join(e.text for e in answer.cited)
-    if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
+    owners = set().union(*(subjects(e, chunk=False) for e in answer.cited))
+    if reason := unmet(answer.asks, answer.perception.identifiers, text, sources, owners):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
 
 

@@ -64,6 +64,26 @@ def test_a_part_number_question_needs_a_part_number_the_question_does_not_give()
     assert findings(check(question, right, SEAL)) == []
 
 
+def test_neither_a_figure_nor_the_documents_model_is_a_part_number():
+    robot = document("faq-ra6", "Why did the RA-6 robot lose its calibration?")
+    cited = [evidence(1, "The RA-6 keeps its position data alive with a backup battery.", robot)]
+    answer = "The RA-6 keeps its position data alive with a backup battery [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("battery part no?", answer, cited)
+    )
+    manual = document("manual-ra6", "RA-6 six-axis robot manual")
+    cited = [
+        evidence(1, "Replace the grease in the axis 1 to 3 gearboxes every 10000 hours.", manual)
+    ]
+    answer = "Replace the grease in the axis 1 to 3 gearboxes every 10000 hours [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("What's the RA-6 part number?", answer, cited)
+    )
+    cited = [evidence(1, "The backup battery is P/N 73-0006-02; replace it every 2 years.", robot)]
+    answer = "The RA-6 backup battery is P/N 73-0006-02 [1]."
+    assert findings(check("battery part no?", answer, cited)) == []
+
+
 def test_a_meaning_question_needs_the_asked_code_in_the_answer_or_its_source():
     question = "What does error E4027 mean on the HP-400?"
     right = "Error E4027 means the hydraulic oil pressure fell below 150 bar [1]."

@@ -104,4 +104,6 @@ def test_a_model_named_without_its_prefix_is_the_documents():
     cited = [evidence(1, "The B737-800 has two main hydraulic systems, A and B.", B737)]
     answer = "The B737-800 has two main hydraulic systems, A and B [1]."
     question = "How many hydraulic systems does the 737-800 have?"
-    assert "subject.other_model" not in {rule for rule, _ in findings(check(question, answer, cited))}
+    assert "subject.other_model" not in {
+        rule for rule, _ in findings(check(question, answer, cited))
+    }
