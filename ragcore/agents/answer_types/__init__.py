@@ -41,6 +41,7 @@ from ragcore.text.products import names_in
 from ragcore.text.quantities import (
     YEAR,
     mask_identifiers,
+    mask_quantities,
     number_spans,
     quantities,
     word_number_spans,
@@ -116,13 +117,6 @@ def unmet(
         if not given:
             return "the question asks for a part number; the answer gives none"
     return None
-
-
-def mask_quantities(text: str) -> str:
-    """``text`` with its quantities ("10000 hours", "7.5 kW") blanked, offsets kept."""
-    for q in quantities(text):
-        text = text[: q.start] + " " * (q.end - q.start) + text[q.end :]
-    return text
 
 
 def gives_a_figure(asks: Asks, text: str) -> bool:

@@ -15,7 +15,8 @@ from ragcore.agents.attributes import Comparatives
 from ragcore.agents.perception.asks import QuestionForm, side_by_side
 from ragcore.agents.perception.model import Perception
 from ragcore.agents.reading import written_names
-from ragcore.text.terms import terms
+from ragcore.text.quantities import mask_quantities
+from ragcore.text.terms import model_terms, terms
 from ragcore.types import Action, Route
 
 # Asking the same of each model named side by side ("What oil do the AC-75 and the AC-110
@@ -26,6 +27,24 @@ _SAME_OF_EACH = frozenset([Action.LOOKUP, Action.LIST])
 def key(name: str) -> str:
     """A name as compared: "ac-110", "AC-110" and "AC110" are one ("ac110")."""
     return "".join(terms(name))
+
+
+def names_model(name: str, text: str) -> bool:
+    """Whether ``text`` names the model ``name``: as a term or the end of one ("B737-800"
+    names the 737-800), or, for a bare number, as the number a longer name holds ("the
+    B737-800" names the 737; "1737" does not). A figure is no name: "above 75 °C" does
+    not name the 75."""
+    wanted = key(name)
+    if not wanted:
+        return False
+    figureless = mask_quantities(text)
+    if any(t.endswith(wanted) for t in model_terms(terms(figureless))) or wanted in terms(
+        figureless
+    ):
+        return True
+    return (
+        wanted.isdigit() and re.search(rf"(?<![\d.]){wanted}(?![\d]|\.\d)", figureless) is not None
+    )
 
 
 def asked_models(perception: Perception) -> tuple[tuple[str, int, int], ...]:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import answers_part
-from ragcore.agents.validation.asked import asked_sides, orders_sides
+from ragcore.agents.validation.asked import asked_sides, names_model, orders_sides
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -19,7 +19,7 @@ from ragcore.agents.validation.checks.relations import (
 from ragcore.agents.validation.figures import family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
-from ragcore.text.quantities import numbers
+from ragcore.text.quantities import mask_quantities, numbers
 from ragcore.text.terms import terms
 from ragcore.types import Action, Check, IssueKind, Route
 
@@ -65,13 +65,21 @@ def _of_figures(answer: AnswerModel) -> bool:
 def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
     cited = [answer.by_number[n] for n in s.citations if n in answer.by_number]
     key = set(terms(side))
-    said = set(terms(s.text))
+    said = set(terms(mask_quantities(s.text)))  # "above 75 °C" names no "75"
     # Named in the statement, or the statement names no side and a cited document is
-    # about this one (its title or metadata; a chunk that merely mentions it is not).
+    # about this one (its title or metadata; a chunk that merely mentions it is not). A
+    # model is named however written ("B737-800" for the 737), not by a figure.
     about = (
         key <= said
         or bool((short := _short_name(side)) and short <= said)
         or any(key <= subjects(e, chunk=False) for e in cited)
+        or (
+            len(key) == 1
+            and (
+                names_model(side, s.text)
+                or any(names_model(side, f"{e.document.id} {e.document.title}") for e in cited)
+            )
+        )
     )
     # A comparison is of figures; the same asked of each model side by side ("What oil do
     # the HP-400 and the HP-500 take?") is answered by whatever the question asks.

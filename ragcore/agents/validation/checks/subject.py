@@ -14,16 +14,14 @@ is about none: neither is another model's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Evidence, is_table_evidence
-from ragcore.agents.validation.asked import asked_models, key
+from ragcore.agents.validation.asked import asked_models, key, names_model
 from ragcore.agents.validation.figures import document_entity, family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
-from ragcore.text.terms import model_terms, terms
 from ragcore.types import Check, IssueKind
 
 
@@ -33,8 +31,7 @@ def about_the_asked_model(answer: AnswerModel) -> Iterator[Finding]:
     if not asked or not answer.draft.statements or not answer.cited:
         return
     written = " ".join((strip_citations(answer.draft.text), *map(_described, answer.cited)))
-    said = model_terms(terms(written))
-    uncovered = [k for k in asked if not _covers(k, said, written)]
+    uncovered = [k for k in asked if not names_model(k, written)]
     if not uncovered:
         return
     none_covered = len(uncovered) == len(asked)
@@ -64,13 +61,3 @@ def _described(e: Evidence) -> str:
     """What a cited source says and is called: its id, title, metadata and text."""
     values = " ".join(map(str, e.document.metadata.values()))
     return f"{e.document.id} {e.document.title} {values} {e.text}"
-
-
-def _covers(name: str, said: set[str], written: str) -> bool:
-    """``written`` names the model ``name`` (a key): as a term or its end ("B737-800"
-    names the 737-800), or, for a bare number, as the number a longer name holds
-    ("B737-800" names the 737; "1737" does not)."""
-    # a name is also named with a prefix: "737-800" in "B737-800"
-    if any(t.endswith(name) for t in said):
-        return True
-    return name.isdigit() and re.search(rf"(?<![\d.]){name}(?![\d]|\.\d)", written) is not None

@@ -107,3 +107,17 @@ def test_a_model_named_without_its_prefix_is_the_documents():
     assert "subject.other_model" not in {
         rule for rule, _ in findings(check(question, answer, cited))
     }
+
+
+def test_a_figure_is_no_name_of_the_side_a_follow_up_adds():
+    spindle = document("manual-vm3000", "VM-3000 machining centre manual")
+    cited = [evidence(1, "Error E3301 means the spindle drive overheated above 75 °C.", spindle)]
+    answer = "Error E3301 means the spindle drive overheated above 75 °C [1]."
+    found = {rule for rule, _ in findings(check("more than the 75?", answer, cited))}
+    assert {"sides.missing", "subject.other_model"} <= found
+
+
+def test_a_side_named_by_its_number_is_named_by_the_full_model_name():
+    question = "which holds more, the A320 green reservoir or the 737 reservoir A?"
+    both = "The B737-800 reservoir A holds 22.7 litres [2], the A320 green one 14 litres [1]."
+    assert findings(check(question, both, RESERVOIRS)) == []
