@@ -111,9 +111,9 @@ def test_a_model_named_without_its_prefix_is_the_documents():
 
 def test_a_figure_is_no_name_of_the_side_a_follow_up_adds():
     spindle = document("manual-vm3000", "VM-3000 machining centre manual")
-    cited = [evidence(1, "Error E3301 means the spindle drive overheated above 75 °C.", spindle)]
-    answer = "Error E3301 means the spindle drive overheated above 75 °C [1]."
-    found = {rule for rule, _ in findings(check("more than the 75?", answer, cited))}
+    cited = [evidence(1, "Error E3301 means the spindle drive overheated above 110 °C.", spindle)]
+    answer = "Error E3301 means the spindle drive overheated above 110 °C [1]."
+    found = {rule for rule, _ in findings(check("more than the 110?", answer, cited))}
     assert {"sides.missing", "subject.other_model"} <= found
 
 
