@@ -84,6 +84,16 @@ def test_neither_a_figure_nor_the_documents_model_is_a_part_number():
     assert findings(check("battery part no?", answer, cited)) == []
 
 
+def test_how_long_something_holds_is_answered_with_a_time():
+    rule = document("reg-confined", "Confined space entry rule")
+    cited = [evidence(1, "A permit is required before anyone enters a tank, pit or vessel.", rule)]
+    answer = "A permit is required before anyone enters a tank, pit or vessel [1]."
+    question = "how long is the entry permit good for?"
+    assert findings(check(question, answer, cited)) == [("answer_type.shape", "off_question")]
+    cited = [evidence(1, "An entry permit is valid for one shift.", rule)]
+    assert findings(check(question, "An entry permit is valid for one shift [1].", cited)) == []
+
+
 def test_a_meaning_question_needs_the_asked_code_in_the_answer_or_its_source():
     question = "What does error E4027 mean on the HP-400?"
     right = "Error E4027 means the hydraulic oil pressure fell below 150 bar [1]."
