@@ -35,7 +35,7 @@ from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
-from ragcore.text.identifiers import find_entities
+from ragcore.text.identifiers import CODE_TERM, find_entities
 from ragcore.text.lexicon import pattern, words
 from ragcore.text.products import names_in
 from ragcore.text.quantities import (
@@ -53,6 +53,8 @@ from ragcore.text.unit_table import unit_table
 _PART = re.compile(r"\b(?=[A-Z0-9./-]*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)+\b|\b\d{5,}\b")
 # A decimal ("7.5 m³/min", "11.0") is a figure, not a part number.
 _DECIMAL = re.compile(r"\d+\.\d+")
+# An oil's viscosity grade ("5W-40", "15W40") is what it is, not a part number.
+_GRADE = re.compile(r"\d{1,2}W-?\d{2}", re.IGNORECASE)
 
 
 def unnamed_signal(asks: Asks, text: str, sources: str = "", quoted: bool = False) -> str | None:
@@ -112,8 +114,14 @@ def unmet(
         asked_terms = set(terms(" ".join((*named, *owners))))
         # a figure ("every 10000 hours") is no part number, however many digits it has
         figureless = mask_quantities(text)
-        parts = [p for p in _PART.findall(figureless) if not _DECIMAL.fullmatch(p)]
+        parts = [
+            p
+            for p in _PART.findall(figureless)
+            if not (_DECIMAL.fullmatch(p) or _GRADE.fullmatch(p))
+        ]
         given = set(terms(" ".join((*find_entities(figureless), *parts)))) - asked_terms
+        # an error code ("E5120 means …") is what a controller reports, not a part's number
+        given = {t for t in given if not CODE_TERM.match(t)}
         if not given:
             return "the question asks for a part number; the answer gives none"
     return None

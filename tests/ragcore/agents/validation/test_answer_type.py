@@ -79,6 +79,17 @@ def test_neither_a_figure_nor_the_documents_model_is_a_part_number():
     assert ("answer_type.part_number", "off_question") in findings(
         check("What's the RA-6 part number?", answer, cited)
     )
+    cited = [evidence(1, "Error E5120 means the axis 2 motor current exceeded its limit.", manual)]
+    answer = "Error E5120 means the axis 2 motor current exceeded its limit [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("What's the RA-6 part number?", answer, cited)
+    )
+    generator = document("manual-gx500", "GX-500 diesel generator manual")
+    cited = [evidence(1, "The sump holds 62 litres of 5W-40 synthetic oil.", generator)]
+    answer = "The sump holds 62 litres of 5W-40 synthetic oil [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("What's the part number of the GX-500 oil filter?", answer, cited)
+    )
     cited = [evidence(1, "The backup battery is P/N 73-0006-02; replace it every 2 years.", robot)]
     answer = "The RA-6 backup battery is P/N 73-0006-02 [1]."
     assert findings(check("battery part no?", answer, cited)) == []
