@@ -418,6 +418,12 @@ def inline_comparison_problem(s: Statement, comparatives: Comparatives) -> str |
     return None
 
 
+def stated_figures(text: str) -> list[Quantity]:
+    """The quantities ``text`` states, with the intervals its period words name
+    ("monthly": 1 month)."""
+    return quantities(text) + _period_words(text)
+
+
 def _period_words(text: str) -> list[Quantity]:
     """The intervals that "monthly", "quarterly" … name, as quantities."""
     return [

@@ -14,20 +14,24 @@ from ragcore.agents.validation.asked import asked_sides, names_model, orders_sid
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
+    stated_figures,
     subjects,
 )
 from ragcore.agents.validation.figures import family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
+from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import mask_quantities, numbers
 from ragcore.text.terms import terms
+from ragcore.text.units import dimension
 from ragcore.types import Action, Check, IssueKind, Route
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.missing",))
 def every_side(answer: AnswerModel) -> Iterator[Finding]:
+    dimensions = _compared_dimensions(answer)
     for side in _sides(answer):
-        if not any(_has_data_for(side, s, answer) for s in answer.draft.statements):
+        if not any(_has_data_for(side, s, answer, dimensions) for s in answer.draft.statements):
             what = "figure" if _of_figures(answer) else "answer"
             yield Finding(
                 "sides.missing", IssueKind.MISSING_SIDE, f"no cited {what} for {side}", entity=side
@@ -62,7 +66,11 @@ def _of_figures(answer: AnswerModel) -> bool:
     )
 
 
-def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
+def _has_data_for(
+    side: str, s: Statement, answer: AnswerModel, dimensions: frozenset[str] = frozenset()
+) -> bool:
+    """``s`` gives data for ``side``: it names it or cites its document, with a figure
+    when the sides are compared by figures — of the ``dimensions`` compared, when known."""
     cited = [answer.by_number[n] for n in s.citations if n in answer.by_number]
     key = set(terms(side))
     said = set(terms(mask_quantities(s.text)))  # "above 75 °C" names no "75"
@@ -84,7 +92,33 @@ def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
     # A comparison is of figures; the same asked of each model side by side ("What oil do
     # the HP-400 and the HP-500 take?") is answered by whatever the question asks.
     figure = _of_figures(answer)
-    return about and bool(cited) and (bool(numbers(s.text)) or not figure)
+    if not (about and cited):
+        return False
+    if not figure:
+        return True
+    # The figure compared is of what is compared: "which is louder?" is not answered for
+    # the AC-110 by its air delivery beside the AC-75's noise level.
+    if dimensions:
+        return any(dimension(q.unit) in dimensions for q in stated_figures(strip_citations(s.text)))
+    return bool(numbers(s.text))
+
+
+def _compared_dimensions(answer: AnswerModel) -> frozenset[str]:
+    """The dimensions the answer compares in: of the units the question asks in or its
+    asked attributes are measured in (dB(A) for "louder", a time for "how often"), those
+    some statement gives a figure in. Empty when none does: the question's units are then
+    no measure of the answer ("water per kilogram" is answered in L per kg)."""
+    if not _of_figures(answer):
+        return frozenset()
+    asks, constraints = answer.asks, answer.perception.constraints
+    units = {*constraints.units, *(u for a in asks.attributes for u in a.units)}
+    asked = {dimension(u) for u in units}
+    given = {
+        dimension(q.unit)
+        for s in answer.draft.statements
+        for q in stated_figures(strip_citations(s.text))
+    }
+    return frozenset(asked & given)
 
 
 def _short_name(side: str) -> set[str]:

@@ -121,3 +121,14 @@ def test_a_side_named_by_its_number_is_named_by_the_full_model_name():
     question = "which holds more, the A320 green reservoir or the 737 reservoir A?"
     both = "The B737-800 reservoir A holds 22.7 litres [2], the A320 green one 14 litres [1]."
     assert findings(check(question, both, RESERVOIRS)) == []
+
+
+def test_a_side_compared_by_a_figure_of_something_else_has_no_figure():
+    question = "Which is louder, the AC-75 or the AC-110?"
+    cited = [NOISE[0], evidence(2, "The AC-110 delivers 11.0 m³/min of free air.", AC110)]
+    other = "The AC-75's noise level is 69 dB(A) at 1 m [1]. The AC-110 delivers 11.0 m³/min [2]."
+    report = check(question, other, cited)
+    assert ("sides.missing", "missing_side") in findings(report)
+    assert "AC-110" in {i.entity for i in report.issues}
+    both = "The AC-110 is louder: 72 dB(A) [2] against 69 dB(A) for the AC-75 [1]."
+    assert findings(check(question, both, NOISE)) == []
