@@ -14,6 +14,7 @@ from ragcore.agents.answer_types import (
     sibling_keys,
     unbound_cells,
     unmet,
+    unnamed_part,
     unnamed_products,
     unnamed_signal,
     unnamed_sources,
@@ -64,6 +65,10 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     owners = set().union(*(subjects(e, chunk=False) for e in answer.cited))
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources, owners):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+    elif answer.asks.answer_type == AnswerType.PART_NUMBER and (
+        reason := unnamed_part(answer.perception.question, text)
+    ):
+        yield Finding(_RULES[AnswerType.PART_NUMBER], IssueKind.OFF_QUESTION, reason)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.yes_no",))

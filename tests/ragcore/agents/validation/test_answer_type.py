@@ -95,6 +95,17 @@ def test_neither_a_figure_nor_the_documents_model_is_a_part_number():
     assert findings(check("battery part no?", answer, cited)) == []
 
 
+def test_a_part_number_answer_names_the_part_asked_about():
+    pump = document("manual-cp350", "CP-350 centrifugal pump manual")
+    cited = [evidence(1, "Replace the double mechanical seal (P/N 88-3510-02) every 3000 h.", pump)]
+    answer = "Replace the double mechanical seal (P/N 88-3510-02) every 3000 h [1]."
+    report = check("What's the P/N of the CP-350 flush filter?", answer, cited)
+    assert findings(report) == [("answer_type.part_number", "off_question")]
+    assert "flush filter" in report.issues[0].message
+    assert findings(check("What's the P/N of the CP-350 seal kit?", answer, cited)) == []
+    assert findings(check("cp-350 seal part no?", answer, cited)) == []
+
+
 def test_how_long_something_holds_is_answered_with_a_time():
     rule = document("reg-confined", "Confined space entry rule")
     cited = [evidence(1, "A permit is required before anyone enters a tank, pit or vessel.", rule)]
