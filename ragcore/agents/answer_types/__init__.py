@@ -36,6 +36,7 @@ from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.agents.reading import term_set
+from ragcore.documents import DocumentInfo
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import CODE_TERM, find_entities
 from ragcore.text.lexicon import pattern, words
@@ -329,3 +330,10 @@ def unnamed_part(question: str, text: str) -> str | None:
     if not part or any(in_family(t, said) for t in part):
         return None
     return f"the question asks for the part number of the {phrase}; the answer never names it"
+
+
+def of_kind(document: DocumentInfo, kind: str) -> bool:
+    """``document`` is of the kind of document a question names as its source
+    (``Asks.documents``: "manual", "directive"): its type, id, title or source names it."""
+    named = set(terms(f"{document.doc_type} {document.id} {document.title} {document.source}"))
+    return set(terms(kind)) <= named

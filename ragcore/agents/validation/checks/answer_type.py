@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
+    of_kind,
     only_the_default,
     other_code,
     sibling_keys,
@@ -380,12 +381,9 @@ def from_the_named_document(answer: AnswerModel) -> Iterator[Finding]:
     for statement in answer.statements:
         if not statement.cited or not numbers(strip_citations(statement.text)):
             continue
-        said = [
-            set(terms(f"{d.doc_type} {d.id} {d.title} {d.source}"))
-            for d in _documents(statement.cited)
-        ]
+        documents = _documents(statement.cited)
         for kind in kinds:
-            if not any(set(terms(kind)) <= named for named in said):
+            if not any(of_kind(d, kind) for d in documents):
                 yield Finding(
                     "answer_type.named_document",
                     IssueKind.OFF_QUESTION,
