@@ -34,7 +34,6 @@ from typing import Protocol
 
 from ragcore.agents.answer_types import (
     named_keys,
-    of_kind,
     other_code,
     sibling_keys,
     unbound_cells,
@@ -228,14 +227,6 @@ class ExtractiveGenerator:
                     draft = self._generate(question, older, perception)
                     if not draft.abstained:
                         return draft
-        if perception is not None and (kinds := perception.asks.documents):
-            # "What does the LEAP-1A manual give …?" is answered from the manual when it
-            # answers, not from the directive that quotes its old figure.
-            named = [e for e in evidence if all(of_kind(e.document, k) for k in kinds)]
-            if named and len(named) < len(evidence):
-                draft = self._generate(question, named, perception)
-                if not draft.abstained:
-                    return draft
         return self._generate(question, evidence, perception)
 
     def _generate(
