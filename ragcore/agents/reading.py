@@ -36,6 +36,7 @@ def identifiers(text: str) -> list[tuple[str, int, int]]:
 
 # A word and a year joined by a hyphen ("mid-2025", "pre-2020") is a time, not a model.
 _WORD_YEAR = re.compile(r"^[a-z]{3,}(?:19|20)\d\d$")
+_PLURAL = re.compile(r"(?<=\d)s\b")
 
 
 def written_names(text: str) -> list[tuple[str, int, int]]:
@@ -43,9 +44,11 @@ def written_names(text: str) -> list[tuple[str, int, int]]:
     the AC-110, the CP-500 and the VM3000 as the capitalised spelling does. Read on the
     text in capitals (same length, so the spans hold); a word joined to a year
     ("mid-2025") is no name."""
+    # a plural "s" after the digits ("VR-150s") is no part of the name
+    singular = _PLURAL.sub(" ", text)
     return [
         (name, start, end)
-        for name, start, end in identifiers(text.upper())
+        for name, start, end in identifiers(singular.upper())
         if not _WORD_YEAR.match(name)
     ]
 

@@ -456,7 +456,18 @@ def single_figure_comparison(
             return None
         # No comparison stated: the figures it gives, whatever they are figures of ("from
         # 500 to 400 h" is two), are all it gives to choose by.
-        given = {(q.value, q.unit) for q in quantities(text) + _period_words(text)}
+        found = quantities(text) + _period_words(text)
+        given: set[tuple[float, str | None]] = {(q.value, q.unit) for q in found}
+        # and the numbers in no unit it knows ("±2 mL", "1,500 spindle hours")
+        masked = mask_identifiers(text)
+        taken = [(q.start, q.end) for q in found]
+        given |= {
+            (value, None)
+            for value, start, end in number_spans(text)
+            if not any(a <= start < b for a, b in taken)
+            and not YEAR.match(masked[start:end])
+            and not _LABELLED.search(masked[:start])
+        }
         if len(given - set(asks.quantities)) >= 2:
             return None
         return "the question asks which is more; the answer gives one figure and compares nothing"

@@ -1,7 +1,9 @@
 """A document about one model does not answer a question about another: "seal interval on
 the cp-500?" answered from the CP-200 manual gives the CP-200's figure, a sister model's,
 and "what fluid goes in the 737?" answered from the A320 manual gives the A320's. Such an
-answer is ``wrong_entity``, not ``ok``, whatever it says.
+answer is not ``ok``, whatever it says. (Reported as ``off_question``: a ``wrong_entity``
+would make ``elsewhere`` turn answers other checks already find about another subject
+from ``uncertain`` into ``no_answer``.)
 
 A model the question names (however typed, ``asked.asked_models``) is covered when the
 answer names it or a cited source does (its text, title or metadata). One not covered is
@@ -47,7 +49,7 @@ def about_the_asked_model(answer: AnswerModel) -> Iterator[Finding]:
         missing = asked[sister or uncovered[0]]
         yield Finding(
             "subject.other_model",
-            IssueKind.WRONG_ENTITY,
+            IssueKind.OFF_QUESTION,
             f"the question asks about {missing}; the answer is from the document about "
             f"{other.upper()} ({e.document.id}), and neither names {missing}",
             chunk_ids=tuple(c.chunk_id for c in answer.cited if c.document.id == e.document.id),

@@ -648,7 +648,7 @@ def test_a_side_of_a_contrast_may_have_several_words():
     # TC-40 manual's, not the HW-50's)
     assert findings(check(heaters, answer, cited)) == [
         ("figures.value", "wrong_entity"),
-        ("subject.other_model", "wrong_entity"),
+        ("subject.other_model", "off_question"),
     ]
 
 

@@ -76,7 +76,7 @@ SEALS = [
 
 def test_a_sister_models_manual_does_not_answer_for_the_model_asked():
     report = check("seal interval on the cp-500?", "The seal interval is 1500 h [1].", SEALS)
-    assert ("subject.other_model", "wrong_entity") in findings(report)
+    assert ("subject.other_model", "off_question") in findings(report)
     asked = check("seal interval on the cp-200?", "The seal interval is 1500 h [1].", SEALS)
     assert findings(asked) == []
 
@@ -84,7 +84,7 @@ def test_a_sister_models_manual_does_not_answer_for_the_model_asked():
 def test_another_models_manual_does_not_answer_a_model_named_by_its_number():
     cited = [evidence(1, "Never mix fluids of different types.", A320)]
     report = check("what fluid type goes in the 737 ones", "Never mix fluids [1].", cited)
-    assert findings(report) == [("subject.other_model", "wrong_entity")]
+    assert findings(report) == [("subject.other_model", "off_question")]
 
 
 def test_a_rule_or_a_document_about_no_one_model_answers_for_any():
@@ -132,3 +132,23 @@ def test_a_side_compared_by_a_figure_of_something_else_has_no_figure():
     assert "AC-110" in {i.entity for i in report.issues}
     both = "The AC-110 is louder: 72 dB(A) [2] against 69 dB(A) for the AC-75 [1]."
     assert findings(check(question, both, NOISE)) == []
+
+
+def test_two_figures_in_units_unknown_or_unread_still_answer_which_is_more():
+    fillers = document("faq-fillers", "Filler accuracy FAQ")
+    cited = [evidence(1, "The BF-90 fills to ±1.5 mL; the BF-60 achieves ±2 mL.", fillers)]
+    answer = "The BF-90: it fills to ±1.5 mL, while the BF-60 achieves ±2 mL [1]."
+    question = "Which filler is more accurate, the BF-60 or the BF-90?"
+    assert "sides.single_figure" not in {
+        rule for rule, _ in findings(check(question, answer, cited))
+    }
+
+
+def test_a_model_named_in_the_plural_is_the_model():
+    battery = document("manual-vr150", "Stratos VR-150 battery manual")
+    cited = [evidence(1, "VR-150 terminals are tightened to 10 N·m.", battery)]
+    answer = "VR-150 terminals are tightened to 10 N·m [1]."
+    question = "What torque goes on the terminals if they are Stratos VR-150s?"
+    assert "subject.other_model" not in {
+        rule for rule, _ in findings(check(question, answer, cited))
+    }
