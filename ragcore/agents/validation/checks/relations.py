@@ -57,6 +57,10 @@ _PERIODS = {
     "yearly": (1.0, "years"),
 }
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIODS)})\b", re.IGNORECASE)
+# One of a unit of time, said without a number: "every month", "once a year".
+_EVERY_UNIT = re.compile(
+    r"\b(?:every|each|once\s+an?|per)\s+(hour|day|week|month|year|shift)\b", re.I
+)
 _PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 # A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
 _RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IGNORECASE)
@@ -458,6 +462,8 @@ def single_figure_comparison(
         # 500 to 400 h" is two), are all it gives to choose by.
         found = quantities(text) + _period_words(text)
         given: set[tuple[float, str | None]] = {(q.value, q.unit) for q in found}
+        # "every month" is one month
+        given |= {(1.0, m.group(1).lower()) for m in _EVERY_UNIT.finditer(text)}
         # and the numbers in no unit it knows ("±2 mL", "1,500 spindle hours")
         masked = mask_identifiers(text)
         taken = [(q.start, q.end) for q in found]

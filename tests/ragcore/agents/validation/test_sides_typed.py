@@ -152,3 +152,19 @@ def test_a_model_named_in_the_plural_is_the_model():
     assert "subject.other_model" not in {
         rule for rule, _ in findings(check(question, answer, cited))
     }
+
+
+def test_every_month_is_a_figure_beside_every_three_months():
+    ls3 = document("manual-ls3", "LS-3 gas detector manual")
+    gp9 = document("manual-gp9", "GP-9 oxygen analyser manual")
+    cited = [
+        evidence(1, "Calibrate the LS-3 gas sensors every month.", ls3),
+        evidence(2, "Calibrate the GP-9 analyser every 3 months.", gp9),
+    ]
+    question = "Which gets calibrated more often: the LS-3's gas sensors or the GP-9's analyser?"
+    answer = (
+        "The LS-3 sensors, calibrated every month [1], against every 3 months for the GP-9 [2]."
+    )
+    assert "sides.single_figure" not in {
+        rule for rule, _ in findings(check(question, answer, cited))
+    }
