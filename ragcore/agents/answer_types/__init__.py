@@ -308,10 +308,11 @@ def _compact_figure() -> re.Pattern[str]:
 def part_asked(question: str) -> tuple[str, frozenset[str]]:
     """The part a part-number question asks the number of, as written and as terms: the
     phrase ``lexicon.part_number_of`` / ``part_number_before`` read, its terms without
-    names, stopwords or generic words ("E1140 flush filter" → flush, filter; "battery
-    part no?" → battery); no terms when it asks of a model itself ("What's the RA-6 part
-    number?")."""
-    skip = STOPWORDS | term_set("generic")
+    names, stopwords, generic words or words saying which number ("the right part
+    number", ``lexicon.number_qualifiers``): "E1140 flush filter" → flush, filter;
+    "battery part no?" → battery; no terms when it asks of a model itself ("What's the
+    RA-6 part number?")."""
+    skip = STOPWORDS | term_set("generic") | term_set("number_qualifiers")
     for name in ("part_number_of", "part_number_before"):
         if m := pattern("lexicon", name).search(question):
             phrase = m.group("thing").strip()
