@@ -34,6 +34,25 @@ def identifiers(text: str) -> list[tuple[str, int, int]]:
     return sorted(found.values(), key=lambda f: f[1])
 
 
+# A word and a year joined by a hyphen ("mid-2025", "pre-2020") is a time, not a model.
+_WORD_YEAR = re.compile(r"^[a-z]{3,}(?:19|20)\d\d$")
+_PLURAL = re.compile(r"(?<=\d)s\b")
+
+
+def written_names(text: str) -> list[tuple[str, int, int]]:
+    """``identifiers`` however a person types them: "ac-110", "cp500" and "Vm3000" name
+    the AC-110, the CP-500 and the VM3000 as the capitalised spelling does. Read on the
+    text in capitals (same length, so the spans hold); a word joined to a year
+    ("mid-2025") is no name."""
+    # a plural "s" after the digits ("VR-150s") is no part of the name
+    singular = _PLURAL.sub(" ", text)
+    return [
+        (name, start, end)
+        for name, start, end in identifiers(singular.upper())
+        if not _WORD_YEAR.match(name)
+    ]
+
+
 def codes(text: str) -> frozenset[str]:
     """The identifiers ``text`` uses as codes: a code names what the controller reports,
     not the model a claim is about ("On the YCU-8, F-21 signals …" is about the YCU-8;

@@ -144,6 +144,14 @@ def mask_identifiers(text: str) -> str:
     return text
 
 
+def mask_quantities(text: str) -> str:
+    """``text`` with its quantities ("10000 hours", "7.5 kW") blanked (same length, same
+    offsets): what is left names things, not figures."""
+    for q in quantities(text):
+        text = text[: q.start] + " " * (q.end - q.start) + text[q.end :]
+    return text
+
+
 def numbers(text: str) -> set[float]:
     """Every number in ``text`` that is not part of an identifier or a citation."""
     return {value for value, _, _ in number_spans(text)}

@@ -35,23 +35,29 @@ from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
-from ragcore.text.identifiers import find_entities
+from ragcore.agents.reading import term_set
+from ragcore.documents import DocumentInfo
+from ragcore.text.families import families, in_family
+from ragcore.text.identifiers import CODE_TERM, find_entities
 from ragcore.text.lexicon import pattern, words
 from ragcore.text.products import names_in
 from ragcore.text.quantities import (
     YEAR,
     mask_identifiers,
+    mask_quantities,
     number_spans,
     quantities,
     word_number_spans,
 )
-from ragcore.text.terms import terms
+from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.unit_table import unit_table
 
 # A part or order number written without "P/N": "88-2041-09", "SK.400-12", "4471203".
 _PART = re.compile(r"\b(?=[A-Z0-9./-]*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)+\b|\b\d{5,}\b")
 # A decimal ("7.5 m³/min", "11.0") is a figure, not a part number.
 _DECIMAL = re.compile(r"\d+\.\d+")
+# An oil's viscosity grade ("5W-40", "15W40") is what it is, not a part number.
+_GRADE = re.compile(r"\d{1,2}W-?\d{2}", re.IGNORECASE)
 
 
 def unnamed_signal(asks: Asks, text: str, sources: str = "", quoted: bool = False) -> str | None:
@@ -66,11 +72,18 @@ def unnamed_signal(asks: Asks, text: str, sources: str = "", quoted: bool = Fals
     return None
 
 
-def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") -> str | None:
+def unmet(
+    asks: Asks,
+    identifiers: Iterable[str],
+    text: str,
+    sources: str = "",
+    owners: Iterable[str] = (),
+) -> str | None:
     """Why ``text`` (drawn from ``sources``) is not of the kind the question asks for,
     or None; ``identifiers``: the question's models and codes as written (for a code's
     meaning, the codes the question uses as codes, when it marks some: "trip code OC1
-    on the VF-S11" asks about OC1, whatever the VF-S11's manual says)."""
+    on the VF-S11" asks about OC1, whatever the VF-S11's manual says); ``owners``: the
+    models the sources' documents are about (their titles), no part number of them."""
     named = tuple(identifiers)
     if asks.answer_type == AnswerType.FIGURE and asks.measure is None:
         if not gives_a_figure(asks, text):
@@ -100,9 +113,18 @@ def unmet(asks: Asks, identifiers: Iterable[str], text: str, sources: str = "") 
     elif asks.answer_type == AnswerType.ACTION:
         return no_action(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
-        asked_terms = set(terms(" ".join(named)))
-        parts = [p for p in _PART.findall(text) if not _DECIMAL.fullmatch(p)]
-        given = set(terms(" ".join((*find_entities(text), *parts)))) - asked_terms
+        # the question's models and the documents' are what a part is of, not its number
+        asked_terms = set(terms(" ".join((*named, *owners))))
+        # a figure ("every 10000 hours") is no part number, however many digits it has
+        figureless = mask_quantities(text)
+        parts = [
+            p
+            for p in _PART.findall(figureless)
+            if not (_DECIMAL.fullmatch(p) or _GRADE.fullmatch(p))
+        ]
+        given = set(terms(" ".join((*find_entities(figureless), *parts)))) - asked_terms
+        # an error code ("E5120 means …") is what a controller reports, not a part's number
+        given = {t for t in given if not CODE_TERM.match(t)}
         if not given:
             return "the question asks for a part number; the answer gives none"
     return None
@@ -281,3 +303,38 @@ def _compact_figure() -> re.Pattern[str]:
         reverse=True,
     )
     return re.compile(rf"(?<![\w.])\d+(?:\.\d+)?(?:{'|'.join(map(re.escape, symbols))})(?![\w])")
+
+
+def part_asked(question: str) -> tuple[str, frozenset[str]]:
+    """The part a part-number question asks the number of, as written and as terms: the
+    phrase ``lexicon.part_number_of`` / ``part_number_before`` read, its terms without
+    names, stopwords, generic words or words saying which number ("the right part
+    number", ``lexicon.number_qualifiers``): "E1140 flush filter" → flush, filter;
+    "battery part no?" → battery; no terms when it asks of a model itself ("What's the
+    RA-6 part number?")."""
+    skip = STOPWORDS | term_set("generic") | term_set("number_qualifiers")
+    for name in ("part_number_of", "part_number_before"):
+        if m := pattern("lexicon", name).search(question):
+            phrase = m.group("thing").strip()
+            words = {t for t in terms(phrase) if t not in skip and not model_terms([t])}
+            if words:
+                return phrase, frozenset(words)
+    return "", frozenset()
+
+
+def unnamed_part(question: str, text: str) -> str | None:
+    """Why ``text`` does not give the part number of the part ``question`` asks about
+    (``part_asked``), or None: it names none of its words — the seal's number is no
+    answer for the flush filter's ("seal" for the "seal kit" is)."""
+    phrase, part = part_asked(question)
+    said = families(terms(text))
+    if not part or any(in_family(t, said) for t in part):
+        return None
+    return f"the question asks for the part number of the {phrase}; the answer never names it"
+
+
+def of_kind(document: DocumentInfo, kind: str) -> bool:
+    """``document`` is of the kind of document a question names as its source
+    (``Asks.documents``: "manual", "directive"): its type, id, title or source names it."""
+    named = set(terms(f"{document.doc_type} {document.id} {document.title} {document.source}"))
+    return set(terms(kind)) <= named

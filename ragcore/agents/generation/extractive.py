@@ -62,6 +62,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern, words
@@ -165,6 +166,11 @@ class _Sentence:
         """What the answer is chosen by: word overlap, closeness in meaning, and the
         section it stands in."""
         return self.score + SIMILARITY_WEIGHT * self.similarity + SECTION_WEIGHT * self.placed
+
+
+PAIR_WEIGHT = 0.2
+"""A side's sentence naming the asked thing by the question's two words ("compressor oil")
+ranks above one sharing the words apart ("oil level", "oil separator")."""
 
 
 class ExtractiveGenerator:
@@ -545,6 +551,7 @@ class ExtractiveGenerator:
         """The best sentence about each side, then the relation the question asks for."""
         units = perception.constraints.units + perception.asks.attribute_units
         side_terms = {side: set(terms(side)) for side in perception.sides}
+        asked_pairs = {(a, b) for a, b, _ in perception.asks.pairs}
         comparatives = self._attributes.comparatives
         wanted = wanted - _COMPARISON_WORDS - set(terms(" ".join(comparatives.words)))
         asked = Constraints(quantitative=True, units=units)  # a comparison is about figures
@@ -567,13 +574,16 @@ class ExtractiveGenerator:
             sentences = [s for s in sentences if addresses(named, s.text)] or sentences
             if sentences:
                 # Prefer a figure in the unit asked about, from a sentence about the side
-                # itself rather than one of its parts or codes (E1140 on the CP-350).
+                # itself rather than one of its parts or codes (E1140 on the CP-350), that
+                # names the thing asked as the question does ("compressor oil", not the
+                # "oil level" or the "oil separator").
                 best = max(
                     sentences,
                     key=lambda s: (
                         s.score
                         + 0.3 * _has_unit(s.text, units)
                         - 0.3 * bool(model_terms(terms(s.text)) - mine - others)
+                        + PAIR_WEIGHT * _shares_a_pair(asked_pairs, s.text)
                     ),
                 )
                 per_side.append((side, best))
@@ -583,6 +593,11 @@ class ExtractiveGenerator:
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(perception.asks.comparison, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
+
+
+def _shares_a_pair(pairs: AbstractSet[tuple[str, str]], text: str) -> bool:
+    """``text`` has two adjacent content words of the question's, in its order."""
+    return bool(pairs) and any((a, b) in pairs for a, b, _ in word_pairs(text))
 
 
 def _for_parts(

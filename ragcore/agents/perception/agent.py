@@ -27,6 +27,7 @@ from ragcore.agents.perception.model import Constraints, Entity, Perception
 from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
 from ragcore.agents.perception.time import find_times, one_word_periods
+from ragcore.agents.reading import written_names
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import YEAR, quantities
@@ -178,8 +179,12 @@ class PerceptionAgent:
         tokens = _tokens(text, found)
         direct = [m.span() for m in rules.match["direct"].finditer(text)]
         keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
-        sides = _sides(found, tokens, rules, text) if action == Action.COMPARE else ()
-        models = [(e.text, e.start, e.end) for e in found if e.label == "MODEL"]
+        # Models typed in lower case ("ac-110 or the cp-350") are sides and models side by
+        # side as the capitalised are; they stay out of the identifiers a follow-up reads.
+        typed = _typed_models(text, found, weeks)
+        named_models = sorted([*found, *typed], key=lambda e: e.start)
+        sides = _sides(named_models, tokens, rules, text) if action == Action.COMPARE else ()
+        models = [(e.text, e.start, e.end) for e in named_models if e.label == "MODEL"]
         named = _numbers_as_names(text, taken)
         asks = read_asks(text, self._attributes, action, sorted(models + named, key=lambda m: m[1]))
         said_when = {t for _, (a, b) in times for t in terms(text[a:b])}
@@ -310,6 +315,20 @@ def _pattern_entities(text: str, rules: Rules) -> list[Entity]:
         if not any(start < e.end and e.start < end for e in kept):
             kept.append(Entity(text[start:end], label, EntitySource.PATTERN, start, end))
     return sorted(kept, key=lambda e: e.start)
+
+
+def _typed_models(
+    text: str, found: Sequence[Entity], skip: Sequence[tuple[int, int]]
+) -> list[Entity]:
+    """Models the rules' patterns miss for their spelling ("ac-110", "cp500": typed in
+    lower case; ``reading.written_names``), outside the identifiers ``found`` and the
+    ``skip`` spans (periods)."""
+    taken = [(e.start, e.end) for e in found] + list(skip)
+    return [
+        Entity(text[start:end], "MODEL", EntitySource.PATTERN, start, end)
+        for _, start, end in written_names(text)
+        if not any(a < end and start < b for a, b in taken)
+    ]
 
 
 def _numbers_as_names(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:

@@ -474,7 +474,7 @@ def read_asks(
         named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
         value_shape=shape,
         comparison=_comparison(question, table),
-        side_by_side=_side_by_side(question, models),
+        side_by_side=side_by_side(question, models),
         choice=_choice(question, table),
         documents=tuple(
             dict.fromkeys(
@@ -534,7 +534,7 @@ def _parts(
     """The asks the asked sentence joins with "and" (``lexicon.asked_parts``): two or
     more, each with a term of its own, else none. What a rewrite keeps in brackets
     ("(HP-400)") is context, not an ask; models side by side are ``side_by_side``'s."""
-    if _side_by_side(question, models):
+    if side_by_side(question, models):
         return ()
     asked = re.sub(r"\([^()]*\)", " ", asked_sentence(question)).strip().rstrip("?").strip()
     texts = [t.strip(" ,") for t in pattern("lexicon", "asked_parts").split(asked)]
@@ -693,7 +693,7 @@ def _versions(question: str) -> tuple[str, ...]:
     )
 
 
-def _side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:
+def side_by_side(question: str, models: Sequence[tuple[str, int, int]]) -> tuple[str, ...]:
     """The first run of models named side by side — a comma, "and", "or" or "&" between
     them, an article allowed — not a part and the model it fits ("Does the PX-3 fit the
     HP-250?") nor a code of a model ("the DX-40 F03 alarm")."""

@@ -22,7 +22,7 @@ from ragcore.agents.attributes import AttributeTable
 from ragcore.agents.evidence import Draft, Evidence, Statement
 from ragcore.agents.perception.asks import Asks
 from ragcore.agents.perception.model import Perception
-from ragcore.agents.reading import codes, content_terms, identifiers
+from ragcore.agents.reading import codes, content_terms, identifiers, written_names
 from ragcore.agents.validation.figures import FigureCheck, check_figures
 from ragcore.agents.validation.semantic import SemanticSupport
 from ragcore.documents import DocumentInfo
@@ -206,8 +206,11 @@ class AnswerModel:
         self.operands = figures(draft.text)  # what a worked-out figure may be computed from
         # What a statement without its own identifier is about: the previous statement's
         # one identifier, else the question's ("it", "its", "the pump"). A code the
-        # question names as one ("fault code E-34") is no subject in any statement.
-        subject = self.asks.subject
+        # question names as one ("fault code E-34") is no subject in any statement. The
+        # question's one model however typed ("seal interval on the cp-500?") is one.
+        subject = self.asks.subject or _single(
+            {n for n, _, _ in written_names(perception.question)} - self.asks.codes
+        )
         earlier: frozenset[tuple[float, str]] = frozenset()
         statements = []
         leaning = _leaning(draft.statements, self.operands, draft.text)

@@ -174,6 +174,18 @@ def test_models_side_by_side_are_each_answered_with_the_kind_asked(sample_engine
     assert "m³/min" not in draft.text  # a flow is no part number
 
 
+def test_each_side_is_answered_by_the_sentence_naming_the_asked_thing_as_asked(sample_engine):
+    question = "Which needs the compressor oil more often, the AC-110 or the AC-75?"
+    draft, _ = answer(sample_engine, question)
+    assert "every 6000 hours" in draft.text and "every 4000 hours or once a year" in draft.text
+    assert "oil level" not in draft.text  # the daily check is no oil change
+
+
+def test_models_typed_in_lower_case_are_each_answered(sample_engine):
+    draft, _ = answer(sample_engine, "noise levels of the ac-75 and ac-110?")
+    assert "69 dB(A)" in draft.text and "72 dB(A)" in draft.text
+
+
 def test_a_question_for_the_choices_is_answered_with_the_sentence_that_lists_them():
     question = "What low battery warning times can you pick on a Smart-UPS?"
     chunk = _chunk(

@@ -1,6 +1,7 @@
 """The validator's checks, one module per concern, in the order they run: traceability
 (citations, figures and facts, names, numbers, support), timeliness, and consistency
-(sides, a substitution's subject, what is asked, relations). Importing them registers them."""
+(sides, a substitution's subject, another model's document, what is asked, relations).
+Importing them registers them."""
 
 from ragcore.agents.validation.checks import (  # noqa: F401  (importing registers)
     answer_type,
@@ -11,6 +12,7 @@ from ragcore.agents.validation.checks import (  # noqa: F401  (importing registe
     numbers,
     relations,
     sides,
+    subject,
     substitution,
     support,
     timeliness,
@@ -28,6 +30,7 @@ ORDER = tuple(
         timeliness,
         sides,
         substitution,
+        subject,
         focus,
         answer_type,
         relations,

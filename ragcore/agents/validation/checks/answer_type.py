@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ragcore.agents.answer_types import (
+    of_kind,
     only_the_default,
     other_code,
     sibling_keys,
     unbound_cells,
     unmet,
+    unnamed_part,
     unnamed_products,
     unnamed_signal,
     unnamed_sources,
@@ -31,6 +33,7 @@ from ragcore.agents.answer_types.verdict import says, undecided
 from ragcore.agents.answer_types.which import unbound_which
 from ragcore.agents.evidence import Evidence, is_table_evidence
 from ragcore.agents.perception.asks import AnswerType
+from ragcore.agents.validation.checks.relations import subjects
 from ragcore.agents.validation.model import AnswerModel, opens_with_verdict
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.documents import DocumentInfo
@@ -63,8 +66,13 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
         return
     text = strip_citations(answer.draft.text)
     sources = " ".join(e.text for e in answer.cited)
-    if reason := unmet(answer.asks, answer.perception.identifiers, text, sources):
+    owners = set().union(*(subjects(e, chunk=False) for e in answer.cited))
+    if reason := unmet(answer.asks, answer.perception.identifiers, text, sources, owners):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+    elif answer.asks.answer_type == AnswerType.PART_NUMBER and (
+        reason := unnamed_part(answer.perception.question, text)
+    ):
+        yield Finding(_RULES[AnswerType.PART_NUMBER], IssueKind.OFF_QUESTION, reason)
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.yes_no",))
@@ -376,12 +384,9 @@ def from_the_named_document(answer: AnswerModel) -> Iterator[Finding]:
     for statement in answer.statements:
         if not statement.cited or not numbers(strip_citations(statement.text)):
             continue
-        said = [
-            set(terms(f"{d.doc_type} {d.id} {d.title} {d.source}"))
-            for d in _documents(statement.cited)
-        ]
+        documents = _documents(statement.cited)
         for kind in kinds:
-            if not any(set(terms(kind)) <= named for named in said):
+            if not any(of_kind(d, kind) for d in documents):
                 yield Finding(
                     "answer_type.named_document",
                     IssueKind.OFF_QUESTION,

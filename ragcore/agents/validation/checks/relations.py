@@ -57,6 +57,10 @@ _PERIODS = {
     "yearly": (1.0, "years"),
 }
 _PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIODS)})\b", re.IGNORECASE)
+# One of a unit of time, said without a number: "every month", "once a year".
+_EVERY_UNIT = re.compile(
+    r"\b(?:every|each|once\s+an?|per)\s+(hour|day|week|month|year|shift)\b", re.I
+)
 _PLAIN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 # A change of a figure: "raises the threshold to 3.5 mm/s, up from 4.5 mm/s".
 _RISE = re.compile(r"\b(?:rais|increas|extend|lengthen)\w*|\bup\s+from\b", re.IGNORECASE)
@@ -418,6 +422,12 @@ def inline_comparison_problem(s: Statement, comparatives: Comparatives) -> str |
     return None
 
 
+def stated_figures(text: str) -> list[Quantity]:
+    """The quantities ``text`` states, with the intervals its period words name
+    ("monthly": 1 month)."""
+    return quantities(text) + _period_words(text)
+
+
 def _period_words(text: str) -> list[Quantity]:
     """The intervals that "monthly", "quarterly" … name, as quantities."""
     return [
@@ -432,18 +442,41 @@ _LABELLED = re.compile(
 
 
 def single_figure_comparison(
-    asks: Asks, answer: str, compared: bool, comparatives: Comparatives
+    asks: Asks, answer: str, compared: bool, comparatives: Comparatives, *, ordered: bool = False
 ) -> str | None:
     """Why an answer to a two-sided question ("Is A louder or quieter than B?", "Does A
     or B need it more often?", "Which is faster, A or B?": ``asks.choice``) states a
     comparison on fewer than two figures, or None: "More often: Rev. 2 asks for every 4
     months [1], shorter than Rev. 1" gives Rev. 1 no figure. ``compared``: the question
-    was read as a comparison of named sides."""
+    was read as a comparison of named sides. ``ordered``: the question itself asks which
+    side is more ("which holds more, A or B?"), so an answer giving one side's figure and
+    no comparison ("A holds 14 litres") has not answered it either."""
     if not (compared or asks.choice):
         return None
     text = strip_citations(answer)
-    if comparatives.find(text) is None and not _FREQUENCY.search(text) and not _above_a_name(text):
-        return None
+    compares = comparatives.find(text) or _FREQUENCY.search(text) or _above_a_name(text)
+    if not compares:
+        if not ordered:
+            return None
+        # No comparison stated: the figures it gives, whatever they are figures of ("from
+        # 500 to 400 h" is two), are all it gives to choose by.
+        found = quantities(text) + _period_words(text)
+        given: set[tuple[float, str | None]] = {(q.value, q.unit) for q in found}
+        # "every month" is one month
+        given |= {(1.0, m.group(1).lower()) for m in _EVERY_UNIT.finditer(text)}
+        # and the numbers in no unit it knows ("±2 mL", "1,500 spindle hours")
+        masked = mask_identifiers(text)
+        taken = [(q.start, q.end) for q in found]
+        given |= {
+            (value, None)
+            for value, start, end in number_spans(text)
+            if not any(a <= start < b for a, b in taken)
+            and not YEAR.match(masked[start:end])
+            and not _LABELLED.search(masked[:start])
+        }
+        if len(given - set(asks.quantities)) >= 2:
+            return None
+        return "the question asks which is more; the answer gives one figure and compares nothing"
     masked = mask_identifiers(text)
     # A figure the question states is where or how both are measured ("louder at 1 m"),
     # no side's figure.

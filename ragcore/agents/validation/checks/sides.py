@@ -10,24 +10,29 @@ from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import answers_part
+from ragcore.agents.validation.asked import asked_sides, names_model, orders_sides
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
+    stated_figures,
     subjects,
 )
 from ragcore.agents.validation.figures import family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
-from ragcore.text.quantities import numbers
+from ragcore.text.citations import strip_citations
+from ragcore.text.quantities import mask_quantities, numbers
 from ragcore.text.terms import terms
+from ragcore.text.units import dimension
 from ragcore.types import Action, Check, IssueKind, Route
 
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.missing",))
 def every_side(answer: AnswerModel) -> Iterator[Finding]:
+    dimensions = _compared_dimensions(answer)
     for side in _sides(answer):
-        if not any(_has_data_for(side, s, answer) for s in answer.draft.statements):
-            what = "figure" if answer.perception.action == Action.COMPARE else "answer"
+        if not any(_has_data_for(side, s, answer, dimensions) for s in answer.draft.statements):
+            what = "figure" if _of_figures(answer) else "answer"
             yield Finding(
                 "sides.missing", IssueKind.MISSING_SIDE, f"no cited {what} for {side}", entity=side
             )
@@ -39,30 +44,81 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
     if missing := one_sided(answer.draft.statements, comparatives):
         yield Finding("sides.one_sided", IssueKind.MISSING_SIDE, missing)
     compared = bool(_sides(answer))
-    if single := single_figure_comparison(answer.asks, answer.draft.text, compared, comparatives):
+    ordered = orders_sides(answer.perception, comparatives)
+    if single := single_figure_comparison(
+        answer.asks, answer.draft.text, compared, comparatives, ordered=ordered
+    ):
         yield Finding("sides.single_figure", IssueKind.MISSING_SIDE, single)
 
 
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
-    perception = answer.perception
-    return perception.sides if perception.route == Route.COMPARISON else ()
+    """A comparison's sides, or those of a question asking which is more or the same of
+    each model, however it typed them (``asked.asked_sides``)."""
+    return asked_sides(answer.perception, answer.judges.attributes.comparatives)
 
 
-def _has_data_for(side: str, s: Statement, answer: AnswerModel) -> bool:
+def _of_figures(answer: AnswerModel) -> bool:
+    """The sides are compared by figures: a comparison, or a question asking which of
+    them is more."""
+    comparatives = answer.judges.attributes.comparatives
+    return answer.perception.action == Action.COMPARE or orders_sides(
+        answer.perception, comparatives
+    )
+
+
+def _has_data_for(
+    side: str, s: Statement, answer: AnswerModel, dimensions: frozenset[str] = frozenset()
+) -> bool:
+    """``s`` gives data for ``side``: it names it or cites its document, with a figure
+    when the sides are compared by figures — of the ``dimensions`` compared, when known."""
     cited = [answer.by_number[n] for n in s.citations if n in answer.by_number]
     key = set(terms(side))
-    said = set(terms(s.text))
+    said = set(terms(mask_quantities(s.text)))  # "above 75 °C" names no "75"
     # Named in the statement, or the statement names no side and a cited document is
-    # about this one (its title or metadata; a chunk that merely mentions it is not).
+    # about this one (its title or metadata; a chunk that merely mentions it is not). A
+    # model is named however written ("B737-800" for the 737), not by a figure.
     about = (
         key <= said
         or bool((short := _short_name(side)) and short <= said)
         or any(key <= subjects(e, chunk=False) for e in cited)
+        or (
+            len(key) == 1
+            and (
+                names_model(side, s.text)
+                or any(names_model(side, f"{e.document.id} {e.document.title}") for e in cited)
+            )
+        )
     )
     # A comparison is of figures; the same asked of each model side by side ("What oil do
     # the HP-400 and the HP-500 take?") is answered by whatever the question asks.
-    figure = answer.perception.action == Action.COMPARE
-    return about and bool(cited) and (bool(numbers(s.text)) or not figure)
+    figure = _of_figures(answer)
+    if not (about and cited):
+        return False
+    if not figure:
+        return True
+    # The figure compared is of what is compared: "which is louder?" is not answered for
+    # the AC-110 by its air delivery beside the AC-75's noise level.
+    if dimensions:
+        return any(dimension(q.unit) in dimensions for q in stated_figures(strip_citations(s.text)))
+    return bool(numbers(s.text))
+
+
+def _compared_dimensions(answer: AnswerModel) -> frozenset[str]:
+    """The dimensions the answer compares in: of the units the question asks in or its
+    asked attributes are measured in (dB(A) for "louder", a time for "how often"), those
+    some statement gives a figure in. Empty when none does: the question's units are then
+    no measure of the answer ("water per kilogram" is answered in L per kg)."""
+    if not _of_figures(answer):
+        return frozenset()
+    asks, constraints = answer.asks, answer.perception.constraints
+    units = {*constraints.units, *(u for a in asks.attributes for u in a.units)}
+    asked = {dimension(u) for u in units}
+    given = {
+        dimension(q.unit)
+        for s in answer.draft.statements
+        for q in stated_figures(strip_citations(s.text))
+    }
+    return frozenset(asked & given)
 
 
 def _short_name(side: str) -> set[str]:

@@ -64,6 +64,62 @@ def test_a_part_number_question_needs_a_part_number_the_question_does_not_give()
     assert findings(check(question, right, SEAL)) == []
 
 
+def test_neither_a_figure_nor_the_documents_model_is_a_part_number():
+    robot = document("faq-ra6", "Why did the RA-6 robot lose its calibration?")
+    cited = [evidence(1, "The RA-6 keeps its position data alive with a backup battery.", robot)]
+    answer = "The RA-6 keeps its position data alive with a backup battery [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("battery part no?", answer, cited)
+    )
+    manual = document("manual-ra6", "RA-6 six-axis robot manual")
+    cited = [
+        evidence(1, "Replace the grease in the axis 1 to 3 gearboxes every 10000 hours.", manual)
+    ]
+    answer = "Replace the grease in the axis 1 to 3 gearboxes every 10000 hours [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("What's the RA-6 part number?", answer, cited)
+    )
+    cited = [evidence(1, "Error E5120 means the axis 2 motor current exceeded its limit.", manual)]
+    answer = "Error E5120 means the axis 2 motor current exceeded its limit [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("What's the RA-6 part number?", answer, cited)
+    )
+    generator = document("manual-gx500", "GX-500 diesel generator manual")
+    cited = [evidence(1, "The sump holds 62 litres of 5W-40 synthetic oil.", generator)]
+    answer = "The sump holds 62 litres of 5W-40 synthetic oil [1]."
+    assert ("answer_type.part_number", "off_question") in findings(
+        check("What's the part number of the GX-500 oil filter?", answer, cited)
+    )
+    cited = [evidence(1, "The backup battery is P/N 73-0006-02; replace it every 2 years.", robot)]
+    answer = "The RA-6 backup battery is P/N 73-0006-02 [1]."
+    assert findings(check("battery part no?", answer, cited)) == []
+
+
+def test_a_part_number_answer_names_the_part_asked_about():
+    pump = document("manual-cp350", "CP-350 centrifugal pump manual")
+    cited = [evidence(1, "Replace the double mechanical seal (P/N 88-3510-02) every 3000 h.", pump)]
+    answer = "Replace the double mechanical seal (P/N 88-3510-02) every 3000 h [1]."
+    report = check("What's the P/N of the CP-350 flush filter?", answer, cited)
+    assert findings(report) == [("answer_type.part_number", "off_question")]
+    assert "flush filter" in report.issues[0].message
+    assert findings(check("What's the P/N of the CP-350 seal kit?", answer, cited)) == []
+    assert findings(check("cp-350 seal part no?", answer, cited)) == []
+    right = "Can I still fit seal kit 88-2041-07 on the CP-350, or what's the right part number?"
+    assert "answer_type.part_number" not in {
+        rule for rule, _ in findings(check(right, answer, cited))
+    }
+
+
+def test_how_long_something_holds_is_answered_with_a_time():
+    rule = document("reg-confined", "Confined space entry rule")
+    cited = [evidence(1, "A permit is required before anyone enters a tank, pit or vessel.", rule)]
+    answer = "A permit is required before anyone enters a tank, pit or vessel [1]."
+    question = "how long is the entry permit good for?"
+    assert findings(check(question, answer, cited)) == [("answer_type.shape", "off_question")]
+    cited = [evidence(1, "An entry permit is valid for one shift.", rule)]
+    assert findings(check(question, "An entry permit is valid for one shift [1].", cited)) == []
+
+
 def test_a_meaning_question_needs_the_asked_code_in_the_answer_or_its_source():
     question = "What does error E4027 mean on the HP-400?"
     right = "Error E4027 means the hydraulic oil pressure fell below 150 bar [1]."

@@ -220,5 +220,11 @@ def test_a_question_naming_its_kind_of_document_is_answered_from_one():
     assert ("answer_type.named_document", "off_question") not in findings(
         check(under, directive, cited)
     )
+    # what the manual gives is the manual's figure, not the directive's
+    gives = "What vane interval does the TX-7 manual give?"
+    assert ("answer_type.named_document", "off_question") in findings(
+        check(gives, directive, cited)
+    )
+    assert findings(check(gives, standard, cited)) == []
     # a document named in passing is no source asked for
     assert perceive("Did the vane interval change between manual revisions?").asks.documents == ()

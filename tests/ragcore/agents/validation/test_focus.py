@@ -644,8 +644,12 @@ def test_a_side_of_a_contrast_may_have_several_words():
     heaters = "What should I do before switching on the heaters of an HW-50?"
     cited = [evidence(1, "The heating function stays locked out below 10 L/min.", TC40[0].document)]
     answer = "Get water moving first: heating stays locked out below 10 L/min [1]."
-    # rightly also reported: figures.value (the cited chunk is the TC-40 manual's, not the HW-50's)
-    assert findings(check(heaters, answer, cited)) == [("figures.value", "wrong_entity")]
+    # rightly also reported: figures.value and subject.other_model (the cited chunk is the
+    # TC-40 manual's, not the HW-50's)
+    assert findings(check(heaters, answer, cited)) == [
+        ("figures.value", "wrong_entity"),
+        ("subject.other_model", "off_question"),
+    ]
 
 
 def test_a_hyphenated_attribute_before_a_noun_only_modifies_it():
