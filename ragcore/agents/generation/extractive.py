@@ -89,6 +89,9 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+# A table row rendered as labelled cells: "Name: moteus-c1; Min Voltage: 10V; …".
+_LABELLED_CELL = re.compile(r"^[^:;]{1,40}: \S")
+_ROW_CELLS = 3
 _SHORT = 12  # a line this short is a scrap, or the command a sentence introduces
 _TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
 _HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
@@ -778,7 +781,7 @@ def _sentences(
         )
         paragraphs.append(paragraph)
         introduced = text.endswith(":")
-    return [
+    whole = [
         replace(
             s,
             steps=tuple(
@@ -789,6 +792,35 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+    # A table row read as its labelled cells ("Name: moteus-c1; … Abs Max Voltage: 51V
+    # (<= 12S); Peak Output: 20A; …") is also read cell by cell, each with the cell
+    # naming the row: the asked cell answers, not the row's other columns (its "Peak
+    # Output" is no answer to an input voltage, nor a reason to pass the row over).
+    return whole + [
+        _scored(c, s, wanted, identifiers, codes) for s in whole for c in _cells(s.text)
+    ]
+
+
+def _cells(text: str) -> list[str]:
+    """The cells of a table row rendered as labelled cells, each after the row's first
+    (its name): none for text that is not such a row."""
+    cells = [c.strip() for c in text.rstrip(".").split("; ")]
+    if len(cells) < _ROW_CELLS or not all(_LABELLED_CELL.match(c) for c in cells):
+        return []
+    return [f"{cells[0]}; {c}." for c in cells[1:]]
+
+
+def _scored(
+    text: str, row: _Sentence, wanted: set[str], identifiers: set[str], codes: AbstractSet[str]
+) -> _Sentence:
+    """``text`` (a cell of ``row``) scored as ``row`` is, in its place."""
+    e = row.evidence
+    [cell] = [
+        s
+        for s in _sentences(replace(e, hit=replace(e.hit, text=text)), wanted, identifiers, codes)
+        if s.text == text
+    ] or [replace(row, text=text)]
+    return replace(cell, evidence=e, heading=row.heading, context="", steps=())
 
 
 _SECTIONS = {
