@@ -101,6 +101,9 @@ class TaskFilter(_Vocabulary):
     """Only earlier revisions (documents a newer one supersedes)."""
     ABOUT = "about"
     """Only documents whose title or metadata names the task's side or entity."""
+    IDENTIFIER = "identifier"
+    """Only for a side or entity that is an identifier (a model or a code: "C207A0");
+    the documents are not narrowed."""
 
 
 class ForEach(_Vocabulary):

@@ -241,7 +241,9 @@ class ExtractiveGenerator:
         else:
             identifiers = _question_identifiers(perception)
             codes = _question_identifiers(perception, CODE_LABELS)
-            sentences = [s for e in evidence for s in _sentences(e, wanted, identifiers, codes)]
+            sentences = [
+                s for e in evidence for s in _sentences(e, wanted, identifiers, codes, asks.signals)
+            ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
             if not identifiers <= known:
@@ -329,7 +331,7 @@ class ExtractiveGenerator:
                     addresses(wanted_attributes, s.text)
                     and not table.contrast(asks.terms, s.text)
                     and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
-                    and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
+                    and not unnamed_signal(asks, f"{s.lead} {s.context} {s.text}", quoted=True)
                     and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                     and not other_code(asks, s.text)
                     # A sentence giving the asked key a value has the shape asked:
@@ -535,6 +537,8 @@ class ExtractiveGenerator:
                 continue  # says nothing new
             if any(c.text == s.context for c in chosen):
                 s = replace(s, context="")  # its antecedent is in the answer already
+            if any(c.lead == s.lead for c in chosen):
+                s = replace(s, lead="")  # its heading is in the answer already
             chosen.append(s)
         if kind == AnswerType.PROCEDURE and chosen:
             # a procedure: its steps, from the best sentence's paragraph
@@ -710,13 +714,20 @@ def _table_statements(e: Evidence) -> list[Statement]:
 
 
 def _sentences(
-    e: Evidence, wanted: set[str], identifiers: set[str], codes: AbstractSet[str] = frozenset()
+    e: Evidence,
+    wanted: set[str],
+    identifiers: set[str],
+    codes: AbstractSet[str] = frozenset(),
+    signals: Sequence[str] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
-    (``E4031`` in a sentence is not about ``E4027``).
+    (``E4031`` in a sentence is not about ``E4027``). A sentence under a heading that
+    names every code or signal the question asks about (``signals``: "### When starting
+    the program on the TP, I get a C207A0 error.") is about it: the heading's words count
+    as its own, and the answer cites it after the heading.
     """
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
@@ -754,11 +765,15 @@ def _sentences(
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
         own = set(terms(text))
+        # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
+        # that does not name it tells of it: the heading goes with it.
+        lead = heading if signals and _names_signals(signals, heading, text) else ""
+        own_and_lead = own | set(terms(lead))
         named = _identifier_terms(own)
         inherited = {t for t in _identifier_terms(about) if not _has_sibling(t, named)}
         subjects = frozenset(named | inherited)
         id_share = coverage(identifiers, subjects)
-        word_share = coverage(words, {_singular(t) for t in own | about})
+        word_share = coverage(words, {_singular(t) for t in own_and_lead | about})
         n_ids, n_words = IDENTIFIER_WEIGHT * len(identifiers), len(words)
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
@@ -776,6 +791,7 @@ def _sentences(
                 context,
                 (),
                 heading,
+                lead,
                 own_words=own_share,
             )
         )
@@ -792,6 +808,13 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+    # A sentence told under the asked code's heading is read on through the sentence
+    # after it when that leans on it ("… only when the fieldbus is enabled after the
+    # driver has started. Otherwise you will run into #204 …"): a code's entry is short.
+    whole = [
+        replace(s, then=s.steps[0]) if s.lead and s.steps and leans.match(s.steps[0]) else s
+        for s in whole
+    ]
     # A table row read as its labelled cells ("Name: moteus-c1; … Abs Max Voltage: 51V
     # (<= 12S); Peak Output: 20A; …") is also read cell by cell, each with the cell
     # naming the row: the asked cell answers, not the row's other columns (its "Peak
@@ -799,6 +822,14 @@ def _sentences(
     return whole + [
         _scored(c, s, wanted, identifiers, codes) for s in whole for c in _cells(s.text)
     ]
+
+
+def _names_signals(signals: Sequence[str], heading: str, text: str) -> bool:
+    """``heading`` names every one of ``signals`` and ``text`` does not name them all."""
+    asked = Asks(signals=tuple(signals))
+    return unnamed_signal(asked, heading, quoted=True) is None and bool(
+        unnamed_signal(asked, text, quoted=True)
+    )
 
 
 def _cells(text: str) -> list[str]:

@@ -271,8 +271,11 @@ def _task(
         else (),
     )
     about = ""
+    identifier = bool(model_terms(terms(item)))  # "diesel" names no documents; "CH-310" does
+    if TaskFilter.IDENTIFIER in template.filters and not identifier:
+        return None
     if TaskFilter.ABOUT in template.filters:
-        if not model_terms(terms(item)):  # "diesel" names no documents; "CH-310" does
+        if not identifier:
             return None
         about = item
     return RetrievalTask(
