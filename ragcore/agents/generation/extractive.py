@@ -442,8 +442,14 @@ class ExtractiveGenerator:
                 addresses(wanted_attributes, s.text) for s in about
             )
             if (relevant or unaddressed and about) and not statements:
-                names = " or ".join(a.name for a in wanted_attributes)
-                reason = f"the evidence is about the subject but gives no {names}"
+                if wanted_attributes:
+                    names = " or ".join(a.name for a in wanted_attributes)
+                    reason = f"the evidence is about the subject but gives no {names}"
+                else:  # the requirement no sentence met, of the best one sharing words
+                    reason = _unmet_by_all(asks, named, relevant) or (
+                        "the sentences sharing the question's words only repeat it or "
+                        "tell of something else"
+                    )
                 return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
         if not statements:
             return Draft(NO_ANSWER, (), self.name, abstained=True)
@@ -608,6 +614,14 @@ def _for_parts(
             best = min(found, key=lambda t: (-t.score, t.evidence.number))
             added.append(_cite(best))
     return added
+
+
+def _unmet_by_all(asks: Asks, named: Sequence[str], sentences: Sequence[_Sentence]) -> str:
+    """What the best of ``sentences`` (by score) lacks of what the question asks for
+    (``unmet``), or "" when it lacks nothing a check names."""
+    for s in sorted(sentences, key=lambda s: -s.score)[:1]:
+        return unmet(asks, named, _read_on(s, asks), s.evidence.text) or ""
+    return ""
 
 
 def _asks_a_value(asks: Asks) -> bool:

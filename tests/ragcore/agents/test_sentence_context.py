@@ -58,3 +58,20 @@ def test_a_code_is_told_of_under_its_heading_and_cited_after_it():
     assert draft.text.startswith("When starting the program on the TP, I get a C207A0 error: ")
     assert "enabled EtherNet/IP fieldbus" in draft.text
     assert draft.text.count("C207A0") == 1  # the heading once, however many sentences
+
+
+def test_a_decline_says_what_no_sentence_gave_when_no_attribute_is_asked():
+    stepper = document("linuxcnc-src/docs_src_config_stepper-diagnostics", "Stepper Diagnostics")
+    chunk = (
+        "RTAPI: ERROR: Unexpected realtime delay on task n\n\n"
+        "The stepper moves one step each time you jog."
+    )
+    question = "getting 'RTAPI: ERROR: Unexpected realtime delay on task n' - which setting?"
+    draft = ExtractiveGenerator().generate(
+        question, [evidence(1, chunk, stepper)], perceive(question)
+    )
+    assert draft.abstained
+    # Not "… but gives no " with nothing named.
+    assert draft.reason == (
+        "the sentences sharing the question's words only repeat it or tell of something else"
+    )
