@@ -84,6 +84,7 @@ def test_a_named_code_is_also_searched_by_its_own_name_in_every_document(sample_
     plan = sample_orchestrator.plan(perceive("What torque for the HP-400 platen bolts?"))
     [named] = [t for t in plan.tasks if t.reason == "passages-naming-each-identifier"]
     assert (named.mode, named.query, named.about) == ("keyword", "HP-400", "")
+    assert named.unnamed == "HP-400"  # its hits count only if no document is about it
     # Not for a named thing that is no identifier ("diesel").
     plan = sample_orchestrator.plan(perceive("How often is the diesel generator tested?"))
     assert not [t for t in plan.tasks if t.reason == "passages-naming-each-identifier"]
@@ -98,6 +99,19 @@ def test_documents_about_a_model_are_those_naming_it(searching_orchestrator):
     assert result.hits and all("CP-350" in h.document.title for h in result.hits)
     # Its best hit is evidence even when the regulation outranks the manual.
     assert result.hits[0].chunk_id in {e.chunk_id for e in retrieval.evidence}
+
+
+def test_a_model_with_documents_of_its_own_adds_no_passages_by_its_bare_name(
+    searching_orchestrator,
+):
+    # The CP-350 manual is about the CP-350: the passages naming it would only crowd the
+    # regulation out of the evidence.
+    p = perceive("Does the CP-350 need hearing protection under the noise regulation?")
+    plan = searching_orchestrator.plan(p)
+    [named] = [t for t in plan.tasks if t.unnamed]
+    retrieval = searching_orchestrator.execute(plan, p, {})
+    [result] = [r for r in retrieval.results if r.task is named]
+    assert result.hits == ()
 
 
 def test_a_time_constraint_adds_a_dated_keyword_task_on_regulations(sample_orchestrator):
