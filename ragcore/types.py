@@ -101,6 +101,9 @@ class TaskFilter(_Vocabulary):
     """Only earlier revisions (documents a newer one supersedes)."""
     ABOUT = "about"
     """Only documents whose title or metadata names the task's side or entity."""
+    IDENTIFIER = "identifier"
+    """Only for a side or entity that is an identifier (a model or a code: "C207A0"), and
+    its hits only when no document is about it (its title or metadata names it)."""
 
 
 class ForEach(_Vocabulary):

@@ -90,6 +90,9 @@ _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
+# A table row rendered as labelled cells: "Name: moteus-c1; Min Voltage: 10V; …".
+_LABELLED_CELL = re.compile(r"^[^:;]{1,40}: \S")
+_ROW_CELLS = 3
 _SHORT = 12  # a line this short is a scrap, or the command a sentence introduces
 _TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
 _HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
@@ -244,7 +247,9 @@ class ExtractiveGenerator:
         else:
             identifiers = _question_identifiers(perception)
             codes = _question_identifiers(perception, CODE_LABELS)
-            sentences = [s for e in evidence for s in _sentences(e, wanted, identifiers, codes)]
+            sentences = [
+                s for e in evidence for s in _sentences(e, wanted, identifiers, codes, asks.signals)
+            ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
             if not identifiers <= known:
@@ -332,7 +337,7 @@ class ExtractiveGenerator:
                     addresses(wanted_attributes, s.text)
                     and not table.contrast(asks.terms, s.text)
                     and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
-                    and not unnamed_signal(asks, f"{s.context} {s.text}", quoted=True)
+                    and not unnamed_signal(asks, f"{s.lead} {s.context} {s.text}", quoted=True)
                     and not unstated_default(asks, f"{s.context} {s.text}", quoted=True)
                     and not other_code(asks, s.text)
                     # A sentence giving the asked key a value has the shape asked:
@@ -443,8 +448,14 @@ class ExtractiveGenerator:
                 addresses(wanted_attributes, s.text) for s in about
             )
             if (relevant or unaddressed and about) and not statements:
-                names = " or ".join(a.name for a in wanted_attributes)
-                reason = f"the evidence is about the subject but gives no {names}"
+                if wanted_attributes:
+                    names = " or ".join(a.name for a in wanted_attributes)
+                    reason = f"the evidence is about the subject but gives no {names}"
+                else:  # the requirement no sentence met, of the best one sharing words
+                    reason = _unmet_by_all(asks, named, relevant) or (
+                        "the sentences sharing the question's words only repeat it or "
+                        "tell of something else"
+                    )
                 return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
         if not statements:
             return Draft(NO_ANSWER, (), self.name, abstained=True)
@@ -538,6 +549,8 @@ class ExtractiveGenerator:
                 continue  # says nothing new
             if any(c.text == s.context for c in chosen):
                 s = replace(s, context="")  # its antecedent is in the answer already
+            if any(c.lead == s.lead for c in chosen):
+                s = replace(s, lead="")  # its heading is in the answer already
             chosen.append(s)
         if kind == AnswerType.PROCEDURE and chosen:
             # a procedure: its steps, from the best sentence's paragraph
@@ -616,6 +629,14 @@ def _for_parts(
             best = min(found, key=lambda t: (-t.score, t.evidence.number))
             added.append(_cite(best))
     return added
+
+
+def _unmet_by_all(asks: Asks, named: Sequence[str], sentences: Sequence[_Sentence]) -> str:
+    """What the best of ``sentences`` (by score) lacks of what the question asks for
+    (``unmet``), or "" when it lacks nothing a check names."""
+    for s in sorted(sentences, key=lambda s: -s.score)[:1]:
+        return unmet(asks, named, _read_on(s, asks), s.evidence.text) or ""
+    return ""
 
 
 def _asks_a_value(asks: Asks) -> bool:
@@ -722,13 +743,20 @@ def _table_statements(e: Evidence) -> list[Statement]:
 
 
 def _sentences(
-    e: Evidence, wanted: set[str], identifiers: set[str], codes: AbstractSet[str] = frozenset()
+    e: Evidence,
+    wanted: set[str],
+    identifiers: set[str],
+    codes: AbstractSet[str] = frozenset(),
+    signals: Sequence[str] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
-    (``E4031`` in a sentence is not about ``E4027``).
+    (``E4031`` in a sentence is not about ``E4027``). A sentence under a heading that
+    names every code or signal the question asks about (``signals``: "### When starting
+    the program on the TP, I get a C207A0 error.") is about it: the heading's words count
+    as its own, and the answer cites it after the heading.
     """
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
@@ -766,11 +794,15 @@ def _sentences(
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
         own = set(terms(text))
+        # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
+        # that does not name it tells of it: the heading goes with it.
+        lead = heading if signals and _names_signals(signals, heading, text) else ""
+        own_and_lead = own | set(terms(lead))
         named = _identifier_terms(own)
         inherited = {t for t in _identifier_terms(about) if not _has_sibling(t, named)}
         subjects = frozenset(named | inherited)
         id_share = coverage(identifiers, subjects)
-        word_share = coverage(words, {_singular(t) for t in own | about})
+        word_share = coverage(words, {_singular(t) for t in own_and_lead | about})
         n_ids, n_words = IDENTIFIER_WEIGHT * len(identifiers), len(words)
         overall = (n_ids * id_share + n_words * word_share) / ((n_ids + n_words) or 1)
         score = overall * (0.5 + 0.5 * e.score)
@@ -788,12 +820,13 @@ def _sentences(
                 context,
                 (),
                 heading,
+                lead,
                 own_words=own_share,
             )
         )
         paragraphs.append(paragraph)
         introduced = text.endswith(":")
-    return [
+    whole = [
         replace(
             s,
             steps=tuple(
@@ -804,6 +837,50 @@ def _sentences(
         )
         for i, s in enumerate(out)
     ]
+    # A sentence told under the asked code's heading is read on through the sentence
+    # after it when that leans on it ("… only when the fieldbus is enabled after the
+    # driver has started. Otherwise you will run into #204 …"): a code's entry is short.
+    whole = [
+        replace(s, then=s.steps[0]) if s.lead and s.steps and leans.match(s.steps[0]) else s
+        for s in whole
+    ]
+    # A table row read as its labelled cells ("Name: moteus-c1; … Abs Max Voltage: 51V
+    # (<= 12S); Peak Output: 20A; …") is also read cell by cell, each with the cell
+    # naming the row: the asked cell answers, not the row's other columns (its "Peak
+    # Output" is no answer to an input voltage, nor a reason to pass the row over).
+    return whole + [
+        _scored(c, s, wanted, identifiers, codes) for s in whole for c in _cells(s.text)
+    ]
+
+
+def _names_signals(signals: Sequence[str], heading: str, text: str) -> bool:
+    """``heading`` names every one of ``signals`` and ``text`` does not name them all."""
+    asked = Asks(signals=tuple(signals))
+    return unnamed_signal(asked, heading, quoted=True) is None and bool(
+        unnamed_signal(asked, text, quoted=True)
+    )
+
+
+def _cells(text: str) -> list[str]:
+    """The cells of a table row rendered as labelled cells, each after the row's first
+    (its name): none for text that is not such a row."""
+    cells = [c.strip() for c in text.rstrip(".").split("; ")]
+    if len(cells) < _ROW_CELLS or not all(_LABELLED_CELL.match(c) for c in cells):
+        return []
+    return [f"{cells[0]}; {c}." for c in cells[1:]]
+
+
+def _scored(
+    text: str, row: _Sentence, wanted: set[str], identifiers: set[str], codes: AbstractSet[str]
+) -> _Sentence:
+    """``text`` (a cell of ``row``) scored as ``row`` is, in its place."""
+    e = row.evidence
+    [cell] = [
+        s
+        for s in _sentences(replace(e, hit=replace(e.hit, text=text)), wanted, identifiers, codes)
+        if s.text == text
+    ] or [replace(row, text=text)]
+    return replace(cell, evidence=e, heading=row.heading, context="", steps=())
 
 
 _SECTIONS = {

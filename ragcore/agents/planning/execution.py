@@ -98,6 +98,14 @@ class Executor:
         if filters.knowledge_bases:  # search the named bases the store has
             kbs = tuple(kb for kb in filters.knowledge_bases if kb in known)
             filters = replace(filters, knowledge_bases=kbs)
+        if task.unnamed:
+            # Passages naming a code no document is about; none when one is (its own
+            # manual or FAQ entry is found by the other tasks, and ranked by them).
+            hits = self._search(task.query, mode=task.mode, k=task.k, filters=filters, scope=scope)
+            name = named_identifiers(task.unnamed)
+            if any(name <= identifiers_of(h.document) for h in hits):
+                hits = []
+            return tuple(hits), (time.perf_counter() - started) * 1000
         if not task.about:
             hits = self._search(task.query, mode=task.mode, k=task.k, filters=filters, scope=scope)
             return tuple(hits), (time.perf_counter() - started) * 1000

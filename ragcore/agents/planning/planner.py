@@ -85,6 +85,7 @@ class SearchKey(NamedTuple):
     k: int
     filters: SearchFilters
     about: str = ""
+    unnamed: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,12 +103,16 @@ class RetrievalTask:
     about: str = ""
     """Only hits from documents whose title or metadata names this identifier ("CH-310"):
     a question about one model and a rule may otherwise retrieve only the rule."""
+    unnamed: str = ""
+    """Hits only when no hit's document is about this identifier (its title or metadata
+    names it): a code named only in passages ("… I get a C207A0 error"), which a search
+    for the whole question missed. A model with a manual of its own is found by that."""
 
     @property
     def key(self) -> SearchKey:
         """Identifies the search itself: two tasks with one key would return the same hits."""
         query = " ".join(self.query.lower().split())
-        return SearchKey(query, self.mode, self.k, self.filters, self.about)
+        return SearchKey(query, self.mode, self.k, self.filters, self.about, self.unnamed)
 
 
 @dataclass(frozen=True)
@@ -270,9 +275,14 @@ def _task(
         if TaskFilter.SOURCE in template.filters and p.constraints.source
         else (),
     )
-    about = ""
+    about, unnamed = "", ""
+    identifier = bool(model_terms(terms(item)))  # "diesel" names no documents; "CH-310" does
+    if TaskFilter.IDENTIFIER in template.filters:
+        if not identifier:
+            return None
+        unnamed = item
     if TaskFilter.ABOUT in template.filters:
-        if not model_terms(terms(item)):  # "diesel" names no documents; "CH-310" does
+        if not identifier:
             return None
         about = item
     return RetrievalTask(
@@ -285,6 +295,7 @@ def _task(
         priority=template.priority,
         reason=reason,
         about=about,
+        unnamed=unnamed,
     )
 
 

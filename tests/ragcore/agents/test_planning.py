@@ -71,10 +71,23 @@ def test_a_simple_question_takes_the_fast_path(sample_orchestrator):
 def test_a_named_model_adds_a_keyword_task_kept_to_its_documents(sample_orchestrator):
     plan = sample_orchestrator.plan(perceive("What torque for the HP-400 platen bolts?"))
     [base] = [t for t in plan.tasks if t.reason == "base"]
-    [about] = [t for t in plan.tasks if t.reason != "base"]
+    [about] = [t for t in plan.tasks if t.reason == "documents-about-each-named-model"]
     assert base.about == ""
     assert (about.mode, about.about) == ("keyword", "HP-400")
     assert about.query.startswith("HP-400 ")
+
+
+def test_a_named_code_is_also_searched_by_its_own_name_in_every_document(sample_orchestrator):
+    # A code named only in a passage ("### When starting the program on the TP, I get a
+    # C207A0 error."), in no document's title: the whole question's words rank longer
+    # chunks sharing more of them first.
+    plan = sample_orchestrator.plan(perceive("What torque for the HP-400 platen bolts?"))
+    [named] = [t for t in plan.tasks if t.reason == "passages-naming-each-identifier"]
+    assert (named.mode, named.query, named.about) == ("keyword", "HP-400", "")
+    assert named.unnamed == "HP-400"  # its hits count only if no document is about it
+    # Not for a named thing that is no identifier ("diesel").
+    plan = sample_orchestrator.plan(perceive("How often is the diesel generator tested?"))
+    assert not [t for t in plan.tasks if t.reason == "passages-naming-each-identifier"]
 
 
 def test_documents_about_a_model_are_those_naming_it(searching_orchestrator):
@@ -86,6 +99,19 @@ def test_documents_about_a_model_are_those_naming_it(searching_orchestrator):
     assert result.hits and all("CP-350" in h.document.title for h in result.hits)
     # Its best hit is evidence even when the regulation outranks the manual.
     assert result.hits[0].chunk_id in {e.chunk_id for e in retrieval.evidence}
+
+
+def test_a_model_with_documents_of_its_own_adds_no_passages_by_its_bare_name(
+    searching_orchestrator,
+):
+    # The CP-350 manual is about the CP-350: the passages naming it would only crowd the
+    # regulation out of the evidence.
+    p = perceive("Does the CP-350 need hearing protection under the noise regulation?")
+    plan = searching_orchestrator.plan(p)
+    [named] = [t for t in plan.tasks if t.unnamed]
+    retrieval = searching_orchestrator.execute(plan, p, {})
+    [result] = [r for r in retrieval.results if r.task is named]
+    assert result.hits == ()
 
 
 def test_a_time_constraint_adds_a_dated_keyword_task_on_regulations(sample_orchestrator):
@@ -211,7 +237,9 @@ def test_adjust_follows_what_failed_and_never_repeats_a_search(sample_orchestrat
         assert len(plans) < 10, "adjust must run out of new searches"
     keys = [t.key for pl in plans for t in pl.tasks]
     assert len(keys) == len(set(keys))
-    assert {t.mode for t in plans[1].tasks if not t.about} == {"keyword"}
+    # (the tasks kept to a model's documents or searching its bare name aside)
+    switched = [t for t in plans[1].tasks if not t.about and "passages-naming" not in t.reason]
+    assert {t.mode for t in switched} == {"keyword"}
 
 
 # -- the strategy file -----------------------------------------------------------------
