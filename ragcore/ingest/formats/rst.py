@@ -9,7 +9,7 @@ links become their text (``:ref:`Wiring <wiring>``` is ``Wiring``, ```ODrive <ur
 ``ODrive``), emphasis and literal marks their content, comments and directive options
 disappear, an image its ``:alt:`` text; the content of admonitions and code blocks
 stays. Grid and simple tables and ``list-table`` become one ``Column: value; …`` block
-per row.
+per row (a grid cell spanning rows stands in each row beside it).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
 _SUBSTITUTION = re.compile(r"\|([\w -]+)\|_?")
 _GRID_BORDER = re.compile(r"^\s*\+[-=+]+\+\s*$")
+_BORDER_RUN = re.compile(r"\+[-=]{3,}\+")  # in every grid border line, whole or partial
 _SIMPLE_BORDER = re.compile(r"^\s*=+(?:\s+=+)+\s*$")
 _LIST_ROW = re.compile(r"^(\s*)\*\s+-\s+(.*)$")
 _LIST_CELL = re.compile(r"^(\s*)-\s+(.*)$")
@@ -253,21 +254,61 @@ def _table(lines: list[str], i: int, builder: TextBuilder) -> int:
 
 
 def _grid_table(block: list[str]) -> tuple[list[str], list[list[str]]]:
-    rows: list[list[str]] = []
+    """A grid table's header and rows. Columns are cut at every ``+`` of any border line,
+    and a content line only where it has a ``|`` there, so a cell spanning columns keeps
+    its text whole. A cell spanning rows (a border line crossing the table only partly,
+    ``|  **Power**  +-------+``) stands in each row beside it: "Power; Amber; Brownout
+    protection tripped" — the way a reader takes it."""
+    bounds = sorted({k for row in block if _is_border(row) for k in _corners(row)})
+    columns = list(zip(bounds, bounds[1:]))
+    cells = [""] * len(columns)
     header: list[str] = []
-    current: list[str] | None = None
+    rows: list[list[str]] = []
+    written = False  # content since the last border
+
+    def add(row: str, cuts: list[int]) -> None:
+        nonlocal written
+        for first, nxt in zip(cuts, [*cuts[1:], len(columns)]):
+            text = _segment(row, columns[first][0], columns[nxt - 1][1]).strip()
+            if text.strip("-=+|"):
+                cells[first] = f"{cells[first]} {text}".strip()
+                written = True
+
     for row in block:
-        if _GRID_BORDER.match(row):
-            if current is not None:
-                if "=" in row and not header:
-                    header = current
-                else:
-                    rows.append(current)
-            current = None
+        if not _is_border(row):
+            add(row, [k for k, (a, _) in enumerate(columns) if k == 0 or row[a : a + 1] == "|"])
             continue
-        parts = [p.strip() for p in row.strip().strip("|").split("|")]
-        current = parts if current is None else [f"{a} {b}".strip() for a, b in zip(current, parts)]
+        ends = [not _segment(row, a, b).strip("-=+") for a, b in columns]
+        # a cell spanning rows may say its text on a border line beside it
+        add(row, [k for k, (a, _) in enumerate(columns) if k == 0 or row[a : a + 1] in "|+"])
+        if written:
+            if "=" in row and not header and not rows:
+                header = list(cells)
+            else:
+                rows.append(list(cells))
+        cells = ["" if ended else cell for cell, ended in zip(cells, ends)]
+        written = False
     return [inline(h) for h in header], [[inline(c) for c in r] for r in rows]
+
+
+def _is_border(row: str) -> bool:
+    """A line of a grid table's borders: whole (``+---+===+``) or crossing only the
+    columns whose cells end there (``|   +-----+``)."""
+    return bool(_BORDER_RUN.search(row))
+
+
+def _corners(row: str) -> list[int]:
+    """Where a border line's ``+`` meets a border run (not a "+" of a cell's text)."""
+    return [
+        k
+        for k, c in enumerate(row)
+        if c == "+" and any(n in "-=" for n in row[max(k - 1, 0) : k] + row[k + 1 : k + 2])
+    ]
+
+
+def _segment(row: str, start: int, end: int) -> str:
+    """``row`` between two column bounds, without them."""
+    return row[start + 1 : end]
 
 
 def _simple_table(block: list[str]) -> tuple[list[str], list[list[str]]]:

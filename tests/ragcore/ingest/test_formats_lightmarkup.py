@@ -103,3 +103,35 @@ def test_asciidoc_keeps_sections_and_drops_markup():
     params = next(s for s in doc.sections if s.path[-1] == "Parameters")
     assert params.path == ("GS2 VFD Driver", "Configuration", "Parameters")
     assert "19.2 kbps" in text[params.start : params.end]
+
+
+GRID = """\
+Indicator lights
+================
+
++------------+--------------+-----------------------------------+
+| Light      | State        | Meaning                           |
++============+==============+===================================+
+| **Power**  | Green        | Supply is good                    |
+|            +--------------+-----------------------------------+
+|            | Amber        | Undervoltage, outputs are         |
+|            |              | disabled                          |
++------------+--------------+-----------------------------------+
+| **Fault**  | Lit while the drive starts, then off             |
+|            +--------------+-----------------+-----------------+
+|            | 2 flashes    | Overcurrent     | Reset the drive |
++------------+--------------+-----------------+-----------------+
+"""
+
+
+def test_a_grid_table_cell_spanning_rows_stands_in_each_row_beside_it():
+    [doc] = load_bytes(GRID.encode(), "lights.rst")
+    rows = [line for line in doc.text.splitlines() if line.startswith("Light:")]
+    assert rows == [
+        "Light: Power; State: Green; Meaning: Supply is good",
+        "Light: Power; State: Amber; Meaning: Undervoltage, outputs are disabled",
+        # a cell spanning columns keeps its text whole; one split later gets a column
+        "Light: Fault; State: Lit while the drive starts, then off",
+        "Light: Fault; State: 2 flashes; Meaning: Overcurrent; Reset the drive",
+    ]
+    assert "+--" not in doc.text and "|" not in doc.text
