@@ -410,7 +410,9 @@ class Answerer:
         """``no_answer`` with the reason: the schema cannot express the question, and
         no LLM is configured or its proposed query was refused (``llm_sql``)."""
         table = f"table {data.table!r}" if data.table else "the tables"
-        reason = f"{table} cannot answer this: {data.reason}"
+        # a reason naming its table opens with it ("table 'flights': it holds nothing …")
+        said = data.reason.removeprefix(f"{table}: ") if data.table else data.reason
+        reason = f"{table} cannot answer this: {said}"
         evidence: tuple[Evidence, ...] = ()
         with q.tracer.span(Stage.PLAN) as span:
             span.note(f"data question not expressible: {reason}")
