@@ -165,8 +165,9 @@ def test_a_simple_answer_has_citations_report_trace_and_timings(sample_engine):
     assert citation.title.startswith("HP-400")
     assert citation.updated_at == date(2023, 11, 15)
     assert answer.evidence[citation.number - 1].chunk_id == citation.chunk_id
-    # One round: the base task and the keyword task kept to the HP-400's documents.
-    assert answer.report.passed and answer.rounds == 1 and answer.tasks == 2
+    # One round: the base task, the keyword task kept to the HP-400's documents, and the
+    # passages naming the HP-400 by name (strategy rule passages-naming-each-identifier).
+    assert answer.report.passed and answer.rounds == 1 and answer.tasks == 3
     names = [node.name for node in answer.trace.walk()]
     for stage in ("perception", "plan", "retrieval", "generation", "validation"):
         assert stage in names

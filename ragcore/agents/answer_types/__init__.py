@@ -35,7 +35,6 @@ from ragcore.agents.answer_types.reason import no_reason
 from ragcore.agents.answer_types.steps import no_step
 from ragcore.agents.evidence import Evidence
 from ragcore.agents.perception.asks import AnswerType, Asks
-from ragcore.agents.reading import term_set
 from ragcore.documents import DocumentInfo
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import CODE_TERM, find_entities
@@ -49,7 +48,7 @@ from ragcore.text.quantities import (
     quantities,
     word_number_spans,
 )
-from ragcore.text.terms import STOPWORDS, model_terms, terms
+from ragcore.text.terms import terms
 from ragcore.text.unit_table import unit_table
 
 # A part or order number written without "P/N": "88-2041-09", "SK.400-12", "4471203".
@@ -305,28 +304,12 @@ def _compact_figure() -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.])\d+(?:\.\d+)?(?:{'|'.join(map(re.escape, symbols))})(?![\w])")
 
 
-def part_asked(question: str) -> tuple[str, frozenset[str]]:
-    """The part a part-number question asks the number of, as written and as terms: the
-    phrase ``lexicon.part_number_of`` / ``part_number_before`` read, its terms without
-    names, stopwords, generic words or words saying which number ("the right part
-    number", ``lexicon.number_qualifiers``): "E1140 flush filter" → flush, filter;
-    "battery part no?" → battery; no terms when it asks of a model itself ("What's the
-    RA-6 part number?")."""
-    skip = STOPWORDS | term_set("generic") | term_set("number_qualifiers")
-    for name in ("part_number_of", "part_number_before"):
-        if m := pattern("lexicon", name).search(question):
-            phrase = m.group("thing").strip()
-            words = {t for t in terms(phrase) if t not in skip and not model_terms([t])}
-            if words:
-                return phrase, frozenset(words)
-    return "", frozenset()
-
-
-def unnamed_part(question: str, text: str) -> str | None:
-    """Why ``text`` does not give the part number of the part ``question`` asks about
-    (``part_asked``), or None: it names none of its words — the seal's number is no
-    answer for the flush filter's ("seal" for the "seal kit" is)."""
-    phrase, part = part_asked(question)
+def unnamed_part(asked: tuple[str, frozenset[str]], text: str) -> str | None:
+    """Why ``text`` does not give the part number of the part asked about
+    (``Perception.part_asked``: as written, as terms), or None: it names none of its
+    words — the seal's number is no answer for the flush filter's ("seal" for the "seal
+    kit" is)."""
+    phrase, part = asked
     said = families(terms(text))
     if not part or any(in_family(t, said) for t in part):
         return None

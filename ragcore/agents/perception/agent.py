@@ -27,6 +27,7 @@ from ragcore.agents.perception.model import Constraints, Entity, Perception
 from ragcore.agents.perception.nlp import load_pipeline
 from ragcore.agents.perception.rules import DEFAULT_RULES, Rules, load_rules
 from ragcore.agents.perception.time import find_times, one_word_periods
+from ragcore.agents.perception.written import asked_models, asked_sides, orders_sides, part_asked
 from ragcore.agents.reading import written_names
 from ragcore.errors import ConfigError, InvalidQueryError
 from ragcore.text.lexicon import pattern
@@ -211,7 +212,7 @@ class PerceptionAgent:
         sides = sides if route == Route.COMPARISON else ()
         spacy = self._spacy_entities(text, taken) if again is None else _outside(again, taken)
         entities = (*found, *spacy)
-        return Perception(
+        read = Perception(
             text,
             action,
             entities,
@@ -222,6 +223,14 @@ class PerceptionAgent:
             self._warnings,
             asks,
             numbered_models=tuple(dict.fromkeys(n for n, _, _ in named)),
+        )
+        comparatives = self._attributes.comparatives
+        return replace(
+            read,
+            written_models=asked_models(read),
+            orders_sides=orders_sides(read, comparatives),
+            asked_sides=asked_sides(read, comparatives),
+            part_asked=part_asked(text),
         )
 
     def identifiers(self, text: str) -> tuple[Entity, ...]:

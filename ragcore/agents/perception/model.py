@@ -80,6 +80,15 @@ class Perception:
     """Bare numbers standing where a model's name stands ("the 737's pressure filters"):
     no identifier the rules' patterns read, but the model the question asks about — a
     follow-up naming one restates its model and borrows none."""
+    written_models: tuple[tuple[str, int, int], ...] = ()
+    """The models the question names however typed ("ac-110", "the 737"), as written and
+    where, in question order (``written.asked_models``)."""
+    orders_sides: bool = False
+    """It asks which of its sides is more: its answer needs a figure of each."""
+    asked_sides: tuple[str, ...] = ()
+    """The sides its answer must give something for (``written.asked_sides``)."""
+    part_asked: tuple[str, frozenset[str]] = ("", frozenset())
+    """The part a part-number question asks the number of, as written and as terms."""
 
     @property
     def identifiers(self) -> tuple[str, ...]:

@@ -1,32 +1,17 @@
-"""The models a question names and the sides it asks to be put in order, read for the
-checks however the question was typed.
-
-Perception reads identifiers as the rules' patterns spell them ("AC-110"); a person also
-types "ac-110", "cp500" or "the 75". A check that needs the question's models must not
-lose one to its spelling: "bigger motor: ac-110 or the cp-350 pump?" compares two sides,
-and "seal interval on the cp-500?" is not answered by the CP-200 manual.
-"""
+"""Whether an answer's text names a model the question asked about, however either was
+typed ("B737-800" names the 737; "above 75 °C" names no 75). What the question names is
+read once by perception (``perception.written``: ``Perception.written_models``,
+``asked_sides``)."""
 
 from __future__ import annotations
 
 import re
 
-from ragcore.agents.attributes import Comparatives
-from ragcore.agents.perception.asks import QuestionForm, side_by_side
-from ragcore.agents.perception.model import Perception
-from ragcore.agents.reading import written_names
+from ragcore.agents.perception.written import key
 from ragcore.text.quantities import mask_quantities
 from ragcore.text.terms import model_terms, terms
-from ragcore.types import Action, Route
 
-# Asking the same of each model named side by side ("What oil do the AC-75 and the AC-110
-# take?"), as perception reads it for its comparison route.
-_SAME_OF_EACH = frozenset([Action.LOOKUP, Action.LIST])
-
-
-def key(name: str) -> str:
-    """A name as compared: "ac-110", "AC-110" and "AC110" are one ("ac110")."""
-    return "".join(terms(name))
+__all__ = ["key", "names_model"]
 
 
 def names_model(name: str, text: str) -> bool:
@@ -45,51 +30,3 @@ def names_model(name: str, text: str) -> bool:
     return (
         wanted.isdigit() and re.search(rf"(?<![\d.]){wanted}(?![\d]|\.\d)", figureless) is not None
     )
-
-
-def asked_models(perception: Perception) -> tuple[tuple[str, int, int], ...]:
-    """The models the question names, as written and where, in question order: its
-    identifiers however capitalised (no error codes), and the bare numbers that stand for
-    a model ("the 737 reservoir", ``Perception.numbered_models``)."""
-    text = perception.question
-    found = {start: (text[start:end], start, end) for _, start, end in written_names(text)}
-    for number in perception.numbered_models:
-        for m in re.finditer(rf"(?<![\w.-]){re.escape(number)}(?![\w-])", text):
-            if not any(a <= m.start() < b for _, a, b in found.values()):
-                found.setdefault(m.start(), (number, m.start(), m.end()))
-    seen: set[str] = set()
-    out = []
-    for name, start, end in sorted(found.values(), key=lambda f: f[1]):
-        if (k := key(name)) and k not in seen:
-            seen.add(k)
-            out.append((name, start, end))
-    return tuple(out)
-
-
-def orders_sides(perception: Perception, comparatives: Comparatives) -> bool:
-    """The question asks which of its sides is more ("which one is louder, …?", "is that
-    more than the 75?", "bigger motor: A or B?"): its answer needs a figure of each."""
-    if perception.asks.choice:
-        return True
-    return (
-        perception.action == Action.COMPARE and comparatives.find(perception.question) is not None
-    )
-
-
-def asked_sides(perception: Perception, comparatives: Comparatives) -> tuple[str, ...]:
-    """The sides the answer must give something for: a comparison's as perception read
-    them; else, however typed, the models a question asking which is more names (its
-    models side by side, or its one or two models: "more than the 75?" names the side a
-    follow-up adds), or the models side by side of a question asking the same of each."""
-    if perception.route == Route.COMPARISON:
-        return perception.sides
-    models = asked_models(perception)
-    run = side_by_side(perception.question, models)
-    if orders_sides(perception, comparatives):
-        if len(run) >= 2:
-            return run
-        return tuple(n for n, _, _ in models) if len(models) <= 2 else ()
-    asks = perception.asks
-    if perception.action in _SAME_OF_EACH and asks.form == QuestionForm.VALUE:
-        return run
-    return ()

@@ -208,9 +208,13 @@ class AnswerModel:
         # one identifier, else the question's ("it", "its", "the pump"). A code the
         # question names as one ("fault code E-34") is no subject in any statement. The
         # question's one model however typed ("seal interval on the cp-500?") is one.
-        subject = self.asks.subject or _single(
-            {n for n, _, _ in written_names(perception.question)} - self.asks.codes
-        )
+        typed = {  # each named as the identifiers name it ("cp-350" is "cp350")
+            name
+            for written, _, _ in perception.written_models
+            if written not in perception.numbered_models
+            for name, _, _ in written_names(written)
+        }
+        subject = self.asks.subject or _single(typed - self.asks.codes)
         earlier: frozenset[tuple[float, str]] = frozenset()
         statements = []
         leaning = _leaning(draft.statements, self.operands, draft.text)

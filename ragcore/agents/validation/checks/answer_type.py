@@ -70,7 +70,7 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources, owners):
         yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
     elif answer.asks.answer_type == AnswerType.PART_NUMBER and (
-        reason := unnamed_part(answer.perception.question, text)
+        reason := unnamed_part(answer.perception.part_asked, text)
     ):
         yield Finding(_RULES[AnswerType.PART_NUMBER], IssueKind.OFF_QUESTION, reason)
 

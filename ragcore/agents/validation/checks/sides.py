@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import answers_part
-from ragcore.agents.validation.asked import asked_sides, names_model, orders_sides
+from ragcore.agents.validation.asked import names_model
 from ragcore.agents.validation.checks.relations import (
     one_sided,
     single_figure_comparison,
@@ -44,7 +44,7 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
     if missing := one_sided(answer.draft.statements, comparatives):
         yield Finding("sides.one_sided", IssueKind.MISSING_SIDE, missing)
     compared = bool(_sides(answer))
-    ordered = orders_sides(answer.perception, comparatives)
+    ordered = answer.perception.orders_sides
     if single := single_figure_comparison(
         answer.asks, answer.draft.text, compared, comparatives, ordered=ordered
     ):
@@ -53,17 +53,14 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
 
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
     """A comparison's sides, or those of a question asking which is more or the same of
-    each model, however it typed them (``asked.asked_sides``)."""
-    return asked_sides(answer.perception, answer.judges.attributes.comparatives)
+    each model, however it typed them (``Perception.asked_sides``)."""
+    return answer.perception.asked_sides
 
 
 def _of_figures(answer: AnswerModel) -> bool:
     """The sides are compared by figures: a comparison, or a question asking which of
     them is more."""
-    comparatives = answer.judges.attributes.comparatives
-    return answer.perception.action == Action.COMPARE or orders_sides(
-        answer.perception, comparatives
-    )
+    return answer.perception.action == Action.COMPARE or answer.perception.orders_sides
 
 
 def _has_data_for(

@@ -5,7 +5,7 @@ answer is not ``ok``, whatever it says. (Reported as ``off_question``: a ``wrong
 would make ``elsewhere`` turn answers other checks already find about another subject
 from ``uncertain`` into ``no_answer``.)
 
-A model the question names (however typed, ``asked.asked_models``) is covered when the
+A model the question names (however typed, ``Perception.written_models``) is covered when the
 answer names it or a cited source does (its text, title or metadata). One not covered is
 answered from another model's document when a cited document is about one model only
 (``figures.document_entity``) and that is its sister (same letters: CP-200 for the
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Evidence, is_table_evidence
-from ragcore.agents.validation.asked import asked_models, key, names_model
+from ragcore.agents.validation.asked import key, names_model
 from ragcore.agents.validation.figures import document_entity, family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
@@ -29,7 +29,7 @@ from ragcore.types import Check, IssueKind
 
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("subject.other_model",))
 def about_the_asked_model(answer: AnswerModel) -> Iterator[Finding]:
-    asked = {key(name): name for name, _, _ in asked_models(answer.perception)}
+    asked = {key(name): name for name, _, _ in answer.perception.written_models}
     if not asked or not answer.draft.statements or not answer.cited:
         return
     written = " ".join((strip_citations(answer.draft.text), *map(_described, answer.cited)))
