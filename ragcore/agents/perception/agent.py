@@ -224,12 +224,14 @@ class PerceptionAgent:
             asks,
             numbered_models=tuple(dict.fromkeys(n for n, _, _ in named)),
         )
-        comparatives = self._attributes.comparatives
+        # what the question names however typed, for the checks (``written``)
+        typed = asked_models(read)
+        ordered = orders_sides(read, self._attributes.comparatives)
         return replace(
             read,
-            written_models=asked_models(read),
-            orders_sides=orders_sides(read, comparatives),
-            asked_sides=asked_sides(read, comparatives),
+            written_models=typed,
+            orders_sides=ordered,
+            asked_sides=asked_sides(read, typed, ordered),
             part_asked=part_asked(text),
         )
 

@@ -60,16 +60,18 @@ def orders_sides(perception: Perception, comparatives: Comparatives) -> bool:
     )
 
 
-def asked_sides(perception: Perception, comparatives: Comparatives) -> tuple[str, ...]:
+def asked_sides(
+    perception: Perception, models: tuple[tuple[str, int, int], ...], ordered: bool
+) -> tuple[str, ...]:
     """The sides the answer must give something for: a comparison's as perception read
-    them; else, however typed, the models a question asking which is more names (its
-    models side by side, or its one or two models: "more than the 75?" names the side a
-    follow-up adds), or the models side by side of a question asking the same of each."""
+    them; else, however typed, the models (``asked_models``) a question asking which is
+    more (``ordered``) names (its models side by side, or its one or two models: "more
+    than the 75?" names the side a follow-up adds), or the models side by side of a
+    question asking the same of each."""
     if perception.route == Route.COMPARISON:
         return perception.sides
-    models = asked_models(perception)
     run = side_by_side(perception.question, models)
-    if orders_sides(perception, comparatives):
+    if ordered:
         if len(run) >= 2:
             return run
         return tuple(n for n, _, _ in models) if len(models) <= 2 else ()
