@@ -225,13 +225,13 @@ class PerceptionAgent:
             numbered_models=tuple(dict.fromkeys(n for n, _, _ in named)),
         )
         # what the question names however typed, for the checks (``written``)
-        typed = asked_models(read)
+        as_typed = asked_models(read)
         ordered = orders_sides(read, self._attributes.comparatives)
         return replace(
             read,
-            written_models=typed,
+            written_models=as_typed,
             orders_sides=ordered,
-            asked_sides=asked_sides(read, typed, ordered),
+            asked_sides=asked_sides(read, as_typed, ordered),
             part_asked=part_asked(text),
         )
 
