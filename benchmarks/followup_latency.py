@@ -4,11 +4,11 @@ file, with the conversation kept as a session keeps it.
 For each turn after the first, times (a) ``follow_up`` alone — the rewrite — and (b) what
 a turn in a session adds to a turn asked alone: reading the previous turn's question
 again (kept by the agent from that turn), the rewrite, and reading the rewrite when there
-is one — as sessions read it (``run(…, read_before=…)``: the spaCy entities of the
-turns it was made of, found again by their text) and, for comparison in the same run, read afresh
-(``run``: spaCy run again on the rewrite, ``added_rerun_ms``). The perception of the turn
-itself is paid with or without a session and is not counted. Prints the p50 / p95 of each
-over ``--rounds`` passes (goal: the rewrite adds ≤ 2 ms p50).
+is one — as sessions read it (``read_previous``, ``read_rewrite``: the spaCy entities
+of the turns it was made of, found again by their text) and, for comparison in the same
+run, read afresh (``run``: spaCy run again on the rewrite, ``added_rerun_ms``). The
+perception of the turn itself is paid with or without a session and is not counted.
+Prints the p50 / p95 of each over ``--rounds`` passes (goal: the rewrite adds ≤ 2 ms p50).
 
     python benchmarks/followup_latency.py [--conversations FILE] [--rounds 5]
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from _common import percentile
 
-from ragcore.agents.perception.agent import PerceptionAgent, referents
+from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.perception.conversation import (
     TurnState,
     summarise,
@@ -50,16 +50,12 @@ def main() -> None:
             for turn in conversation.turns:
                 perception = agent.run(turn.question)
                 started = time.perf_counter()  # as Answerer.answer reads a turn in a session
-                last = kept[0] if kept else None
-                before = referents(last.names) if last and last.followed else None
-                previous = agent.run(last.question, read_before=before) if last else None
+                previous = agent.read_previous(kept)
                 begun = time.perf_counter()
                 found = agent.follow_up(perception, previous, tuple(kept))
                 done = time.perf_counter()
                 if found is not None and previous is not None:
-                    earlier = (t.names for t in kept)
-                    seen = referents(perception.entities, previous.entities, *earlier)
-                    perception = agent.run(found.question, read_before=seen)
+                    perception = agent.read_rewrite(found, perception, previous, kept)
                 ended = time.perf_counter()
                 if found is not None:
                     agent.run(found.question)  # read afresh, for comparison

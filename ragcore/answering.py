@@ -35,7 +35,7 @@ from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, is_table_evidenc
 from ragcore.agents.generation import numbering
 from ragcore.agents.generation.extractive import Generator
 from ragcore.agents.generation.llm import OpenAICompatibleGenerator
-from ragcore.agents.perception.agent import Perception, PerceptionAgent, referents
+from ragcore.agents.perception.agent import Perception, PerceptionAgent
 from ragcore.agents.perception.conversation import TurnState
 from ragcore.agents.perception.data_question import (
     Ambiguous,
@@ -264,17 +264,14 @@ class Answerer:
         tracer = Tracer("ask", repr(question[:120]) if isinstance(question, str) else "")
         with tracer.span(Stage.PERCEPTION) as span:
             perception = self.perception.run(question)
-            asked, rewrite, previous = perception.question, None, None
-            if conversation:
-                last = conversation[0]  # read as it was: a rewrite from its turns' entities
-                kept = referents(last.names) if last.followed else None
-                previous = self.perception.run(last.question, read_before=kept)
+            asked, rewrite = perception.question, None
+            previous = self.perception.read_previous(conversation)
+            if previous is not None:
                 rewrite = self.perception.follow_up(perception, previous, conversation)
             if rewrite is not None and previous is not None:
-                # every word of it was read in its own turn: no second NER (see ``run``)
-                turns = (t.names for t in conversation)
-                seen = referents(perception.entities, previous.entities, *turns)
-                perception = self.perception.run(rewrite.question, read_before=seen)
+                perception = self.perception.read_rewrite(
+                    rewrite, perception, previous, conversation
+                )
                 perception = replace(
                     perception, introduced=rewrite.introduced, replaced=rewrite.replaced
                 )

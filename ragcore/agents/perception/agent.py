@@ -182,7 +182,8 @@ class PerceptionAgent:
         keywords = _keywords(tokens, rules, time_span + direct)  # greetings are no keywords
         # Models typed in lower case ("ac-110 or the cp-350") are sides and models side by
         # side as the capitalised are; they stay out of the identifiers a follow-up reads.
-        typed = _typed_models(text, found, weeks)
+        names = written_names(text)  # identifiers however typed: read once, used twice
+        typed = _typed_models(text, names, found, weeks)
         named_models = sorted([*found, *typed], key=lambda e: e.start)
         sides = _sides(named_models, tokens, rules, text) if action == Action.COMPARE else ()
         models = [(e.text, e.start, e.end) for e in named_models if e.label == "MODEL"]
@@ -225,7 +226,7 @@ class PerceptionAgent:
             numbered_models=tuple(dict.fromkeys(n for n, _, _ in named)),
         )
         # what the question names however typed, for the checks (``written``)
-        as_typed = asked_models(read)
+        as_typed = asked_models(read, names)
         ordered = orders_sides(read, self._attributes.comparatives)
         return replace(
             read,
@@ -248,8 +249,8 @@ class PerceptionAgent:
     ) -> Rewrite | None:
         """``perception``'s question rewritten to stand alone when it leans on the previous
         turn's (``previous``, read from that turn's rewritten question), else None: it is
-        then no follow-up and stays as asked (also when the rewrite changes nothing). Run
-        the rewrite through ``run`` to read it. ``conversation``: the earlier turns as
+        then no follow-up and stays as asked (also when the rewrite changes nothing). Read
+        the rewrite with ``read_rewrite``. ``conversation``: the earlier turns as
         kept, newest first (the previous one first), for the referents in play."""
         as_kept = {t.question: t.names for t in conversation if t.followed}
 
@@ -260,6 +261,29 @@ class PerceptionAgent:
         found = rewrite(perception, previous, self._rules.followup, conversation, reread)
         same = found is not None and _folded(found.question) == _folded(perception.question)
         return None if found is None or same else found
+
+    def read_previous(self, conversation: Sequence[TurnState]) -> Perception | None:
+        """The previous turn's question (``conversation[0]``, newest first) read as it was
+        read then: a rewrite from the named entities its turn kept, so the agent's recent
+        readings serve it and spaCy is not run again. None without a previous turn."""
+        if not conversation:
+            return None
+        last = conversation[0]
+        return self.run(last.question, read_before=referents(last.names) if last.followed else None)
+
+    def read_rewrite(
+        self,
+        found: Rewrite,
+        perception: Perception,
+        previous: Perception,
+        conversation: Sequence[TurnState] = (),
+    ) -> Perception:
+        """A follow-up's rewrite (``follow_up``) read from the turns it was made of — the
+        follow-up ``perception``, the ``previous`` turn and the ``conversation`` in play —
+        without a second spaCy pass (see ``run``)."""
+        turns = (t.names for t in conversation)
+        seen = referents(perception.entities, previous.entities, *turns)
+        return self.run(found.question, read_before=seen)
 
     def _spacy_entities(self, text: str, taken: list[tuple[int, int]]) -> tuple[Entity, ...]:
         """spaCy's entities that overlap no pattern entity."""
@@ -329,15 +353,18 @@ def _pattern_entities(text: str, rules: Rules) -> list[Entity]:
 
 
 def _typed_models(
-    text: str, found: Sequence[Entity], skip: Sequence[tuple[int, int]]
+    text: str,
+    names: Sequence[tuple[str, int, int]],
+    found: Sequence[Entity],
+    skip: Sequence[tuple[int, int]],
 ) -> list[Entity]:
     """Models the rules' patterns miss for their spelling ("ac-110", "cp500": typed in
-    lower case; ``reading.written_names``), outside the identifiers ``found`` and the
-    ``skip`` spans (periods)."""
+    lower case; ``names``, ``reading.written_names`` of ``text``), outside the
+    identifiers ``found`` and the ``skip`` spans (periods)."""
     taken = [(e.start, e.end) for e in found] + list(skip)
     return [
         Entity(text[start:end], "MODEL", EntitySource.PATTERN, start, end)
-        for _, start, end in written_names(text)
+        for _, start, end in names
         if not any(a < end and start < b for a, b in taken)
     ]
 

@@ -12,11 +12,12 @@ and "seal interval on the cp-500?" is not answered by the CP-200 manual.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ragcore.agents.attributes import Comparatives
 from ragcore.agents.perception.asks import QuestionForm, side_by_side
 from ragcore.agents.perception.model import Perception
-from ragcore.agents.reading import term_set, written_names
+from ragcore.agents.reading import term_set
 from ragcore.text.lexicon import pattern
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.types import Action, Route
@@ -31,12 +32,15 @@ def key(name: str) -> str:
     return "".join(terms(name))
 
 
-def asked_models(perception: Perception) -> tuple[tuple[str, int, int], ...]:
+def asked_models(
+    perception: Perception, names: Sequence[tuple[str, int, int]]
+) -> tuple[tuple[str, int, int], ...]:
     """The models the question names, as written and where, in question order: its
-    identifiers however capitalised (no error codes), and the bare numbers that stand for
-    a model ("the 737 reservoir", ``Perception.numbered_models``)."""
+    identifiers however capitalised (``names``, ``reading.written_names`` of the question;
+    no error codes), and the bare numbers that stand for a model ("the 737 reservoir",
+    ``Perception.numbered_models``)."""
     text = perception.question
-    found = {start: (text[start:end], start, end) for _, start, end in written_names(text)}
+    found = {start: (text[start:end], start, end) for _, start, end in names}
     for number in perception.numbered_models:
         for m in re.finditer(rf"(?<![\w.-]){re.escape(number)}(?![\w-])", text):
             if not any(a <= m.start() < b for _, a, b in found.values()):
