@@ -134,9 +134,26 @@ def _start(pgdata: Path, port: int, user: str | None, settings: str) -> None:
         raise RuntimeError(f"{exc}\nserver log:\n{text[-3000:]}") from exc
 
 
+def as_user(command: list[str], user: str | None) -> list[str]:
+    """``command`` to run as ``user`` (None: as we are), through util-linux's setpriv,
+    which execs it in place.
+
+    Not subprocess's ``user=``: that needs a plain fork() of the test process, which runs
+    every atfork handler of its threads (gRPC, onnxruntime, BLAS) while they work, and
+    a test that killed PostgreSQL beside a live gRPC server once hung there in CI;
+    without ``user=`` Python spawns with vfork, which runs none.
+    """
+    if user is None:
+        return command
+    import pwd
+
+    group = pwd.getpwnam(user).pw_gid
+    return ["setpriv", f"--reuid={user}", f"--regid={group}", "--init-groups", "--", *command]
+
+
 def _run(args: list[str], user: str | None) -> None:
-    command = [str(POSTGRES_BIN_PATH / args[0]), *args[1:]]
-    done = subprocess.run(command, capture_output=True, text=True, user=user, timeout=120)
+    command = as_user([str(POSTGRES_BIN_PATH / args[0]), *args[1:]], user)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         raise RuntimeError(
             f"{' '.join(command)} failed ({done.returncode}): {done.stdout}{done.stderr}"

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from pg_server import as_user
 from test_store_contract import DIMENSION, EMBEDDER, corpus, written
 
 from ragcore.config import StoreSettings
@@ -57,8 +58,7 @@ def bouncer_url(postgres_server, postgres_url):
     for path in folder.iterdir():
         path.chmod(0o666)
     bouncer = subprocess.Popen(
-        [PGBOUNCER, str(folder / "pgbouncer.ini")],
-        user=postgres_server.user,
+        as_user([PGBOUNCER, str(folder / "pgbouncer.ini")], postgres_server.user),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,  # it logs to its logfile
     )
