@@ -121,7 +121,8 @@ def test_an_ingest_through_one_engine_is_found_through_another_at_once(
             hits = b.search("MX-9 mixer fault F17 torque limiter", k=1)
             if hits and hits[0].document_id == "mixer-mx9":
                 break
-            assert time.monotonic() - written < 1.0, "not found through the other engine"
+            # Soon, not never (the time itself: benchmarks/shared_postgres.py, within 1 s).
+            assert time.monotonic() - written < 10.0, "not found through the other engine"
         assert b.stats().documents == 4
         a.delete("mixer-mx9")
         assert all(h.document_id != "mixer-mx9" for h in b.search("MX-9 mixer F17"))

@@ -64,7 +64,7 @@ def test_the_pool_holds_at_most_pool_size_connections_and_statements_stop_at_the
             sql.reading("sleeping") as conn,
         ):
             conn.execute("SELECT pg_sleep(5)")
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 4.5  # cut at 1 s, not the 5 s of sleep
         assert store.available  # a slow statement is not an outage
         with store.connection() as one, store.connection() as two:
             assert one is not two
