@@ -20,7 +20,11 @@ stated tersely ("upsd listens on TCP port 3493 by default.") is looked for among
 sentences sharing half as many words when none sharing enough gives it (``_near``); what
 a thing is for, in a sentence leaning on the one naming it, is read with its antecedent;
 a yes/no question's subject may be named by the document's title; the command a
-sentence introduces with a colon, on a line of its own, is part of it.
+sentence introduces with a colon, on a line of its own, is part of it. When no sentence
+shares enough of the question by its own words, a question whose answer a sentence can
+be checked against (``_checkable``) is looked for among the sentences read where they
+stand: with their section path, heading, the FAQ question they answer, the sentence
+before them and the identifiers their chunk names (``_in_context``).
 """
 
 from __future__ import annotations
