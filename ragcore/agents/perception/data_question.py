@@ -225,6 +225,8 @@ class _Words:
     """Words joining a name turned round: "volume of sales" of "sales volume"."""
     happening: frozenset[str] = frozenset()
     """Verbs saying only that the rows happened ("were received"): they select none."""
+    row_words: tuple[str, ...] = ()
+    """Words naming any table's rows ("records", "entries"), beside its own names."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -360,6 +362,7 @@ def _words() -> _Words:
         happening=frozenset(
             _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
         ),
+        row_words=_strings(data.get("row_words", {}), "words", "row_words"),
     )
 
 
@@ -383,6 +386,8 @@ _DATE_WORDS = frozenset({"date", "day", "month", "time", "at", "on", "year"})
 _ROW_GAP = 4
 """Words that may stand between "earliest" and the rows' name ("earliest QuickFix
 Industrial order")."""
+_COUNT_GAP = 4
+"""Words a count may stand before the rows it counts: "how many of Irma's observations"."""
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.IGNORECASE)
 
 
@@ -449,6 +454,57 @@ def _value_key(value: Value) -> Phrase:
     return words[1:] if words[:1] in (("p/n",), ("pn",)) else words
 
 
+def _happening(word: str, happening: frozenset[str]) -> bool:
+    """Whether ``word`` is a verb of the rows happening in any of its forms: "arriving"
+    and "arrives" of "arrive", "shipping" of "ship"."""
+    if word in happening:
+        return True
+    for suffix, ends in (("ing", ("", "e")), ("es", ("", "e")), ("s", ("",))):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            bases = {base + end for end in ends}
+            if len(base) > 3 and base[-1] == base[-2]:
+                bases.add(base[:-1])  # "shipping" -> "ship"
+            if bases & happening:
+                return True
+    return False
+
+
+def _function_word(key: Phrase) -> bool:
+    """Whether a stored value is one word every question may hold ("and", "one", "no"):
+    it is read as the value only where written as stored, in a name's or a code's case
+    ("AND" the country code, "One" the storm), never from the plain word ("between A and
+    B", "which one", "category 5 ones")."""
+    words = _words()
+    return len(key) == 1 and (key[0] in words.stopwords or key[0] in words.numbers)
+
+
+def _value_phrases(
+    stored: Iterable[tuple[Value, T]],
+) -> tuple[list[tuple[Phrase, T]], list[tuple[Phrase, T]]]:
+    """The stored values as matched (lowercase words, ``attr="exact"``), and apart those
+    that are function words (``_function_word``), as stored (``attr="raw"``); a function
+    word stored in lowercase ("no") is read by no question."""
+    plain: list[tuple[Phrase, T]] = []
+    cased: list[tuple[Phrase, T]] = []
+    for value, label in stored:
+        if not (key := _value_key(value)):
+            continue
+        if not _function_word(key):
+            plain.append((key, label))
+        elif (text := str(value).strip()) != text.lower():
+            cased.append(((text,), label))
+    return plain, cased
+
+
+def _claim_values(
+    claims: _Claims, plain: list[tuple[Phrase, T]], cased: list[tuple[Phrase, T]]
+) -> list[tuple[int, int, T]]:
+    """Every occurrence of the values (``_value_phrases``), in question order."""
+    found = claims.claim(plain, attr="exact") + claims.claim(cased, attr="raw")
+    return sorted(found, key=lambda f: f[0])
+
+
 def _shape(text: str) -> str:
     """ "CP-200" -> "A-9", "88-2041-09" -> "9-9-9": what kind of identifier it is."""
     text = re.sub(r"^\s*P/?N\s*", "", text, flags=re.IGNORECASE)
@@ -471,8 +527,9 @@ class _Claims:
     used: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self._starts: dict[str, dict[str, list[int]]] = {"exact": {}, "norm": {}}
+        self._starts: dict[str, dict[str, list[int]]] = {"exact": {}, "norm": {}, "raw": {}}
         for i, token in enumerate(self.tokens):
+            self._starts["raw"].setdefault(token.raw, []).append(i)
             self._starts["exact"].setdefault(token.exact, []).append(i)
             self._starts["norm"].setdefault(token.norm, []).append(i)
 
@@ -638,8 +695,8 @@ def named_rows(
     for schema in schemas:
         stored = values.get(schema.name, {})
         claims = _Claims(tokens, set(time_span))
-        phrases = [(key, str(v)) for vs in stored.values() for v in vs if (key := _value_key(v))]
-        found = claims.claim(phrases, attr="exact")
+        plain, cased = _value_phrases((v, str(v)) for vs in stored.values() for v in vs)
+        found = _claim_values(claims, plain, cased)
         held = sum(j - i for i, j, _ in found)
         if held and (best is None or held > best[0]):
             named = tuple(dict.fromkeys(value for _, _, value in found))
@@ -655,8 +712,8 @@ def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequen
     but is none ("Depot West" of a table holding "Depot North") counts too: it names a
     thing of that table, which the table lacks, not the "West" region of another."""
     claims = _Claims(tokens, set(time_span))
-    phrases = [(key, None) for values in stored.values() for v in values if (key := _value_key(v))]
-    held = sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
+    phrases, cased = _value_phrases((v, None) for values in stored.values() for v in values)
+    held = sum(j - i for i, j, _ in _claim_values(claims, phrases, cased))
     named = {w for key, _ in phrases if len(key) > 1 for w in key}
     run: list[int] = []
     for k in range(len(tokens) + 1):
@@ -814,6 +871,10 @@ class _Reader:
         """The words naming a value, a dimension or a measure: a word right after one
         describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
         left"), unless it selects rows ("flights diverted")."""
+        self.measured: set[int] = set()
+        """The words naming a measure: after one, only a verb saying the rows happened
+        ("homes sold") describes it; a noun makes another name ("guest review score" is
+        no figure of the guests)."""
 
     def reading(self, measure: Measure | None = None) -> Reading | None:
         """How the question reads ``measure`` (by default the one chosen)."""
@@ -853,7 +914,7 @@ class _Reader:
             return None
         fits = len(self.matched)
         if isinstance(result, DataQuestion) and (unread := self._unread(result)):
-            result = self._unapplied(unread)
+            result = self._partial(unread) or self._unapplied(unread)
         # of readings alike, the one reading more of the question's words: "part
         # category" (a column) over "part" (another table's part number)
         return (specific, fits, len(self.claims.used)), result
@@ -873,10 +934,14 @@ class _Reader:
         tokens, used, words = self.tokens, self.claims.used, self.words
         plain = words.stopwords | words.skip
         describing = set()
+        # the words of the table's own name for its rows: "open purchase orders" of
+        # purchase_orders, "storm track observations" of "... storm and hurricane track
+        # observations from ..."
+        own = {*_phrase(self.schema.name), *_phrase(self.schema.rows_head)}
         for i in self.rows_named:  # the words right before the rows' name
             k = i - 1
             while k >= 0 and k not in used and tokens[k].norm not in plain:
-                if tokens[k].norm not in _phrase(self.schema.name):  # "open purchase orders"
+                if tokens[k].norm not in own:
                     describing.add(k)
                 k -= 1
         # Words that add no constraint by where they stand: a value's description right
@@ -889,12 +954,14 @@ class _Reader:
             token, prior = tokens[k], tokens[k - 1].exact
             if k in used or k in describing or token.raw[:1].isupper():
                 continue
-            happened = token.exact in words.happening
+            happened = _happening(token.exact, words.happening)
             verb = happened and (prior in words.subjects or prior in words.auxiliaries)
             selecting = token.exact.endswith("ed") and not happened
+            naming = k - 1 in self.measured and k - 1 not in self.valued and not happened
             if (
                 k - 1 in self.named
                 and not selecting
+                and not naming
                 or verb
                 or (k - 1 in following and prior not in plain)
             ):
@@ -986,6 +1053,54 @@ class _Reader:
 
         return lambda token: all(idle(p) for p in re.split(r"[-/.'’]", token.raw) if p)
 
+    def _partial(self, unread: list[_Token]) -> Ambiguous | None:
+        """Words the query left unread that are words of other measures' names ("the
+        average waiting time": "days in waiting list", and "lead time"; "Irma's wind
+        field": the "tropical storm wind field" and the "hurricane wind field", not the
+        "wind" read): the question names a measure in part, and two fit. Ambiguous,
+        naming them, rather than a figure of the measure read or no answer at all. The
+        measure read stays one of them unless its words and the unread ones stand side
+        by side, a longer name of the others ("wind field"). With one reading only, or
+        any word that leaves rows out or selects them, None: declined as unread."""
+        words, chosen = self.words, self.chosen
+        if chosen is None or any(t.exact in words.negations for t in unread):
+            return None
+        plain = words.stopwords | words.skip | words.which
+        position = {id(t): k for k, t in enumerate(self.tokens)}
+        span = self.readings[chosen][1] if chosen in self.readings else frozenset()
+        found: list[Measure] = []
+        superseded = False
+        for token in unread:
+            k = position[id(token)]
+            if token.norm in plain or (token.raw[:1].isupper() and token.start > 0):
+                continue  # a name the table may not hold: declined naming it
+            named = [
+                m
+                for m in self.schema.measures
+                if m is not chosen
+                and not m.counts_rows
+                and any(token.norm in _phrase(n) for n in (m.name, *m.synonyms))
+            ]
+            if not named:
+                return None  # a word no measure has: a constraint left out
+            found += [m for m in named if m not in found]
+            beside = {self.tokens[c].norm for c in span if abs(c - k) == 1}
+            superseded = superseded or any(
+                beside & set(_phrase(n)) for m in named for n in (m.name, *m.synonyms)
+            )
+        readings = [*found, *([] if superseded else [chosen])]
+        if len(readings) < 2:
+            return None
+        said = tuple(t.raw for t in unread if t.norm not in plain)
+        return Ambiguous(
+            tuple(
+                self.reading(m)
+                if m is chosen and self.reading(m) is not None
+                else Reading(self.schema.name, m.name, said, Directness.SYNONYM)
+                for m in readings
+            )  # type: ignore[misc]
+        )
+
     def _unapplied(self, unread: list[_Token]) -> Unexpressible:
         """Why a question with words the query cannot read gets no figure: a name (a
         supplier, a plant) the table does not hold, or words it has nothing for."""
@@ -1071,7 +1186,7 @@ class _Reader:
     def _measures(self) -> list[tuple[int, int, Measure]]:
         before = set(self.claims.used)  # the periods': no measure's words
         names: list[tuple[str, Measure]] = []
-        rows = self.schema.rows_noun
+        rows = self.schema.rows_nouns
         forms = self.words.verb_forms
         verbal: set[tuple[Phrase, Measure]] = set()
         for measure in self.schema.measures:
@@ -1088,7 +1203,8 @@ class _Reader:
             if measure.counts_rows and rows:
                 # a measure counting rows is named by the rows' name: "the most orders"
                 # of purchase_orders, whatever its synonyms say
-                names += [(self.schema.name, measure), (rows, measure)]
+                names += [(self.schema.name, measure), *((r, measure) for r in rows)]
+                names += [(r, measure) for r in self.words.row_words]
         names += self._extreme_variants(names)
         names += self._inverted(names)
         counted = self._counted_identifiers()
@@ -1278,6 +1394,9 @@ class _Reader:
                 m for i, j, m in measures if m.counts_rows and not self._counted(i, j, measures)
             }
             named = [m for m in named if m not in rows] or named
+        if len(named) > 1:  # "GBR guests ... the average lead time": what is aggregated
+            bound = {m for i, _, m in measures if self._aggregated(i)}
+            named = [m for m in named if m in bound] if len(bound) == 1 else named
         if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
             own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
             named = [m for m in named if m in own] or named
@@ -1299,6 +1418,16 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _aggregated(self, i: int) -> bool:
+        """Whether an aggregation or ranking word stands right before token ``i`` ("the
+        average lead time", "the highest rate"): the figure the question asks for."""
+        norms = [t.norm for t in self.tokens]
+        k = i
+        while k > 0 and norms[k - 1] in ("the", "a", "an"):
+            k -= 1
+        phrases = [p for p, _ in self.words.aggregations] + [p for p, _ in self.words.ranking]
+        return any(k >= len(p) and tuple(norms[k - len(p) : k]) == p for p in phrases)
 
     def _by_words(self, named: list[Measure]) -> list[Measure] | Ambiguous:
         """Of measures the question names, those its words read best: a reading holding
@@ -1368,17 +1497,28 @@ class _Reader:
         ("as-found error", "as-left error"; "labour hours", "VOR hours") reads them
         alike: ambiguous, no pick, rather than no table answer at all. A word that
         another word qualifies ("the flow rate of the CP-200") names something else."""
-        stored = [(key, None) for vs in self.values.values() for v in vs if (key := _value_key(v))]
+        stored, cased = _value_phrases((v, None) for vs in self.values.values() for v in vs)
         held = _Claims(self.tokens, set(self.claims.used))
         words = self.words
-        if not held.claim(stored, attr="exact") and not self._ranked_dimension():
+        dimensions = {w for d in self.schema.dimensions for w in self._own_words(d.column)}
+        qualifying = {t.norm for t in self.tokens} & dimensions
+        # "the average storm diameter in 2018": an aggregation of the table's period or
+        # of its things (a dimension named) speaks of its rows too
+        aggregated = any(any(held.find(p)) for p, _ in words.aggregations) and bool(
+            self.claims.used or qualifying
+        )
+        if (
+            not _claim_values(held, stored, cased)
+            and not self._ranked_dimension()
+            and not aggregated
+        ):
             return None
         plain = words.stopwords | words.skip | words.which | words.reading
         plain |= {w for p, _ in words.aggregations for w in p}
         for k, token in enumerate(self.tokens):
             if k in held.used or token.norm in plain:
                 continue
-            if k > 0 and self.tokens[k - 1].norm not in plain:
+            if k > 0 and self.tokens[k - 1].norm not in plain | qualifying:
                 continue  # "flow rate": another word makes it a name of its own
             named = [
                 m
@@ -1489,7 +1629,7 @@ class _Reader:
         names the rows ("the average days to close of emergency work orders")."""
         taken = {k for a, b, m in measures if (a, b) != (i, j) for k in range(a, b)}
         start = i
-        while start > 0 and i - start < 3 and start - 1 not in taken:
+        while start > 0 and i - start < _COUNT_GAP and start - 1 not in taken:
             start -= 1
         window = tuple(t.norm for t in self.tokens[start:j])
         asking = (Aggregation.COUNT, Aggregation.SUM) if totals else (Aggregation.COUNT,)
@@ -1497,14 +1637,12 @@ class _Reader:
         return any(window[k : k + len(p)] == p for p in counts for k in range(len(window)))
 
     def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Ambiguous | None]:
-        phrases = [
-            (key, (column, value))
-            for column, stored in self.values.items()
-            for value in stored
-            if (key := _value_key(value))
-        ]
-        found = self.claims.claim(phrases, attr="exact")
-        if (shared := self._shared_value(found, phrases)) is not None:
+        phrases, cased = _value_phrases(
+            (value, (column, value)) for column, stored in self.values.items() for value in stored
+        )
+        found = _claim_values(self.claims, phrases, cased)
+        every = phrases + [(_value_key(key[0]), label) for key, label in cased]
+        if (shared := self._shared_value(found, every)) is not None:
             return [], shared
         found += self._aliases()
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
@@ -1716,8 +1854,10 @@ class _Reader:
         measures = outside or measures
         # the rows: named by a measure counting them, or by the table's name's plural
         self.rows_named = [i for i, _, m in measures if m.counts_rows]
-        if rows := self.schema.rows_noun:
-            self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(rows)]
+        rows = {singular(r) for r in self.schema.rows_nouns}
+        if rows:
+            rows |= {_norm(r) for r in self.words.row_words}
+        self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm in rows]
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible | Ambiguous):
             return chosen
@@ -1737,6 +1877,7 @@ class _Reader:
                 needs_text = []
         for i, j, m in measures:
             self.named.update(range(i, j))  # "flights departed", "homes sold"
+            self.measured.update(range(i, j))
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
         if threshold := words.thresholds.search(self.text):
@@ -2160,7 +2301,16 @@ class _Reader:
         allowed = _allowed(measure, schema)
         for i, j, asked in aggregations:
             if asked is Aggregation.COUNT:
-                counted = [m for m in mentions if m.i == j]
+                # "how many storm track observations": the dimension's name says which
+                # rows, the rows' name after it is what is counted
+                counted = [
+                    m
+                    for m in mentions
+                    if m.i == j
+                    and not (
+                        measure.counts_rows and any(m.j <= k <= m.j + 2 for k in self.rows_named)
+                    )
+                ]
                 if counted and _phrase(measure.unit) in _COUNTED_UNITS:
                     continue  # "how many spare parts are in stock": units on hand
                 if counted:  # rows are no parts: a part has rows in several warehouses
