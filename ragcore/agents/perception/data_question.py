@@ -1065,6 +1065,9 @@ class _Reader:
         words, chosen = self.words, self.chosen
         if chosen is None or any(t.exact in words.negations for t in unread):
             return None
+        free = _Claims(self.tokens)
+        if any(any(free.find(phrase)) for phrase in words.conditions):
+            return None  # "on time", "late": a condition on the rows, not a name
         plain = words.stopwords | words.skip | words.which
         position = {id(t): k for k, t in enumerate(self.tokens)}
         span = self.readings[chosen][1] if chosen in self.readings else frozenset()
@@ -1074,6 +1077,8 @@ class _Reader:
             k = position[id(token)]
             if token.norm in plain or (token.raw[:1].isupper() and token.start > 0):
                 continue  # a name the table may not hold: declined naming it
+            if k > 0 and self.tokens[k - 1].exact in words.auxiliaries:
+                return None  # "were short": a condition on the rows, not a name
             named = [
                 m
                 for m in self.schema.measures
@@ -1426,7 +1431,9 @@ class _Reader:
         k = i
         while k > 0 and norms[k - 1] in ("the", "a", "an"):
             k -= 1
-        phrases = [p for p, _ in self.words.aggregations] + [p for p, _ in self.words.ranking]
+        # not "current" (latest): "at current stock, how many days" asks for days of cover
+        phrases = [p for p, a in self.words.aggregations if a is not Aggregation.LATEST]
+        phrases += [p for p, _ in self.words.ranking]
         return any(k >= len(p) and tuple(norms[k - len(p) : k]) == p for p in phrases)
 
     def _by_words(self, named: list[Measure]) -> list[Measure] | Ambiguous:
@@ -1877,7 +1884,8 @@ class _Reader:
                 needs_text = []
         for i, j, m in measures:
             self.named.update(range(i, j))  # "flights departed", "homes sold"
-            self.measured.update(range(i, j))
+            if not m.counts_rows:  # the rows' name: "bookings through the direct channel"
+                self.measured.update(range(i, j))
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
         if threshold := words.thresholds.search(self.text):
