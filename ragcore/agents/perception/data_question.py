@@ -381,6 +381,14 @@ _PERIOD_WORDS = frozenset(
     {"last", "this", "next", "previous", "past", "coming", "current"}
     | {"first", "second", "third", "fourth", "q1", "q2", "q3", "q4"}  # "first quarter of 2026"
 )
+_UNIT_DAYS = {
+    "day": (1, 1),
+    "week": (7, 7),
+    "month": (28, 31),
+    "quarter": (90, 92),
+    "year": (365, 366),
+}
+"""How many days a period of each unit spans."""
 _DATE_WORDS = frozenset({"date", "day", "month", "time", "at", "on", "year"})
 """Words of a date column's name that say only that it is a date ("closed_date")."""
 _ROW_GAP = 4
@@ -845,6 +853,8 @@ class _Reader:
         self.text = text
         self.tokens = tokens
         self.claims = _Claims(tokens, set(time_span))
+        self.time_span = frozenset(time_span)
+        """The words of the periods perception read."""
         if (counting := schema.counting) is not None:  # "how many stores issues"
             schema = replace(schema, measures=(*schema.measures, counting))
         self.schema = schema
@@ -902,6 +912,8 @@ class _Reader:
             if (shared := self._shared_head()) is not None:
                 return (1, 0, 0), shared  # "the error on TT-210": as-found or as-left
             return None
+        if (unit := self._unit_of(time)) is not None:
+            return (max(j - i for i, j, _ in measures), 0, 0), unit
         if vague:
             i, j = vague[0]
             return (max(j - i for i, j, _ in measures), 0, 0), self.unexpressible(
@@ -1166,6 +1178,29 @@ class _Reader:
         return any(any(fresh.find(key)) for n in names if (key := _name_keys(n)[1]))
 
     # -- the parts of a question -------------------------------------------------------
+
+    def _unit_of(self, time: TimeConstraint | None) -> Unexpressible | None:
+        """A unit of time said of a period read shorter than it ("the week of 2017-05-01"
+        read as the day): declined naming it, never the figure of the day instead."""
+        if time is None or time.start is None or time.end is None:
+            return None
+        days = (time.end - time.start).days + 1
+        tokens, span = self.tokens, self.time_span
+        for k, token in enumerate(tokens[:-1]):
+            lengths = _UNIT_DAYS.get(token.norm)
+            if lengths is None or k in span:
+                continue
+            of = tokens[k + 1].norm == "of" and k + 2 in span
+            # a longer period holds units of its own ("which month of 2017"): only one
+            # shorter than the unit said of it is not it
+            if (of or k + 1 in span) and days < lengths[0]:
+                said = self.claims.text(self.text, k, max(span) + 1)
+                return self.unexpressible(
+                    f"it reads {time.text!r} as {time.start}..{time.end}, no {token.norm}, and "
+                    f"cannot tell which {token.norm} {said!r} is; name it (e.g. "
+                    f"{_NAMED_PERIODS.get(token.norm, 'March 2026')!r})"
+                )
+        return None
 
     def _unread_periods(self) -> list[tuple[int, int]]:
         """Periods perception did not read ("last quarter", "next month"): claimed, so
@@ -1987,6 +2022,10 @@ class _Reader:
             dated = dated_by or schema.time_column
             rest = [c for c in (*group_by, *asked, dated) if c not in ids]
             group_by[:] = [*ids, *dict.fromkeys(rest)]
+        if not measure.counts_rows and any(  # "the parts cost per event": one row
+            k > 0 and self.tokens[k - 1].norm == "per" for k in self.rows_named
+        ):
+            self.per_row = True
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"
         if aggregation is Aggregation.SHARE and not group_by:
