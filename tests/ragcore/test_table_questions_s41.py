@@ -184,3 +184,27 @@ def test_the_sides_of_a_comparison_named_by_the_rows_words_are_answered(tables):
         "SELECT round(avg(labour_hours), 2) FROM fleet_service WHERE service_type = 'Brake Repair'",
     )
     assert f"{truth:.2f}".rstrip("0").rstrip(".") in answer.text, (truth, answer.text)
+
+
+def test_a_figure_asked_in_a_unit_is_the_measure_in_that_unit(tables):
+    engine, plain = tables
+    knots = _one(plain, "SELECT max(CAST(max_wind_kt AS INTEGER)) FROM atlantic_storms")
+    answer = engine.ask("What's the highest wind speed in mph ever recorded?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert "mph" in answer.text and f"{round(knots * 1.15078, 2)}" in answer.text, answer.text
+
+
+def test_a_condition_on_the_figure_written_after_it_is_declined(tables):
+    engine, _ = tables
+    answer = engine.ask("What was the average price per night for stays of 7 nights or more?")
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "7 nights or more" in answer.issues[0].message, answer.issues
+
+
+def test_rows_of_two_periods_compared_are_compared_by_their_count(tables):
+    engine, plain = tables
+    answer = engine.ask("How did bookings in July 2017 compare to July 2016?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    for month in ("2017-07", "2016-07"):
+        truth = _one(plain, f"SELECT count(*) FROM hotel_stays WHERE arrival_date LIKE '{month}%'")
+        assert f" is {truth} stays" in answer.text, (truth, answer.text)

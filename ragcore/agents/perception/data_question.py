@@ -225,6 +225,8 @@ class _Words:
     """Words joining a name turned round: "volume of sales" of "sales volume"."""
     happening: frozenset[str] = frozenset()
     """Verbs saying only that the rows happened ("were received"): they select none."""
+    compare: frozenset[str] = frozenset()
+    """Words comparing two sides ("versus", "compared"): the sides are each a figure."""
     row_words: tuple[str, ...] = ()
     """Words naming any table's rows ("records", "entries"), beside its own names."""
 
@@ -363,6 +365,7 @@ def _words() -> _Words:
             _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
         ),
         row_words=_strings(data.get("row_words", {}), "words", "row_words"),
+        compare=frozenset(_norm(w) for w in _strings(data.get("compare", {}), "words", "compare")),
     )
 
 
@@ -500,9 +503,18 @@ def _value_phrases(
             continue
         if not _function_word(key):
             plain.append((key, label))
+            if len(key) > 1 and (spelled := _spelled(key)) != key:
+                plain.append((spelled, label))  # "category five" of "category 5"
         elif (text := str(value).strip()) != text.lower():
             cased.append(((text,), label))
     return plain, cased
+
+
+def _spelled(key: Phrase) -> Phrase:
+    """A value's words with its small numbers spelled out ("category 5" -> "category
+    five"), as a question may write them; a number alone is no such name."""
+    words = {n: w for w, n in _words().numbers.items()}
+    return tuple(words.get(int(w), w) if w.isdigit() and len(w) < 3 else w for w in key)
 
 
 def _claim_values(
@@ -867,6 +879,8 @@ class _Reader:
         self.identifiers = identifiers
         """Dimensions with a value of their own in every row: "per" one is "per row"."""
         self.per_row = False
+        self.comparing = False
+        """Two periods compared: the rows named alone are compared by their count."""
         self.rows_named: list[int] = []
         """Where the question names the table's rows ("work orders", "orders")."""
         self.row_extreme: tuple[int, int, Aggregation] | None = None
@@ -1434,6 +1448,9 @@ class _Reader:
                 m for i, j, m in measures if m.counts_rows and not self._counted(i, j, measures)
             }
             named = [m for m in named if m not in rows] or named
+        if len(named) > 1:  # "the highest wind speed in mph": the measure in that unit
+            units = [m for m in named if self._in_unit(m)]
+            named = units if len(units) == 1 else named
         if len(named) > 1:  # "GBR guests ... the average lead time": what is aggregated
             bound = {m for i, _, m in measures if self._aggregated(i)}
             named = [m for m in named if m in bound] if len(bound) == 1 else named
@@ -1458,6 +1475,18 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _in_unit(self, measure: Measure) -> bool:
+        """Whether the question asks for the figure "in" the measure's unit ("in mph",
+        "in knots"): the figure asked is that one. A unit other measures share ("in
+        days": lead time, waiting days) tells none; a name is no unit ("in stock")."""
+        unit = _phrase(measure.unit)
+        if not unit or any(
+            m is not measure and m.unit == measure.unit for m in self.schema.measures
+        ):
+            return False
+        found = _Claims(self.tokens).find(unit)
+        return any(i > 0 and self.tokens[i - 1].norm == "in" for i, _ in found)
 
     def _aggregated(self, i: int) -> bool:
         """Whether an aggregation or ranking word stands right before token ``i`` ("the
@@ -1618,6 +1647,7 @@ class _Reader:
             )
             if m is measure and (
                 ranked
+                or self.comparing
                 or self._named_as_itself(i, j, m)
                 or self._counted(i, j, measures, totals=True)
             ):
@@ -1900,6 +1930,10 @@ class _Reader:
         if rows:
             rows |= {_norm(r) for r in self.words.row_words}
         self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm in rows]
+        # "how did bookings in July 2017 compare to July 2016": the rows of two periods
+        # compared, or of a change between them, are compared by their count
+        comparing = words.change | words.compare
+        self.comparing = len(periods) > 1 and any(t.norm in comparing for t in self.tokens)
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible | Ambiguous):
             return chosen
