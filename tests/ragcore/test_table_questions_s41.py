@@ -208,3 +208,17 @@ def test_rows_of_two_periods_compared_are_compared_by_their_count(tables):
     for month in ("2017-07", "2016-07"):
         truth = _one(plain, f"SELECT count(*) FROM hotel_stays WHERE arrival_date LIKE '{month}%'")
         assert f" is {truth} stays" in answer.text, (truth, answer.text)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was the average lead time for bookings with children?",
+        "How many bookings with 2 adults in May 2017?",
+    ],
+)
+def test_rows_selected_by_another_measure_s_figure_are_declined(tables, question):
+    engine, _ = tables
+    answer = engine.ask(question)
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "selects rows by their" in answer.issues[0].message, answer.issues

@@ -227,6 +227,8 @@ class _Words:
     """Verbs saying only that the rows happened ("were received"): they select none."""
     compare: frozenset[str] = frozenset()
     """Words comparing two sides ("versus", "compared"): the sides are each a figure."""
+    having: frozenset[str] = frozenset()
+    """Words before another measure that select rows by it ("with children")."""
     row_words: tuple[str, ...] = ()
     """Words naming any table's rows ("records", "entries"), beside its own names."""
 
@@ -365,6 +367,7 @@ def _words() -> _Words:
             _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
         ),
         row_words=_strings(data.get("row_words", {}), "words", "row_words"),
+        having=frozenset(_norm(w) for w in _strings(data.get("having", {}), "words", "having")),
         compare=frozenset(_norm(w) for w in _strings(data.get("compare", {}), "words", "compare")),
     )
 
@@ -1476,6 +1479,29 @@ class _Reader:
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
 
+    def _selecting(
+        self, measure: Measure, measures: list[tuple[int, int, Measure]]
+    ) -> Unexpressible | None:
+        """Another measure named after a word of having ("bookings with children",
+        "stays with 2 adults", "orders that had freight"): rows selected by a condition on
+        its figure, which no query states; declined naming it, never the figure of every
+        row. The rows' own name is none ("orders with ..." says which rows)."""
+        having = self.words.having
+        skip = self.words.skip | {"any", "some"}
+        for i, j, m in measures:
+            if m is measure or m.counts_rows or self._glossing(i):
+                continue
+            k = i - 1
+            while k >= 0 and (self.tokens[k].norm in skip or self._number(self.tokens[k])):
+                k -= 1
+            if k >= 0 and self.tokens[k].norm in having:
+                said = self.claims.text(self.text, k, j)
+                return self.unexpressible(
+                    f"it selects rows by their {m.name} ({said!r}), a condition on a figure "
+                    "that a query cannot state; ask for all rows, or name them by their values"
+                )
+        return None
+
     def _in_unit(self, measure: Measure) -> bool:
         """Whether the question asks for the figure "in" the measure's unit ("in mph",
         "in knots"): the figure asked is that one. A unit other measures share ("in
@@ -1957,6 +1983,8 @@ class _Reader:
                 self.measured.update(range(i, j))
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
+        if (selected := self._selecting(measure, measures)) is not None:
+            return selected
         if threshold := words.thresholds.search(self.text):
             return self.unexpressible(
                 f"a condition on the figure ({threshold.group(0)!r}) cannot be expressed; ask for "
