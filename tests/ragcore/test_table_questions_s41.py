@@ -222,3 +222,19 @@ def test_rows_selected_by_another_measure_s_figure_are_declined(tables, question
     answer = engine.ask(question)
     assert answer.status == AnswerStatus.NO_ANSWER, answer.text
     assert "selects rows by their" in answer.issues[0].message, answer.issues
+
+
+def test_a_title_before_a_name_is_no_filter_and_how_long_no_measure(tables):
+    engine, plain = tables
+    # "Hurricane Maria" is the storm at every status, not its hurricane observations
+    truth = _one(
+        plain,
+        "SELECT round(avg(CAST(max_wind_kt AS REAL)), 2) FROM atlantic_storms "
+        "WHERE storm_name = 'Maria' AND obs_date LIKE '2017%'",
+    )
+    answer = engine.ask("Average wind speed of Hurricane Maria in 2017?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    assert f"{truth:.2f}".rstrip("0").rstrip(".") in answer.text, (truth, answer.text)
+    # "how long": a duration, not the "long" (longitude) of the schema
+    lasted = engine.ask("How long did Katrina last?")
+    assert lasted.status != AnswerStatus.OK and "longitude is" not in lasted.text, lasted.text

@@ -1278,6 +1278,10 @@ class _Reader:
                 if measure not in sharing.setdefault((attr, key), []):
                     sharing[attr, key].append(measure)
         for i, j, m in self.claims.claim_names(names):
+            if j - i == 1 and i > 0 and self.tokens[i - 1].norm == "how":
+                # "how long did it last": the question's word, not the "long" (longitude)
+                self.claims.used.discard(i)
+                continue
             if any(a <= i and j <= b and b - a > j - i for a, b, _ in longer):
                 self.claims.used.difference_update(range(i, j))  # the dimension's words
             elif not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to"):
@@ -1752,7 +1756,11 @@ class _Reader:
         found += self.claims.claim([e[0] for e in folded.values() if len(e) == 1], attr="norm")
         found += self._kinds(phrases)
         filters: list[tuple[int, int, str, Value]] = []
+        titles = self._titles(found)
         for i, j, (column, value) in found:
+            if (i, j) in titles:
+                self.note(Role.FILTER, i, j, f"title of {titles[i, j]}, no filter")
+                continue
             if (
                 i > 0
                 and self.tokens[i - 1].exact in ("p/n", "pn")
@@ -1766,6 +1774,28 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _titles(
+        self, found: list[tuple[int, int, tuple[str, Value]]]
+    ) -> dict[tuple[int, int], str]:
+        """Values read from capitalised words right before the name of another column's
+        value ("Hurricane Maria", "Doctor Lee"): a title of that name, not a filter of
+        the rows (the storm called Hurricane Maria is Maria at every status). Only for a
+        value stored in lowercase (a kind, not a name)."""
+        starts = {i: (j, column) for i, j, (column, _) in found}
+        titles = {}
+        for i, j, (column, value) in found:
+            text = str(value)
+            after = starts.get(j)
+            if (
+                after is not None
+                and after[1] != column
+                and text == text.lower()
+                and all(t.raw[:1].isupper() for t in self.tokens[i:j])
+                and self.tokens[j].raw[:1].isupper()
+            ):
+                titles[i, j] = self.claims.text(self.text, j, after[0])
+        return titles
 
     def _shared_value(
         self,
