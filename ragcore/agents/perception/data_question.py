@@ -986,11 +986,12 @@ class _Reader:
             happened = _happening(token.exact, words.happening)
             verb = happened and (prior in words.subjects or prior in words.auxiliaries)
             selecting = token.exact.endswith("ed") and not happened
-            naming = k - 1 in self.measured and k - 1 not in self.valued and not happened
+            # a noun after a measure's name makes another name ("guest review score")
+            renaming = k - 1 in self.measured and k - 1 not in self.valued and not happened
             if (
                 k - 1 in self.named
                 and not selecting
-                and not naming
+                and not renaming
                 or verb
                 or (k - 1 in following and prior not in plain)
             ):
@@ -1126,13 +1127,14 @@ class _Reader:
         if len(readings) < 2:
             return None
         said = tuple(t.raw for t in unread if t.norm not in plain)
+        chosen_reading = self.reading(chosen)
         return Ambiguous(
             tuple(
-                self.reading(m)
-                if m is chosen and self.reading(m) is not None
+                chosen_reading
+                if m is chosen and chosen_reading is not None
                 else Reading(self.schema.name, m.name, said, Directness.SYNONYM)
                 for m in readings
-            )  # type: ignore[misc]
+            )
         )
 
     def _unapplied(self, unread: list[_Token]) -> Unexpressible:
