@@ -49,7 +49,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ragcore.errors import InvalidInputError, quoted
-from ragcore.text.value_words import singular
+from ragcore.text.value_words import plural, singular
 from ragcore.types import _Vocabulary
 
 MAX_TABLE_NAME_CHARS = 48
@@ -59,9 +59,19 @@ _RESERVED = frozenset({"rowid", "oid", "_rowid_", "value"})  # names the query S
 _GLOSS = re.compile(r"(?<![\w-])([^\W_][\w./-]*)\s*\(([^()]+)\)")
 """A value glossed with its name in a dimension's description: "EWR (Newark)"."""
 _TOKEN = re.compile(r"\s*(?:([A-Za-z_][A-Za-z0-9_]*)|(\d+(?:\.\d+)?)|([-+*/()]))")
-_HEAD = re.compile(r"^\s*(.*?)(?:\s+per\s|[:;,(]|$)", re.IGNORECASE | re.DOTALL)
+_HEAD = re.compile(
+    r"^\s*(.*?)(?:\s+(?:per|at|in|from|of|for|by|with|on|over|during|across)\s|[:;,(]|$)",
+    re.IGNORECASE | re.DOTALL,
+)
 """A description's head: "Instrument calibrations" of "Instrument calibrations per
-instrument tag, ...", what one row is."""
+instrument tag, ...", "Completed bookings" of "Completed bookings at a resort hotel":
+what one row is."""
+_GLOSSES = re.compile(r"\s*\([^()]*\)")
+"""Words in parentheses: "Completed (not cancelled) bookings" opens with "bookings"."""
+_PER_ROW = re.compile(
+    r"\b(?:one|each|a)\s+row\s+(?:per|for\s+(?:each|every|one|a))\s+([a-z]+)", re.IGNORECASE
+)
+"""A description naming what one row is: "one row per booking"."""
 
 
 class ColumnType(_Vocabulary):
@@ -198,48 +208,73 @@ class TableSchema:
 
     @property
     def rows_noun(self) -> str | None:
-        """What the table's rows are called: the plural its name ends in ("orders" of
-        purchase_orders), else the plural its description opens with, before "per" or
-        the first punctuation ("calibrations" of calibration_log described "Instrument
-        calibrations per instrument tag, ..."). None when neither names them (a name
-        like "line_energy", a head like "Monthly energy use"), or when the description's
-        word is a whole name of a column, dimension or measure ("sales" of "Monthly home
-        sales": the measure, not the rows)."""
-        last = self.name.split("_")[-1]
-        if singular(last) != last:
-            return last
-        head = _HEAD.match(self.description)
-        said = head.group(1).split() if head else []
-        word = said[-1].lower() if said else ""
-        # a name ("Monthly home sales in Texas") is no noun of rows
-        if not word.isalpha() or singular(word) == word or len(said) > 1 and said[-1] != word:
-            return None
+        """What the table's rows are called, first of ``rows_nouns``; None when nothing
+        names them."""
+        return next(iter(self.rows_nouns), None)
+
+    @property
+    def rows_nouns(self) -> tuple[str, ...]:
+        """Every plural naming the table's rows: the one its name ends in ("orders" of
+        purchase_orders) unless a dimension goes by it (each row of "atlantic_storms" is
+        an observation of a storm, the storm_name dimension: "how many storms" counts no
+        rows); the one its description names a row by ("... one row per booking ...");
+        and the one its description opens with, before "per", a preposition or the first
+        punctuation, words in parentheses left out ("calibrations" of calibration_log
+        described "Instrument calibrations per instrument tag, ...", "bookings" of
+        "Completed (not cancelled) bookings at a resort hotel"). A word that is a whole
+        name of a column, dimension or measure is none ("sales" of "Monthly home sales":
+        the measure, not the rows)."""
         names = [*self.columns, *(s for d in self.dimensions for s in d.synonyms)]
         names += [n for m in self.measures for n in (m.name, *m.synonyms)]
         taken = {singular(n.strip().lower().replace("_", " ")) for n in names}
-        return None if singular(word) in taken else word
+        dimensions = {
+            singular(n.strip().lower().replace("_", " "))
+            for d in self.dimensions
+            for n in (d.column, *d.synonyms)
+        }
+        found: list[str] = []
+        last = self.name.split("_")[-1]
+        if singular(last) != last and singular(last) not in dimensions:
+            taken.discard(singular(last))  # the table's own name: its rows, whatever else
+            found.append(last)
+        if (per := _PER_ROW.search(self.description)) is not None:
+            found.append(plural(per.group(1).lower()))
+        said = self.rows_head.split()
+        word = said[-1].lower() if said else ""
+        # a name ("Monthly home sales in Texas") is no noun of rows
+        if word.isalpha() and singular(word) != word and not (len(said) > 1 and said[-1] != word):
+            found.append(word)
+        return tuple(dict.fromkeys(w for w in found if w.isalpha() and singular(w) not in taken))
+
+    @property
+    def rows_head(self) -> str:
+        """The words the description opens with, naming what one row is: "Completed
+        bookings" of "Completed (not cancelled) bookings at a resort hotel, ..."."""
+        head = _HEAD.match(_GLOSSES.sub(" ", self.description))
+        return head.group(1).strip() if head else ""
 
     @property
     def counting(self) -> Measure | None:
         """The measure counting rows that a question may ask for when the schema declares
         none ("how many stores issues" of stores_issues): ``<row>_count``, named by the
-        rows' name. None when the schema declares one, when its rows have no name (a
-        table name not ending in a plural), or when a declared measure already goes by
-        that name ("shortages" may be a measure of its own)."""
-        rows = self.rows_noun
-        if rows is None or any(m.counts_rows for m in self.measures):
+        rows' names (``rows_nouns``). None when the schema declares one, when its rows
+        have no name, or when a declared measure already goes by one of them
+        ("shortages" may be a measure of its own)."""
+        rows = self.rows_nouns
+        if not rows or any(m.counts_rows for m in self.measures):
             return None
-        name = f"{singular(rows)}_count"
         said = {singular(n.strip().lower()) for m in self.measures for n in (m.name, *m.synonyms)}
-        if name in self.columns or singular(rows) in said:
+        rows = tuple(r for r in rows if singular(r) not in said)
+        name = f"{singular(rows[0])}_count" if rows else ""
+        if not rows or name in self.columns:
             return None
         return Measure(
             name,
             expression="1",
-            unit=rows,
+            unit=rows[0],
             aggregation=Aggregation.SUM,
-            synonyms=(f"number of {rows}", f"{rows} count"),
-            description=f"Number of {rows} (each row counts one)",
+            synonyms=tuple(s for r in rows for s in (f"number of {r}", f"{r} count")),
+            description=f"Number of {rows[0]} (each row counts one)",
         )
 
     @property

@@ -49,6 +49,18 @@ def singular(word: str) -> str:
     return word
 
 
+def plural(word: str) -> str:
+    """A noun's plural, crudely, so that ``singular`` folds it back: "booking" ->
+    "bookings", "entry" -> "entries", "box" -> "boxes"; a plural stays as it is."""
+    if singular(word) != word:
+        return word
+    if len(word) > 3 and word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("x", "ch", "sh", "ss")):
+        return word + "es"
+    return word + "s"
+
+
 def words(text: str) -> list[str]:
     """The tokens of ``text`` as perception compares values: lowercase, without a
     possessive 's; a compound of letters as its words, an identifier whole."""

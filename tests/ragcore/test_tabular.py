@@ -137,3 +137,47 @@ def test_a_table_query_is_frozen_and_defaults_to_the_measure_s_aggregation():
     assert query.aggregation is None and query.group_by == () and query.limit is None
     with pytest.raises(AttributeError):
         query.limit = 3  # type: ignore[misc]
+
+
+def _schema(name: str, description: str, dimension: str = "site") -> str:
+    return f"""
+name = "{name}"
+description = "{description}"
+[columns]
+{dimension} = "text"
+qty = "integer"
+[dimensions.{dimension}]
+synonyms = ["{dimension.replace("_", " ")}", "{dimension.split("_")[0]}"]
+[measures.qty]
+unit = "units"
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "dimension", "nouns"),
+    [
+        ("purchase_orders", "Delivered purchase orders per supplier", "site", ("orders",)),
+        # the description's head, words in parentheses left out, before a preposition
+        (
+            "resort_stays",
+            "Completed (not cancelled) bookings at a resort",
+            "site",
+            ("stays", "bookings"),
+        ),
+        # "one row per ..." names a row too
+        ("stays", "Stays at a hotel, one row per booking by date", "site", ("stays", "bookings")),
+        # a table named for what a dimension holds: its rows are observations of storms
+        ("atlantic_storms", "Storm track observations from NOAA", "storm_name", ("observations",)),
+        ("line_energy", "Monthly energy use per site", "site", ()),
+    ],
+)
+def test_rows_are_named_by_the_table_s_name_and_its_description(
+    name, description, dimension, nouns
+):
+    schema = parse_schema(_schema(name, description, dimension), name)
+    assert schema.rows_nouns == nouns
+    counting = schema.counting
+    if nouns:
+        assert counting is not None and all(f"number of {n}" in counting.synonyms for n in nouns)
+    else:
+        assert counting is None

@@ -225,6 +225,12 @@ class _Words:
     """Words joining a name turned round: "volume of sales" of "sales volume"."""
     happening: frozenset[str] = frozenset()
     """Verbs saying only that the rows happened ("were received"): they select none."""
+    compare: frozenset[str] = frozenset()
+    """Words comparing two sides ("versus", "compared"): the sides are each a figure."""
+    having: frozenset[str] = frozenset()
+    """Words before another measure that select rows by it ("with children")."""
+    row_words: tuple[str, ...] = ()
+    """Words naming any table's rows ("records", "entries"), beside its own names."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -360,6 +366,9 @@ def _words() -> _Words:
         happening=frozenset(
             _exact(w) for w in _strings(data.get("verbs", {}), "happening", "verbs")
         ),
+        row_words=_strings(data.get("row_words", {}), "words", "row_words"),
+        having=frozenset(_norm(w) for w in _strings(data.get("having", {}), "words", "having")),
+        compare=frozenset(_norm(w) for w in _strings(data.get("compare", {}), "words", "compare")),
     )
 
 
@@ -378,11 +387,21 @@ _PERIOD_WORDS = frozenset(
     {"last", "this", "next", "previous", "past", "coming", "current"}
     | {"first", "second", "third", "fourth", "q1", "q2", "q3", "q4"}  # "first quarter of 2026"
 )
+_UNIT_DAYS = {
+    "day": (1, 1),
+    "week": (7, 7),
+    "month": (28, 31),
+    "quarter": (90, 92),
+    "year": (365, 366),
+}
+"""How many days a period of each unit spans."""
 _DATE_WORDS = frozenset({"date", "day", "month", "time", "at", "on", "year"})
 """Words of a date column's name that say only that it is a date ("closed_date")."""
 _ROW_GAP = 4
 """Words that may stand between "earliest" and the rows' name ("earliest QuickFix
 Industrial order")."""
+_COUNT_GAP = 4
+"""Words a count may stand before the rows it counts: "how many of Irma's observations"."""
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$", re.IGNORECASE)
 
 
@@ -449,6 +468,66 @@ def _value_key(value: Value) -> Phrase:
     return words[1:] if words[:1] in (("p/n",), ("pn",)) else words
 
 
+def _happening(word: str, happening: frozenset[str]) -> bool:
+    """Whether ``word`` is a verb of the rows happening in any of its forms: "arriving"
+    and "arrives" of "arrive", "shipping" of "ship"."""
+    if word in happening:
+        return True
+    for suffix, ends in (("ing", ("", "e")), ("es", ("", "e")), ("s", ("",))):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            bases = {base + end for end in ends}
+            if len(base) > 3 and base[-1] == base[-2]:
+                bases.add(base[:-1])  # "shipping" -> "ship"
+            if bases & happening:
+                return True
+    return False
+
+
+def _function_word(key: Phrase) -> bool:
+    """Whether a stored value is one word every question may hold ("and", "one", "no"):
+    it is read as the value only where written as stored, in a name's or a code's case
+    ("AND" the country code, "One" the storm), never from the plain word ("between A and
+    B", "which one", "category 5 ones")."""
+    words = _words()
+    return len(key) == 1 and (key[0] in words.stopwords or key[0] in words.numbers)
+
+
+def _value_phrases(
+    stored: Iterable[tuple[Value, T]],
+) -> tuple[list[tuple[Phrase, T]], list[tuple[Phrase, T]]]:
+    """The stored values as matched (lowercase words, ``attr="exact"``), and apart those
+    that are function words (``_function_word``), as stored (``attr="raw"``); a function
+    word stored in lowercase ("no") is read by no question."""
+    plain: list[tuple[Phrase, T]] = []
+    cased: list[tuple[Phrase, T]] = []
+    for value, label in stored:
+        if not (key := _value_key(value)):
+            continue
+        if not _function_word(key):
+            plain.append((key, label))
+            if len(key) > 1 and (spelled := _spelled(key)) != key:
+                plain.append((spelled, label))  # "category five" of "category 5"
+        elif (text := str(value).strip()) != text.lower():
+            cased.append(((text,), label))
+    return plain, cased
+
+
+def _spelled(key: Phrase) -> Phrase:
+    """A value's words with its small numbers spelled out ("category 5" -> "category
+    five"), as a question may write them; a number alone is no such name."""
+    words = {n: w for w, n in _words().numbers.items()}
+    return tuple(words.get(int(w), w) if w.isdigit() and len(w) < 3 else w for w in key)
+
+
+def _claim_values(
+    claims: _Claims, plain: list[tuple[Phrase, T]], cased: list[tuple[Phrase, T]]
+) -> list[tuple[int, int, T]]:
+    """Every occurrence of the values (``_value_phrases``), in question order."""
+    found = claims.claim(plain, attr="exact") + claims.claim(cased, attr="raw")
+    return sorted(found, key=lambda f: f[0])
+
+
 def _shape(text: str) -> str:
     """ "CP-200" -> "A-9", "88-2041-09" -> "9-9-9": what kind of identifier it is."""
     text = re.sub(r"^\s*P/?N\s*", "", text, flags=re.IGNORECASE)
@@ -471,8 +550,9 @@ class _Claims:
     used: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self._starts: dict[str, dict[str, list[int]]] = {"exact": {}, "norm": {}}
+        self._starts: dict[str, dict[str, list[int]]] = {"exact": {}, "norm": {}, "raw": {}}
         for i, token in enumerate(self.tokens):
+            self._starts["raw"].setdefault(token.raw, []).append(i)
             self._starts["exact"].setdefault(token.exact, []).append(i)
             self._starts["norm"].setdefault(token.norm, []).append(i)
 
@@ -638,8 +718,8 @@ def named_rows(
     for schema in schemas:
         stored = values.get(schema.name, {})
         claims = _Claims(tokens, set(time_span))
-        phrases = [(key, str(v)) for vs in stored.values() for v in vs if (key := _value_key(v))]
-        found = claims.claim(phrases, attr="exact")
+        plain, cased = _value_phrases((v, str(v)) for vs in stored.values() for v in vs)
+        found = _claim_values(claims, plain, cased)
         held = sum(j - i for i, j, _ in found)
         if held and (best is None or held > best[0]):
             named = tuple(dict.fromkeys(value for _, _, value in found))
@@ -655,8 +735,8 @@ def _held(tokens: list[_Token], time_span: set[int], stored: Mapping[str, Sequen
     but is none ("Depot West" of a table holding "Depot North") counts too: it names a
     thing of that table, which the table lacks, not the "West" region of another."""
     claims = _Claims(tokens, set(time_span))
-    phrases = [(key, None) for values in stored.values() for v in values if (key := _value_key(v))]
-    held = sum(j - i for i, j, _ in claims.claim(phrases, attr="exact"))
+    phrases, cased = _value_phrases((v, None) for values in stored.values() for v in values)
+    held = sum(j - i for i, j, _ in _claim_values(claims, phrases, cased))
     named = {w for key, _ in phrases if len(key) > 1 for w in key}
     run: list[int] = []
     for k in range(len(tokens) + 1):
@@ -788,6 +868,8 @@ class _Reader:
         self.text = text
         self.tokens = tokens
         self.claims = _Claims(tokens, set(time_span))
+        self.time_span = frozenset(time_span)
+        """The words of the periods perception read."""
         if (counting := schema.counting) is not None:  # "how many stores issues"
             schema = replace(schema, measures=(*schema.measures, counting))
         self.schema = schema
@@ -800,6 +882,8 @@ class _Reader:
         self.identifiers = identifiers
         """Dimensions with a value of their own in every row: "per" one is "per row"."""
         self.per_row = False
+        self.comparing = False
+        """Two periods compared: the rows named alone are compared by their count."""
         self.rows_named: list[int] = []
         """Where the question names the table's rows ("work orders", "orders")."""
         self.row_extreme: tuple[int, int, Aggregation] | None = None
@@ -814,6 +898,10 @@ class _Reader:
         """The words naming a value, a dimension or a measure: a word right after one
         describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
         left"), unless it selects rows ("flights diverted")."""
+        self.measured: set[int] = set()
+        """The words naming a measure: after one, only a verb saying the rows happened
+        ("homes sold") describes it; a noun makes another name ("guest review score" is
+        no figure of the guests)."""
 
     def reading(self, measure: Measure | None = None) -> Reading | None:
         """How the question reads ``measure`` (by default the one chosen)."""
@@ -841,6 +929,8 @@ class _Reader:
             if (shared := self._shared_head()) is not None:
                 return (1, 0, 0), shared  # "the error on TT-210": as-found or as-left
             return None
+        if (unit := self._unit_of(time)) is not None:
+            return (max(j - i for i, j, _ in measures), 0, 0), unit
         if vague:
             i, j = vague[0]
             return (max(j - i for i, j, _ in measures), 0, 0), self.unexpressible(
@@ -853,7 +943,7 @@ class _Reader:
             return None
         fits = len(self.matched)
         if isinstance(result, DataQuestion) and (unread := self._unread(result)):
-            result = self._unapplied(unread)
+            result = self._partial(unread) or self._unapplied(unread)
         # of readings alike, the one reading more of the question's words: "part
         # category" (a column) over "part" (another table's part number)
         return (specific, fits, len(self.claims.used)), result
@@ -873,10 +963,14 @@ class _Reader:
         tokens, used, words = self.tokens, self.claims.used, self.words
         plain = words.stopwords | words.skip
         describing = set()
+        # the words of the table's own name for its rows: "open purchase orders" of
+        # purchase_orders, "storm track observations" of "... storm and hurricane track
+        # observations from ..."
+        own = {*_phrase(self.schema.name), *_phrase(self.schema.rows_head)}
         for i in self.rows_named:  # the words right before the rows' name
             k = i - 1
             while k >= 0 and k not in used and tokens[k].norm not in plain:
-                if tokens[k].norm not in _phrase(self.schema.name):  # "open purchase orders"
+                if tokens[k].norm not in own:
                     describing.add(k)
                 k -= 1
         # Words that add no constraint by where they stand: a value's description right
@@ -889,12 +983,15 @@ class _Reader:
             token, prior = tokens[k], tokens[k - 1].exact
             if k in used or k in describing or token.raw[:1].isupper():
                 continue
-            happened = token.exact in words.happening
+            happened = _happening(token.exact, words.happening)
             verb = happened and (prior in words.subjects or prior in words.auxiliaries)
             selecting = token.exact.endswith("ed") and not happened
+            # a noun after a measure's name makes another name ("guest review score")
+            renaming = k - 1 in self.measured and k - 1 not in self.valued and not happened
             if (
                 k - 1 in self.named
                 and not selecting
+                and not renaming
                 or verb
                 or (k - 1 in following and prior not in plain)
             ):
@@ -986,6 +1083,60 @@ class _Reader:
 
         return lambda token: all(idle(p) for p in re.split(r"[-/.'’]", token.raw) if p)
 
+    def _partial(self, unread: list[_Token]) -> Ambiguous | None:
+        """Words the query left unread that are words of other measures' names ("the
+        average waiting time": "days in waiting list", and "lead time"; "Irma's wind
+        field": the "tropical storm wind field" and the "hurricane wind field", not the
+        "wind" read): the question names a measure in part, and two fit. Ambiguous,
+        naming them, rather than a figure of the measure read or no answer at all. The
+        measure read stays one of them unless its words and the unread ones stand side
+        by side, a longer name of the others ("wind field"). With one reading only, or
+        any word that leaves rows out or selects them, None: declined as unread."""
+        words, chosen = self.words, self.chosen
+        if chosen is None or any(t.exact in words.negations for t in unread):
+            return None
+        free = _Claims(self.tokens)
+        if any(any(free.find(phrase)) for phrase in words.conditions):
+            return None  # "on time", "late": a condition on the rows, not a name
+        plain = words.stopwords | words.skip | words.which
+        position = {id(t): k for k, t in enumerate(self.tokens)}
+        span = self.readings[chosen][1] if chosen in self.readings else frozenset()
+        found: list[Measure] = []
+        superseded = False
+        for token in unread:
+            k = position[id(token)]
+            if token.norm in plain or (token.raw[:1].isupper() and token.start > 0):
+                continue  # a name the table may not hold: declined naming it
+            if k > 0 and self.tokens[k - 1].exact in words.auxiliaries:
+                return None  # "were short": a condition on the rows, not a name
+            named = [
+                m
+                for m in self.schema.measures
+                if m is not chosen
+                and not m.counts_rows
+                and any(token.norm in _phrase(n) for n in (m.name, *m.synonyms))
+            ]
+            if not named:
+                return None  # a word no measure has: a constraint left out
+            found += [m for m in named if m not in found]
+            beside = {self.tokens[c].norm for c in span if abs(c - k) == 1}
+            superseded = superseded or any(
+                beside & set(_phrase(n)) for m in named for n in (m.name, *m.synonyms)
+            )
+        readings = [*found, *([] if superseded else [chosen])]
+        if len(readings) < 2:
+            return None
+        said = tuple(t.raw for t in unread if t.norm not in plain)
+        chosen_reading = self.reading(chosen)
+        return Ambiguous(
+            tuple(
+                chosen_reading
+                if m is chosen and chosen_reading is not None
+                else Reading(self.schema.name, m.name, said, Directness.SYNONYM)
+                for m in readings
+            )
+        )
+
     def _unapplied(self, unread: list[_Token]) -> Unexpressible:
         """Why a question with words the query cannot read gets no figure: a name (a
         supplier, a plant) the table does not hold, or words it has nothing for."""
@@ -1047,6 +1198,29 @@ class _Reader:
 
     # -- the parts of a question -------------------------------------------------------
 
+    def _unit_of(self, time: TimeConstraint | None) -> Unexpressible | None:
+        """A unit of time said of a period read shorter than it ("the week of 2017-05-01"
+        read as the day): declined naming it, never the figure of the day instead."""
+        if time is None or time.start is None or time.end is None:
+            return None
+        days = (time.end - time.start).days + 1
+        tokens, span = self.tokens, self.time_span
+        for k, token in enumerate(tokens[:-1]):
+            lengths = _UNIT_DAYS.get(token.norm)
+            if lengths is None or k in span:
+                continue
+            of = tokens[k + 1].norm == "of" and k + 2 in span
+            # a longer period holds units of its own ("which month of 2017"): only one
+            # shorter than the unit said of it is not it
+            if (of or k + 1 in span) and days < lengths[0]:
+                said = self.claims.text(self.text, k, max(span) + 1)
+                return self.unexpressible(
+                    f"it reads {time.text!r} as {time.start}..{time.end}, no {token.norm}, and "
+                    f"cannot tell which {token.norm} {said!r} is; name it (e.g. "
+                    f"{_NAMED_PERIODS.get(token.norm, 'March 2026')!r})"
+                )
+        return None
+
     def _unread_periods(self) -> list[tuple[int, int]]:
         """Periods perception did not read ("last quarter", "next month"): claimed, so
         that "last" is not read as a measure, and refused, so that the figure is not
@@ -1071,7 +1245,7 @@ class _Reader:
     def _measures(self) -> list[tuple[int, int, Measure]]:
         before = set(self.claims.used)  # the periods': no measure's words
         names: list[tuple[str, Measure]] = []
-        rows = self.schema.rows_noun
+        rows = self.schema.rows_nouns
         forms = self.words.verb_forms
         verbal: set[tuple[Phrase, Measure]] = set()
         for measure in self.schema.measures:
@@ -1088,7 +1262,8 @@ class _Reader:
             if measure.counts_rows and rows:
                 # a measure counting rows is named by the rows' name: "the most orders"
                 # of purchase_orders, whatever its synonyms say
-                names += [(self.schema.name, measure), (rows, measure)]
+                names += [(self.schema.name, measure), *((r, measure) for r in rows)]
+                names += [(r, measure) for r in self.words.row_words]
         names += self._extreme_variants(names)
         names += self._inverted(names)
         counted = self._counted_identifiers()
@@ -1105,6 +1280,10 @@ class _Reader:
                 if measure not in sharing.setdefault((attr, key), []):
                     sharing[attr, key].append(measure)
         for i, j, m in self.claims.claim_names(names):
+            if j - i == 1 and i > 0 and self.tokens[i - 1].norm == "how":
+                # "how long did it last": the question's word, not the "long" (longitude)
+                self.claims.used.discard(i)
+                continue
             if any(a <= i and j <= b and b - a > j - i for a, b, _ in longer):
                 self.claims.used.difference_update(range(i, j))  # the dimension's words
             elif not (j - i == 1 and i > 0 and self.tokens[i - 1].norm == "to"):
@@ -1278,6 +1457,12 @@ class _Reader:
                 m for i, j, m in measures if m.counts_rows and not self._counted(i, j, measures)
             }
             named = [m for m in named if m not in rows] or named
+        if len(named) > 1:  # "the highest wind speed in mph": the measure in that unit
+            units = [m for m in named if self._in_unit(m)]
+            named = units if len(units) == 1 else named
+        if len(named) > 1:  # "GBR guests ... the average lead time": what is aggregated
+            bound = {m for i, _, m in measures if self._aggregated(i)}
+            named = [m for m in named if m in bound] if len(bound) == 1 else named
         if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
             own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
             named = [m for m in named if m in own] or named
@@ -1299,6 +1484,53 @@ class _Reader:
             return covering[0]
         names = ", ".join(m.name for m in named)
         return self.unexpressible(f"the question asks for several measures ({names}); ask for one")
+
+    def _selecting(
+        self, measure: Measure, measures: list[tuple[int, int, Measure]]
+    ) -> Unexpressible | None:
+        """Another measure named after a word of having ("bookings with children",
+        "stays with 2 adults", "orders that had freight"): rows selected by a condition on
+        its figure, which no query states; declined naming it, never the figure of every
+        row. The rows' own name is none ("orders with ..." says which rows)."""
+        having = self.words.having
+        skip = self.words.skip | {"any", "some"}
+        for i, j, m in measures:
+            if m is measure or m.counts_rows or self._glossing(i):
+                continue
+            k = i - 1
+            while k >= 0 and (self.tokens[k].norm in skip or self._number(self.tokens[k])):
+                k -= 1
+            if k >= 0 and self.tokens[k].norm in having:
+                said = self.claims.text(self.text, k, j)
+                return self.unexpressible(
+                    f"it selects rows by their {m.name} ({said!r}), a condition on a figure "
+                    "that a query cannot state; ask for all rows, or name them by their values"
+                )
+        return None
+
+    def _in_unit(self, measure: Measure) -> bool:
+        """Whether the question asks for the figure "in" the measure's unit ("in mph",
+        "in knots"): the figure asked is that one. A unit other measures share ("in
+        days": lead time, waiting days) tells none; a name is no unit ("in stock")."""
+        unit = _phrase(measure.unit)
+        if not unit or any(
+            m is not measure and m.unit == measure.unit for m in self.schema.measures
+        ):
+            return False
+        found = _Claims(self.tokens).find(unit)
+        return any(i > 0 and self.tokens[i - 1].norm == "in" for i, _ in found)
+
+    def _aggregated(self, i: int) -> bool:
+        """Whether an aggregation or ranking word stands right before token ``i`` ("the
+        average lead time", "the highest rate"): the figure the question asks for."""
+        norms = [t.norm for t in self.tokens]
+        k = i
+        while k > 0 and norms[k - 1] in ("the", "a", "an"):
+            k -= 1
+        # not "current" (latest): "at current stock, how many days" asks for days of cover
+        phrases = [p for p, a in self.words.aggregations if a is not Aggregation.LATEST]
+        phrases += [p for p, _ in self.words.ranking]
+        return any(k >= len(p) and tuple(norms[k - len(p) : k]) == p for p in phrases)
 
     def _by_words(self, named: list[Measure]) -> list[Measure] | Ambiguous:
         """Of measures the question names, those its words read best: a reading holding
@@ -1368,17 +1600,28 @@ class _Reader:
         ("as-found error", "as-left error"; "labour hours", "VOR hours") reads them
         alike: ambiguous, no pick, rather than no table answer at all. A word that
         another word qualifies ("the flow rate of the CP-200") names something else."""
-        stored = [(key, None) for vs in self.values.values() for v in vs if (key := _value_key(v))]
+        stored, cased = _value_phrases((v, None) for vs in self.values.values() for v in vs)
         held = _Claims(self.tokens, set(self.claims.used))
         words = self.words
-        if not held.claim(stored, attr="exact") and not self._ranked_dimension():
+        dimensions = {w for d in self.schema.dimensions for w in self._own_words(d.column)}
+        qualifying = {t.norm for t in self.tokens} & dimensions
+        # "the average storm diameter in 2018": an aggregation of the table's period or
+        # of its things (a dimension named) speaks of its rows too
+        aggregated = any(any(held.find(p)) for p, _ in words.aggregations) and bool(
+            self.claims.used or qualifying
+        )
+        if (
+            not _claim_values(held, stored, cased)
+            and not self._ranked_dimension()
+            and not aggregated
+        ):
             return None
         plain = words.stopwords | words.skip | words.which | words.reading
         plain |= {w for p, _ in words.aggregations for w in p}
         for k, token in enumerate(self.tokens):
             if k in held.used or token.norm in plain:
                 continue
-            if k > 0 and self.tokens[k - 1].norm not in plain:
+            if k > 0 and self.tokens[k - 1].norm not in plain | qualifying:
                 continue  # "flow rate": another word makes it a name of its own
             named = [
                 m
@@ -1436,6 +1679,7 @@ class _Reader:
             )
             if m is measure and (
                 ranked
+                or self.comparing
                 or self._named_as_itself(i, j, m)
                 or self._counted(i, j, measures, totals=True)
             ):
@@ -1489,7 +1733,7 @@ class _Reader:
         names the rows ("the average days to close of emergency work orders")."""
         taken = {k for a, b, m in measures if (a, b) != (i, j) for k in range(a, b)}
         start = i
-        while start > 0 and i - start < 3 and start - 1 not in taken:
+        while start > 0 and i - start < _COUNT_GAP and start - 1 not in taken:
             start -= 1
         window = tuple(t.norm for t in self.tokens[start:j])
         asking = (Aggregation.COUNT, Aggregation.SUM) if totals else (Aggregation.COUNT,)
@@ -1497,14 +1741,12 @@ class _Reader:
         return any(window[k : k + len(p)] == p for p in counts for k in range(len(window)))
 
     def _filters(self) -> tuple[list[tuple[int, int, str, Value]], Ambiguous | None]:
-        phrases = [
-            (key, (column, value))
-            for column, stored in self.values.items()
-            for value in stored
-            if (key := _value_key(value))
-        ]
-        found = self.claims.claim(phrases, attr="exact")
-        if (shared := self._shared_value(found, phrases)) is not None:
+        phrases, cased = _value_phrases(
+            (value, (column, value)) for column, stored in self.values.items() for value in stored
+        )
+        found = _claim_values(self.claims, phrases, cased)
+        every = phrases + [(_value_key(key[0]), label) for key, label in cased]
+        if (shared := self._shared_value(found, every)) is not None:
             return [], shared
         found += self._aliases()
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
@@ -1516,7 +1758,11 @@ class _Reader:
         found += self.claims.claim([e[0] for e in folded.values() if len(e) == 1], attr="norm")
         found += self._kinds(phrases)
         filters: list[tuple[int, int, str, Value]] = []
+        titles = self._titles(found)
         for i, j, (column, value) in found:
+            if (i, j) in titles:
+                self.note(Role.FILTER, i, j, f"title of {titles[i, j]}, no filter")
+                continue
             if (
                 i > 0
                 and self.tokens[i - 1].exact in ("p/n", "pn")
@@ -1530,6 +1776,28 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _titles(
+        self, found: list[tuple[int, int, tuple[str, Value]]]
+    ) -> dict[tuple[int, int], str]:
+        """Values read from capitalised words right before the name of another column's
+        value ("Hurricane Maria", "Doctor Lee"): a title of that name, not a filter of
+        the rows (the storm called Hurricane Maria is Maria at every status). Only for a
+        value stored in lowercase (a kind, not a name)."""
+        starts = {i: (j, column) for i, j, (column, _) in found}
+        titles = {}
+        for i, j, (column, value) in found:
+            text = str(value)
+            after = starts.get(j)
+            if (
+                after is not None
+                and after[1] != column
+                and text == text.lower()
+                and all(t.raw[:1].isupper() for t in self.tokens[i:j])
+                and self.tokens[j].raw[:1].isupper()
+            ):
+                titles[i, j] = self.claims.text(self.text, j, after[0])
+        return titles
 
     def _shared_value(
         self,
@@ -1716,8 +1984,14 @@ class _Reader:
         measures = outside or measures
         # the rows: named by a measure counting them, or by the table's name's plural
         self.rows_named = [i for i, _, m in measures if m.counts_rows]
-        if rows := self.schema.rows_noun:
-            self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm == singular(rows)]
+        rows = {singular(r) for r in self.schema.rows_nouns}
+        if rows:
+            rows |= {_norm(r) for r in self.words.row_words}
+        self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm in rows]
+        # "how did bookings in July 2017 compare to July 2016": the rows of two periods
+        # compared, or of a change between them, are compared by their count
+        comparing = words.change | words.compare
+        self.comparing = len(periods) > 1 and any(t.norm in comparing for t in self.tokens)
         chosen = self._choose(measures)
         if isinstance(chosen, Unexpressible | Ambiguous):
             return chosen
@@ -1737,8 +2011,12 @@ class _Reader:
                 needs_text = []
         for i, j, m in measures:
             self.named.update(range(i, j))  # "flights departed", "homes sold"
+            if not m.counts_rows:  # the rows' name: "bookings through the direct channel"
+                self.measured.update(range(i, j))
             if m is measure:
                 self.note(Role.MEASURE, i, j, measure.name)
+        if (selected := self._selecting(measure, measures)) is not None:
+            return selected
         if threshold := words.thresholds.search(self.text):
             return self.unexpressible(
                 f"a condition on the figure ({threshold.group(0)!r}) cannot be expressed; ask for "
@@ -1838,6 +2116,10 @@ class _Reader:
             dated = dated_by or schema.time_column
             rest = [c for c in (*group_by, *asked, dated) if c not in ids]
             group_by[:] = [*ids, *dict.fromkeys(rest)]
+        if not measure.counts_rows and any(  # "the parts cost per event": one row
+            k > 0 and self.tokens[k - 1].norm == "per" for k in self.rows_named
+        ):
+            self.per_row = True
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"
         if aggregation is Aggregation.SHARE and not group_by:
@@ -2160,7 +2442,16 @@ class _Reader:
         allowed = _allowed(measure, schema)
         for i, j, asked in aggregations:
             if asked is Aggregation.COUNT:
-                counted = [m for m in mentions if m.i == j]
+                # "how many storm track observations": the dimension's name says which
+                # rows, the rows' name after it is what is counted
+                counted = [
+                    m
+                    for m in mentions
+                    if m.i == j
+                    and not (
+                        measure.counts_rows and any(m.j <= k <= m.j + 2 for k in self.rows_named)
+                    )
+                ]
                 if counted and _phrase(measure.unit) in _COUNTED_UNITS:
                     continue  # "how many spare parts are in stock": units on hand
                 if counted:  # rows are no parts: a part has rows in several warehouses

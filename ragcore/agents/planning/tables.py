@@ -24,7 +24,7 @@ from ragcore.documents import DocumentInfo
 from ragcore.retrieval.search import Hit
 from ragcore.retrieval.tables import AnyTableReader, SqlResult, TableResult
 from ragcore.tabular import Aggregation, ColumnType, TableQuery, TableSchema
-from ragcore.text.value_words import singular, words
+from ragcore.text.value_words import plural, singular, words
 
 MAX_ROW_EVIDENCE = 20
 """Up to this many result rows, one evidence item per row; beyond, one for the result."""
@@ -294,10 +294,19 @@ def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
         updated_at=as_of,
         version=1,
         supersedes=None,
-        metadata=MappingProxyType({}),
+        # what the table calls its rows and its dimensions: a side asked as "Brake
+        # Repair jobs" is answered by "service type Brake Repair" (validation's sides)
+        metadata=MappingProxyType({"names": _names(schema)}),
         checksum="",
         ingested_at="",
     )
+
+
+def _names(schema: TableSchema) -> str:
+    """The words naming the table's rows and dimensions, lowercase: no identifiers."""
+    names = [*schema.rows_nouns, *(n for d in schema.dimensions for n in (d.column, *d.synonyms))]
+    said = [n.replace("_", " ").lower() for n in names]
+    return ", ".join(dict.fromkeys([*said, *(plural(n) for n in said)]))  # "jobs" of "job"
 
 
 def _sentence(result: TableResult, schema: TableSchema, row: tuple) -> str:

@@ -74,8 +74,20 @@ def _has_data_for(
     # Named in the statement, or the statement names no side and a cited document is
     # about this one (its title or metadata; a chunk that merely mentions it is not). A
     # model is named however written ("B737-800" for the 737), not by a figure.
+    # A table's statement names its rows by their values, not by the table's words for
+    # them or their dimension: "category 4 observations" is answered by "... of category
+    # category 4 is ..." of a table described as "... track observations ...", "Brake
+    # Repair jobs" by "service type Brake Repair" of a dimension also named "job".
+    described = {
+        w
+        for e in cited
+        if e.document.doc_type == "table"
+        for w in terms(" ".join((e.document.title, *e.document.metadata.values())))
+    }
+    rest = key - described
     about = (
         key <= said
+        or bool(described and rest and rest < key and rest <= said)
         or bool((short := _short_name(side)) and short <= said)
         or any(key <= subjects(e, chunk=False) for e in cited)
         or (
