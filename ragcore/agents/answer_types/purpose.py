@@ -16,7 +16,9 @@ from ragcore.text.lexicon import pattern
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
 
-_PRONOUN = re.compile(r"\s*(?:it|its|they|their|this|these)\b", re.IGNORECASE)
+# A pronoun subject, after the heading an answer may cite the sentence under ("OPTIONS:
+# It disables …").
+_PRONOUN = re.compile(r"\s*(?:[^:.]{1,40}:\s+)?(?:it|its|they|their|this|these)\b", re.IGNORECASE)
 
 
 def no_purpose(asks: Asks, text: str) -> str | None:
