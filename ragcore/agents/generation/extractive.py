@@ -44,8 +44,8 @@ from ragcore.agents.answer_types import (
 )
 from ragcore.agents.answer_types.absence import unstated_absence
 from ragcore.agents.answer_types.echo import adds_nothing
-from ragcore.agents.answer_types.forward import leaning_on_a_block
 from ragcore.agents.answer_types.focus import names_focus
+from ragcore.agents.answer_types.forward import leaning_on_a_block
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.pinpoint import unnamed_option
