@@ -125,3 +125,25 @@ def test_a_feature_list_is_no_procedure():
         "calibration_correction.launch robot_ip:=<robot_ip> [1]."
     )
     assert ("answer_type.procedure", "off_question") not in findings(check(question, steps, cited))
+
+
+def test_a_purpose_is_said_of_the_thing_not_of_doing_it():
+    question = "what is a runtime calibration actually for on an APC smart ups?"
+    asks = perceive(question).asks
+    assert asks.focus is not None and "actual" not in asks.focus.wanted  # a hedge
+    manual = document("apcupsd-doc/maintaining_ups", "Maintaining your UPS")
+    doing = (
+        'In order to perform a "soft" runtime calibration it is necessary to wait for the '
+        "UPS to recharge its batteries to 100% capacity."
+    )
+    use = (
+        "A runtime calibration causes the UPS to recalculate its available runtime "
+        "capacity based on its current load."
+    )
+    cited = [evidence(1, f"{doing} {use}", manual)]
+    assert ("answer_type.purpose", "off_question") in findings(
+        check(question, f"{doing} [1].", cited)
+    )
+    assert ("answer_type.purpose", "off_question") not in findings(
+        check(question, f"{use} [1].", cited)
+    )
