@@ -19,8 +19,11 @@ What is asked picks among sentences that merely share words: a value asked of a 
 stated tersely ("upsd listens on TCP port 3493 by default.") is looked for among the
 sentences sharing half as many words when none sharing enough gives it (``_near``); what
 a thing is for, in a sentence leaning on the one naming it, is read with its antecedent;
-a yes/no question's subject may be named by the document's title; the command a
-sentence introduces with a colon, on a line of its own, is part of it.
+a yes/no question's subject may be named by the document's title; the block a
+sentence introduces ("… look like this:" and a ups.conf section; ``lexicon.leans_forward``)
+is part of it, as its chunk has it and bounded (``_BLOCK_CHARS``), and a sentence whose
+chunk does not hold its block, or that speaks of a block shown beside it, is no answer
+on its own.
 """
 
 from __future__ import annotations
