@@ -94,6 +94,8 @@ CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
 _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max maximum"))
 # A sentence that starts by pointing back at a subject named earlier in its document.
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
+# A subject that stands for what the sentence before names ("It disables …").
+_PRONOUN_SUBJECT = re.compile(r"^(?:It|Its|This|These|They|Their)\b")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
 # A table row rendered as labelled cells: "Name: moteus-c1; Min Voltage: 10V; …".
@@ -263,7 +265,9 @@ class ExtractiveGenerator:
             identifiers = _question_identifiers(perception)
             codes = _question_identifiers(perception, CODE_LABELS)
             sentences = [
-                s for e in evidence for s in _sentences(e, wanted, identifiers, codes, asks.signals)
+                s
+                for e in evidence
+                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.options)
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -778,6 +782,7 @@ def _sentences(
     identifiers: set[str],
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
+    options: Sequence[str] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 
@@ -813,6 +818,11 @@ def _sentences(
             paragraph += 1
             continue  # a heading, a scrap, or a question (an FAQ's): no answer to cite
         context = " ".join(before) if leans.match(text) else ""
+        if not context and before and _names_option_before(options, text, before[-1]):
+            # "It disables deceleration over-voltage stall prevention" tells of the
+            # asked option only after the sentence naming it ("−R, −−braking−resistor
+            # This argument should be used when …"): that sentence names its subject.
+            context = before[-1]
         if text[-1] in ".!?:":  # a caption or label line is no antecedent: skip it
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
@@ -904,6 +914,15 @@ def _introduced(text: str, end: int) -> str | None:
             break
         block = f"{block}\n{paragraph}" if block else paragraph
     return " ".join(block.split()) if block else None
+
+
+def _names_option_before(options: Sequence[str], text: str, before: str) -> bool:
+    """``text`` opens with a pronoun, names none of the asked ``options`` and the
+    sentence ``before`` it names one (``answer_types.pinpoint``)."""
+    if not options or not _PRONOUN_SUBJECT.match(text):
+        return False
+    asked = Asks(options=tuple(options))
+    return unnamed_option(asked, text) is not None and unnamed_option(asked, before) is None
 
 
 def _names_signals(signals: Sequence[str], heading: str, text: str) -> bool:

@@ -42,3 +42,16 @@ def test_a_sentence_whose_block_its_chunk_lacks_is_not_chosen_over_one_that_answ
     cut = "The 940-0095B cable works in smart mode. Edit your ups.conf to look like this:"
     draft = ExtractiveGenerator().generate(question, [evidence(1, cut, faq)], perceive(question))
     assert "look like this:" not in draft.text
+
+
+def test_a_sentence_telling_of_the_asked_option_by_a_pronoun_is_cited_after_its_naming():
+    question = "What's the -R / --braking-resistor option of gs2_vfd for?"
+    page = document("linuxcnc-doc-en/linuxcnc_manual_pages", "LinuxCNC Manual Pages")
+    text = (
+        "OPTIONS\n\n−R, −−braking−resistor This argument should be used when a braking "
+        "resistor is installed on the GS2 VFD. It disables deceleration over-voltage stall "
+        "prevention, allowing the VFD to keep braking."
+    )
+    draft = ExtractiveGenerator().generate(question, [evidence(1, text, page)], perceive(question))
+    assert "It disables deceleration" in draft.text
+    assert "−R, −−braking−resistor" in draft.text  # what "it" is, named
