@@ -17,7 +17,9 @@ of its form, named (``focus``); a yes/no question's relation, stated (``verdict`
 value a question sets a key to, named (``set_value``); the asked key, not a neighbouring
 one (``sibling_keys``). The extractive generator prefers sentences that are; the
 validator reports answers that are not. Kinds without a test here (why questions about
-no change) always pass."""
+no change) always pass. Beside this module: a statement leaning on a block it leaves out
+(``forward``), the asked command-line option named (``pinpoint``), what holds when the
+asked thing is absent (``absence``)."""
 
 from __future__ import annotations
 

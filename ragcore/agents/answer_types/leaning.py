@@ -31,12 +31,12 @@ def leaning_elsewhere(asks: Asks, text: str, chunks: Sequence[str]) -> str | Non
     or None (module docstring)."""
     said = _flat(text)
     asked = set(asks.content_terms) - STOPWORDS - term_set("generic")
-    for sentence in _sentences(text):
+    for sentence in sentences(text):
         if not pattern("lexicon", "pronoun_subject").match(sentence):
             continue
         if not any(c.isdigit() for c in sentence):
             continue
-        before = [b for chunk in chunks for b in _sentences_before(sentence, chunk)]
+        before = [b for chunk in chunks for b in sentences_before(sentence, chunk)]
         if not before or any(_flat(b).rstrip(".") in said for b in before):
             continue  # not quoted, or what it leans on is in the answer
         if not any(any(in_family(t, families(terms(b))) for t in asked) for b in before):
@@ -48,16 +48,17 @@ def leaning_elsewhere(asks: Asks, text: str, chunks: Sequence[str]) -> str | Non
     return None
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The claims of ``text``, split also before a manual page's option."""
     found = claims([text[a:b] for a, b in split_sentences(text)])
     return [part for sentence in found for part in _OPTION_START.split(sentence)]
 
 
-def _sentences_before(sentence: str, chunk: str) -> list[str]:
+def sentences_before(sentence: str, chunk: str) -> list[str]:
     """The sentence of ``chunk`` before each one that holds ``sentence`` (none before
     its first)."""
     wanted = _flat(sentence).rstrip(".")
-    found = _sentences(chunk)
+    found = sentences(chunk)
     return [found[i - 1] for i, s in enumerate(found) if i > 0 and wanted in _flat(s)]
 
 

@@ -4,7 +4,8 @@ that names the thing — every distinctive word of it, or a pronoun standing for
 states what it does or is for (``lexicon.gives_purpose``: "upssched is a helper for upsmon
 that will invoke commands"). A sentence on the configuration file the section sits in, or
 one that names the thing and says nothing of its use ("now that upssched knows how the
-timers work, …"), does not answer."""
+timers work, …"), does not answer; nor one that names it only after the words of use,
+as what is done ("In order to perform a runtime calibration it is necessary to wait …")."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from ragcore.text.lexicon import pattern
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import terms
 
-_PRONOUN = re.compile(r"\s*(?:it|its|they|their|this|these)\b", re.IGNORECASE)
+# A pronoun subject, after the heading an answer may cite the sentence under ("OPTIONS:
+# It disables …").
+_PRONOUN = re.compile(r"\s*(?:[^:.]{1,40}:\s+)?(?:it|its|they|their|this|these)\b", re.IGNORECASE)
 
 
 def no_purpose(asks: Asks, text: str) -> str | None:
@@ -27,7 +30,18 @@ def no_purpose(asks: Asks, text: str) -> str | None:
     for start, end in split_sentences(text):
         sentence = text[start:end]
         said = families(terms(sentence))
-        named = all(in_family(t, said) for t in wanted) or _PRONOUN.match(sentence)
-        if named and gives.search(sentence):
-            return None
+        if _PRONOUN.match(sentence):
+            if gives.search(sentence):
+                return None
+            continue
+        if not all(in_family(t, said) for t in wanted):
+            continue
+        # The thing is what the sentence says does something: named before the words
+        # that say it ("zener diodes limit …"), or the purpose named ("The purpose of
+        # the zener diodes is …"). "In order to perform a runtime calibration it is
+        # necessary to wait …" tells what doing it takes, not what it is for.
+        for m in gives.finditer(sentence):
+            before = families(terms(sentence[: m.start()]))
+            if m.group(0).lower() == "purpose" or all(in_family(t, before) for t in wanted):
+                return None
     return f"the question asks what {asks.focus.phrase} is for; no sentence of the answer says it"

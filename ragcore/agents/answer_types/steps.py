@@ -4,9 +4,14 @@ step, "you can / should / need to …", or a setting written as key and value �
 more than the question, or a requirement with its figure, which is the check to make
 ("the belt must deflect no more than 15 mm under 10 kg"). "Perform a Runtime
 Calibration." answers "How do I do a runtime calibration?" with its own words; "this
-should not be confused with …" tells nobody what to do."""
+should not be confused with …" tells nobody what to do. A list of features ("* Factory
+calibration of the robot inside ROS … * Realtime-enabled communication … To use this,
+compile and run it …") is no procedure: an item that opens as a thing, not as a step,
+describes a feature, and a step inside it is that feature's (``_steps_only``)."""
 
 from __future__ import annotations
+
+import re
 
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.agents.reading import term_set
@@ -23,6 +28,7 @@ def steps_beyond(asks: Asks, text: str) -> list[str]:
     # nothing ("Perform a Runtime Calibration").
     said_already = set(asks.terms) | STOPWORDS | term_set("generic") | term_set("doing")
     found = []
+    text = _steps_only(text)
     for start, end in split_sentences(text):
         sentence = text[start:end]
         # A requirement with its figure is the check to make ("How do I check the belt
@@ -41,3 +47,26 @@ def no_step(asks: Asks, text: str) -> str | None:
             "question's own words"
         )
     return None
+
+
+# An item of a bulleted list run into one line: "* Factory calibration … * Realtime …".
+_BULLET = re.compile(r"(?:^|\s)[*•]\s+(?=\S)")
+_LIST = 2  # this many items make a list
+
+
+def _steps_only(text: str) -> str:
+    """``text`` without the items of a bulleted list that open as a thing rather than a
+    step (a feature list's "* Factory calibration of the robot inside ROS"): the prose
+    before the list, and the items that are steps ("* Connect the cable …")."""
+    marks = list(_BULLET.finditer(text))
+    if len(marks) < _LIST:
+        return text
+    step, instruction = pattern("lexicon", "step"), pattern("lexicon", "instruction")
+    kept = [text[: marks[0].start()]]
+    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+        item = text[mark.end() : after.start() if after else len(text)]
+        spans = split_sentences(item)
+        first = item[spans[0][0] : spans[0][1]] if spans else item
+        if step.match(first) or instruction.match(first):
+            kept.append(item)
+    return " ".join(kept)

@@ -19,12 +19,14 @@ What is asked picks among sentences that merely share words: a value asked of a 
 stated tersely ("upsd listens on TCP port 3493 by default.") is looked for among the
 sentences sharing half as many words when none sharing enough gives it (``_near``); what
 a thing is for, in a sentence leaning on the one naming it, is read with its antecedent;
-a yes/no question's subject may be named by the document's title; the command a
-sentence introduces with a colon, on a line of its own, is part of it. When no sentence
-shares enough of the question by its own words, a question whose answer a sentence can
-be checked against (``_checkable``) is looked for among the sentences read where they
-stand: with their section path, heading, the FAQ question they answer, the sentence
-before them and the identifiers their chunk names (``_in_context``).
+a yes/no question's subject may be named by the document's title; the block a
+sentence introduces ("… look like this:" and a ups.conf section; ``lexicon.leans_forward``)
+is part of it, as its chunk has it and bounded (``_BLOCK_CHARS``), and a sentence whose
+chunk does not hold its block, or that speaks of a block shown beside it, is no answer
+on its own. When no sentence shares enough of the question by its own words, a question
+whose answer a sentence can be checked against (``_checkable``) is looked for among the
+sentences read where they stand: with their section path, heading, the FAQ question they
+answer, the sentence before them and the identifiers their chunk names (``_in_context``).
 """
 
 from __future__ import annotations
@@ -46,10 +48,13 @@ from ragcore.agents.answer_types import (
     unnamed_signal,
     unstated_default,
 )
+from ragcore.agents.answer_types.absence import unstated_absence
 from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.focus import names_focus
+from ragcore.agents.answer_types.forward import leaning_on_a_block
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
+from ragcore.agents.answer_types.pinpoint import unnamed_option
 from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
@@ -92,12 +97,20 @@ CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
 _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max maximum"))
 # A sentence that starts by pointing back at a subject named earlier in its document.
 _LEANING = re.compile(r"^(Its|It)\s+(?=[a-z])")
+# A subject that stands for what the sentence before names ("It disables …").
+_PRONOUN_SUBJECT = re.compile(r"^(?:It|Its|This|These|They|Their)\b")
 _DESIGNATION = re.compile(r"\bAD\s*\d{4}-\d{2}-\d{2}\b|\b[A-Z]{2,}-\d{4}\b")
 _HEADING = re.compile(r"^\s*#")
 # A table row rendered as labelled cells: "Name: moteus-c1; Min Voltage: 10V; …".
 _LABELLED_CELL = re.compile(r"^[^:;]{1,40}: \S")
 _ROW_CELLS = 3
-_SHORT = 12  # a line this short is a scrap, or the command a sentence introduces
+_SHORT = 12  # a line this short is a scrap
+# How long a block a sentence introduces may be to be kept with it ("… look like this:"
+# and a four-line ups.conf section): a longer one is no part of a short answer.
+_BLOCK_CHARS = 400
+# A paragraph: lines up to a blank one. A list item opens with a bullet or a number.
+_PARAGRAPH = re.compile(r"[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*")
+_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
 _TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
 _HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
 # How many sentences back a leaning sentence's antecedent may go: "… select Settings.
@@ -171,6 +184,9 @@ class _Sentence:
     own_words: float = 0.0
     """Share of the question's other content terms in the sentence itself (its
     document title aside): what a sentence stating a value tersely must share (``_near``)."""
+    unfinished: bool = False
+    """It ends by introducing a block (``lexicon.leans_forward``) its chunk does not
+    hold within ``_BLOCK_CHARS``: alone, it gives none of what it introduces."""
     then: str = ""
     """The sentence after it in its paragraph, cited with it: it carries the figure or
     value the question asks for, which this one, naming the subject, does not ("If
@@ -265,7 +281,9 @@ class ExtractiveGenerator:
             identifiers = _question_identifiers(perception)
             codes = _question_identifiers(perception, CODE_LABELS)
             sentences = [
-                s for e in evidence for s in _sentences(e, wanted, identifiers, codes, asks.signals)
+                s
+                for e in evidence
+                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.options)
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -379,6 +397,14 @@ class ExtractiveGenerator:
                     # Nor a sentence that only repeats the question (a manual page's
                     # title line, "DEBOUNCE(9) HAL Component DEBOUNCE(9)").
                     and not adds_nothing(asks, _read_on(s, asks))
+                    # Nor one about another option of a manual page than the asked
+                    # one, nor one saying what a setting does when given for a
+                    # question on its absence, nor one leaning on a block it leaves out.
+                    and not unnamed_option(
+                        asks, _said(s), (s.heading, s.evidence.section), (s.evidence.text,)
+                    )
+                    and not unstated_absence(asks, f"{_said(s)} {s.then}")
+                    and not _leans_on_a_block(s)
                 )
 
             fitting = [s for s in pool if fits(s)]
@@ -471,6 +497,7 @@ class ExtractiveGenerator:
             # Failing those, a sentence sharing the question's words, but never one that
             # only repeats them (a manual page's title line).
             fallback = [s for s in candidates if not adds_nothing(asks, s.text)]
+            fallback = [s for s in fallback if not _leans_on_a_block(s)] or fallback
             statements = self._best(fitting or fallback, asks.answer_type, question)
             if statements and len(asks.parts) > 1:
                 statements += _for_parts(asks, statements, about if identifiers else sentences)
@@ -677,6 +704,12 @@ def _unmet_by_all(asks: Asks, named: Sequence[str], sentences: Sequence[_Sentenc
     return ""
 
 
+def _leans_on_a_block(s: _Sentence) -> bool:
+    """``s`` introduces a block its chunk does not give with it, or speaks of one shown
+    beside it ("The above command says: …"; ``answer_types.forward``)."""
+    return s.unfinished or leaning_on_a_block([_said(s)]) is not None
+
+
 def _asks_a_value(asks: Asks) -> bool:
     """The question asks for a figure or a value of a shape of its own (a port, a line
     speed, a limit; not any "value")."""
@@ -803,6 +836,7 @@ def _sentences(
     identifiers: set[str],
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
+    options: Sequence[str] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 
@@ -822,7 +856,7 @@ def _sentences(
     before: list[str] = []  # the sentence before, and the one before that if it leans
     paragraphs: list[int] = []  # each sentence's paragraph, for the steps after it
     paragraph, last_end = 0, 0
-    introduced = False  # the sentence just read ends with a colon
+    forward = pattern("lexicon", "leans_forward")
     # Where a sentence stands (``_in_context``): the chunk's section path, the FAQ question
     # it answers (since the last heading) and the sentence before it; the identifiers the
     # chunk names are its subjects too, as its document's are, unless it names a sibling.
@@ -835,13 +869,6 @@ def _sentences(
         if "\n\n" in e.text[last_end:start]:
             paragraph += 1
         last_end = end
-        if introduced and len(text) < _SHORT and not _HEADING.match(raw):
-            # The command or value a sentence ends by introducing ("… it can be cleared
-            # by sending:" and then "d stop" on a line of its own) is part of it.
-            out[-1] = replace(out[-1], text=f"{out[-1].text} {text}")
-            introduced = False
-            continue
-        introduced = False
         if _HEADING.match(raw) and _HEADING_MARKS.sub("", text):
             heading = _HEADING_MARKS.sub("", text)
         elif _title_line(text, e.text[end : end + 2]):
@@ -858,6 +885,11 @@ def _sentences(
         if heading == text:
             asked_line = ""
         context = " ".join(before) if leans.match(text) else ""
+        if not context and before and _names_option_before(options, text, before[-1]):
+            # "It disables deceleration over-voltage stall prevention" tells of the
+            # asked option only after the sentence naming it ("−R, −−braking−resistor
+            # This argument should be used when …"): that sentence names its subject.
+            context = before[-1]
         if text[-1] in ".!?:":  # a caption or label line is no antecedent: skip it
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
@@ -903,7 +935,17 @@ def _sentences(
             )
         )
         paragraphs.append(paragraph)
-        introduced = text.endswith(":")
+        if forward.search(text):
+            # The command, configuration or list a sentence ends by introducing ("… it
+            # can be cleared by sending:" and "d stop" on a line of its own; "… edit
+            # your ups.conf to look like this:" and its section) is part of it; without
+            # it, in its chunk and bounded, the sentence gives none of it. The block's
+            # own sentences stay sentences of their own ("- deny: Write access is
+            # blocked …" answers alone).
+            if block := _introduced(e.text, end):
+                out[-1] = replace(out[-1], text=f"{text} {block}")
+            else:
+                out[-1] = replace(out[-1], unfinished=True)
     whole = [
         replace(
             s,
@@ -929,6 +971,35 @@ def _sentences(
     return whole + [
         _scored(c, s, wanted, identifiers, codes) for s in whole for c in _cells(s.text)
     ]
+
+
+def _introduced(text: str, end: int) -> str | None:
+    """The block a sentence ending at ``end`` of ``text`` introduces, flattened: the
+    rest of its paragraph or the paragraph after it, with the items after that when it
+    is a list, up to ``_BLOCK_CHARS``; None when ``text`` holds none (the sentence ends
+    its chunk, or a heading follows) or it is longer."""
+    block = ""
+    for m in _PARAGRAPH.finditer(text, end):
+        paragraph = m.group(0)
+        if not block and _HEADING.match(paragraph):
+            return None
+        if block and not (_ITEM.match(paragraph) and _ITEM.match(block)):
+            break
+        if len(block) + len(paragraph) > _BLOCK_CHARS:
+            if not block:
+                return None
+            break
+        block = f"{block}\n{paragraph}" if block else paragraph
+    return " ".join(block.split()) if block else None
+
+
+def _names_option_before(options: Sequence[str], text: str, before: str) -> bool:
+    """``text`` opens with a pronoun, names none of the asked ``options`` and the
+    sentence ``before`` it names one (``answer_types.pinpoint``)."""
+    if not options or not _PRONOUN_SUBJECT.match(text):
+        return False
+    asked = Asks(options=tuple(options))
+    return unnamed_option(asked, text) is not None and unnamed_option(asked, before) is None
 
 
 def _names_signals(signals: Sequence[str], heading: str, text: str) -> bool:

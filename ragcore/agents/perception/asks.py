@@ -241,6 +241,15 @@ class Asks:
     """For a yes/no question whether a thing is in a state ("Is the power input
     protected if …?"; ``lexicon.asks_participle``), the state as a term ("protect"): a
     sentence deciding it says that state or its negation (``answer_types.verdict``)."""
+    options: tuple[str, ...] = ()
+    """The command-line options it names ("-k", "-R", "--braking-resistor";
+    ``lexicon.named_option``), dashes as hyphens: a manual page lists many in one chunk,
+    so an answer names one of them itself or stands under a heading that does
+    (``answer_types.pinpoint``)."""
+    absent: tuple[str, ...] = ()
+    """What its condition says is absent ("If I leave LISTEN out of upsd.conf, …?":
+    "LISTEN"; ``lexicon.asks_absent``): an answer says what holds when it is absent
+    (``answer_types.absence``), not what it does when given."""
     versions: tuple[str, ...] = ()
     """The versions a yes/no question's clause names as its condition ("… an e-Series
     still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
@@ -494,7 +503,30 @@ def read_asks(
         parts=_parts(question, table, models),
         set_value=_set_value(question),
         designated=tuple(designated(question).items()),
+        options=named_options(question),
+        absent=_absent(question),
     )
+
+
+def named_options(text: str) -> tuple[str, ...]:
+    """The command-line options ``text`` names (``lexicon.named_option``), each dash
+    written as a hyphen ("−k" of a manual page is "-k")."""
+    found = (_hyphens(m.group(0)) for m in pattern("lexicon", "named_option").finditer(text))
+    return tuple(dict.fromkeys(found))
+
+
+def _hyphens(text: str) -> str:
+    return text.replace("−", "-").replace("–", "-")
+
+
+def _absent(question: str) -> tuple[str, ...]:
+    """What the question's condition says is absent (``lexicon.asks_absent``)."""
+    found = []
+    for m in pattern("lexicon", "asks_absent").finditer(question):
+        thing = next((g for g in m.groups() if g), None)
+        if thing and not set(terms(thing)) <= STOPWORDS | term_set("generic"):
+            found.append(thing)
+    return tuple(dict.fromkeys(found))
 
 
 def _state(question: str) -> str | None:

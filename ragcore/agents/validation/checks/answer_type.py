@@ -22,8 +22,11 @@ from ragcore.agents.answer_types import (
     unnamed_terms,
     unstated_default,
 )
+from ragcore.agents.answer_types.absence import unstated_absence
 from ragcore.agents.answer_types.echo import adds_nothing
+from ragcore.agents.answer_types.forward import leaning_on_a_block
 from ragcore.agents.answer_types.leaning import leaning_elsewhere
+from ragcore.agents.answer_types.pinpoint import unnamed_option
 from ragcore.agents.answer_types.report import only_reports
 from ragcore.agents.answer_types.set_value import unnamed_value
 from ragcore.agents.answer_types.shape import unshaped
@@ -447,4 +450,52 @@ def asserts_something(answer: AnswerModel) -> Iterator[Finding]:
             IssueKind.OFF_QUESTION,
             "the answer only reports someone's own situation (a question quoted from a FAQ "
             "or a user's report): it states nothing of what was asked",
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.option",))
+def names_the_asked_option(answer: AnswerModel) -> Iterator[Finding]:
+    """ "What does the -k flag do?" is answered by text that names -k, itself or under a
+    heading or section that does (``answer_types.pinpoint``): a manual page's chunk names
+    every option, so its naming -k says nothing of the sentence quoted from it."""
+    if not answer.asks.options or not answer.statements:
+        return
+    text = strip_citations(answer.draft.text)
+    sections, chunks = [e.section for e in answer.cited], [e.text for e in answer.cited]
+    if reason := unnamed_option(answer.asks, text, sections, chunks):
+        yield Finding(
+            "answer_type.option",
+            IssueKind.OFF_QUESTION,
+            reason,
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.absence",))
+def says_what_holds_without_it(answer: AnswerModel) -> Iterator[Finding]:
+    """ "If I leave LISTEN out of upsd.conf, can other servers connect?" is answered by
+    what holds when LISTEN is absent ("If you do not specify a LISTEN directive, upsd
+    only listens on the loopback interface"), not by what it does when given
+    (``answer_types.absence``)."""
+    if not answer.asks.absent or not answer.statements:
+        return
+    if reason := unstated_absence(answer.asks, strip_citations(answer.draft.text)):
+        yield Finding("answer_type.absence", IssueKind.OFF_QUESTION, reason)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.block",))
+def stands_on_its_own(answer: AnswerModel) -> Iterator[Finding]:
+    """A statement that ends by introducing a block ("… edit your ups.conf to look like
+    this:") or speaks of one shown beside it ("The above command says: …") without
+    giving it has left out what holds the asked content: the configuration, the
+    command, the list (``answer_types.forward``)."""
+    said = [strip_citations(s.text) for s in answer.statements]
+    if statement := leaning_on_a_block(said):
+        yield Finding(
+            "answer_type.block",
+            IssueKind.OFF_QUESTION,
+            "a statement introduces or speaks of a block (a command, a configuration, a "
+            "list) beside it in its source that the answer leaves out",
+            statement,
+            chunk_ids=tuple(e.chunk_id for e in answer.cited),
         )
