@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
+from ragcore.agents.perception.each import things_each
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import WordSet, pattern, words
@@ -183,6 +184,10 @@ class Asks:
     side_by_side: tuple[str, ...] = ()
     """Models the question names side by side, asking the same of each ("What oil do the
     HP-400 and the HP-500 take?"): the answer is about every one."""
+    each_of: tuple[str, ...] = ()
+    """Things other than models it coordinates and asks the same of each ("hot work and
+    confined space - who has to stay on watch for each?"; ``perception.each``): the
+    answer says something of every one."""
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
@@ -475,6 +480,7 @@ def read_asks(
         value_shape=shape,
         comparison=_comparison(question, table),
         side_by_side=side_by_side(question, models),
+        each_of=things_each(question),
         choice=_choice(question, table),
         documents=tuple(
             dict.fromkeys(

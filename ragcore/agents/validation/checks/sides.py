@@ -22,7 +22,7 @@ from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import mask_quantities, numbers
-from ragcore.text.terms import terms
+from ragcore.text.terms import STOPWORDS, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, Check, IssueKind, Route
 
@@ -158,6 +158,32 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
             IssueKind.MISSING_SIDE,
             f"the question names {', '.join(asked)}; the answer says nothing of "
             f"{', '.join(missing)}",
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.every_thing",))
+def every_thing(answer: AnswerModel) -> Iterator[Finding]:
+    """A question coordinating things that are no models and asking of each ("hot work
+    and confined space - who has to stay on watch for each?"; ``Asks.each_of``) is
+    answered for each: a thing whose words neither the answer nor a cited document's id
+    or title says was left out, and the answer names it."""
+    things = answer.asks.each_of
+    if len(things) < 2 or not answer.draft.statements:
+        return
+    said = set(terms(answer.draft.text))
+    titles = [set(terms(f"{e.document.id} {e.document.title}")) for e in answer.cited]
+    missing = []
+    for thing in things:
+        key = set(terms(thing)) - STOPWORDS
+        if key and not key <= said and not any(key <= t for t in titles):
+            missing.append(thing)
+    if missing and len(missing) < len(things):
+        yield Finding(
+            "sides.every_thing",
+            IssueKind.MISSING_SIDE,
+            f"the question asks of {' and '.join(things)}; the answer says nothing of "
+            f"{', '.join(missing)}",
+            entity=missing[0],
         )
 
 
