@@ -49,7 +49,13 @@ from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
-from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
+from ragcore.agents.attributes import (
+    Attribute,
+    AttributeTable,
+    Comparatives,
+    addresses,
+    load_attributes,
+)
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.generation.binding import asked_keys, binds
 from ragcore.agents.generation.similarity import QuestionSimilarity
@@ -248,7 +254,9 @@ class ExtractiveGenerator:
             identifiers = _question_identifiers(perception)
             codes = _question_identifiers(perception, CODE_LABELS)
             sentences = [
-                s for e in evidence for s in _sentences(e, wanted, identifiers, codes, asks.signals)
+                s
+                for e in evidence
+                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.attributes)
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -748,8 +756,13 @@ def _sentences(
     identifiers: set[str],
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
+    attributes: Sequence[Attribute] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
+
+    A sentence that gives an asked attribute (``attributes``: names it or gives a figure
+    in its units) covers the question's word for it: "The AC-75's noise level is 68
+    dB(A)" answers "How loud is the AC-75?" though it never says "loud".
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -761,6 +774,11 @@ def _sentences(
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
     words = {_singular(t) for t in wanted - identifiers}
+    spelled = [
+        (a, said)
+        for a in attributes
+        if (said := {_singular(t) for w in a.words for t in w} & words)
+    ]
     leans = pattern("lexicon", "leans_on_context")
     out: list[_Sentence] = []
     heading = e.section.rsplit(">", 1)[-1].strip()
@@ -794,6 +812,9 @@ def _sentences(
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
         own = set(terms(text))
+        for attribute, said in spelled:
+            if attribute.addressed_by(text):
+                own |= said
         # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
         # that does not name it tells of it: the heading goes with it.
         lead = heading if signals and _names_signals(signals, heading, text) else ""

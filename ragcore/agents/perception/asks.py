@@ -518,9 +518,10 @@ def _which(question: str) -> tuple[str, str] | None:
 
 def designated(text: str) -> dict[str, frozenset[str]]:
     """The nouns ``text`` tells apart by a capital letter ("reservoir B", "systems A and
-    B"; ``lexicon.designated``), by their term, with every letter it names each with."""
+    B", "the 737's B reservoir"; ``lexicon.designated``, ``designated_before``), by their term, with every letter it names each with."""
     found: dict[str, set[str]] = {}
-    for m in pattern("lexicon", "designated").finditer(text):
+    both = (pattern("lexicon", "designated"), pattern("lexicon", "designated_before"))
+    for m in (m for p in both for m in p.finditer(text)):
         key = terms(m.group("noun"))
         if len(key) == 1:
             found.setdefault(key[0], set()).update(re.findall(r"[A-Z]", m.group("run")))
