@@ -1254,7 +1254,9 @@ def _references(
         after = rest[i + 1] if i + 1 < len(rest) else None
         before = rest[i - 1] if i > 0 else None
         # "the valve that leaks": after a noun, "that" starts a clause and points nowhere
-        clause = before is not None and before.lower in new.keywords
+        clause = before is not None and (
+            before.lower in new.keywords or before.lower in rules.relative_after
+        )
         if w.lower in rules.pronouns:
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":

@@ -41,6 +41,7 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "demonstratives",
     "alone_before",
     "vague",
+    "relative_after",
 )
 # ... and those that say which kind of follow-up it is (a version, every thing in play, …)
 _FOLLOWUP_KIND_WORDS = (
@@ -91,6 +92,9 @@ class FollowupRules:
     """Identifier label -> nouns that name such an identifier."""
     bare: dict[str, str]
     """A whole question (its words, lowercase, space-joined) -> a template with {subject}."""
+    relative_after: frozenset[str] = frozenset()
+    """Words after which "that" starts a clause and points nowhere ("anything that
+    means …", "something that …"), as after a noun."""
     revision: frozenset[str] = frozenset()
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
@@ -208,6 +212,7 @@ class _Reader:
             demonstratives=frozenset(words["demonstratives"]),
             alone_before=frozenset(words["alone_before"]),
             vague=frozenset(words["vague"]),
+            relative_after=frozenset(words["relative_after"]),
             not_references=self.matcher(
                 {"patterns": table.get("not_references", [])}, "followup.not_references"
             ),
