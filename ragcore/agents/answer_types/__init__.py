@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
+from ragcore.agents.answer_types.condition import other_condition
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.place import no_action, no_place
@@ -84,6 +85,8 @@ def unmet(
     on the VF-S11" asks about OC1, whatever the VF-S11's manual says); ``owners``: the
     models the sources' documents are about (their titles), no part number of them."""
     named = tuple(identifiers)
+    if reason := other_condition(asks, text):
+        return reason
     if asks.answer_type == AnswerType.FIGURE and asks.measure is None:
         if not gives_a_figure(asks, text):
             names = " or ".join(a.name for a in asks.attributes)

@@ -760,9 +760,9 @@ def _sentences(
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
 
-    A sentence that gives an asked attribute (``attributes``: names it or gives a figure
-    in its units) covers the question's word for it: "The AC-75's noise level is 68
-    dB(A)" answers "How loud is the AC-75?" though it never says "loud".
+    A sentence that names an asked attribute (``attributes``) by another of its words
+    covers the question's word for it: "The AC-75's noise level is 68 dB(A)" answers
+    "How loud is the AC-75?" though it never says "loud".
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -813,7 +813,9 @@ def _sentences(
             before = before[-_ANTECEDENTS:]
         own = set(terms(text))
         for attribute, said in spelled:
-            if attribute.addressed_by(text):
+            # named by another of its words; a figure in its unit alone says the
+            # dimension, not which quantity ("62 litres" is the sump's, no fuel tank's)
+            if attribute.named_in(own):
                 own |= said
         # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
         # that does not name it tells of it: the heading goes with it.

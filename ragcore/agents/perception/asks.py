@@ -19,6 +19,7 @@ from enum import StrEnum
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.agents.perception.each import things_each
+from ragcore.agents.perception.condition import conditions
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import WordSet, pattern, words
@@ -148,6 +149,9 @@ class Asks:
     numbers: frozenset[float] = frozenset()
     """Numbers the question supplies ("before 2025"): context, not claims."""
     quantities: frozenset[tuple[float, str]] = frozenset()
+    conditions: frozenset[tuple[float, str]] = frozenset()
+    """Figures it sets as the condition of what it asks ("rated output at 60 Hz?";
+    ``answer_types.condition``): an answer's figures are at that condition."""
     units: tuple[str, ...] = ()
     """Units the question spells ("How many pounds …?", "… in m³/h?")."""
     attribute_units: tuple[str, ...] = ()
@@ -467,6 +471,7 @@ def read_asks(
         pairs=tuple(word_pairs(question)),
         numbers=frozenset(numbers(question)),
         quantities=frozenset((q.value, q.unit) for q in quantities(question)),
+        conditions=conditions(question),
         units=units_named(question),
         attribute_units=attribute_units(question),
         codes=question_codes,

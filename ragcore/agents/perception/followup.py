@@ -1114,7 +1114,7 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         m.start() < span[1] and span[0] < m.end()
         for m in rules.revision_phrases.finditer(p.question)
     )
-    part = _part(p, words)
+    part = _part(p, words) or _part_after(p, words)
     return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
 
 
@@ -1147,6 +1147,40 @@ def _part(p: Perception, words: list[Word]) -> str:
             phrase.insert(0, w)
         else:
             return ""  # no article: "how often do I swap seals on …" names no one thing
+        said = set(terms(" ".join(w.text for w in phrase)))
+        if not phrase or any(a.named_in(said) for a in p.asks.attributes):
+            return ""
+        return f"{entity.text} {' '.join(w.text for w in phrase)}"
+    return ""
+
+
+_PREPOSITIONS = lexicon.WordSet("lexicon", "prepositions")
+
+
+def _part_after(p: Perception, words: list[Word]) -> str:
+    """The part of a model ``p`` asks about, written after the model's name ("the
+    B737-800 hydraulic pressure filters", "the AC-75 receiver tank"), with the name:
+    the nouns after it up to a verb, a preposition or the end; "" when there are none,
+    or they name what is asked of the model ("the AC-75 noise level")."""
+    for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
+        before = [w for w in words if w.end <= entity.start][-1:]
+        if not before or before[0].lower not in ARTICLES:
+            continue  # "the B737-800 filters" is a thing; "does B737-800 need" a model
+        phrase: list[Word] = []
+        for w in (w for w in words if w.start >= entity.end):
+            lower = w.lower
+            if (
+                len(phrase) == _PART_WORDS
+                or not terms(w.text)
+                or any(c.isdigit() for c in w.text)
+                or lower in _CLAUSE_WORDS
+                or lower in lexicon.words("lexicon", "question_starts")
+                or lower in _PREPOSITIONS
+                or lower in ARTICLES
+                or _PARTICIPLE.fullmatch(lower)
+            ):
+                break
+            phrase.append(w)
         said = set(terms(" ".join(w.text for w in phrase)))
         if not phrase or any(a.named_in(said) for a in p.asks.attributes):
             return ""
