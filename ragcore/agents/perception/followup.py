@@ -1114,7 +1114,11 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         m.start() < span[1] and span[0] < m.end()
         for m in rules.revision_phrases.finditer(p.question)
     )
-    part = _part(p, words) or _part_after(p, words)
+    part = _part(p, words)
+    if not part and _plural(after := _part_after(p, words)):
+        # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
+        # model's name is as often the machine itself ("the GX-500 generator")
+        part = after
     return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
 
 
@@ -1519,7 +1523,18 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
     of a kind it does not restate, the time, the named source."""
     restated = _restated(new)
     p = prev.perception
-    kept = [e.text for e in prev.identifiers if e.label not in restated and e.text not in text]
+    kept_entities = [e for e in prev.identifiers if e.label not in restated and e.text not in text]
+    kept = [e.text for e in kept_entities]
+    if (
+        kept_entities
+        and all(e.label == "ERROR_CODE" for e in kept_entities)
+        and p.asks.answer_type == AnswerType.MEANING
+        and prev.machine
+        and prev.machine not in text
+    ):
+        # "and coolant concentration?" after what E3301 and E3305 mean: no code's
+        # meaning is asked, and a code has no coolant — the machine in play is the subject
+        kept = [prev.machine]
     # A version the previous question asked of ("in the 2021 rule") was asked for its
     # figure: a new subject ("And retraining?") is asked of what applies now.
     if p.constraints.time is not None and new.constraints.time is None and not prev.version:

@@ -51,6 +51,30 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
         yield Finding("sides.single_figure", IssueKind.MISSING_SIDE, single)
 
 
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.one_source",))
+def both_sides_sourced(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking which of two is more whose sides perception could not name
+    ("which gets looked at more often, this or the leap fan blades?") is not answered
+    from one document that compares nothing: the figures it gives ("from 750 to 500
+    flight cycles") are one side's, however many. A question about versions (history)
+    is answered by one document's change."""
+    perception = answer.perception
+    if not perception.orders_sides or perception.asked_sides or perception.constraints.history:
+        return
+    if not answer.draft.statements:
+        return
+    text = strip_citations(answer.draft.text)
+    if answer.judges.attributes.comparatives.find(text):
+        return
+    if len({e.document.id for e in answer.cited}) == 1:
+        yield Finding(
+            "sides.one_source",
+            IssueKind.MISSING_SIDE,
+            "the question asks which of two is more; the answer cites one document and "
+            "compares nothing",
+        )
+
+
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
     """A comparison's sides, or those of a question asking which is more or the same of
     each model, however it typed them (``Perception.asked_sides``)."""
