@@ -47,6 +47,7 @@ from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.set_value import names_value
+from ragcore.agents.answer_types.condition import other_condition
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import (
@@ -448,7 +449,13 @@ class ExtractiveGenerator:
                 )
             # Failing those, a sentence sharing the question's words, but never one that
             # only repeats them (a manual page's title line).
-            fallback = [s for s in candidates if not adds_nothing(asks, s.text)]
+            # Nor one stating its figures at another condition than the asked one ("at 50
+            # Hz" for "at 60 Hz?"): that figure is of another thing.
+            fallback = [
+                s
+                for s in candidates
+                if not adds_nothing(asks, s.text) and not other_condition(asks, s.text)
+            ]
             statements = self._best(fitting or fallback, asks.answer_type, question)
             if statements and len(asks.parts) > 1:
                 statements += _for_parts(asks, statements, about if identifiers else sentences)
