@@ -22,7 +22,8 @@ from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import mask_quantities, numbers
-from ragcore.text.terms import STOPWORDS, terms
+from ragcore.agents.reading import term_set
+from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, Check, IssueKind, Route
 
@@ -73,6 +74,53 @@ def both_sides_sourced(answer: AnswerModel) -> Iterator[Finding]:
             "the question asks which of two is more; the answer cites one document and "
             "compares nothing",
         )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.same_thing",))
+def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking the same of several models ("grease interval + amount for
+    cp-200 and cp-350") is answered with the same thing of each: when one side's
+    statements say a word of what the question asks about (its content words that are
+    no model, attribute or question word: "grease") and another side's never do, that
+    side was answered with something else of it ("cp-200: … the seal interval was
+    shortened …")."""
+    sides = answer.perception.asked_sides or answer.asks.side_by_side
+    if len(sides) < 2 or not answer.draft.statements:
+        return
+    attribute_words = {t for a in answer.asks.named_attributes for w in a.words for t in w}
+    names = {t for side in sides for t in terms(side)}
+    thing = (
+        set(answer.asks.content_terms)
+        - names
+        - model_terms(answer.asks.content_terms)
+        - attribute_words
+        - STOPWORDS
+        - term_set("generic")
+        - term_set("question_starts")
+    )
+    if not thing:
+        return
+    said: dict[str, set[str]] = {}
+    for side in sides:
+        about = [s for s in answer.draft.statements if _has_data_for(side, s, answer)]
+        if not about:
+            return  # a side with nothing is ``every_side``'s or ``every_model``'s
+        said[side] = set().union(*(set(terms(s.text)) for s in about)) & thing
+    for side in sides:
+        others = set().union(*(said[o] for o in sides if o != side))
+        if missing := others - said[side]:
+            # as the question writes them ("grease", not the term "greas")
+            written = [
+                w for w in _WORDS.findall(answer.perception.question) if set(terms(w)) & missing
+            ]
+            yield Finding(
+                "sides.same_thing",
+                IssueKind.OFF_QUESTION,
+                f"the answer for {side} never says {', '.join(dict.fromkeys(written))}, which it says "
+                "for the other side: it may be about something else of it",
+                entity=side,
+            )
+            return
 
 
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
@@ -244,6 +292,7 @@ def every_part(answer: AnswerModel) -> Iterator[Finding]:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_WORDS = re.compile(r"[\w-]+")
 
 # A model named by a bare number ("the 737", perception's ``number_as_name``).
 _NUMBER = re.compile(r"\d+(?:-\d+)?")

@@ -47,9 +47,7 @@ def test_a_bare_number_beside_a_model_is_a_model_the_answer_covers():
     one = "The green reservoir holds 14 litres at the normal level [1]."
     assert ("sides.every_model", "missing_side") in findings(check(question, one, RESERVOIRS))
     both = one + " Reservoir A holds 22.7 litres at the full mark [2]."
-    assert ("sides.every_model", "missing_side") not in findings(
-        check(question, both, RESERVOIRS)
-    )
+    assert ("sides.every_model", "missing_side") not in findings(check(question, both, RESERVOIRS))
 
 
 def test_a_letter_before_its_noun_designates_it():
@@ -109,8 +107,7 @@ BLADES = [
 def test_a_choice_with_unnamed_sides_is_not_answered_from_one_document():
     question = "which gets looked at more often, this or the leap fan blades?"
     answer = (
-        "AD 2025-03-11 reduces the fan blade inspection interval from 750 to 500 flight "
-        "cycles [1]."
+        "AD 2025-03-11 reduces the fan blade inspection interval from 750 to 500 flight cycles [1]."
     )
     assert ("sides.one_source", "missing_side") in findings(check(question, answer, BLADES))
 
@@ -124,3 +121,44 @@ def test_an_oil_grade_is_no_second_figure_of_a_comparison():
     question = "is the gx-500 sump bigger than the press then?"
     answer = "The sump holds 62 litres of 5W-40 synthetic oil [1]."
     assert ("sides.single_figure", "missing_side") in findings(check(question, answer, SUMP))
+
+
+PUMPS = [
+    evidence(
+        1,
+        "Field data showed early seal wear, so the seal interval was shortened from 2000 to "
+        "1500 operating hours.",
+        document("manual-cp200", "CP-200 pump manual"),
+    ),
+    evidence(
+        2,
+        "Grease the bearings every 750 operating hours with 25 g of lithium grease.",
+        document("manual-cp350", "CP-350 pump manual"),
+    ),
+    evidence(
+        3,
+        "Grease the bearings every 500 operating hours with 15 g of lithium grease.",
+        document("manual-cp200", "CP-200 pump manual"),
+    ),
+]
+
+
+def test_each_model_is_answered_with_the_same_thing():
+    question = "grease interval + amount for cp-200 and cp-350"
+    other = (
+        "CP-200: Field data showed early seal wear, so the seal interval was shortened from "
+        "2000 to 1500 operating hours [1]. CP-350: Grease the bearings every 750 operating "
+        "hours with 25 g of lithium grease [2]."
+    )
+    report = check(question, other, PUMPS)
+    assert ("sides.same_thing", "off_question") in findings(report)
+    assert "never says grease" in next(
+        i.message for i in report.issues if i.rule == "sides.same_thing"
+    )
+    same = (
+        "CP-200: Grease the bearings every 500 operating hours with 15 g of lithium grease [3]. "
+        "CP-350: Grease the bearings every 750 operating hours with 25 g of lithium grease [2]."
+    )
+    assert ("sides.same_thing", "off_question") not in findings(
+        check(question, same, [PUMPS[2], PUMPS[1]])
+    )
