@@ -249,6 +249,8 @@ class ExtractiveGenerator:
         # manual"): the current revision's title says "revision" too.
         wanted = set(asks.terms) - set(terms(asked.time.text if asked.time else ""))
         wanted -= set(terms(asked.earlier)) - model_terms(terms(asked.earlier))
+        # Nor do the words asking for the current version ("what oil does it take now?").
+        wanted -= set(terms(asked.latest_words))
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(evidence, perception, wanted)
         else:

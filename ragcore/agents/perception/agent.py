@@ -172,7 +172,8 @@ class PerceptionAgent:
             source=source.group(1).rstrip(".-") if source else None,
             quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),
-            latest=bool(rules.match["latest"].search(bare)),
+            latest=bool(latest := rules.match["latest"].search(bare)),
+            latest_words=latest.group(0) if latest else "",
             history=bool(rules.match["history"].search(bare) or asked_earlier),
             earlier=earlier,
         )

@@ -523,14 +523,25 @@ def _which(question: str) -> tuple[str, str] | None:
 
 def designated(text: str) -> dict[str, frozenset[str]]:
     """The nouns ``text`` tells apart by a capital letter ("reservoir B", "systems A and
-    B", "the 737's B reservoir"; ``lexicon.designated``, ``designated_before``), by their term, with every letter it names each with."""
+    B", "the 737's B reservoir"; ``lexicon.designated``, ``designated_before``) or by a
+    colour or position before them ("the blue reservoir"; ``lexicon.variant_modifiers``), by their term, with every letter it names each with."""
     found: dict[str, set[str]] = {}
     both = (pattern("lexicon", "designated"), pattern("lexicon", "designated_before"))
     for m in (m for p in both for m in p.finditer(text)):
         key = terms(m.group("noun"))
         if len(key) == 1:
             found.setdefault(key[0], set()).update(re.findall(r"[A-Z]", m.group("run")))
+    # "the blue reservoir", "the left brake": a colour or a position tells it apart too
+    said = re.findall(r"[A-Za-z][\w-]*", text)
+    for first, second in zip(said, said[1:], strict=False):
+        if first.lower() in _VARIANTS and second.lower() not in _VARIANTS:
+            key = terms(second)
+            if len(key) == 1 and len(second) > 2 and second.lower() not in STOPWORDS:
+                found.setdefault(key[0], set()).add(first.lower())
     return {noun: frozenset(letters) for noun, letters in found.items()}
+
+
+_VARIANTS = WordSet("lexicon", "variant_modifiers")
 
 
 _PART_QUALIFIERS = WordSet("lexicon", "part_qualifiers")

@@ -97,3 +97,17 @@ def test_an_ellipsis_about_what_no_code_has_keeps_the_machine(agent):
         )[2]
         == "And coolant concentration (VM-3000)?"
     )
+
+
+def test_a_colour_alone_puts_its_thing_in_place_of_the_previous_one(agent):
+    assert rewrites(agent, "a320 green reservoir capacity", "and blue?")[1] == (
+        "a320 blue reservoir capacity"
+    )
+    # a word that tells nothing apart is no such thing: the ellipsis rules take it
+    assert rewrites(agent, "What is the AC-75 noise level?", "and pressure?")[1] != (
+        "What is the AC-75 pressure level?"
+    )
+
+
+def test_the_words_asking_for_the_current_version_are_read_apart(agent):
+    assert agent.run("What oil does the GX-500 take now?").constraints.latest_words == "now"

@@ -162,3 +162,12 @@ def test_each_model_is_answered_with_the_same_thing():
     assert ("sides.same_thing", "off_question") not in findings(
         check(question, same, [PUMPS[2], PUMPS[1]])
     )
+
+
+def test_a_figure_for_another_colour_of_the_thing_is_another_things():
+    answer = "The green reservoir holds 14 litres at the normal level [1]."
+    report = check("a320 blue reservoir capacity", answer, RESERVOIRS[:1])
+    assert ("substitution.designator", "wrong_entity") in findings(report)
+    assert ("substitution.designator", "wrong_entity") not in findings(
+        check("a320 green reservoir capacity", answer, RESERVOIRS[:1])
+    )
