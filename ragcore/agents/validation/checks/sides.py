@@ -80,17 +80,23 @@ def both_sides_sourced(answer: AnswerModel) -> Iterator[Finding]:
 def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
     """A question asking the same of several models ("grease interval + amount for
     cp-200 and cp-350") is answered with the same thing of each: when one side's
-    statements say a word of what the question asks about (its content words that are
-    no model, attribute or question word: "grease") and another side's never do, that
+    statements say a word of what the question asks about (its content words before the
+    sides that are no model, attribute or question word: "grease") and another side's
+    never do, that
     side was answered with something else of it ("cp-200: … the seal interval was
     shortened …")."""
     sides = answer.perception.asked_sides or answer.asks.side_by_side
-    if len(sides) < 2 or not answer.draft.statements:
-        return
+    if len(sides) < 2 or not answer.draft.statements or answer.perception.orders_sides:
+        return  # which is more is judged by the figures compared (``every_side``)
     attribute_words = {t for a in answer.asks.named_attributes for w in a.words for t in w}
     names = {t for side in sides for t in terms(side)}
+    # what is asked of each is said before the sides; words among and after them tell
+    # the sides apart ("the HP-400 and the CV-12 gearbox": the gearbox is the CV-12's)
+    question = answer.perception.question
+    found = [m.start() for side in sides if (m := re.search(re.escape(side), question, re.I))]
+    asked = set(terms(question[: min(found)])) if found else set()
     thing = (
-        set(answer.asks.content_terms)
+        (set(answer.asks.content_terms) & asked)
         - names
         - model_terms(answer.asks.content_terms)
         - attribute_words
