@@ -291,6 +291,8 @@ def _rewrite(
     opener = _opener(words, rules)
     if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
         return valued
+    if not opener and conversation and (blamed := _the_cause(new, words, rules, conversation)):
+        return blamed
     rest = words[len(opener) :]
     # A question of its own after an opener ("And how do I clear it?") is no fragment.
     if opener and rest and rest[0].lower not in lexicon.words("lexicon", "question_starts"):
@@ -674,6 +676,32 @@ def _the_value(
         return None
     text = apply(new.question, [(its[0].start, its[0].end, f"the {value}")])
     return Rewrite(text, (f"{its[0].text!r} is {value}, which the previous answer gave",))
+
+
+def _the_cause(
+    new: Perception, words: list[Word], rules: FollowupRules, conversation: Sequence[TurnState]
+) -> Rewrite | None:
+    """ "How often should it be swapped?" after "Our RA-6 lost its calibration, why?"
+    answered "If the battery runs flat …": a thing swapped or replaced (``part_verbs``)
+    is no machine and no calibration — "it" is the thing the answer blamed, the model's
+    ("the RA-6 battery")."""
+    cause = conversation[0].cause
+    if cause is None or _identifiers(new) or not rules.part_verbs & {w.lower for w in words}:
+        return None
+    blocked = [m.span() for m in rules.not_references.finditer(new.question)]
+    its = [
+        w
+        for w in words
+        if w.lower in rules.pronouns
+        and w.lower not in rules.plural
+        and not any(a <= w.start < b for a, b in blocked)
+    ]
+    if len(its) != 1 or its[0].lower in _POSSESSIVES:
+        return None
+    model = next((r.text for r in conversation[0].entities if r.label == "MODEL"), "")
+    thing = f"{model} {cause}".strip()
+    text = apply(new.question, [(its[0].start, its[0].end, f"the {thing}")])
+    return Rewrite(text, (f"{its[0].text!r} is the {thing}, which the previous answer blamed",))
 
 
 # --- the turn an ellipsis continues ---------------------------------------------------------

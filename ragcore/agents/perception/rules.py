@@ -49,6 +49,7 @@ _FOLLOWUP_KIND_WORDS = (
     "interval_nouns",
     "every",
     "machine_verbs",
+    "part_verbs",
     "compared_with",
     "code_attributes",
     "judgements",
@@ -103,6 +104,9 @@ class FollowupRules:
     """Words before the thing compared with ("compared with it", "than it")."""
     machine_verbs: frozenset[str] = frozenset()
     """Verbs whose "it" is a machine, not a code ("before restarting it")."""
+    part_verbs: frozenset[str] = frozenset()
+    """Verbs done to a part ("swapped", "replaced"): after a why question, "it" is the
+    thing the answer blamed."""
     every: frozenset[str] = frozenset()
     """Words that stand for every thing in play ("apply to each?", "of both")."""
     interval_nouns: frozenset[str] = frozenset()
@@ -230,6 +234,7 @@ class _Reader:
             interval_nouns=frozenset(words["interval_nouns"]),
             every=frozenset(words["every"]),
             machine_verbs=frozenset(words["machine_verbs"]),
+            part_verbs=frozenset(words["part_verbs"]),
             compared_with=frozenset(words["compared_with"]),
             code_attributes=frozenset(words["code_attributes"]),
             judgements=frozenset(words["judgements"]),

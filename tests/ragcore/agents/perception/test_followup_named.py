@@ -111,3 +111,27 @@ def test_a_colour_alone_puts_its_thing_in_place_of_the_previous_one(agent):
 
 def test_the_words_asking_for_the_current_version_are_read_apart(agent):
     assert agent.run("What oil does the GX-500 take now?").constraints.latest_words == "now"
+
+
+def test_it_swapped_after_a_why_question_is_the_thing_the_answer_blamed(agent):
+    turns = rewrites(
+        agent,
+        (
+            "Our RA-6 lost its calibration over the shutdown, why would that happen?",
+            "If the battery runs flat while the power is off, the calibration is lost [1].",
+        ),
+        "how often should it be swapped?",
+    )
+    assert turns[1] == "how often should the RA-6 battery be swapped?"
+    # a code is cleared, not swapped: no blamed thing stands for it
+    assert (
+        rewrites(
+            agent,
+            (
+                "why does the HP-400 show E4027?",
+                "Most often the accumulator has lost its precharge.",
+            ),
+            "how do I clear it?",
+        )[1]
+        != "How do I clear the HP-400 accumulator?"
+    )
