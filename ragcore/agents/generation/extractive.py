@@ -42,12 +42,12 @@ from ragcore.agents.answer_types import (
     unnamed_signal,
     unstated_default,
 )
+from ragcore.agents.answer_types.condition import other_condition
 from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import lists_options
 from ragcore.agents.answer_types.set_value import names_value
-from ragcore.agents.answer_types.condition import other_condition
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import (
@@ -69,6 +69,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.agents.reading import identifiers as identifiers_in
 from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
@@ -617,12 +618,26 @@ class ExtractiveGenerator:
                     ),
                 )
                 per_side.append((side, best))
+        # each side named as its document writes it ("CP-350" for "cp-350"): the checks
+        # read a model by the identifier patterns
+        per_side = [(_as_written(side, s.evidence), s) for side, s in per_side]
         unique: dict[tuple[int, str], tuple[str, _Sentence]] = {}
         for side, s in per_side:  # sides may share a sentence (read once per side)
             unique.setdefault((s.evidence.number, s.text), (side, s))
         statements = [_cite(s, label=side) for side, s in unique.values()]
         relation = _relation(perception.asks.comparison, per_side, units, comparatives)
         return statements + ([relation] if relation else [])
+
+
+def _as_written(side: str, e: Evidence) -> str:
+    """``side`` as ``e``'s document or chunk writes it ("cp-350" → "CP-350"), else as
+    the question wrote it."""
+    wanted = "".join(terms(side))
+    text = f"{e.document.title}. {e.text}"
+    for _, start, end in identifiers_in(text):
+        if "".join(terms(text[start:end])) == wanted:
+            return text[start:end]
+    return side
 
 
 def _shares_a_pair(pairs: AbstractSet[tuple[str, str]], text: str) -> bool:
