@@ -286,7 +286,24 @@ def _names_term(term: str, text: str) -> bool:
         names_in(term, text)
         or names_in(f"{term}s", text)
         or re.search(rf"(?<![A-Za-z0-9]){re.escape(term)}\d", text, re.IGNORECASE) is not None
+        or _spelled_out(term, text)
     )
+
+
+def _spelled_out(term: str, text: str) -> bool:
+    """``text`` writes the acronym ``term`` out: as many words in a row whose initials
+    spell it ("permissible exposure limit" for PEL, "lower explosive limit" for LEL)."""
+    if not (2 < len(term) <= _ACRONYM_LETTERS and term.isalpha() and term.isupper()):
+        return False
+    words = re.findall(r"[A-Za-z][\w-]*", text)
+    initials = "".join(w[0].upper() for w in words)
+    return term in initials and any(
+        initials[i : i + len(term)] == term and all(len(w) > 2 for w in words[i : i + len(term)])
+        for i in range(len(words) - len(term) + 1)
+    )
+
+
+_ACRONYM_LETTERS = 6
 
 
 @functools.cache

@@ -171,3 +171,15 @@ def test_a_figure_for_another_colour_of_the_thing_is_another_things():
     assert ("substitution.designator", "wrong_entity") not in findings(
         check("a320 green reservoir capacity", answer, RESERVOIRS[:1])
     )
+
+
+def test_an_acronym_is_named_by_its_words_written_out():
+    rule = document("reg-noise", "Noise exposure rule")
+    cited = [evidence(1, "The permissible exposure limit is 90 dB(A) over 8 hours.", rule)]
+    answer = "The permissible exposure limit is 90 dB(A) over 8 hours [1]."
+    assert ("answer_type.named_term", "off_question") not in findings(
+        check("osha noise PEL?", answer, cited)
+    )
+    assert ("answer_type.named_term", "off_question") in findings(
+        check("osha noise STEL?", answer, cited)
+    )
