@@ -374,7 +374,7 @@ def _numbers_as_names(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple
     """Bare numbers standing where a model's name stands ("the A320 green reservoir and
     the 737 reservoir A"; ``lexicon.toml`` ``number_as_name``), outside the identifiers'
     spans ``taken``: no year, and no unit after them ("the 500 hours" is a figure)."""
-    found = []
+    found: list[tuple[str, int, int]] = []
     after_model = [
         m
         for m in pattern("lexicon", "number_after_model").finditer(text)

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
-from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
-from ragcore.agents.perception.each import things_each
 from ragcore.agents.perception.condition import conditions
+from ragcore.agents.perception.each import things_each
+from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import WordSet, pattern, words
@@ -524,7 +524,8 @@ def _which(question: str) -> tuple[str, str] | None:
 def designated(text: str) -> dict[str, frozenset[str]]:
     """The nouns ``text`` tells apart by a capital letter ("reservoir B", "systems A and
     B", "the 737's B reservoir"; ``lexicon.designated``, ``designated_before``) or by a
-    colour or position before them ("the blue reservoir"; ``lexicon.variant_modifiers``), by their term, with every letter it names each with."""
+    colour or position before them ("the blue reservoir"; ``lexicon.variant_modifiers``),
+    by their term, with every letter or word it names each with."""
     found: dict[str, set[str]] = {}
     both = (pattern("lexicon", "designated"), pattern("lexicon", "designated_before"))
     for m in (m for p in both for m in p.finditer(text)):

@@ -1143,10 +1143,10 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         for m in rules.revision_phrases.finditer(p.question)
     )
     part = _part(p, words)
-    if not part and _plural(after := _part_after(p, words)):
+    if not part and _plural(behind := _part_after(p, words)):
         # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
         # model's name is as often the machine itself ("the GX-500 generator")
-        part = after
+        part = behind
     return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import answers_part
+from ragcore.agents.reading import term_set
 from ragcore.agents.validation.asked import names_model
 from ragcore.agents.validation.checks.relations import (
     one_sided,
@@ -22,7 +23,6 @@ from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
 from ragcore.text.quantities import mask_quantities, numbers
-from ragcore.agents.reading import term_set
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, Check, IssueKind, Route
@@ -122,8 +122,8 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
             yield Finding(
                 "sides.same_thing",
                 IssueKind.OFF_QUESTION,
-                f"the answer for {side} never says {', '.join(dict.fromkeys(written))}, which it says "
-                "for the other side: it may be about something else of it",
+                f"the answer for {side} never says {', '.join(dict.fromkeys(written))}, which "
+                "it says for the other side: it may be about something else of it",
                 entity=side,
             )
             return
