@@ -70,7 +70,7 @@ from ragcore.agents.perception.wording import (
 )
 from ragcore.text import lexicon
 from ragcore.text.quantities import quantities
-from ragcore.text.terms import terms
+from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, EntitySource, Route
 
@@ -291,7 +291,11 @@ def _rewrite(
     opener = _opener(words, rules)
     if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
         return valued
-    if not opener and conversation and (blamed := _the_cause(new, words, rules, conversation)):
+    if (
+        not opener
+        and conversation
+        and (blamed := _the_cause(new, words, prev, rules, conversation))
+    ):
         return blamed
     rest = words[len(opener) :]
     # A question of its own after an opener ("And how do I clear it?") is no fragment.
@@ -679,7 +683,11 @@ def _the_value(
 
 
 def _the_cause(
-    new: Perception, words: list[Word], rules: FollowupRules, conversation: Sequence[TurnState]
+    new: Perception,
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
 ) -> Rewrite | None:
     """ "How often should it be swapped?" after "Our RA-6 lost its calibration, why?"
     answered "If the battery runs flat …": a thing swapped or replaced (``part_verbs``)
@@ -698,8 +706,13 @@ def _the_cause(
     ]
     if len(its) != 1 or its[0].lower in _POSSESSIVES:
         return None
+    # the model as the previous question named it, however typed ("ra6 lost its
+    # calibration …, why")
+    typed = [name for name, _, _ in prev.perception.written_models] or [
+        w.text for w in split_words(prev.perception.question) if model_terms(terms(w.text))
+    ]
     model = next((r.text for r in conversation[0].entities if r.label == "MODEL"), "")
-    thing = f"{model} {cause}".strip()
+    thing = f"{model or next(iter(typed), '')} {cause}".strip()
     text = apply(new.question, [(its[0].start, its[0].end, f"the {thing}")])
     return Rewrite(text, (f"{its[0].text!r} is the {thing}, which the previous answer blamed",))
 

@@ -123,6 +123,16 @@ def test_it_swapped_after_a_why_question_is_the_thing_the_answer_blamed(agent):
         "how often should it be swapped?",
     )
     assert turns[1] == "how often should the RA-6 battery be swapped?"
+    # the model however typed
+    turns = rewrites(
+        agent,
+        (
+            "ra6 lost its calibration over the weekend shutdown, why",
+            "If the battery runs flat while the power is off, the calibration is lost [1].",
+        ),
+        "how often should it be replaced",
+    )
+    assert turns[1] == "how often should the ra6 battery be replaced"
     # a code is cleared, not swapped: no blamed thing stands for it
     assert (
         rewrites(
