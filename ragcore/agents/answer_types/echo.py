@@ -27,17 +27,15 @@ def adds_nothing(asks: Asks, text: str) -> bool:
 
 
 def restates_the_claim(asks: Asks, text: str) -> bool:
-    """For a yes/no question stating a figure to judge ("the CP-350 is 78 dB(A) right, is
-    that over it?", "was it always 500?"), ``text`` gives figures and every one is the
-    question's: it repeats the claim and gives nothing it is judged by (the limit, the
-    other side, the old figure)."""
-    if asks.form != QuestionForm.YES_NO or not asks.numbers:
-        return False
-    if claimed := {dimension(unit) for _, unit in asks.quantities}:
-        # a figure in the claim's dimension: "78 dB(A) at 1 m" gives back 78 dB(A), and
-        # where it was measured is no figure to judge it by
-        given = {(q.value, dimension(q.unit)) for q in quantities(text)}
-        given = {g for g in given if g[1] in claimed}
-        return bool(given) and given <= {(v, dimension(u)) for v, u in asks.quantities}
-    figures = set(numbers(text)) | {value for value, _, _ in word_number_spans(text)}
-    return bool(figures) and figures <= asks.numbers
+    """For a yes/no question stating a figure with its unit to judge ("the CP-350 is 78
+    dB(A) right, is that over it?"), ``text`` gives figures of its dimension and every one
+    is the question's: it repeats the claim and gives nothing it is judged by (the limit,
+    the other side)."""
+    if asks.form != QuestionForm.YES_NO or not asks.quantities:
+        return False  # a bare number ("HLP 46 oil") names a grade more often than a claim
+    claimed = {dimension(unit) for _, unit in asks.quantities}
+    # a figure in the claim's dimension: "78 dB(A) at 1 m" gives back 78 dB(A), and where
+    # it was measured is no figure to judge it by
+    given = {(q.value, dimension(q.unit)) for q in quantities(text)}
+    given = {g for g in given if g[1] in claimed}
+    return bool(given) and given <= {(v, dimension(u)) for v, u in asks.quantities}

@@ -801,7 +801,8 @@ def _sentences(
     spelled = [
         (a, said)
         for a in attributes
-        if (said := {_singular(t) for w in a.words for t in w} & words)
+        # one-word ones: "boiling point" is no temperature of anything
+        if (said := {_singular(t) for w in a.words if len(w) == 1 for t in w} & words)
     ]
     leans = pattern("lexicon", "leans_on_context")
     out: list[_Sentence] = []

@@ -112,6 +112,9 @@ class _Previous:
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
     next "it" of the same number stands for."""
+    things: str = ""
+    """The plural thing of a model it asks about, written after the model's name ("B737-800
+    hydraulic pressure filters"), else "": what a next "them" stands for."""
     machine: str = ""
     """The model it names, else the one the nearest turn of its topic named ("RA-6" for
     "also got E5120" after "ra6 lost calibration"): what "it" is when a code or part
@@ -1156,11 +1159,12 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         for m in rules.revision_phrases.finditer(p.question)
     )
     part = _part(p, words)
-    if not part and _plural(behind := _part_after(p, words)):
-        # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
-        # model's name is as often the machine itself ("the GX-500 generator")
-        part = behind
-    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
+    # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
+    # model's name is as often the machine itself ("the GX-500 generator")
+    things = behind if _plural(behind := _part_after(p, words)) else ""
+    return _Previous(
+        p, identifiers, topic if not identifiers else "", nouns, version, part=part, things=things
+    )
 
 
 _PLACES = lexicon.WordSet("lexicon", "part_of_model")
@@ -1463,6 +1467,18 @@ def _complete(
             # "what's its part number?" after the seal on the CP-200 is the seal's, and
             # "if it goes flat" the seal; "its air filter" is the pump's
             subject = prev.part
+        elif (
+            plural
+            and prev.things
+            and not possessive
+            and not before_machine
+            and subject == prev.things.split()[0]
+        ):
+            # "anything that means changing them early?" after the B737-800's filters
+            subject = f"the {prev.things}"
+            edits.append((word.start, word.end, subject))
+            reasons.append(f"{word.text!r} is {subject} from the previous question")
+            continue
         elif plural and prev.several and " and " not in subject and not before_machine:
             # "why do their tanks need draining?" after a question about one model: the
             # several models a turn before it named, not the one

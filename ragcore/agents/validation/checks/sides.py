@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import answers_part
-from ragcore.agents.reading import term_set
+from ragcore.agents.reading import identifiers, term_set
 from ragcore.agents.validation.asked import names_model
 from ragcore.agents.validation.checks.relations import (
     one_sided,
@@ -22,6 +22,7 @@ from ragcore.agents.validation.figures import family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
+from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.quantities import mask_quantities, numbers
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
@@ -56,9 +57,10 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
 def both_sides_sourced(answer: AnswerModel) -> Iterator[Finding]:
     """A question asking which of two is more whose sides perception could not name
     ("which gets looked at more often, this or the leap fan blades?") is not answered
-    from one document that compares nothing: the figures it gives ("from 750 to 500
-    flight cycles") are one side's, however many. A question about versions (history)
-    is answered by one document's change."""
+    from one document that compares nothing and names one model at most: the figures it
+    gives ("from 750 to 500 flight cycles") are one side's, however many. A brochure's
+    "the VF-20, at 93.0 % against 91.5 % for the VF-10" names both; a question about
+    versions (history) is answered by one document's change."""
     perception = answer.perception
     if not perception.orders_sides or perception.asked_sides or perception.constraints.history:
         return
@@ -67,7 +69,7 @@ def both_sides_sourced(answer: AnswerModel) -> Iterator[Finding]:
     text = strip_citations(answer.draft.text)
     if answer.judges.attributes.comparatives.find(text):
         return
-    if len({e.document.id for e in answer.cited}) == 1:
+    if len({e.document.id for e in answer.cited}) == 1 and len(_models_named(text)) < 2:
         yield Finding(
             "sides.one_source",
             IssueKind.MISSING_SIDE,
@@ -127,6 +129,15 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
                 entity=side,
             )
             return
+
+
+def _models_named(text: str) -> set[str]:
+    """The model identifiers ``text`` names (no codes)."""
+    return {
+        "".join(terms(name))
+        for name, _, _ in identifiers(text)
+        if not any(CODE_TERM.match(t) for t in terms(name))
+    }
 
 
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
