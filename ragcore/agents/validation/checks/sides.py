@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
-from ragcore.agents.perception.asks import answers_part
+from ragcore.agents.perception.asks import AnswerType, answers_part
 from ragcore.agents.reading import identifiers, term_set
 from ragcore.agents.validation.asked import names_model
 from ragcore.agents.validation.checks.relations import (
@@ -87,9 +87,14 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
     never do, that
     side was answered with something else of it ("cp-200: … the seal interval was
     shortened …")."""
-    sides = answer.perception.asked_sides or answer.asks.side_by_side
-    if len(sides) < 2 or not answer.draft.statements or answer.perception.orders_sides:
-        return  # which is more is judged by the figures compared (``every_side``)
+    perception = answer.perception
+    sides = perception.asked_sides or answer.asks.side_by_side
+    if len(sides) < 2 or not answer.draft.statements:
+        return
+    if perception.orders_sides or perception.action == Action.COMPARE:
+        return  # a comparison is judged by the figures compared (``every_side``)
+    if answer.asks.answer_type not in _THING_VALUES:
+        return  # what a code means on each ("What does E-14 mean on …") is no thing
     attribute_words = {t for a in answer.asks.named_attributes for w in a.words for t in w}
     names = {t for side in sides for t in terms(side)}
     # what is asked of each is said before the sides; words among and after them tell
@@ -129,6 +134,11 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
                 entity=side,
             )
             return
+
+
+# The answer types whose answer is a value of a thing ("grease interval + amount"): each
+# side's is of the same thing.
+_THING_VALUES = frozenset([AnswerType.FIGURE, AnswerType.COUNT, AnswerType.PART_NUMBER])
 
 
 def _models_named(text: str) -> set[str]:
