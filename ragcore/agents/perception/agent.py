@@ -173,7 +173,7 @@ class PerceptionAgent:
             quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),
             latest=bool(latest := rules.match["latest"].search(bare)),
-            latest_words=latest.group(0) if latest else "",
+            latest_words=_when_words(latest),
             history=bool(rules.match["history"].search(bare) or asked_earlier),
             earlier=earlier,
         )
@@ -368,6 +368,15 @@ def _typed_models(
         for _, start, end in names
         if not any(a < end and start < b for a, b in taken)
     ]
+
+
+def _when_words(latest: re.Match[str] | None) -> str:
+    """The words asking for the newest version ("now", "currently"), else "". "Current"
+    is left out: it is as often the electric one ("ground loop current?", "the current
+    drawn")."""
+    if latest is None or latest.group(0).lower() == "current":
+        return ""
+    return latest.group(0)
 
 
 def _numbers_as_names(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
