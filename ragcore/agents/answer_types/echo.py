@@ -27,12 +27,14 @@ def adds_nothing(asks: Asks, text: str) -> bool:
 
 
 def restates_the_claim(asks: Asks, text: str) -> bool:
-    """For a yes/no question stating a figure with its unit to judge ("the CP-350 is 78
-    dB(A) right, is that over it?"), ``text`` gives figures of its dimension and every one
-    is the question's: it repeats the claim and gives nothing it is judged by (the limit,
-    the other side)."""
-    if asks.form != QuestionForm.YES_NO or not asks.quantities:
-        return False  # a bare number ("HLP 46 oil") names a grade more often than a claim
+    """For a yes/no question stating a figure with its unit to judge against something
+    (``Asks.judged_against``: "the CP-350 is 78 dB(A) right, is that over it?"), ``text``
+    gives figures of its dimension and every one is the question's: it repeats the claim
+    and gives nothing it is judged by (the limit, the other side)."""
+    if asks.form != QuestionForm.YES_NO or not asks.quantities or not asks.judged_against:
+        # a bare number ("HLP 46 oil") names a grade more often than a claim, and "is that
+        # a known limit?" is confirmed by the figure again ("limited to around 5000 RPM")
+        return False
     claimed = {dimension(unit) for _, unit in asks.quantities}
     # a figure in the claim's dimension: "78 dB(A) at 1 m" gives back 78 dB(A), and where
     # it was measured is no figure to judge it by

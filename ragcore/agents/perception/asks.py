@@ -192,6 +192,10 @@ class Asks:
     """Things other than models it coordinates and asks the same of each ("hot work and
     confined space - who has to stay on watch for each?"; ``perception.each``): the
     answer says something of every one."""
+    judged_against: bool = False
+    """A yes/no question whose clause asks whether something stands above or below
+    another thing ("the CP-350 is 78 dB(A) right, is that over it?";
+    ``lexicon.judged_against``): a figure it states is judged against that thing."""
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
@@ -486,6 +490,8 @@ def read_asks(
         comparison=_comparison(question, table),
         side_by_side=side_by_side(question, models),
         each_of=things_each(question),
+        judged_against=form == QuestionForm.YES_NO
+        and pattern("lexicon", "judged_against").search(yes_no_clause(question) or "") is not None,
         choice=_choice(question, table),
         documents=tuple(
             dict.fromkeys(
