@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
+from ragcore.agents.answer_types.condition import other_condition
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.place import no_action, no_place
@@ -86,6 +87,8 @@ def unmet(
     on the VF-S11" asks about OC1, whatever the VF-S11's manual says); ``owners``: the
     models the sources' documents are about (their titles), no part number of them."""
     named = tuple(identifiers)
+    if reason := other_condition(asks, text):
+        return reason
     if asks.answer_type == AnswerType.FIGURE and asks.measure is None:
         if not gives_a_figure(asks, text):
             names = " or ".join(a.name for a in asks.attributes)
@@ -285,7 +288,24 @@ def _names_term(term: str, text: str) -> bool:
         names_in(term, text)
         or names_in(f"{term}s", text)
         or re.search(rf"(?<![A-Za-z0-9]){re.escape(term)}\d", text, re.IGNORECASE) is not None
+        or _spelled_out(term, text)
     )
+
+
+def _spelled_out(term: str, text: str) -> bool:
+    """``text`` writes the acronym ``term`` out: as many words in a row whose initials
+    spell it ("permissible exposure limit" for PEL, "lower explosive limit" for LEL)."""
+    if not (2 < len(term) <= _ACRONYM_LETTERS and term.isalpha() and term.isupper()):
+        return False
+    words = re.findall(r"[A-Za-z][\w-]*", text)
+    initials = "".join(w[0].upper() for w in words)
+    return term in initials and any(
+        initials[i : i + len(term)] == term and all(len(w) > 2 for w in words[i : i + len(term)])
+        for i in range(len(words) - len(term) + 1)
+    )
+
+
+_ACRONYM_LETTERS = 6
 
 
 @functools.cache

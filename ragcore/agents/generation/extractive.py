@@ -49,6 +49,7 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.absence import unstated_absence
+from ragcore.agents.answer_types.condition import other_condition
 from ragcore.agents.answer_types.echo import adds_nothing
 from ragcore.agents.answer_types.focus import names_focus
 from ragcore.agents.answer_types.forward import leaning_on_a_block
@@ -58,7 +59,13 @@ from ragcore.agents.answer_types.pinpoint import unnamed_option
 from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
-from ragcore.agents.attributes import AttributeTable, Comparatives, addresses, load_attributes
+from ragcore.agents.attributes import (
+    Attribute,
+    AttributeTable,
+    Comparatives,
+    addresses,
+    load_attributes,
+)
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
 from ragcore.agents.generation.binding import asked_keys, binds
 from ragcore.agents.generation.similarity import QuestionSimilarity
@@ -71,6 +78,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.agents.reading import identifiers as identifiers_in
 from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
@@ -275,6 +283,8 @@ class ExtractiveGenerator:
         # manual"): the current revision's title says "revision" too.
         wanted = set(asks.terms) - set(terms(asked.time.text if asked.time else ""))
         wanted -= set(terms(asked.earlier)) - model_terms(terms(asked.earlier))
+        # Nor do the words asking for the current version ("what oil does it take now?").
+        wanted -= set(terms(asked.latest_words))
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(evidence, perception, wanted)
         else:
@@ -283,7 +293,9 @@ class ExtractiveGenerator:
             sentences = [
                 s
                 for e in evidence
-                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.options)
+                for s in _sentences(
+                    e, wanted, identifiers, codes, asks.signals, asks.options, asks.attributes
+                )
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -496,7 +508,13 @@ class ExtractiveGenerator:
                 )
             # Failing those, a sentence sharing the question's words, but never one that
             # only repeats them (a manual page's title line).
-            fallback = [s for s in candidates if not adds_nothing(asks, s.text)]
+            # Nor one stating its figures at another condition than the asked one ("at 50
+            # Hz" for "at 60 Hz?"): that figure is of another thing.
+            fallback = [
+                s
+                for s in candidates
+                if not adds_nothing(asks, s.text) and not other_condition(asks, s.text)
+            ]
             fallback = [s for s in fallback if not _leans_on_a_block(s)] or fallback
             statements = self._best(fitting or fallback, asks.answer_type, question)
             if statements and len(asks.parts) > 1:
@@ -657,6 +675,9 @@ class ExtractiveGenerator:
                     ),
                 )
                 per_side.append((side, best))
+        # each side named as its document writes it ("CP-350" for "cp-350"): the checks
+        # read a model by the identifier patterns
+        per_side = [(_as_written(side, s.evidence), s) for side, s in per_side]
         unique: dict[tuple[int, str], tuple[str, _Sentence]] = {}
         for side, s in per_side:  # sides may share a sentence (read once per side)
             unique.setdefault((s.evidence.number, s.text), (side, s))
@@ -671,6 +692,17 @@ def _in_context(s: _Sentence) -> _Sentence:
     if r is None:
         return s
     return replace(s, identifiers=r.identifiers, words=r.words, score=r.score)
+
+
+def _as_written(side: str, e: Evidence) -> str:
+    """``side`` as ``e``'s document or chunk writes it ("cp-350" → "CP-350"), else as
+    the question wrote it."""
+    wanted = "".join(terms(side))
+    text = f"{e.document.title}. {e.text}"
+    for _, start, end in identifiers_in(text):
+        if "".join(terms(text[start:end])) == wanted:
+            return text[start:end]
+    return side
 
 
 def _shares_a_pair(pairs: AbstractSet[tuple[str, str]], text: str) -> bool:
@@ -837,8 +869,13 @@ def _sentences(
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
     options: Sequence[str] = (),
+    attributes: Sequence[Attribute] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
+
+    A sentence that names an asked attribute (``attributes``) by another of its words
+    covers the question's word for it: "The AC-75's noise level is 68 dB(A)" answers
+    "How loud is the AC-75?" though it never says "loud".
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -850,6 +887,12 @@ def _sentences(
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
     words = {_singular(t) for t in wanted - identifiers}
+    spelled = [
+        (a, said)
+        for a in attributes
+        # one-word ones: "boiling point" is no temperature of anything
+        if (said := {_singular(t) for w in a.words if len(w) == 1 for t in w} & words)
+    ]
     leans = pattern("lexicon", "leans_on_context")
     out: list[_Sentence] = []
     heading = e.section.rsplit(">", 1)[-1].strip()
@@ -894,6 +937,11 @@ def _sentences(
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
         own = set(terms(text))
+        for attribute, said in spelled:
+            # named by another of its words; a figure in its unit alone says the
+            # dimension, not which quantity ("62 litres" is the sump's, no fuel tank's)
+            if attribute.named_in(own):
+                own |= said
         # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
         # that does not name it tells of it: the heading goes with it.
         lead = heading if signals and _names_signals(signals, heading, text) else ""

@@ -172,7 +172,8 @@ class PerceptionAgent:
             source=source.group(1).rstrip(".-") if source else None,
             quantitative=bool(units or rules.match["quantitative"].search(bare)),
             units=tuple(dict.fromkeys(u for _, u in units)),
-            latest=bool(rules.match["latest"].search(bare)),
+            latest=bool(latest := rules.match["latest"].search(bare)),
+            latest_words=_when_words(latest),
             history=bool(rules.match["history"].search(bare) or asked_earlier),
             earlier=earlier,
         )
@@ -369,19 +370,41 @@ def _typed_models(
     ]
 
 
+def _when_words(latest: re.Match[str] | None) -> str:
+    """The words asking for the newest version ("now", "currently"), else "". "Current"
+    is left out: it is as often the electric one ("ground loop current?", "the current
+    drawn")."""
+    if latest is None or latest.group(0).lower() == "current":
+        return ""
+    return latest.group(0)
+
+
 def _numbers_as_names(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
     """Bare numbers standing where a model's name stands ("the A320 green reservoir and
     the 737 reservoir A"; ``lexicon.toml`` ``number_as_name``), outside the identifiers'
     spans ``taken``: no year, and no unit after them ("the 500 hours" is a figure)."""
-    found = []
-    for m in pattern("lexicon", "number_as_name").finditer(text):
+    found: list[tuple[str, int, int]] = []
+    after_model = [
+        m
+        for m in pattern("lexicon", "number_after_model").finditer(text)
+        if any(0 <= m.start() - b <= _NEAR_MODEL for _, b in taken)
+    ]
+    for m in [*pattern("lexicon", "number_as_name").finditer(text), *after_model]:
         name, start, end = m.group("name"), m.start("name"), m.end("name")
         if YEAR.match(name) or any(a < end and start < b for a, b in taken):
             continue
         if any(q.start == 0 for q in quantities(text[start:])):
             continue
+        if any(f[1] == start for f in found):
+            continue
         found.append((name, start, end))
-    return found
+    return sorted(found, key=lambda f: f[1])
+
+
+# How far (characters) before "and 737" a model's identifier may end for the number to be
+# a second model coordinated with it: the model and a word or two of what is asked of it
+# ("A320 green and 737 reservoir A").
+_NEAR_MODEL = 16
 
 
 def _tokens(text: str, found: list[Entity]) -> list[tuple[str, int, int]]:

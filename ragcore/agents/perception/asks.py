@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
+from ragcore.agents.perception.condition import conditions
+from ragcore.agents.perception.each import things_each
 from ragcore.agents.reading import codes, content_terms, identifiers, term_set, word_pairs
 from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
@@ -147,6 +149,9 @@ class Asks:
     numbers: frozenset[float] = frozenset()
     """Numbers the question supplies ("before 2025"): context, not claims."""
     quantities: frozenset[tuple[float, str]] = frozenset()
+    conditions: frozenset[tuple[float, str]] = frozenset()
+    """Figures it sets as the condition of what it asks ("rated output at 60 Hz?";
+    ``answer_types.condition``): an answer's figures are at that condition."""
     units: tuple[str, ...] = ()
     """Units the question spells ("How many pounds …?", "… in m³/h?")."""
     attribute_units: tuple[str, ...] = ()
@@ -183,6 +188,14 @@ class Asks:
     side_by_side: tuple[str, ...] = ()
     """Models the question names side by side, asking the same of each ("What oil do the
     HP-400 and the HP-500 take?"): the answer is about every one."""
+    each_of: tuple[str, ...] = ()
+    """Things other than models it coordinates and asks the same of each ("hot work and
+    confined space - who has to stay on watch for each?"; ``perception.each``): the
+    answer says something of every one."""
+    judged_against: bool = False
+    """A yes/no question whose clause asks whether something stands above or below
+    another thing ("the CP-350 is 78 dB(A) right, is that over it?";
+    ``lexicon.judged_against``): a figure it states is judged against that thing."""
     choice: bool = False
     """It asks to choose by an order ("Is A louder or quieter than B?", "Which is
     faster?"), so an answer must give figures for both sides."""
@@ -471,6 +484,7 @@ def read_asks(
         pairs=tuple(word_pairs(question)),
         numbers=frozenset(numbers(question)),
         quantities=frozenset((q.value, q.unit) for q in quantities(question)),
+        conditions=conditions(question),
         units=units_named(question),
         attribute_units=attribute_units(question),
         codes=question_codes,
@@ -484,6 +498,9 @@ def read_asks(
         value_shape=shape,
         comparison=_comparison(question, table),
         side_by_side=side_by_side(question, models),
+        each_of=things_each(question),
+        judged_against=form == QuestionForm.YES_NO
+        and pattern("lexicon", "judged_against").search(yes_no_clause(question) or "") is not None,
         choice=_choice(question, table),
         documents=tuple(
             dict.fromkeys(
@@ -544,13 +561,26 @@ def _which(question: str) -> tuple[str, str] | None:
 
 def designated(text: str) -> dict[str, frozenset[str]]:
     """The nouns ``text`` tells apart by a capital letter ("reservoir B", "systems A and
-    B"; ``lexicon.designated``), by their term, with every letter it names each with."""
+    B", "the 737's B reservoir"; ``lexicon.designated``, ``designated_before``) or by a
+    colour or position before them ("the blue reservoir"; ``lexicon.variant_modifiers``),
+    by their term, with every letter or word it names each with."""
     found: dict[str, set[str]] = {}
-    for m in pattern("lexicon", "designated").finditer(text):
+    both = (pattern("lexicon", "designated"), pattern("lexicon", "designated_before"))
+    for m in (m for p in both for m in p.finditer(text)):
         key = terms(m.group("noun"))
         if len(key) == 1:
             found.setdefault(key[0], set()).update(re.findall(r"[A-Z]", m.group("run")))
+    # "the blue reservoir", "the left brake": a colour or a position tells it apart too
+    said = re.findall(r"[A-Za-z][\w-]*", text)
+    for first, second in zip(said, said[1:], strict=False):
+        if first.lower() in _VARIANTS and second.lower() not in _VARIANTS:
+            key = terms(second)
+            if len(key) == 1 and len(second) > 2 and second.lower() not in STOPWORDS:
+                found.setdefault(key[0], set()).add(first.lower())
     return {noun: frozenset(letters) for noun, letters in found.items()}
+
+
+_VARIANTS = WordSet("lexicon", "variant_modifiers")
 
 
 _PART_QUALIFIERS = WordSet("lexicon", "part_qualifiers")

@@ -50,6 +50,10 @@ class TurnState:
     value: str | None = None
     """The thing its answer gave for a "what <kind> …?" question ("phosphate ester
     fluid" for "What fluid do I top up … with?"): what a next "it" most likely means."""
+    cause: str | None = None
+    """For a why question, the thing its answer blamed ("battery" for "If the battery runs
+    flat while the power is off, the calibration is lost"): what a next "it" that is
+    swapped or replaced means."""
     limit: str | None = None
     """A limit its answer named ("the 85 dB(A) action level"): what "once it's exceeded"
     means next."""
@@ -107,6 +111,7 @@ def turn_summary(
         "named": [[r.new, r.label] for r in perception.replaced if r.label],
         "value": answered_value(perception.question, answer),
         "limit": answered_limit(answer),
+        "cause": answered_cause(perception, answer),
         "said": answer[:_SAID_CHARS],
     }
 
@@ -126,6 +131,27 @@ _LIMIT = re.compile(
 _LIMIT_OF = re.compile(
     r"\b((?:[a-z]+\s+)?(?:limit|threshold)|action\s+level)\s+of\s+(\d+(?:[.,]\d+)?\s*[^\s\d,.;:\[\]]+)"
 )
+
+
+# "If the battery runs flat …", "Most often the accumulator has lost …", "Because the
+# filter is clogged …": the thing a cause is told of, after a causal opener and an article
+_CAUSE = re.compile(
+    r"^\s*(?:if|when|once|because|since|most\s+often|usually|probably|likely)\s*,?\s+"
+    r"(?:the|a|an|its|their)\s+([a-z]+)\b",
+    re.IGNORECASE,
+)
+_WHY = re.compile(r"\bwhy\b|\bhow\s+come\b", re.IGNORECASE)
+
+
+def answered_cause(perception: Perception, answer: str) -> str | None:
+    """For a why question, the thing its answer blames first ("battery" for "If the
+    battery runs flat …"), when the question did not name it; else None."""
+    if not answer or not _WHY.search(perception.question):
+        return None
+    found = _CAUSE.match(answer)
+    if found is None or set(terms(found.group(1))) & set(terms(perception.question)):
+        return None
+    return found.group(1)
 
 
 def answered_limit(answer: str) -> str | None:
@@ -200,6 +226,7 @@ def turn_state(question: str, summary: Mapping[str, object], written: str = "") 
         followed=bool(summary.get("followed")),
         value=str(value) if (value := summary.get("value")) else None,
         limit=str(limit) if (limit := summary.get("limit")) else None,
+        cause=str(cause) if (cause := summary.get("cause")) else None,
         said=str(summary.get("said") or ""),
         written=written,
         names=tuple(

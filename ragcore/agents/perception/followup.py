@@ -70,7 +70,7 @@ from ragcore.agents.perception.wording import (
 )
 from ragcore.text import lexicon
 from ragcore.text.quantities import quantities
-from ragcore.text.terms import terms
+from ragcore.text.terms import model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, EntitySource, Route
 
@@ -112,6 +112,9 @@ class _Previous:
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
     next "it" of the same number stands for."""
+    things: str = ""
+    """The plural thing of a model it asks about, written after the model's name ("B737-800
+    hydraulic pressure filters"), else "": what a next "them" stands for."""
     machine: str = ""
     """The model it names, else the one the nearest turn of its topic named ("RA-6" for
     "also got E5120" after "ra6 lost calibration"): what "it" is when a code or part
@@ -291,6 +294,12 @@ def _rewrite(
     opener = _opener(words, rules)
     if not opener and conversation and (valued := _the_value(new, words, rules, conversation)):
         return valued
+    if (
+        not opener
+        and conversation
+        and (blamed := _the_cause(new, words, prev, rules, conversation))
+    ):
+        return blamed
     rest = words[len(opener) :]
     # A question of its own after an opener ("And how do I clear it?") is no fragment.
     if opener and rest and rest[0].lower not in lexicon.words("lexicon", "question_starts"):
@@ -674,6 +683,41 @@ def _the_value(
         return None
     text = apply(new.question, [(its[0].start, its[0].end, f"the {value}")])
     return Rewrite(text, (f"{its[0].text!r} is {value}, which the previous answer gave",))
+
+
+def _the_cause(
+    new: Perception,
+    words: list[Word],
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+) -> Rewrite | None:
+    """ "How often should it be swapped?" after "Our RA-6 lost its calibration, why?"
+    answered "If the battery runs flat …": a thing swapped or replaced (``part_verbs``)
+    is no machine and no calibration — "it" is the thing the answer blamed, the model's
+    ("the RA-6 battery")."""
+    cause = conversation[0].cause
+    if cause is None or _identifiers(new) or not rules.part_verbs & {w.lower for w in words}:
+        return None
+    blocked = [m.span() for m in rules.not_references.finditer(new.question)]
+    its = [
+        w
+        for w in words
+        if w.lower in rules.pronouns
+        and w.lower not in rules.plural
+        and not any(a <= w.start < b for a, b in blocked)
+    ]
+    if len(its) != 1 or its[0].lower in _POSSESSIVES:
+        return None
+    # the model as the previous question named it, however typed ("ra6 lost its
+    # calibration …, why")
+    typed = [name for name, _, _ in prev.perception.written_models] or [
+        w.text for w in split_words(prev.perception.question) if model_terms(terms(w.text))
+    ]
+    model = next((r.text for r in conversation[0].entities if r.label == "MODEL"), "")
+    thing = f"{model or next(iter(typed), '')} {cause}".strip()
+    text = apply(new.question, [(its[0].start, its[0].end, f"the {thing}")])
+    return Rewrite(text, (f"{its[0].text!r} is the {thing}, which the previous answer blamed",))
 
 
 # --- the turn an ellipsis continues ---------------------------------------------------------
@@ -1115,7 +1159,12 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
         for m in rules.revision_phrases.finditer(p.question)
     )
     part = _part(p, words)
-    return _Previous(p, identifiers, topic if not identifiers else "", nouns, version, part=part)
+    # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
+    # model's name is as often the machine itself ("the GX-500 generator")
+    things = behind if _plural(behind := _part_after(p, words)) else ""
+    return _Previous(
+        p, identifiers, topic if not identifiers else "", nouns, version, part=part, things=things
+    )
 
 
 _PLACES = lexicon.WordSet("lexicon", "part_of_model")
@@ -1147,6 +1196,40 @@ def _part(p: Perception, words: list[Word]) -> str:
             phrase.insert(0, w)
         else:
             return ""  # no article: "how often do I swap seals on …" names no one thing
+        said = set(terms(" ".join(w.text for w in phrase)))
+        if not phrase or any(a.named_in(said) for a in p.asks.attributes):
+            return ""
+        return f"{entity.text} {' '.join(w.text for w in phrase)}"
+    return ""
+
+
+_PREPOSITIONS = lexicon.WordSet("lexicon", "prepositions")
+
+
+def _part_after(p: Perception, words: list[Word]) -> str:
+    """The part of a model ``p`` asks about, written after the model's name ("the
+    B737-800 hydraulic pressure filters", "the AC-75 receiver tank"), with the name:
+    the nouns after it up to a verb, a preposition or the end; "" when there are none,
+    or they name what is asked of the model ("the AC-75 noise level")."""
+    for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
+        before = [w for w in words if w.end <= entity.start][-1:]
+        if not before or before[0].lower not in ARTICLES:
+            continue  # "the B737-800 filters" is a thing; "does B737-800 need" a model
+        phrase: list[Word] = []
+        for w in (w for w in words if w.start >= entity.end):
+            lower = w.lower
+            if (
+                len(phrase) == _PART_WORDS
+                or not terms(w.text)
+                or any(c.isdigit() for c in w.text)
+                or lower in _CLAUSE_WORDS
+                or lower in lexicon.words("lexicon", "question_starts")
+                or lower in _PREPOSITIONS
+                or lower in ARTICLES
+                or _PARTICIPLE.fullmatch(lower)
+            ):
+                break
+            phrase.append(w)
         said = set(terms(" ".join(w.text for w in phrase)))
         if not phrase or any(a.named_in(said) for a in p.asks.attributes):
             return ""
@@ -1254,7 +1337,9 @@ def _references(
         after = rest[i + 1] if i + 1 < len(rest) else None
         before = rest[i - 1] if i > 0 else None
         # "the valve that leaks": after a noun, "that" starts a clause and points nowhere
-        clause = before is not None and before.lower in new.keywords
+        clause = before is not None and (
+            before.lower in new.keywords or before.lower in rules.relative_after
+        )
         if w.lower in rules.pronouns:
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":
@@ -1382,6 +1467,18 @@ def _complete(
             # "what's its part number?" after the seal on the CP-200 is the seal's, and
             # "if it goes flat" the seal; "its air filter" is the pump's
             subject = prev.part
+        elif (
+            plural
+            and prev.things
+            and not possessive
+            and not before_machine
+            and subject == prev.things.split()[0]
+        ):
+            # "anything that means changing them early?" after the B737-800's filters
+            subject = f"the {prev.things}"
+            edits.append((word.start, word.end, subject))
+            reasons.append(f"{word.text!r} is {subject} from the previous question")
+            continue
         elif plural and prev.several and " and " not in subject and not before_machine:
             # "why do their tanks need draining?" after a question about one model: the
             # several models a turn before it named, not the one
@@ -1483,7 +1580,18 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
     of a kind it does not restate, the time, the named source."""
     restated = _restated(new)
     p = prev.perception
-    kept = [e.text for e in prev.identifiers if e.label not in restated and e.text not in text]
+    kept_entities = [e for e in prev.identifiers if e.label not in restated and e.text not in text]
+    kept = [e.text for e in kept_entities]
+    if (
+        kept_entities
+        and all(e.label == "ERROR_CODE" for e in kept_entities)
+        and p.asks.answer_type == AnswerType.MEANING
+        and prev.machine
+        and prev.machine not in text
+    ):
+        # "and coolant concentration?" after what E3301 and E3305 mean: no code's
+        # meaning is asked, and a code has no coolant — the machine in play is the subject
+        kept = [prev.machine]
     # A version the previous question asked of ("in the 2021 rule") was asked for its
     # figure: a new subject ("And retraining?") is asked of what applies now.
     if p.constraints.time is not None and new.constraints.time is None and not prev.version:

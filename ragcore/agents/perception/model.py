@@ -45,6 +45,9 @@ class Constraints:
     quantitative: bool = False
     units: tuple[str, ...] = ()
     latest: bool = False
+    latest_words: str = ""
+    """The words asking for the newest version ("now", "currently"), else "": they say
+    which documents, not what the answer must contain."""
     history: bool = False
     """An earlier version, or how something changed, is asked about."""
     earlier: str = ""

@@ -41,6 +41,7 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "demonstratives",
     "alone_before",
     "vague",
+    "relative_after",
 )
 # ... and those that say which kind of follow-up it is (a version, every thing in play, …)
 _FOLLOWUP_KIND_WORDS = (
@@ -48,6 +49,7 @@ _FOLLOWUP_KIND_WORDS = (
     "interval_nouns",
     "every",
     "machine_verbs",
+    "part_verbs",
     "compared_with",
     "code_attributes",
     "judgements",
@@ -91,6 +93,9 @@ class FollowupRules:
     """Identifier label -> nouns that name such an identifier."""
     bare: dict[str, str]
     """A whole question (its words, lowercase, space-joined) -> a template with {subject}."""
+    relative_after: frozenset[str] = frozenset()
+    """Words after which "that" starts a clause and points nowhere ("anything that
+    means …", "something that …"), as after a noun."""
     revision: frozenset[str] = frozenset()
     """Words that ask only which version or why it changed ("old", "revision", "say")."""
     revision_phrases: re.Pattern[str] = _NEVER
@@ -99,6 +104,9 @@ class FollowupRules:
     """Words before the thing compared with ("compared with it", "than it")."""
     machine_verbs: frozenset[str] = frozenset()
     """Verbs whose "it" is a machine, not a code ("before restarting it")."""
+    part_verbs: frozenset[str] = frozenset()
+    """Verbs done to a part ("swapped", "replaced"): after a why question, "it" is the
+    thing the answer blamed."""
     every: frozenset[str] = frozenset()
     """Words that stand for every thing in play ("apply to each?", "of both")."""
     interval_nouns: frozenset[str] = frozenset()
@@ -208,6 +216,7 @@ class _Reader:
             demonstratives=frozenset(words["demonstratives"]),
             alone_before=frozenset(words["alone_before"]),
             vague=frozenset(words["vague"]),
+            relative_after=frozenset(words["relative_after"]),
             not_references=self.matcher(
                 {"patterns": table.get("not_references", [])}, "followup.not_references"
             ),
@@ -225,6 +234,7 @@ class _Reader:
             interval_nouns=frozenset(words["interval_nouns"]),
             every=frozenset(words["every"]),
             machine_verbs=frozenset(words["machine_verbs"]),
+            part_verbs=frozenset(words["part_verbs"]),
             compared_with=frozenset(words["compared_with"]),
             code_attributes=frozenset(words["code_attributes"]),
             judgements=frozenset(words["judgements"]),

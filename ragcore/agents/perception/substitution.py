@@ -21,6 +21,7 @@ an answer about the new thing from the previous one's figure again
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.model import Entity, Perception, Replacement
@@ -62,6 +63,8 @@ def substitute(new: Perception, previous: Perception, rules: FollowupRules) -> S
         return None  # a new identifier: the ellipsis rules replace it by kind
     if len(fragment) == 1 and _NAME.fullmatch(fragment[0].text) and fragment[0].text not in known:
         return _named(fragment[0].text, previous, before)
+    if len(fragment) == 1 and fragment[0].lower in _VARIANTS:
+        return _variant(fragment[0], previous)
     if fragment[-1].lower in _ONE and len(fragment) > 1:
         noun = _modified_noun(previous)
         if noun is None:
@@ -73,12 +76,18 @@ def substitute(new: Perception, previous: Perception, rules: FollowupRules) -> S
 _ONE = frozenset(["one", "ones"])
 
 
-def _modified_noun(previous: Perception) -> Word | None:
+_VARIANTS = lexicon.WordSet("lexicon", "variant_modifiers")
+
+
+def _modified_noun(previous: Perception, by: AbstractSet[str] | None = None) -> Word | None:
     """What "the blue one" names: the previous question's first word told apart by the
-    word before it ("reservoir" in "the green reservoir"), an identifier or figure aside."""
+    word before it ("reservoir" in "the green reservoir"), an identifier or figure aside;
+    with ``by``, told apart by one of those words."""
     words = split_words(previous.question)
     names = {e.text for e in _identifiers(previous)}
     for before, word in zip(words, words[1:], strict=False):
+        if by is not None and before.lower not in by:
+            continue
         if (
             terms(before.text)
             and terms(word.text)
@@ -106,6 +115,24 @@ def _fragment(new: Perception, rules: FollowupRules) -> list[Word] | None:
     if rules.points_back(w.lower for w in rest):
         return None
     return rest
+
+
+def _variant(word: Word, previous: Perception) -> Substitution | None:
+    """ "And blue?" after "a320 green reservoir capacity": the previous question with the
+    word that told its thing apart ("green", ``lexicon.variant_modifiers``) replaced."""
+    noun = _modified_noun(previous, _VARIANTS)
+    if noun is None:
+        return None
+    words = split_words(previous.question)
+    before = next(b for b, w in zip(words, words[1:], strict=False) if w.start == noun.start)
+    if before.lower == word.lower:
+        return None  # the same one again
+    old, new = f"{before.text} {noun.text}", f"{word.text} {noun.text}"
+    return Substitution(
+        apply(previous.question, [(before.start, before.end, word.text)]),
+        (Replacement(old, new),),
+        (f"substitution: {new!r} in place of {old!r}",),
+    )
 
 
 def _named(name: str, previous: Perception, before: list[Entity]) -> Substitution | None:

@@ -23,7 +23,7 @@ from ragcore.agents.answer_types import (
     unstated_default,
 )
 from ragcore.agents.answer_types.absence import unstated_absence
-from ragcore.agents.answer_types.echo import adds_nothing
+from ragcore.agents.answer_types.echo import adds_nothing, restates_the_claim
 from ragcore.agents.answer_types.forward import leaning_on_a_block
 from ragcore.agents.answer_types.leaning import leaning_elsewhere
 from ragcore.agents.answer_types.pinpoint import unnamed_option
@@ -371,6 +371,26 @@ def says_more_than_the_question(answer: AnswerModel) -> Iterator[Finding]:
             "answer_type.echo",
             IssueKind.OFF_QUESTION,
             "the answer only repeats the question: it says nothing the question does not",
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.claim_restated",))
+def judges_the_claim(answer: AnswerModel) -> Iterator[Finding]:
+    """A yes/no question stating a figure to check ("the CP-350 is 78 dB(A) right, is
+    that over it?") is not answered by that figure again: an answer that says no verdict
+    of its own, compares nothing and gives no figure but the question's has not judged
+    it (``echo.restates_the_claim``)."""
+    if not answer.statements or opens_with_verdict(answer.draft.statements):
+        return
+    text = " ".join(strip_citations(s.text) for s in answer.statements)
+    if answer.judges.attributes.comparatives.find(text):
+        return
+    if restates_the_claim(answer.asks, text):
+        yield Finding(
+            "answer_type.claim_restated",
+            IssueKind.OFF_QUESTION,
+            "the question asks whether its figure holds; the answer only gives that figure "
+            "back, not what it is judged by",
         )
 
 

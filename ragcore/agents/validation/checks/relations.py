@@ -473,6 +473,7 @@ def single_figure_comparison(
             if not any(a <= start < b for a, b in taken)
             and not YEAR.match(masked[start:end])
             and not _LABELLED.search(masked[:start])
+            and not _DESIGNATION_END.search(masked[:start])
         }
         if len(given - set(asks.quantities)) >= 2:
             return None
@@ -513,6 +514,8 @@ def single_figure_comparison(
 
 
 _AT = re.compile(r"^\s*(?:measured\s+)?at\s*$", re.IGNORECASE)
+# The end of a designation a number belongs to: "5W-40" (an oil grade) is no figure.
+_DESIGNATION_END = re.compile(r"\d[A-Za-z]-$")
 _FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _TO = re.compile(r"^\s*to\s*$", re.IGNORECASE)
 _THAN_FIGURE = re.compile(rf"\b{_THAN_A_FIGURE}", re.IGNORECASE)

@@ -9,7 +9,8 @@ import re
 from collections.abc import Iterator
 
 from ragcore.agents.evidence import Statement
-from ragcore.agents.perception.asks import answers_part
+from ragcore.agents.perception.asks import AnswerType, answers_part
+from ragcore.agents.reading import identifiers, term_set
 from ragcore.agents.validation.asked import names_model
 from ragcore.agents.validation.checks.relations import (
     one_sided,
@@ -21,8 +22,9 @@ from ragcore.agents.validation.figures import family
 from ragcore.agents.validation.model import AnswerModel
 from ragcore.agents.validation.registry import Finding, Scope, check
 from ragcore.text.citations import strip_citations
+from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.quantities import mask_quantities, numbers
-from ragcore.text.terms import terms
+from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, Check, IssueKind, Route
 
@@ -49,6 +51,103 @@ def figures_for_both(answer: AnswerModel) -> Iterator[Finding]:
         answer.asks, answer.draft.text, compared, comparatives, ordered=ordered
     ):
         yield Finding("sides.single_figure", IssueKind.MISSING_SIDE, single)
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.one_source",))
+def both_sides_sourced(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking which of two is more whose sides perception could not name
+    ("which gets looked at more often, this or the leap fan blades?") is not answered
+    from one document that compares nothing and names one model at most: the figures it
+    gives ("from 750 to 500 flight cycles") are one side's, however many. A brochure's
+    "the VF-20, at 93.0 % against 91.5 % for the VF-10" names both; a question about
+    versions (history) is answered by one document's change."""
+    perception = answer.perception
+    if not perception.orders_sides or perception.asked_sides or perception.constraints.history:
+        return
+    if not answer.draft.statements:
+        return
+    text = strip_citations(answer.draft.text)
+    if answer.judges.attributes.comparatives.find(text):
+        return
+    if len({e.document.id for e in answer.cited}) == 1 and len(_models_named(text)) < 2:
+        yield Finding(
+            "sides.one_source",
+            IssueKind.MISSING_SIDE,
+            "the question asks which of two is more; the answer cites one document and "
+            "compares nothing",
+        )
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.same_thing",))
+def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking the same of several models ("grease interval + amount for
+    cp-200 and cp-350") is answered with the same thing of each: when one side's
+    statements say a word of what the question asks about (its content words before the
+    sides that are no model, attribute or question word: "grease") and another side's
+    never do, that
+    side was answered with something else of it ("cp-200: … the seal interval was
+    shortened …")."""
+    perception = answer.perception
+    sides = perception.asked_sides or answer.asks.side_by_side
+    if len(sides) < 2 or not answer.draft.statements:
+        return
+    if perception.orders_sides or perception.action == Action.COMPARE:
+        return  # a comparison is judged by the figures compared (``every_side``)
+    if answer.asks.answer_type not in _THING_VALUES:
+        return  # what a code means on each ("What does E-14 mean on …") is no thing
+    attribute_words = {t for a in answer.asks.named_attributes for w in a.words for t in w}
+    names = {t for side in sides for t in terms(side)}
+    # what is asked of each is said before the sides; words among and after them tell
+    # the sides apart ("the HP-400 and the CV-12 gearbox": the gearbox is the CV-12's)
+    question = answer.perception.question
+    found = [m.start() for side in sides if (m := re.search(re.escape(side), question, re.I))]
+    asked = set(terms(question[: min(found)])) if found else set()
+    thing = (
+        (set(answer.asks.content_terms) & asked)
+        - names
+        - model_terms(answer.asks.content_terms)
+        - attribute_words
+        - STOPWORDS
+        - term_set("generic")
+        - term_set("question_starts")
+    )
+    if not thing:
+        return
+    said: dict[str, set[str]] = {}
+    for side in sides:
+        about = [s for s in answer.draft.statements if _has_data_for(side, s, answer)]
+        if not about:
+            return  # a side with nothing is ``every_side``'s or ``every_model``'s
+        said[side] = set().union(*(set(terms(s.text)) for s in about)) & thing
+    for side in sides:
+        others = set().union(*(said[o] for o in sides if o != side))
+        if missing := others - said[side]:
+            # as the question writes them ("grease", not the term "greas")
+            written = [
+                w for w in _WORDS.findall(answer.perception.question) if set(terms(w)) & missing
+            ]
+            yield Finding(
+                "sides.same_thing",
+                IssueKind.OFF_QUESTION,
+                f"the answer for {side} never says {', '.join(dict.fromkeys(written))}, which "
+                "it says for the other side: it may be about something else of it",
+                entity=side,
+            )
+            return
+
+
+# The answer types whose answer is a value of a thing ("grease interval + amount"): each
+# side's is of the same thing.
+_THING_VALUES = frozenset([AnswerType.FIGURE, AnswerType.COUNT, AnswerType.PART_NUMBER])
+
+
+def _models_named(text: str) -> set[str]:
+    """The model identifiers ``text`` names (no codes)."""
+    return {
+        "".join(terms(name))
+        for name, _, _ in identifiers(text)
+        if not any(CODE_TERM.match(t) for t in terms(name))
+    }
 
 
 def _sides(answer: AnswerModel) -> tuple[str, ...]:
@@ -173,6 +272,32 @@ def every_model(answer: AnswerModel) -> Iterator[Finding]:
         )
 
 
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.every_thing",))
+def every_thing(answer: AnswerModel) -> Iterator[Finding]:
+    """A question coordinating things that are no models and asking of each ("hot work
+    and confined space - who has to stay on watch for each?"; ``Asks.each_of``) is
+    answered for each: a thing whose words neither the answer nor a cited document's id
+    or title says was left out, and the answer names it."""
+    things = answer.asks.each_of
+    if len(things) < 2 or not answer.draft.statements:
+        return
+    said = set(terms(answer.draft.text))
+    titles = [set(terms(f"{e.document.id} {e.document.title}")) for e in answer.cited]
+    missing = []
+    for thing in things:
+        key = set(terms(thing)) - STOPWORDS
+        if key and not key <= said and not any(key <= t for t in titles):
+            missing.append(thing)
+    if missing and len(missing) < len(things):
+        yield Finding(
+            "sides.every_thing",
+            IssueKind.MISSING_SIDE,
+            f"the question asks of {' and '.join(things)}; the answer says nothing of "
+            f"{', '.join(missing)}",
+            entity=missing[0],
+        )
+
+
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.every_part",))
 def every_part(answer: AnswerModel) -> Iterator[Finding]:
     """A question joining several asks with "and" ("How often are lockout devices
@@ -206,6 +331,7 @@ def every_part(answer: AnswerModel) -> Iterator[Finding]:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_WORDS = re.compile(r"[\w-]+")
 
 # A model named by a bare number ("the 737", perception's ``number_as_name``).
 _NUMBER = re.compile(r"\d+(?:-\d+)?")

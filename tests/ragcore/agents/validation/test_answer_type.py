@@ -350,7 +350,9 @@ def test_part_numbers_of_models_named_side_by_side_are_asked_of_each_model():
     assert perceive(question).sides == ("AC-75", "AC-110")
     # a decimal figure is no part number: the flow of each is not the answer
     wrong = "The AC-75 delivers 7.5 m³/min of free air [1]. The AC-110 delivers 11.0 m³/min [2]."
+    # (also: the AC-110's statement says nothing of the air the AC-75's names)
     assert findings(check(question, wrong, AIR_FILTERS)) == [
+        ("sides.same_thing", "off_question"),
         ("answer_type.part_number", "off_question"),
         ("answer_type.part_number", "off_question"),
     ]
@@ -359,7 +361,10 @@ def test_part_numbers_of_models_named_side_by_side_are_asked_of_each_model():
         "The AC-110 delivers 11.0 m³/min of free air [2]."
     )
     report = check(question, half, AIR_FILTERS)
-    assert [(i.rule, i.entity) for i in report.issues] == [("answer_type.part_number", "AC-110")]
+    assert [(i.rule, i.entity) for i in report.issues] == [
+        ("sides.same_thing", "AC-110"),  # its statement names no filter, the AC-75's does
+        ("answer_type.part_number", "AC-110"),
+    ]
     right = (
         "AC-75: Replace the air filter (P/N 61-0075-11) every 2000 hours [1]. "
         "AC-110: Replace the air filter (P/N 61-0110-04) every 2000 hours [2]."
