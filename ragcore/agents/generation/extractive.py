@@ -60,7 +60,6 @@ from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import (
-    Attribute,
     AttributeTable,
     Comparatives,
     addresses,
@@ -293,9 +292,7 @@ class ExtractiveGenerator:
             sentences = [
                 s
                 for e in evidence
-                for s in _sentences(
-                    e, wanted, identifiers, codes, asks.signals, asks.options, asks.attributes
-                )
+                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.options)
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -869,13 +866,8 @@ def _sentences(
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
     options: Sequence[str] = (),
-    attributes: Sequence[Attribute] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
-
-    A sentence that names an asked attribute (``attributes``) by another of its words
-    covers the question's word for it: "The AC-75's noise level is 68 dB(A)" answers
-    "How loud is the AC-75?" though it never says "loud".
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -887,12 +879,6 @@ def _sentences(
     doc = e.document
     about = set(terms(" ".join([doc.title, *doc.metadata.values()])))
     words = {_singular(t) for t in wanted - identifiers}
-    spelled = [
-        (a, said)
-        for a in attributes
-        # one-word ones: "boiling point" is no temperature of anything
-        if (said := {_singular(t) for w in a.words if len(w) == 1 for t in w} & words)
-    ]
     leans = pattern("lexicon", "leans_on_context")
     out: list[_Sentence] = []
     heading = e.section.rsplit(">", 1)[-1].strip()
@@ -937,11 +923,6 @@ def _sentences(
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
         own = set(terms(text))
-        for attribute, said in spelled:
-            # named by another of its words; a figure in its unit alone says the
-            # dimension, not which quantity ("62 litres" is the sump's, no fuel tank's)
-            if attribute.named_in(own):
-                own |= said
         # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
         # that does not name it tells of it: the heading goes with it.
         lead = heading if signals and _names_signals(signals, heading, text) else ""
