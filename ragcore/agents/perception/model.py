@@ -3,11 +3,16 @@ entities, constraints, route, keywords, compared sides, and what it asks)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ragcore.agents.perception.asks import Asks
 from ragcore.agents.perception.time import TimeConstraint
+from ragcore.text.terms import terms
 from ragcore.types import Action, EntitySource, Route
+
+_WORDS = re.compile(r"[\w-]+")
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,18 @@ class Perception:
     """The sides its answer must give something for (``written.asked_sides``)."""
     part_asked: tuple[str, frozenset[str]] = ("", frozenset())
     """The part a part-number question asks the number of, as written and as terms."""
+
+    def terms_before(self, sides: Iterable[str]) -> set[str]:
+        """The terms the question says before the first of ``sides`` it writes (none if
+        it writes none): what is asked of each is said before them ("grease interval for
+        the cp-200 and the cp-350"), words among and after them tell them apart."""
+        found = [m.start() for s in sides if (m := re.search(re.escape(s), self.question, re.I))]
+        return set(terms(self.question[: min(found)])) if found else set()
+
+    def written_as(self, wanted: set[str]) -> list[str]:
+        """The question's words whose terms are among ``wanted``, as it writes them
+        ("grease", not the term "greas"), in its order."""
+        return [w for w in _WORDS.findall(self.question) if set(terms(w)) & wanted]
 
     @property
     def identifiers(self) -> tuple[str, ...]:

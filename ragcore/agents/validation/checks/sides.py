@@ -99,9 +99,7 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
     names = {t for side in sides for t in terms(side)}
     # what is asked of each is said before the sides; words among and after them tell
     # the sides apart ("the HP-400 and the CV-12 gearbox": the gearbox is the CV-12's)
-    question = answer.perception.question
-    found = [m.start() for side in sides if (m := re.search(re.escape(side), question, re.I))]
-    asked = set(terms(question[: min(found)])) if found else set()
+    asked = perception.terms_before(sides)
     thing = (
         (set(answer.asks.content_terms) & asked)
         - names
@@ -122,10 +120,7 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
     for side in sides:
         others = set().union(*(said[o] for o in sides if o != side))
         if missing := others - said[side]:
-            # as the question writes them ("grease", not the term "greas")
-            written = [
-                w for w in _WORDS.findall(answer.perception.question) if set(terms(w)) & missing
-            ]
+            written = perception.written_as(missing)
             yield Finding(
                 "sides.same_thing",
                 IssueKind.OFF_QUESTION,
@@ -331,7 +326,6 @@ def every_part(answer: AnswerModel) -> Iterator[Finding]:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_WORDS = re.compile(r"[\w-]+")
 
 # A model named by a bare number ("the 737", perception's ``number_as_name``).
 _NUMBER = re.compile(r"\d+(?:-\d+)?")
