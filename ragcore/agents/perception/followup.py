@@ -671,6 +671,16 @@ def _the_value(
         return None
     if not exceeded and new.asks.attributes:
         return None  # "fuel tank capacity on it?": a capacity is a machine's, not a fluid's
+    it = _lone_it(new, words, rules)
+    if it is None:
+        return None
+    text = apply(new.question, [(it.start, it.end, f"the {value}")])
+    return Rewrite(text, (f"{it.text!r} is {value}, which the previous answer gave",))
+
+
+def _lone_it(new: Perception, words: list[Word], rules: FollowupRules) -> Word | None:
+    """The question's one singular, non-possessive pronoun ("it"), outside the phrases
+    that refer to nothing (``not_references``); None if it has none or several."""
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
     its = [
         w
@@ -681,8 +691,7 @@ def _the_value(
     ]
     if len(its) != 1 or its[0].lower in _POSSESSIVES:
         return None
-    text = apply(new.question, [(its[0].start, its[0].end, f"the {value}")])
-    return Rewrite(text, (f"{its[0].text!r} is {value}, which the previous answer gave",))
+    return its[0]
 
 
 def _the_cause(
@@ -699,15 +708,8 @@ def _the_cause(
     cause = conversation[0].cause
     if cause is None or _identifiers(new) or not rules.part_verbs & {w.lower for w in words}:
         return None
-    blocked = [m.span() for m in rules.not_references.finditer(new.question)]
-    its = [
-        w
-        for w in words
-        if w.lower in rules.pronouns
-        and w.lower not in rules.plural
-        and not any(a <= w.start < b for a, b in blocked)
-    ]
-    if len(its) != 1 or its[0].lower in _POSSESSIVES:
+    it = _lone_it(new, words, rules)
+    if it is None:
         return None
     # the model as the previous question named it, however typed ("ra6 lost its
     # calibration …, why")
@@ -716,8 +718,8 @@ def _the_cause(
     ]
     model = next((r.text for r in conversation[0].entities if r.label == "MODEL"), "")
     thing = f"{model or next(iter(typed), '')} {cause}".strip()
-    text = apply(new.question, [(its[0].start, its[0].end, f"the {thing}")])
-    return Rewrite(text, (f"{its[0].text!r} is the {thing}, which the previous answer blamed",))
+    text = apply(new.question, [(it.start, it.end, f"the {thing}")])
+    return Rewrite(text, (f"{it.text!r} is the {thing}, which the previous answer blamed",))
 
 
 # --- the turn an ellipsis continues ---------------------------------------------------------
