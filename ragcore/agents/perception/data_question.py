@@ -2281,8 +2281,10 @@ class _Reader:
             # "the lowest temperature Beijing reached over 2016-2017": the lowest of the
             # daily lows, not their average (the measure's own aggregation)
             i, j, extreme = said
-            aggregation = Aggregation.MAX if extreme is Order.DESC else Aggregation.MIN
-            self.note(Role.AGGREGATION, i, j, aggregation.value)
+            highest = Aggregation.MAX if extreme is Order.DESC else Aggregation.MIN
+            if measure.aggregation is not highest:  # else the measure's own already
+                aggregation = highest
+                self.note(Role.AGGREGATION, i, j, highest.value)
         if order is None and ranking and extremes:
             order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
         if len(periods) > 1 and not rankings and not extremes:
