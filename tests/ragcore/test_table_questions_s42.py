@@ -129,3 +129,24 @@ def test_a_span_of_years_is_no_condition_and_the_highest_is_the_maximum(tables):
     # a figure over a threshold stays declined
     over = engine.ask("How many days was Mumbai over 90 degrees in 2016?")
     assert over.status != AnswerStatus.OK, over.text
+
+
+def test_named_values_compared_by_their_count_state_each_side_and_the_relation(tables):
+    engine, plain = tables
+    # "AIR" of "DELTA AIR LINES" is no air flow: the table statement's figures are checked
+    answer = engine.ask("Which had more strikes in 1994, Delta or United?")
+    assert answer.status == AnswerStatus.OK, answer.issues
+    for operator in ("DELTA AIR LINES", "UNITED AIRLINES"):
+        truth = _one(
+            plain,
+            "SELECT count(*) FROM wildlife_strikes WHERE operator = "
+            f"'{operator}' AND strike_date LIKE '1994%'",
+        )
+        assert f"operator {operator} is {truth} strikes" in answer.text, (truth, answer.text)
+
+
+def test_an_extreme_in_no_direction_is_uncertain_naming_the_highest_and_the_lowest(tables):
+    engine, _ = tables
+    answer = engine.ask("What was the extreme temperature in Beijing in July 2016?")
+    assert answer.status == AnswerStatus.UNCERTAIN, answer.text
+    assert "high_temp" in answer.text and "low_temp" in answer.text, answer.text

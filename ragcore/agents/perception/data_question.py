@@ -235,6 +235,9 @@ class _Words:
     """An adjective grading a quantity ("windiest") -> the quantity's nouns ("wind
     speed", "wind"): it names the measure so named; its comparative and superlative
     forms are rankings too."""
+    either: frozenset[str] = frozenset()
+    """Words of an extreme in no direction ("the extreme temperature"): the highest or
+    the lowest, unsaid."""
     quality_bases: frozenset[str] = frozenset()
     """The plain forms of those adjectives ("how windy"): they name, and rank nothing."""
 
@@ -341,6 +344,7 @@ def _words() -> _Words:
             for key in ("base", "more", "less")
             for w in _strings(quality, key, name)
         },
+        either=frozenset(_norm(w) for w in _strings(data.get("either", {}), "words", "either")),
         quality_bases=frozenset(
             _norm(w) for quality in qualities.values() for w in _strings(quality, "base", "")
         ),
@@ -973,7 +977,7 @@ class _Reader:
             return None
         fits = len(self.matched)
         if isinstance(result, DataQuestion) and (unread := self._unread(result)):
-            result = self._partial(unread) or self._unapplied(unread)
+            result = self._either(unread) or self._partial(unread) or self._unapplied(unread)
         # of readings alike, the one reading more of the question's words: "part
         # category" (a column) over "part" (another table's part number)
         return (specific, fits, len(self.claims.used)), result
@@ -1117,6 +1121,36 @@ class _Reader:
             )
 
         return lambda token: all(idle(p) for p in re.split(r"[-/.'’]", token.raw) if p)
+
+    def _either(self, unread: list[_Token]) -> Ambiguous | None:
+        """ "The extreme temperature": an extreme in no direction (``_Words.either``) of a
+        measure whose highest and lowest are measures of their own ("maximum
+        temperature", "minimum temperature"): both read, ambiguous, named both. None
+        when another word is unread too, or no such pair exists (declined as unread)."""
+        chosen = self.chosen
+        if chosen is None or any(t.norm not in self.words.either for t in unread):
+            return None
+        said = {self.tokens[k].norm for k in self.readings.get(chosen, (None, frozenset()))[1]}
+        found: dict[Order, list[Measure]] = {}
+        for measure in self.schema.measures:
+            for name in (measure.name, *measure.synonyms):
+                phrase = _phrase(name)
+                for p, order in self.words.extremes:
+                    rest = set(phrase[len(p) :])
+                    opens = phrase[: len(p)] == p and rest and rest <= said
+                    if opens and measure not in found.get(order, []):
+                        found.setdefault(order, []).append(measure)
+        if len(found) < 2 or any(len(ms) != 1 for ms in found.values()):
+            return None
+        words = tuple(t.raw for t in unread) + tuple(
+            self.tokens[k].raw for k in sorted(self.readings[chosen][1])
+        )
+        return Ambiguous(
+            tuple(
+                Reading(self.schema.name, ms[0].name, words, Directness.SYNONYM)
+                for ms in found.values()
+            )
+        )
 
     def _partial(self, unread: list[_Token]) -> Ambiguous | None:
         """Words the query left unread that are words of other measures' names ("the
@@ -2276,11 +2310,11 @@ class _Reader:
             and not ranking
             and not group_by
             and len(periods) < 2
-            and (said := self._superlative_name(measure, measures)) is not None
+            and (superlative := self._superlative_name(measure, measures)) is not None
         ):
             # "the lowest temperature Beijing reached over 2016-2017": the lowest of the
             # daily lows, not their average (the measure's own aggregation)
-            i, j, extreme = said
+            i, j, extreme = superlative
             highest = Aggregation.MAX if extreme is Order.DESC else Aggregation.MIN
             if measure.aggregation is not highest:  # else the measure's own already
                 aggregation = highest
