@@ -150,3 +150,11 @@ def test_an_extreme_in_no_direction_is_uncertain_naming_the_highest_and_the_lowe
     answer = engine.ask("What was the extreme temperature in Beijing in July 2016?")
     assert answer.status == AnswerStatus.UNCERTAIN, answer.text
     assert "high_temp" in answer.text and "low_temp" in answer.text, answer.text
+
+
+def test_a_ranking_of_an_average_with_nothing_to_rank_is_declined_naming_it(tables):
+    engine, _ = tables
+    # one average of the year would drop "highest": never a figure without it
+    answer = engine.ask("What was the highest average wind speed in 2016?")
+    assert answer.status == AnswerStatus.NO_ANSWER, answer.text
+    assert "'highest'" in " ".join(i.message for i in answer.issues), answer.issues

@@ -2354,10 +2354,19 @@ class _Reader:
                     f"say what to rank by {measure.name}: "
                     + ", ".join(f"'top {limit} {d.column}s'" for d in schema.dimensions[:3])
                 )
+            i, j, _ = rankings[0]
             if aggregation is None:
                 aggregation = Aggregation.MAX if order is Order.DESC else Aggregation.MIN
-                i, j, _ = rankings[0]
                 self.note(Role.AGGREGATION, i, j, aggregation.value)
+            elif aggregation not in _EXTREMES:
+                # "the highest average price in 2016": the highest of what? One average
+                # of the period would drop the word; the question is declined naming it
+                said = self.claims.text(self.text, i, j)
+                dimensions = ", ".join(d.column for d in schema.dimensions) or "none"
+                return self.unexpressible(
+                    f"it asks for the {said!r} {aggregation.value} but names nothing to rank; "
+                    f"ask which of a dimension ({dimensions}) had it"
+                )
             order, limit = None, None
         of_rows = (Aggregation.MAX, Aggregation.MIN, Aggregation.AVG, Aggregation.MEDIAN)
         if measure.counts_rows and aggregation in of_rows and self.row_extreme is None:
