@@ -2068,6 +2068,8 @@ class _Reader:
         if isinstance(grouping, Unexpressible):
             return grouping
         group_by, number, single, ranking = grouping
+        if (finer := self._finer_than_years(group_by)) is not None:
+            return finer
         limit = number if number is not None else limit
         columns = [column for _, _, column, _ in filters]
         # "P-101 vs P-1010": values of one column named apart, a figure each ("the pumps"
@@ -2239,6 +2241,8 @@ class _Reader:
         the whole months around it. A period counted back from today ("the past 6
         months") or running to today ("this year") stands for its months."""
         column = dated_by or self.schema.time_column
+        if column is not None and self.schema.columns[column] is ColumnType.INTEGER:
+            return self._not_whole_years(period, column, today)
         if column is None or self.schema.columns[column] is not ColumnType.MONTH:
             return None
         start, end = period.start, period.end
@@ -2249,6 +2253,38 @@ class _Reader:
         return self.unexpressible(
             f"its figures are monthly ({column}), and {period.text!r} is not whole months; "
             "ask by month, quarter or year"
+        )
+
+    def _not_whole_years(
+        self, period: TimeConstraint, column: str, today: date
+    ) -> Unexpressible | None:
+        """A period a time column of years cannot select exactly ("March 1990", "Q3
+        2005", "since June 2000") is declined, naming it: the table holds years only, and
+        the figure would be that of the whole years around it. A period running to today
+        ("this year") stands for its years; one counted back from today ("the past 3
+        years") starts inside a year, and whether that year counts is a guess."""
+        start, end = period.start, period.end
+        starts = start is None or (start.month, start.day) == (1, 1)
+        ends = end is None or end >= today or (end.month, end.day) == (12, 31)
+        if starts and ends:
+            return None
+        return self.unexpressible(
+            f"the table holds years only ({column}), and {period.text!r} is not whole "
+            "years; ask by year (e.g. 'in 1990', 'between 1990 and 1999', 'since 2000')"
+        )
+
+    def _finer_than_years(self, group_by: Sequence[str]) -> Unexpressible | None:
+        """A grouping by a period shorter than a year ("per month", "quarterly") of a
+        table whose time column holds years: declined, naming it."""
+        if not self.schema.yearly:
+            return None
+        finer = [c for c in group_by if c in ("month", "quarter") and c not in self.schema.columns]
+        return self._years_only(finer[0]) if finer else None
+
+    def _years_only(self, unit: str) -> Unexpressible:
+        return self.unexpressible(
+            f"the table holds years only ({self.schema.time_column}); it cannot give a "
+            f"figure per {unit}; ask per year"
         )
 
     def _dated_by(self) -> str | None | Unexpressible:
@@ -2540,6 +2576,8 @@ class _Reader:
             unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")
+                if self.schema.yearly and unit != "year":
+                    return self._years_only(unit)
                 return self.unexpressible(  # "per week": not summed over the weeks
                     f"it cannot give a figure per {unit}; ask per month, quarter or year, or "
                     f"name the period (e.g. {example!r})"
