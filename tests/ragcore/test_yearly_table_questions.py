@@ -117,6 +117,12 @@ def test_per_year_gives_each_year_s_figure(tables):
         "SELECT year, population FROM g WHERE country = 'China' AND year >= 2005"
     ):
         assert f"of year {year} is {population} people" in answer.text, answer.text
+    annual = engine.ask("What was the annual GDP of Brazil since 2008?")
+    assert annual.status == AnswerStatus.OK, annual.issues
+    for year, gdp in plain.execute(
+        "SELECT year, gdp FROM g WHERE country = 'Brazil' AND year >= 2008"
+    ):
+        assert f"of year {year} is {gdp} USD" in annual.text, annual.text
 
 
 def test_which_year_names_the_year_with_its_figure(tables):
@@ -159,6 +165,8 @@ def test_years_compared_give_a_figure_each(tables):
         "What was the GDP of China per month in 2005?",
         "What was the GDP of Brazil per quarter in 2005?",
         "What was the GDP of Brazil per week in 2005?",
+        "What was the GDP of Brazil per day in 2005?",
+        "What was the monthly GDP of Brazil in 2005?",
         "What was the GDP of Japan in the past 3 years?",
     ],
 )

@@ -1910,6 +1910,8 @@ class _Reader:
         if (column := self.schema.time_column) is not None:
             kind = self.schema.columns[column]
             extra = ["month"] if kind is ColumnType.MONTH else ["date", "day"]
+            if self.schema.yearly:  # "per day" of a table of years: no grouping by year
+                extra = []
             names += [(n, column) for n in (column, *extra)]
             names += [
                 (period, period)
