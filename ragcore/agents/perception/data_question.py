@@ -2506,7 +2506,7 @@ class _Reader:
                 if not _additive(measure):
                     return self.unexpressible(
                         f"{measure.name} is given per {schema.time_column}; say which "
-                        "(e.g. 'last month')"
+                        f"(e.g. {'last year' if schema.yearly else 'last month'!r})"
                     )
             if asked not in allowed:
                 return self.unexpressible(
