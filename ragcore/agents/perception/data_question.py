@@ -2079,6 +2079,8 @@ class _Reader:
         if (column := self.schema.time_column) is not None:
             kind = self.schema.columns[column]
             extra = ["month"] if kind is ColumnType.MONTH else ["date", "day"]
+            if self.schema.yearly:  # "per day" of a table of years: no grouping by year
+                extra = []
             names += [(n, column) for n in (column, *extra)]
             names += [
                 (period, period)
@@ -2237,6 +2239,8 @@ class _Reader:
         if isinstance(grouping, Unexpressible):
             return grouping
         group_by, number, single, ranking = grouping
+        if (finer := self._finer_than_years(group_by)) is not None:
+            return finer
         limit = number if number is not None else limit
         columns = [column for _, _, column, _ in filters]
         # "P-101 vs P-1010": values of one column named apart, a figure each ("the pumps"
@@ -2431,6 +2435,8 @@ class _Reader:
         the whole months around it. A period counted back from today ("the past 6
         months") or running to today ("this year") stands for its months."""
         column = dated_by or self.schema.time_column
+        if column is not None and self.schema.columns[column] is ColumnType.INTEGER:
+            return self._not_whole_years(period, column, today)
         if column is None or self.schema.columns[column] is not ColumnType.MONTH:
             return None
         start, end = period.start, period.end
@@ -2454,6 +2460,38 @@ class _Reader:
             if not inside or not set(inside) <= self.time_span:
                 return found
         return None
+
+    def _not_whole_years(
+        self, period: TimeConstraint, column: str, today: date
+    ) -> Unexpressible | None:
+        """A period a time column of years cannot select exactly ("March 1990", "Q3
+        2005", "since June 2000") is declined, naming it: the table holds years only, and
+        the figure would be that of the whole years around it. A period running to today
+        ("this year") stands for its years; one counted back from today ("the past 3
+        years") starts inside a year, and whether that year counts is a guess."""
+        start, end = period.start, period.end
+        starts = start is None or (start.month, start.day) == (1, 1)
+        ends = end is None or end >= today or (end.month, end.day) == (12, 31)
+        if starts and ends:
+            return None
+        return self.unexpressible(
+            f"the table holds years only ({column}), and {period.text!r} is not whole "
+            "years; ask by year (e.g. 'in 1990', 'between 1990 and 1999', 'since 2000')"
+        )
+
+    def _finer_than_years(self, group_by: Sequence[str]) -> Unexpressible | None:
+        """A grouping by a period shorter than a year ("per month", "quarterly") of a
+        table whose time column holds years: declined, naming it."""
+        if not self.schema.yearly:
+            return None
+        finer = [c for c in group_by if c in ("month", "quarter") and c not in self.schema.columns]
+        return self._years_only(finer[0]) if finer else None
+
+    def _years_only(self, unit: str) -> Unexpressible:
+        return self.unexpressible(
+            f"the table holds years only ({self.schema.time_column}); it cannot give a "
+            f"figure per {unit}; ask per year"
+        )
 
     def _dated_by(self) -> str | None | Unexpressible:
         """The date column a period selects rows by when the question names one other
@@ -2691,7 +2729,7 @@ class _Reader:
                 if not _additive(measure):
                     return self.unexpressible(
                         f"{measure.name} is given per {schema.time_column}; say which "
-                        "(e.g. 'last month')"
+                        f"(e.g. {'last year' if schema.yearly else 'last month'!r})"
                     )
             if asked not in allowed:
                 return self.unexpressible(
@@ -2763,6 +2801,8 @@ class _Reader:
             unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")
+                if self.schema.yearly and unit != "year":
+                    return self._years_only(unit)
                 return self.unexpressible(  # "per week": not summed over the weeks
                     f"it cannot give a figure per {unit}; ask per month, quarter or year, or "
                     f"name the period (e.g. {example!r})"
