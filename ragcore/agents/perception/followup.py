@@ -137,6 +137,7 @@ def rewrite(
     """
     if rules.topic_switch.search(new.question):
         return None  # "unrelated - leap fan blade coating erosion limit" stands alone
+    asked = new.question
     if reread is not None and (back := _back_to(new, rules, conversation, reread)):
         return back
     if previous is not None and reread is not None:
@@ -159,11 +160,18 @@ def rewrite(
         found = (
             numbered if found is None else replace(found, reasons=found.reasons + numbered.reasons)
         )
+    if found is not None and _same_words(found.question, asked):
+        return None  # nothing changed: the question stands as asked (no rewrite to show)
     if found is None or previous is None or new.asks.choice or found.replaced:
         return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+def _same_words(a: str, b: str) -> bool:
+    """Whether two questions differ only in case, spacing and end punctuation."""
+    return a.lower().strip(" ?.!").split() == b.lower().strip(" ?.!").split()
 
 
 _BACK_TO = re.compile(
@@ -227,11 +235,16 @@ def _numbers_in_play(
     measured = {q.value for q in quantities(new.question) if q.unit}
     edits, reasons = [], []
     bare_numbers = [m.group(0) for m in _BARE_NUMBER.finditer(new.question)]
+    pairs = list(_JOINED_NUMBER.finditer(new.question))
     # another bare number of the question is a model in play of a family: the family
+    # ("the 75 and 110" after the ac110: both are the family's)
     sibling = any(
-        _FAMILY.fullmatch(x) for n in bare_numbers for x in models if n in re.findall(r"\d+", x)
+        _FAMILY.fullmatch(x)
+        for n in [*bare_numbers, *(j.group(1) for j in pairs)]
+        for x in models
+        if n in re.findall(r"\d+", x)
     )
-    joined = list(_JOINED_NUMBER.finditer(new.question)) if sibling else []
+    joined = pairs if sibling else []
     numbers = [(m.group(0), m.start(), m.end()) for m in _BARE_NUMBER.finditer(new.question)]
     numbers += [(j.group(1), j.start(1), j.end(1)) for j in joined]
     for number, start, end in numbers:
@@ -359,7 +372,32 @@ def _rewrite(
     ):
         said = ", ".join(repr(w.text) for w, _ in references)
         return _again(new, prev, f"{said} with no attribute of its own: the previous question")
-    return _complete(new, prev, rules, rest, references, "")
+    figured = _figured(prev, rules, conversation, reread)
+    return _complete(new, prev, rules, rest, references, "", figured)
+
+
+def _figured(
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Callable[[], _Previous | None]:
+    """The turn whose figure a pronoun may stand for, found when asked: the previous one
+    when it asked a figure, else the nearest turn of its topic that did ("why'd they
+    change it" after a question about the seal's part number is about the seal interval
+    asked before it)."""
+
+    def find() -> _Previous | None:
+        p = prev.perception
+        if p.asks.answer_type == AnswerType.FIGURE or p.constraints.quantitative:
+            return prev
+        if reread is None or not prev.identifiers:
+            return None
+        return _nearest_asking(
+            conversation, reread, rules, lambda p: p.asks.answer_type == AnswerType.FIGURE
+        )
+
+    return find
 
 
 # --- "how does that compare with the GX-500?" ---------------------------------------------
@@ -406,14 +444,22 @@ def _every(
     both" after turns about the CP-200 and the CP-350: the word stands for every thing in
     play of the previous question's kind, each named, so that each is asked and answered
     (and one left out is seen as missing)."""
-    if _identifiers(new):
-        return None
+    own = {e.label for e in _identifiers(new)}
+    if own and (not prev.identifiers or prev.identifiers[0].label in own):
+        return None  # "each" of things it names itself; a code's "on each of them" goes on
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
-    spans = [
-        (w.start, w.end)
-        for w in rest
-        if w.lower in rules.every and not any(a <= w.start < b for a, b in blocked)
-    ]
+    spans = []
+    for i, w in enumerate(rest):
+        if w.lower not in rules.every or any(a <= w.start < b for a, b in blocked):
+            continue
+        # "each of them", "both of these": the pronoun is the things too
+        after = rest[i + 1 : i + 3]
+        of_them = (
+            len(after) == 2
+            and after[0].lower == "of"
+            and (after[1].lower in rules.plural or after[1].lower in rules.demonstratives)
+        )
+        spans.append((w.start, after[1].end if of_them else w.end))
     # "these two compressors", "the two pumps"
     spans += [
         (w.start, rest[i + 1].end)
@@ -1103,7 +1149,8 @@ def _challenged(
     """ "The help desk sheet says 500 hours though, which is right?" naming nothing: a
     figure from elsewhere set against the one given, asked of the topic's turn that asked
     for a figure of its kind (how often for hours) — that question again, with the
-    figure challenged after it, so that the sentence stating the change can answer."""
+    figure challenged after it, so that the sentence stating the change can answer; when
+    no turn asked a figure of that kind, the previous question is the one challenged."""
     if _identifiers(new) or not prev.identifiers or reread is None:
         return None
     if not lexicon.pattern("lexicon", "challenges_a_figure").search(new.question):
@@ -1118,9 +1165,9 @@ def _challenged(
         return timed or bool(stated & units)
 
     found = prev if asks_it(prev.perception) else None
-    found = found or _nearest_asking(conversation, reread, rules, asks_it)
-    if found is None:
-        return None
+    # no turn asked a figure of that kind ("30 %" after "how long do I run the load
+    # test"): the previous question is the thing the figure is said of
+    found = found or _nearest_asking(conversation, reread, rules, asks_it) or prev
     asked = end_with(found.perception.question, "")
     text = f"{asked[:1].upper()}{asked[1:]} {new.question[:1].upper()}{new.question[1:]}"
     return Rewrite(text, ("a figure set against the one given: its question asked again",))
@@ -1164,6 +1211,17 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
     # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
     # model's name is as often the machine itself ("the GX-500 generator")
     things = behind if _plural(behind := _part_after(p, words)) else ""
+    if not things:
+        # "torque spec for hp400 platen bolts?": a plural after the name needs no article
+        # (a verb is no plural: "does B737-800 need"), and "how many hydraulic systems
+        # does the 737-800 have" asks of a plural thing of the model
+        loose = _part_after(p, words, article=False)
+        focus = p.asks.focus.phrase if p.asks.focus is not None else ""
+        models = [e.text for e in identifiers if e.label == "MODEL"]
+        if _plural(loose):
+            things = loose
+        elif len(models) == 1 and _plural(focus) and not set(focus.lower().split()) & names:
+            things = f"{models[0]} {ARTICLE.sub('', focus)}"
     return _Previous(
         p, identifiers, topic if not identifiers else "", nouns, version, part=part, things=things
     )
@@ -1208,14 +1266,14 @@ def _part(p: Perception, words: list[Word]) -> str:
 _PREPOSITIONS = lexicon.WordSet("lexicon", "prepositions")
 
 
-def _part_after(p: Perception, words: list[Word]) -> str:
+def _part_after(p: Perception, words: list[Word], article: bool = True) -> str:
     """The part of a model ``p`` asks about, written after the model's name ("the
     B737-800 hydraulic pressure filters", "the AC-75 receiver tank"), with the name:
     the nouns after it up to a verb, a preposition or the end; "" when there are none,
     or they name what is asked of the model ("the AC-75 noise level")."""
     for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
         before = [w for w in words if w.end <= entity.start][-1:]
-        if not before or before[0].lower not in ARTICLES:
+        if article and (not before or before[0].lower not in ARTICLES):
             continue  # "the B737-800 filters" is a thing; "does B737-800 need" a model
         phrase: list[Word] = []
         for w in (w for w in words if w.start >= entity.end):
@@ -1292,10 +1350,15 @@ def _subject(prev: _Previous, *, plural: bool, skip: frozenset[str] = frozenset(
 
 
 def _opener(words: list[Word], rules: FollowupRules) -> list[Word]:
-    lower = tuple(w.lower for w in words)
+    """The opener the question starts with ("and on", "what about"), with the fillers
+    said before it ("ok and"), else []."""
+    said = 0
+    while said < len(words) and words[said].lower in rules.fillers:
+        said += 1
+    lower = tuple(w.lower for w in words[said:])
     for opener in rules.openers:  # longest first
         if lower[: len(opener)] == opener:
-            return words[: len(opener)]
+            return words[: said + len(opener)]
     return []
 
 
@@ -1345,7 +1408,14 @@ def _references(
         if w.lower in rules.pronouns:
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":
-            found.append((w, "alone"))  # "is the same true of the HP-500?"
+            # "is the same true of the HP-500?"; not "is the filter p/n the same in both"
+            # (said of a subject of its own) nor "at the same pressure" (said of a noun)
+            subject = any(
+                x.lower in new.keywords and x.lower not in rules.vague for x in rest[: i - 1]
+            )
+            of_noun = after is not None and after.lower in new.keywords
+            if not subject and not of_noun:
+                found.append((w, "alone"))
         elif w.lower == "same" and after is not None and after.lower in prev.nouns:
             found.append((after, "noun"))  # "same code on the AC-110?": that code
         elif w.lower == "the" and not identifiers:
@@ -1419,16 +1489,33 @@ def _complete(
     rest: list[Word],
     references: list[tuple[Word, str]],
     why: str,
+    figured: Callable[[], _Previous | None] | None = None,
 ) -> Rewrite:
     """The new question with each reference replaced by (or joined with) the previous
-    subject, and what it does not restate of the previous question appended."""
+    subject, and what it does not restate of the previous question appended.
+
+    A pronoun agrees with what it stands for: a plural one is several things (the models
+    of an earlier turn, the plural thing asked about) and never one model — "why do they
+    make you do it" is whoever makes you, left as said; and no pronoun stands for a
+    thing the question names itself ("what fluid do I top it up with on the A320": "it"
+    is not the A320)."""
     restated = frozenset(_restated(new))
+    own_names = {e.text.lower() for e in _identifiers(new)}
     edits, reasons = [], [why] if why else []
     dropped: set[str] = set()  # the one model a plural does not stand for
     for word, how in references:
         if how == "noun":
             named = prev.nouns.get(word.lower)
             target = named.text if named else _subject(prev, plural=False, skip=restated)
+            if named is None and any(
+                e.text == target and e.label == "ERROR_CODE" for e in prev.identifiers
+            ):
+                # "that accumulator" after a code: a code has no accumulator, the machine
+                # in play has; with none known, the noun is left as said, the code not kept
+                dropped.add(target)
+                if not prev.machine:
+                    continue
+                target = prev.machine
             # "that filter" after an answer naming "the oil filter": that one
             own = set(terms(new.question))
             after = [w for w in rest if w.start > word.start][:1]
@@ -1442,6 +1529,8 @@ def _complete(
             continue
         plural = word.lower in rules.plural
         subject = _subject(prev, plural=plural, skip=restated)
+        if subject.lower() in own_names and not prev.part:
+            continue  # "top it up … on the a320": "it" is no A320 the question names
         before = [w for w in rest if w.end <= word.start][-1:]
         before_machine = bool(before and before[0].lower in rules.machine_verbs)
         if before_machine and not plural:
@@ -1452,7 +1541,17 @@ def _complete(
             dropped.add(subject)
             subject = prev.machine
             before_machine = True
-        elif word.lower == "it" and (figure := _figure_of(new, rest, word, prev, rules)):
+        elif (
+            word.lower == "it"
+            and before
+            and before[0].lower in rules.activity_verbs
+            and (task := _task(new, prev, rules))
+        ):
+            # "why do they make you do it": the task asked about, not the machine
+            edits.append((word.start, word.end, f"the {task}"))
+            reasons.append(f"{word.text!r} is the {task}, the task asked about")
+            continue
+        elif word.lower == "it" and (figure := _figure_of(new, rest, word, prev, rules, figured)):
             # "wasnt it 750 before?", "why did easa change it": a figure is what is
             # compared with a number and what is changed — the one asked before
             edits.append((word.start, word.end, figure))
@@ -1486,6 +1585,10 @@ def _complete(
             # several models a turn before it named, not the one
             subject = " and the ".join(prev.several)
             dropped |= {e.text for e in prev.identifiers if e.label == "MODEL"}
+        elif word.lower == "they" and " and " not in subject and prev.identifiers:
+            # one thing does nothing as "they": whoever makes you or changed it, left as
+            # said ("their payloads" after one robot is still the robot's)
+            continue
         if subject == prev.part and not possessive:
             subject = f"the {subject}"
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
@@ -1497,6 +1600,16 @@ def _complete(
     return _finish(text, context, reasons)
 
 
+def _task(new: Perception, prev: _Previous, rules: FollowupRules) -> str | None:
+    """The task the previous question asked about with its model ("gx-500 load test"
+    for "how long do I run the gx-500 load test each month"), else None."""
+    models = [e.text for e in prev.identifiers if e.label == "MODEL"]
+    if len(models) != 1:
+        return None
+    thing = _model_thing(prev, new, models[0], rules)
+    return thing if thing != models[0] else None
+
+
 def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: FollowupRules) -> bool:
     """Whether ``subject`` is an error code and ``new`` asks an attribute a code does not
     have (``code_attributes``): a payload, a speed, a capacity are a machine's."""
@@ -1506,7 +1619,12 @@ def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: Foll
 
 
 def _figure_of(
-    new: Perception, rest: list[Word], word: Word, prev: _Previous, rules: FollowupRules
+    new: Perception,
+    rest: list[Word],
+    word: Word,
+    prev: _Previous,
+    rules: FollowupRules,
+    figured: Callable[[], _Previous | None] | None = None,
 ) -> str | None:
     """What "it" is when it stands for the figure the previous question asked ("the
     leap-1a fan blade inspection interval"): the question states a number of its own
@@ -1517,7 +1635,8 @@ def _figure_of(
     changed = bool(before) and any(before[0].lower in c for c in _CHANGED)
     if not numbers and not changed:
         return None
-    return _asked_figure(new, prev, rules)
+    found = figured() if figured is not None else prev
+    return _asked_figure(new, found, rules) if found is not None else None
 
 
 def _judged(
@@ -1561,9 +1680,15 @@ def _asked_figure(new: Perception, prev: _Previous, rules: FollowupRules) -> str
     if p.asks.answer_type != AnswerType.FIGURE and not p.constraints.quantitative:
         return None  # it asked no figure and stated none
     topic = _said_of(_topic(new, prev), rules)
+    if prev.things:
+        # "torque spec for hp400 platen bolts?": the figure is the bolts' ("the hp400
+        # platen bolts torque spec"), not the model's with the bolts after it
+        own = set(prev.things.lower().split())
+        topic = " ".join(w for w in topic.split() if w.lower() not in own)
     if not topic:
         return None
-    return f"the {_subject(prev, plural=False)} {_figure(topic, prev, rules)}"
+    owner = prev.things or _subject(prev, plural=False)
+    return f"the {owner} {_figure(topic, prev, rules)}"
 
 
 def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:
