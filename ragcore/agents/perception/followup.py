@@ -55,7 +55,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import AnswerType, Measure, QuestionForm, names_part_number
-from ragcore.agents.perception.conversation import TurnState, answered_phrase, in_play, with_names
+from ragcore.agents.perception.conversation import (
+    Referent,
+    TurnState,
+    answered_phrase,
+    in_play,
+    with_names,
+)
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
 from ragcore.agents.perception.substitution import substitute
@@ -112,6 +118,9 @@ class _Previous:
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
     next "it" of the same number stands for."""
+    earlier: frozenset[str] = frozenset()
+    """Of ``nouns``, those an earlier turn of the topic wrote beside the model ("belt"):
+    a noun that says which thing, never the previous question asked again."""
     things: str = ""
     """The plural thing of a model it asks about, written after the model's name ("B737-800
     hydraulic pressure filters"), else "": what a next "them" stands for."""
@@ -361,7 +370,9 @@ def _rewrite(
     # previous question again
     said_before = set(terms(previous.question))
     own_noun = any(
-        how == "noun" and w.lower not in prev.nouns and not set(terms(w.text)) & said_before
+        how == "noun"
+        and (w.lower not in prev.nouns or w.lower in prev.earlier)
+        and not set(terms(w.text)) & said_before
         for w, how in references
     )
     if (
@@ -444,9 +455,17 @@ def _every(
     both" after turns about the CP-200 and the CP-350: the word stands for every thing in
     play of the previous question's kind, each named, so that each is asked and answered
     (and one left out is seen as missing)."""
-    own = {e.label for e in _identifiers(new)}
-    if own and (not prev.identifiers or prev.identifiers[0].label in own):
-        return None  # "each" of things it names itself; a code's "on each of them" goes on
+    ids = _identifiers(new)
+    own = {e.label for e in ids}
+    if own and (
+        len({e.text for e in ids}) > 1
+        or "MODEL" in own
+        or not prev.identifiers
+        or prev.identifiers[0].label in own
+    ):
+        # "each" of the things it names itself ("on the hp-400 and the gx-500, each?");
+        # one code "on each of them" is asked of each thing in play
+        return None
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
     spans = []
     for i, w in enumerate(rest):
@@ -501,7 +520,7 @@ def _every(
     text = text[:1].upper() + text[1:]
     said = new.question[spans[0][0] : spans[0][1]]
     reason = f"{said!r} is each of the things in play: {', '.join(things)}"
-    return _finish(text, _context(new, prev, text), [reason])
+    return _finish(text, _context(new, prev, text, rules), [reason])
 
 
 # --- "inspection intervals?": a fragment naming only what is asked ------------------------
@@ -784,9 +803,22 @@ def _asked_about(
     the same topic whose asker named a code, as its question was searched. A previous
     asker who named something ("And E4031?" → "What does E4031 mean on the HP-400?")
     asked the whole of it, model included."""
-    if not conversation or reread is None or conversation[0].asked:
+    if not conversation or reread is None:
         return prev
     labels = {e.label for e in _identifiers(new)}
+    if labels and not {e.label for e in prev.identifiers} & labels:
+        # "ok and E4031?" after a turn that named no code ("how many litres is that
+        # accumulator"): the nearest turn whose asker named one (else that named one) is
+        # the question it continues
+        turns = conversation[1:_LOOK_BACK]
+        for asked in (True, False):
+            for turn in turns:
+                named = [r for r in turn.entities if not asked or r.text in turn.asked]
+                if {r.label for r in named} & labels:
+                    return _previous(reread(turn.question), rules)
+        return prev
+    if conversation[0].asked:
+        return prev
     carried = {e.label for e in prev.identifiers if e.label in labels}
     if not carried:
         return prev
@@ -1190,7 +1222,10 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
             seen[e.text] = e
     identifiers = tuple(seen.values())
     names = {i.text.lower() for i in identifiers}
-    topic = " ".join([k for k in p.keywords if k not in names][:_TOPIC_WORDS])
+    # "How long is a hot work permit valid for?": the permit, not "permit valid"
+    topic = " ".join(
+        [k for k in p.keywords if k not in names and k not in rules.judgements][:_TOPIC_WORDS]
+    )
     words = split_words(p.question)
     nouns: dict[str, Entity] = {}
     for entity in identifiers:
@@ -1321,18 +1356,63 @@ def _with_answered(
                 several = named
                 break
     machine = next((e.text for e in prev.identifiers if e.label == "MODEL"), "")
-    for turn in conversation[1:_LOOK_BACK] if not machine else ():
-        machine = next((r.text for r in turn.entities if r.label == "MODEL"), "")
-        if machine or not turn.entities:
+    # "E4027 on the press, what does it mean" answered "On the HP-400 press, …": the
+    # model the answer named is the machine in play when no question named one
+    for turn in conversation[:_LOOK_BACK] if not machine else ():
+        said = [*(turn.entities if turn is not conversation[0] else ()), *turn.answered]
+        machine = next((r.text for r in said if r.label == "MODEL"), "")
+        if machine or (turn is not conversation[0] and not turn.entities):
             break  # the nearest turn naming something: a model, or another topic
     prev = replace(prev, said=conversation[0].said, several=several, machine=machine)
-    if not conversation[0].answered:
-        return prev
     nouns = dict(prev.nouns)
     for r in conversation[0].answered:
         for noun in rules.kinds.get(r.label, ()):
             nouns.setdefault(noun, Entity(r.text, r.label, EntitySource.PATTERN, 0, 0))
-    return replace(prev, nouns=nouns)
+    models = {e.text for e in prev.identifiers if e.label == "MODEL"}
+    earlier: set[str] = set()
+    if len(models) == 1 and len(prev.identifiers) == 1:
+        # "what speed does the belt run at" after "belt tension spec on the cv-12" and
+        # two turns on its gearbox: a noun the topic's turns wrote beside the one model
+        # in play is that model's (after the previous question's own)
+        for turn in _topic_turns(conversation):
+            for noun, r in _turn_nouns(turn):
+                if r.text in models and noun not in nouns:
+                    nouns[noun] = Entity(r.text, r.label, EntitySource.PATTERN, 0, 0)
+                    earlier.add(noun)
+    return replace(prev, nouns=nouns, earlier=frozenset(earlier))
+
+
+def _turn_nouns(turn: TurnState) -> Iterator[tuple[str, Referent]]:
+    """The content words a kept turn wrote as one phrase with a model it named ("the
+    cv-12 belt", "belt tension spec on the cv-12"), read from the kept text alone."""
+    words = split_words(turn.question)
+    for r in turn.entities:
+        if r.label != "MODEL":
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(r.text)}(?![\w-])", turn.question):
+            after = [w for w in words if w.start >= m.end()][:_THING_WORDS]
+            before = [w for w in words if w.end <= m.start()]
+            while before and (before[-1].lower in ARTICLES or before[-1].lower in _PLACES):
+                before = before[:-1]  # "belt tension spec on the cv-12"
+            for run in (after, before[::-1][: _PART_WORDS - 1]):
+                for w in run:
+                    if not _noun_like(w):
+                        break
+                    yield w.lower, r
+
+
+def _noun_like(w: Word) -> bool:
+    """A content word that may name a thing: no figure, clause, question word or
+    preposition."""
+    lower = w.lower
+    return bool(
+        terms(w.text)
+        and not any(c.isdigit() for c in w.text)
+        and lower not in _CLAUSE_WORDS
+        and lower not in lexicon.words("lexicon", "question_starts")
+        and lower not in _PREPOSITIONS
+        and lower not in ARTICLES
+    )
 
 
 def _subject(prev: _Previous, *, plural: bool, skip: frozenset[str] = frozenset()) -> str:
@@ -1536,6 +1616,20 @@ def _complete(
         if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
             subject = prev.machine or subject
+        elif (
+            not plural
+            and prev.machine
+            and (word.lower in _POSSESSIVES or (rest and word.start == rest[0].start))
+            and _is_code(subject, prev)
+            and not rules.code_verbs & {w.lower for w in rest}
+            and not new.asks.attributes
+        ):
+            # "It lost its calibration over the shutdown" after a code: a code is shown,
+            # cleared or means something (``code_verbs``); what does something else as
+            # the subject, or owns something, is the machine in play
+            dropped.add(subject)
+            subject = prev.machine
+            before_machine = True
         elif not plural and prev.machine and _code_cannot_own(new, subject, prev, rules):
             # "whats its max payload?" after a code: a code has no payload, its machine has
             dropped.add(subject)
@@ -1596,7 +1690,18 @@ def _complete(
     start = rest[0].start if rest else len(new.question)
     text = apply(new.question, edits)[start:]
     text = text[:1].upper() + text[1:]
-    context = [c for c in _context(new, prev, text) if c not in dropped]
+    context = [c for c in _context(new, prev, text, rules) if c not in dropped]
+    codes = {e.text for e in prev.identifiers if e.label == "ERROR_CODE"}
+    if (
+        prev.machine
+        and "MODEL" not in restated
+        and any(c in text for c in codes)
+        and prev.machine.lower() not in text.lower()
+        and prev.machine not in context
+    ):
+        # a code is a machine's: "how do i fix it" after E4031 on the press is asked of
+        # the HP-400 the conversation named (its question or an answer)
+        context.append(prev.machine)
     return _finish(text, context, reasons)
 
 
@@ -1608,6 +1713,10 @@ def _task(new: Perception, prev: _Previous, rules: FollowupRules) -> str | None:
         return None
     thing = _model_thing(prev, new, models[0], rules)
     return thing if thing != models[0] else None
+
+
+def _is_code(subject: str, prev: _Previous) -> bool:
+    return any(e.text == subject and e.label == "ERROR_CODE" for e in prev.identifiers)
 
 
 def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: FollowupRules) -> bool:
@@ -1702,12 +1811,22 @@ def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool
     return any(a.named_in(said) for a in new.asks.attributes)
 
 
-def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
+def _context(
+    new: Perception, prev: _Previous, text: str, rules: FollowupRules | None = None
+) -> list[str]:
     """What the new question keeps from the previous one without saying it: identifiers
-    of a kind it does not restate, the time, the named source."""
+    of a kind it does not restate, the time, the named source. With ``rules``, a code is
+    not kept for an attribute no code has ("grease qty and interval for both pumps" after
+    a question about E1140)."""
     restated = _restated(new)
     p = prev.perception
     kept_entities = [e for e in prev.identifiers if e.label not in restated and e.text not in text]
+    asked = {a.name for a in new.asks.attributes}
+    codes_only = bool(kept_entities) and all(e.label == "ERROR_CODE" for e in kept_entities)
+    if rules is not None and asked and not asked & rules.code_attributes:
+        kept_entities = [e for e in kept_entities if e.label != "ERROR_CODE"]
+        if codes_only and prev.machine and prev.machine not in text:
+            return [prev.machine, *_kept_constraints(new, prev)]
     kept = [e.text for e in kept_entities]
     if (
         kept_entities
@@ -1719,6 +1838,12 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
         # "and coolant concentration?" after what E3301 and E3305 mean: no code's
         # meaning is asked, and a code has no coolant — the machine in play is the subject
         kept = [prev.machine]
+    return [*kept, *_kept_constraints(new, prev)]
+
+
+def _kept_constraints(new: Perception, prev: _Previous) -> list[str]:
+    """The time and the source of the previous question the new one keeps."""
+    p, kept = prev.perception, []
     # A version the previous question asked of ("in the 2021 rule") was asked for its
     # figure: a new subject ("And retraining?") is asked of what applies now.
     if p.constraints.time is not None and new.constraints.time is None and not prev.version:

@@ -52,6 +52,7 @@ _FOLLOWUP_KIND_WORDS = (
     "machine_verbs",
     "part_verbs",
     "activity_verbs",
+    "code_verbs",
     "compared_with",
     "code_attributes",
     "judgements",
@@ -112,6 +113,9 @@ class FollowupRules:
     activity_verbs: frozenset[str] = frozenset()
     """Verbs whose object is a task, not a machine ("why do they make you do it"): their
     "it" is the task asked about (the GX-500 load test)."""
+    code_verbs: frozenset[str] = frozenset()
+    """Words said of an error code ("mean", "clear", "reset"): an "it" after a code in a
+    question with none of them is the machine ("it lost its calibration")."""
     every: frozenset[str] = frozenset()
     """Words that stand for every thing in play ("apply to each?", "of both")."""
     interval_nouns: frozenset[str] = frozenset()
@@ -244,6 +248,7 @@ class _Reader:
             machine_verbs=frozenset(words["machine_verbs"]),
             part_verbs=frozenset(words["part_verbs"]),
             activity_verbs=frozenset(words["activity_verbs"]),
+            code_verbs=frozenset(words["code_verbs"]),
             compared_with=frozenset(words["compared_with"]),
             code_attributes=frozenset(words["code_attributes"]),
             judgements=frozenset(words["judgements"]),
