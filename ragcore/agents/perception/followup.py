@@ -164,6 +164,14 @@ def rewrite(
     )
     if numbered is not None and reread is not None:
         new = reread(numbered.question)  # "than on the 75?": than on the AC-75
+    versioned = _version_in_play(new, conversation) if reread is not None else None
+    if versioned is not None and reread is not None:
+        new = reread(versioned.question)  # "under the old rule": under the 2021 rule
+        numbered = (
+            versioned
+            if numbered is None
+            else replace(versioned, reasons=numbered.reasons + versioned.reasons)
+        )
     found = _rewrite(new, previous, rules, conversation, reread)
     if numbered is not None:
         found = (
@@ -278,6 +286,30 @@ def _numbers_in_play(
     return Rewrite(apply(new.question, edits), tuple(reasons))
 
 
+_OLD_VERSION = re.compile(
+    r"\b(?:the\s+)?(?:old|older|previous|earlier|original|prior|last)\s+"
+    r"(rule|regulation|revision|version|edition|manual|handbook|directive|standard)\b",
+    re.IGNORECASE,
+)
+
+
+def _version_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewrite | None:
+    """``new`` with "the old rule" written as the older version the conversation named of
+    that kind of document ("the 2021 rule", asked two turns before), else None: the
+    asker means that one, and a search for "old" finds no version."""
+    said = _OLD_VERSION.search(new.question)
+    if said is None or not conversation:
+        return None
+    noun = said.group(1).lower()
+    named = re.compile(rf"\b((?:19|20)\d\d)\s+{noun}\b", re.IGNORECASE)
+    years = [y for turn in conversation for y in named.findall(turn.question)]
+    if not years or _YEAR.search(new.question):
+        return None
+    year = min(years)
+    text = apply(new.question, [(said.start(), said.end(), f"the {year} {noun}")])
+    return Rewrite(text, (f"{said.group(0)!r} is the {year} {noun} named before",))
+
+
 def _numbers_as_models(p: Perception) -> Perception:
     """``p`` with the bare numbers that stood for its models ("the 737's filters") as
     model identifiers: the model a follow-up's own replaces ("same for the A320?")."""
@@ -297,8 +329,12 @@ def _rewrite(
     conversation: Sequence[TurnState] = (),
     reread: Callable[[str], Perception] | None = None,
 ) -> Rewrite | None:
-    if previous is None or Route.DIRECT in (new.route, previous.route):
+    if previous is None or previous.route == Route.DIRECT:
         return None
+    if new.route == Route.DIRECT and not (
+        new.constraints.latest and _opener(split_words(new.question), rules)
+    ):
+        return None  # "ok thanks" asks nothing; "and now?" asks the current version
     if sub := substitute(new, previous, rules):
         return Rewrite(sub.question, sub.reasons, replaced=sub.replaced)
     prev = _with_answered(_previous(previous, rules), rules, conversation)
@@ -880,9 +916,14 @@ def _compared(
     previous turn's identifiers and those of the turns it leaned on, of one kind), named
     as its sides. A pronoun in it ("which one needs it more often?") is the previous
     question's topic."""
-    if not new.asks.choice or _identifiers(new) or not prev.identifiers:
-        return None
     words = split_words(new.question)
+    # "so the big one is louder by how much": a comparative said of "one" of the things,
+    # with nothing named to compare with, is over the things in play as a choice is
+    one = new.asks.comparison is not None and any(w.lower in ("one", "ones") for w in words)
+    if one and any(w.lower in rules.compared_with for w in words):
+        one = False  # "louder than the AC-75" names the other side
+    if not (new.asks.choice or one) or _identifiers(new) or not prev.identifiers:
+        return None
     if any(w.lower in rules.plural for w in words) and len(prev.identifiers) > 1:
         return None  # "which of them …": the pronoun names the previous things itself
     label = prev.identifiers[0].label
@@ -904,7 +945,8 @@ def _compared(
         and w.lower not in rules.plural  # "which of them": the things, not the topic
     ]
     text = apply(new.question, edits)
-    listed = ", the ".join(sides[:-1]) + f" or the {sides[-1]}"
+    joined = "or" if new.asks.choice else "and"  # "louder by how much": of both
+    listed = ", the ".join(sides[:-1]) + f" {joined} the {sides[-1]}"
     reasons = [f"a choice among the things in play: {', '.join(sides)}"]
     if edits:
         reasons.append(f"'it' is the previous question's {topic}")
