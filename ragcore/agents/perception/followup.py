@@ -382,6 +382,8 @@ def _rewrite(
         return than
     if more := _more_than_other(new, words, prev, rules, conversation, reread):
         return more
+    if on_it := _code_on_it(new, words, prev, rules):
+        return on_it
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -1287,7 +1289,8 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
     part = _part(p, words)
     # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
     # model's name is as often the machine itself ("the GX-500 generator")
-    things = behind if _plural(behind := _part_after(p, words)) else ""
+    behind = _part_after(p, words)
+    things = behind if _plural(behind) else _to_plural(behind)
     if not things:
         # "torque spec for hp400 platen bolts?": a plural after the name needs no article
         # (a verb is no plural: "does B737-800 need"), and "how many hydraulic systems
@@ -1368,9 +1371,27 @@ def _part_after(p: Perception, words: list[Word], article: bool = True) -> str:
                 break
             phrase.append(w)
         said = set(terms(" ".join(w.text for w in phrase)))
-        if not phrase or any(a.named_in(said) for a in p.asks.attributes):
+        if phrase and any(a.named_in(said) for a in p.asks.attributes):
+            # "the hp400 platen bolts torque spec": the bolts are a thing, the torque what
+            # is asked of them; "the AC-75 noise level" names no thing
+            plural = _to_plural(" ".join(w.text for w in phrase))
+            asked = set(terms(plural))
+            if not plural or any(a.named_in(asked) for a in p.asks.attributes):
+                return ""
+            return f"{entity.text} {plural}"
+        if not phrase:
             return ""
         return f"{entity.text} {' '.join(w.text for w in phrase)}"
+    return ""
+
+
+def _to_plural(phrase: str) -> str:
+    """``phrase`` up to its last plural noun ("hp400 platen bolts" of "hp400 platen bolts
+    torque spec"), else "": the things a "them" stands for, before what was asked of them."""
+    words = phrase.split()
+    for end in range(len(words) - 1, 0, -1):
+        if _plural(" ".join(words[:end])):
+            return " ".join(words[:end])
     return ""
 
 
@@ -1378,7 +1399,10 @@ def _plural(phrase: str) -> bool:
     """Whether a noun phrase names several things: its last word is a plural ("platen
     bolts", not "glass")."""
     last = phrase.split()[-1].lower() if phrase.split() else ""
-    return last.endswith("s") and not last.endswith("ss")
+    return last.endswith("s") and not last.endswith("ss") and last not in _NOT_PLURAL
+
+
+_NOT_PLURAL = lexicon.WordSet("lexicon", "not_plural")
 
 
 def _with_answered(
@@ -1745,6 +1769,26 @@ def _complete(
         # the HP-400 the conversation named (its question or an answer)
         context.append(prev.machine)
     return _finish(text, context, reasons)
+
+
+def _code_on_it(
+    new: Perception, words: list[Word], prev: _Previous, rules: FollowupRules
+) -> Rewrite | None:
+    """ "getting E5120 on it now" after turns about the RA-6: a code the question names
+    with "it" where the code shows ("on it", ``part_of_model``) is on the machine in
+    play — a code is shown on a machine, never on itself."""
+    own = _identifiers(new)
+    if not own or any(e.label != "ERROR_CODE" for e in own) or not prev.machine:
+        return None
+    it = _lone_it(new, words, rules)
+    if it is None or it.start < own[0].end:
+        return None
+    before = [w for w in words if w.end <= it.start][-1:]
+    if not before or before[0].lower not in _PLACES:
+        return None
+    text = apply(new.question, [(it.start, it.end, f"the {prev.machine}")])
+    text = text[:1].upper() + text[1:]
+    return Rewrite(text, (f"{it.text!r} is the {prev.machine}, where {own[0].text} shows",))
 
 
 def _task(new: Perception, prev: _Previous, rules: FollowupRules) -> str | None:

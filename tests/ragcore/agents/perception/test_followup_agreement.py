@@ -209,3 +209,27 @@ def test_the_old_rule_is_the_version_named_before_and_now_the_current_one(agent)
 def test_a_turn_naming_a_version_is_kept_though_unanswered(agent):
     assert names_a_time(summarise(agent.run("under the 2021 rule who could remove a lock?")))
     assert not names_a_time(summarise(agent.run("lol ok")))
+
+
+def test_a_code_shown_on_it_is_on_the_machine_in_play(agent):
+    assert (
+        converse(
+            agent,
+            "What is the payload of the RA-6?",
+            "and gearbox grease?",
+            "getting E5120 on it now",
+        )[2]
+        == "Getting E5120 on the RA-6 now"
+    )
+
+
+def test_them_after_a_figure_of_plural_things_is_those_things(agent):
+    assert (
+        converse(
+            agent,
+            "torque spec for hp400 platen bolts?",
+            "was it always that? i remember 45",
+            "anything to do after torquing them",
+        )[2]
+        == "Anything to do after torquing the hp400 platen bolts?"
+    )
