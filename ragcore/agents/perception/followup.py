@@ -849,9 +849,9 @@ def _asked_about(
         # accumulator"): the nearest turn whose asker named one (else that named one) is
         # the question it continues
         turns = conversation[1:_LOOK_BACK]
-        for asked in (True, False):
+        for by_asker in (True, False):
             for turn in turns:
-                named = [r for r in turn.entities if not asked or r.text in turn.asked]
+                named = [r for r in turn.entities if not by_asker or r.text in turn.asked]
                 if {r.label for r in named} & labels:
                     return _previous(reread(turn.question), rules)
         return prev
@@ -1434,15 +1434,15 @@ def _with_answered(
     for r in conversation[0].answered:
         for noun in rules.kinds.get(r.label, ()):
             nouns.setdefault(noun, Entity(r.text, r.label, EntitySource.PATTERN, 0, 0))
-    models = {e.text for e in prev.identifiers if e.label == "MODEL"}
+    one_model = {e.text for e in prev.identifiers if e.label == "MODEL"}
     earlier: set[str] = set()
-    if len(models) == 1 and len(prev.identifiers) == 1:
+    if len(one_model) == 1 and len(prev.identifiers) == 1:
         # "what speed does the belt run at" after "belt tension spec on the cv-12" and
         # two turns on its gearbox: a noun the topic's turns wrote beside the one model
         # in play is that model's (after the previous question's own)
         for turn in _topic_turns(conversation):
             for noun, r in _turn_nouns(turn):
-                if r.text in models and noun not in nouns:
+                if r.text in one_model and noun not in nouns:
                     nouns[noun] = Entity(r.text, r.label, EntitySource.PATTERN, 0, 0)
                     earlier.add(noun)
     return replace(prev, nouns=nouns, earlier=frozenset(earlier))
