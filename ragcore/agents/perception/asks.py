@@ -813,7 +813,7 @@ def _answer_type(
         return AnswerType.OPTIONS
     if action == Action.HOW_TO:
         return AnswerType.PROCEDURE
-    if pattern("lexicon", "asks_for_action").match(asking_clause(question)):
+    if pattern("lexicon", "asks_for_action").match(question):
         return AnswerType.ACTION
     if measure is not None or (form == QuestionForm.VALUE and any(a.units for a in asked)):
         return AnswerType.FIGURE
