@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ragcore.agents.answer_types import (
+    enters,
     named_keys,
     other_code,
     sibling_keys,
@@ -82,6 +83,7 @@ from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern, words
+from ragcore.text.products import sibling_named
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -339,6 +341,15 @@ class ExtractiveGenerator:
             ]
             # Sentences about the subject (its model or code), relevant by words or not.
             about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
+            if asks.answer_type == AnswerType.MEANING and asks.signals:
+                # What a code or a numbered signal means is told by its entry ("- "39
+                # (outside bounds)": servopos.position_min … are not configured"), which
+                # shares few of the question's words: the sentences that open an entry
+                # of every asked signal are about it.
+                about = [
+                    *about,
+                    *(s for s in sentences if s not in about and enters(asks.signals, s.text)),
+                ]
             # Of the kind asked for, when any is (a figure, the code's meaning, a part
             # number). A code's meaning or a part number is looked for among all the
             # sentences about the subject, not only those sharing words; a figure is not (a
@@ -480,6 +491,12 @@ class ExtractiveGenerator:
             # fits answers instead, when one does.
             # Nor does a program's status printout ("APC : … LINEV : 123.0 Volts …").
             fitting = [s for s in fitting if not unbound_cells(s.text)] or fitting
+            # Not a sentence naming a sibling of the asked product in its place (a
+            # table's "Name: moteus-c1; Abs Max Voltage: 51V" row for the moteus-r4,
+            # whose row is in the same chunk): its figures are the sibling's.
+            fitting = [
+                s for s in fitting if not any(sibling_named(p, _said(s)) for p in asks.products)
+            ] or fitting
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question is answered by a sentence that states the asked
                 # relation or its negation (``verdict``), when one does; the subject may

@@ -682,7 +682,8 @@ def _form(question: str) -> QuestionForm:
     again …?", "I've only got the grey cable - will the driver work with it?"); not a
     question whose last clause asks with a wh-word ("can't reach the roboRIO, what do I
     try next?" asks what)."""
-    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    opening = asking_clause(question)  # the form is read where the asking opens
+    form = next((f for f, p in _FORM_PATTERNS if p.match(opening)), QuestionForm.VALUE)
     if form not in (QuestionForm.VALUE, QuestionForm.YES_NO):
         return form
     last = _CLAUSES.split(asked_sentence(question))[-1]
@@ -800,7 +801,7 @@ def _answer_type(
         return AnswerType.REASON
     if measure == Measure.COUNT:
         return AnswerType.COUNT
-    if _WHERE.match(question):
+    if _WHERE.match(asking_clause(question)):
         return AnswerType.PLACE
     if _MEANING.search(question) or _what_it_is(question) or _terse_signal(question):
         return AnswerType.MEANING
@@ -921,6 +922,7 @@ def _signal(m: re.Match[str], light: bool) -> str | None:
 
 
 def _measure(question: str) -> Measure | None:
+    question = asking_clause(question)  # read where the asking opens
     if _HOW_OFTEN.match(question):
         return Measure.FREQUENCY
     if _HOW_LONG_TAKES.match(question):
@@ -957,7 +959,31 @@ def _focus(question: str) -> Focus | None:
 # proxy to reject writes. | What readonly value do I set?", "Changed upsd.conf — | how do
 # I …?". A full stop before a figure ("Rev. 2") ends no sentence, nor does a comma ("In
 # March 2022, what …?" is one sentence: its qualifier says when, not something told).
-_ASKED_STARTS = re.compile(r"(?<=[a-z0-9)\]\"'])[.!]\s+(?=[A-Z])|\s[—–]\s*")
+# Written as a chat, the asked sentence may open in lower case or after a name in
+# capitals ("… it's working fine. | which upsd setting …?", "… a new Smart-UPS. | Should
+# I …?"): a break there is read when a question opens after it (a wh-word or a yes/no
+# verb, perhaps after one word), so "e.g. the" stays inside its sentence.
+_OPENS = (
+    r"(?=(?i:(?:\w+\s+)?(?:what|what's|whats|which|how|where|when|who|why|can|could|is|are"
+    r"|does|do|did|will|would|should|may|must|has|have)\b))"
+)
+_ASKED_STARTS = re.compile(
+    r"(?<=[a-z0-9)\]\"'])[.!]\s+(?=[A-Z])|\s[—–]\s*"
+    rf"|(?<=[A-Za-z0-9)\]\"']{{2}})[.!]\s+{_OPENS}"
+)
+# The topic a chat puts before its question, after a hyphen used as a dash or as a label
+# ("odrivetool - | what's the command …?", "homing config: | what is HOME_LATCH_VEL
+# for?"): the question's form is read after it, its subject still from all of it ("odrive
+# on a CAN bus - what bitrate is it running …?" asks about the odrive). Not "10 - 20 V".
+_TOPIC = re.compile(rf"\s-\s+{_OPENS}|^[^?:]{{1,60}}:\s+{_OPENS}")
+
+
+def asking_clause(question: str) -> str:
+    """Where ``question`` opens to ask, for reading its form: its asked sentence
+    (``asked_sentence``) after the topic a chat puts first (``_TOPIC``)."""
+    asked = asked_sentence(question)
+    starts = [m.end() for m in _TOPIC.finditer(asked.rstrip())]
+    return asked[starts[-1] :] if starts else asked
 
 
 def asked_sentence(question: str) -> str:
