@@ -371,6 +371,12 @@ _FOCUS_FORMS = (
         r"(?:\s+(?:of|for|on|in|at|under|from|with)\s[^?]*?)?\s+(?:is|are|was|were)\s",
         re.IGNORECASE,
     ),
+    # "what do I set the encoder cpr to?": the setting whose value is asked
+    re.compile(
+        r"^\s*what\s+(?:do|should|must)\s+(?:i|we|you)\s+(?:set|put)\s+(?:the\s+)?"
+        r"(?P<focus>[^?]+?)\s+(?:to|at)\s*\?",
+        re.IGNORECASE,
+    ),
     _HOW_MUCH_OF,
     _HOW_MUCH_DOES,
     # "How many tools does the VMC-600 hold?"
@@ -724,7 +730,8 @@ def _goal(question: str) -> str | None:
     m = pattern("lexicon", "asks_how_to").search(asked_sentence(question))
     if m is None:
         return None
-    found = terms(m.group("goal"))
+    # "re-read", "power-cycle": the verb is the last part of a word written with its prefix
+    found = terms(m.group("goal"))[-1:]
     skip = STOPWORDS | term_set("generic") | term_set("doing") | term_set("question_verbs")
     skip |= term_set("light_goals")  # "How do I check if …?": what is wanted comes after
     return found[0] if found and found[0] not in skip else None
@@ -956,8 +963,14 @@ def _focus(question: str) -> Focus | None:
 # Where the sentence that asks begins, after what a technician tells first: "I want the
 # proxy to reject writes. | What readonly value do I set?", "Changed upsd.conf — | how do
 # I …?". A full stop before a figure ("Rev. 2") ends no sentence, nor does a comma ("In
-# March 2022, what …?" is one sentence: its qualifier says when, not something told).
-_ASKED_STARTS = re.compile(r"(?<=[a-z0-9)\]\"'])[.!]\s+(?=[A-Z])|\s[—–]\s*")
+# March 2022, what …?" is one sentence: its qualifier says when, not something told). An
+# acronym ends a sentence too ("… on my GS2 VFD. What does …?"), not one capital ("No. 5"),
+# and a question written in lower case starts with its question word ("… as the encoder on
+# odrive. what do I set …?").
+_ASKED_STARTS = re.compile(
+    r"(?:(?<=[a-z0-9)\]\"'])|(?<=[A-Z0-9][A-Z]))[.!]\s+"
+    r"(?=[A-Z]|(?:what|which|how|why|where|when|who)\s)|\s[—–]\s*"
+)
 
 
 def asked_sentence(question: str) -> str:

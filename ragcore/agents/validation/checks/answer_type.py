@@ -29,6 +29,7 @@ from ragcore.agents.answer_types.leaning import leaning_elsewhere
 from ragcore.agents.answer_types.pinpoint import unnamed_option
 from ragcore.agents.answer_types.report import only_reports
 from ragcore.agents.answer_types.set_value import unnamed_value
+from ragcore.agents.answer_types.setting import unnamed_setting
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.switch import other_way
 from ragcore.agents.answer_types.variant import other_variants
@@ -221,10 +222,17 @@ def states_the_default(answer: AnswerModel) -> Iterator[Finding]:
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.to_set",))
 def states_what_to_set(answer: AnswerModel) -> Iterator[Finding]:
     """A question asking what value to set ("what value goes in PD164?") is not answered
-    by the setting's default alone ("… register PD164 (defaults to 38400)")."""
+    by the setting's default alone ("… register PD164 (defaults to 38400)"), nor by a
+    sentence that never names the setting, nor its section does ("what do I set the
+    encoder cpr to?": a capacitor's value; ``answer_types.setting``)."""
     if not answer.asks.to_set or not answer.statements:
         return
-    if reason := only_the_default(answer.asks, strip_citations(answer.draft.text)):
+    text = strip_citations(answer.draft.text)
+    if reason := only_the_default(answer.asks, text):
+        yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
+    elif reason := unnamed_setting(
+        answer.asks, " ".join((text, *(e.section for e in answer.cited)))
+    ):
         yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
 
 
