@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 
 from ragcore.agents.perception.asks import Asks
+from ragcore.agents.reading import term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.quantities import YEAR, number_spans, quantities, word_number_spans
-from ragcore.text.terms import terms
+from ragcore.text.terms import STOPWORDS, terms
 from ragcore.text.units import dimension
 
 # At most three words before a terse answer's figure: "at least every", "within".
@@ -96,3 +97,44 @@ def in_spelled_unit(asks: Asks, answer: str) -> bool:
     ("… in m³/h?", "How many pounds …?"): that answers it, whatever its words."""
     spelled = asks.spelled_dimensions
     return any(dimension(q.unit) in spelled for q in quantities(answer))
+
+
+# A figure stated of a noun phrase: "<subject> is (around) 7.5 %", "… are rated at 230 V".
+_STATED_OF = re.compile(
+    r"(?P<subject>[A-Za-z][\w\s-]{0,80}?)\s+(?:is|are|was|were)\s+(?:\w+\s+){0,2}?(?=[~±<>]?\d)"
+)
+# Where a subject's head ends: the first preposition after it ("the total uncertainty | in
+# the ratio measurement"), and where its clause starts.
+_PREPOSITION = re.compile(r"\s(?:in|of|for|on|at|from|with|under|between|per)\s", re.IGNORECASE)
+_CLAUSE_START = re.compile(r".*(?:[,;:(]|\b(?:and|but|so|therefore|thus|hence|then|while))\s+")
+
+
+def figure_of_another(asks: Asks, answer: str) -> str | None:
+    """Why every figure ``answer`` states of a noun phrase is stated of another
+    attribute of the asked thing, or None: "What's the rated ratio of the CT?" is not
+    answered by "the total uncertainty in the ratio measurement is around 7.5 %" — the
+    figure is the uncertainty's; the ratio only says of what. Read where a figure follows
+    "is / are" and its subject's head (the word before its first preposition) is no word
+    of the focus while a focus word follows it; a subject that names the focus, a generic
+    head ("value", "setting") or a pronoun leaves the answer to the other checks."""
+    if asks.focus is None or not asks.focus.wanted or asks.whether:
+        return None
+    wanted, generic = asks.focus.wanted, term_set("generic")
+    other = None
+    for m in _STATED_OF.finditer(answer):
+        subject = _CLAUSE_START.sub("", m.group("subject"))
+        cut = _PREPOSITION.search(subject)
+        head_words = terms(subject[: cut.start()] if cut else subject)
+        if not head_words:
+            continue
+        head = head_words[-1]
+        if any(in_family(t, families([head])) for t in wanted):
+            return None  # a figure stated of the asked thing
+        if head in generic or head in STOPWORDS or _PRONOUN.fullmatch(head):
+            continue
+        after = families(terms(subject[cut.end() :])) if cut else frozenset()
+        if any(in_family(t, after) for t in wanted):
+            other = other or head
+    if other is None:
+        return None
+    return f"the question asks for the {_bare(asks.focus.phrase)}; the answer's figure is of its {other}"
