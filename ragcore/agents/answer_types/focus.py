@@ -13,6 +13,7 @@ from ragcore.agents.perception.asks import Asks
 from ragcore.agents.reading import term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.quantities import YEAR, number_spans, quantities, word_number_spans
+from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import STOPWORDS, terms
 from ragcore.text.units import dimension
 
@@ -99,14 +100,17 @@ def in_spelled_unit(asks: Asks, answer: str) -> bool:
     return any(dimension(q.unit) in spelled for q in quantities(answer))
 
 
-# A figure stated of a noun phrase: "<subject> is (around) 7.5 %", "… are rated at 230 V".
-_STATED_OF = re.compile(
-    r"(?P<subject>[A-Za-z][\w\s-]{0,80}?)\s+(?:is|are|was|were)\s+(?:\w+\s+){0,2}?(?=[~±<>]?\d)"
-)
+# A figure stated of what comes before: "<subject> is (around) 7.5 %", "… are rated at 230 V".
+_COPULA_FIGURE = re.compile(r"\s(?:is|are|was|were)\s+(?:[A-Za-z]+\s+){0,2}?(?=[~±<>]?\d)")
 # Where a subject's head ends: the first preposition after it ("the total uncertainty | in
 # the ratio measurement"), and where its clause starts.
-_PREPOSITION = re.compile(r"\s(?:in|of|for|on|at|from|with|under|between|per)\s", re.IGNORECASE)
-_CLAUSE_START = re.compile(r".*(?:[,;:(]|\b(?:and|but|so|therefore|thus|hence|then|while))\s+")
+_PREPOSITION = re.compile(
+    r"\s(?:in|of|for|on|at|from|with|under|between|per|over|across|during|within|to)\s",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(
+    r".*(?:[,;:(]|\b(?:and|but|so|therefore|thus|hence|then|while|whereas))\s+", re.IGNORECASE
+)
 
 
 def figure_of_another(asks: Asks, answer: str) -> str | None:
@@ -121,8 +125,13 @@ def figure_of_another(asks: Asks, answer: str) -> str | None:
         return None
     wanted, generic = asks.focus.wanted, term_set("generic")
     other = None
-    for m in _STATED_OF.finditer(answer):
-        subject = _CLAUSE_START.sub("", m.group("subject"))
+    stated = (
+        answer[a:b][: m.start()]
+        for a, b in split_sentences(answer)
+        for m in _COPULA_FIGURE.finditer(answer[a:b])
+    )
+    for before in stated:
+        subject = _CLAUSE_START.sub("", before)
         cut = _PREPOSITION.search(subject)
         head_words = terms(subject[: cut.start()] if cut else subject)
         if not head_words:

@@ -229,7 +229,9 @@ class Asks:
     (``lexicon.states_together``), not only what each can do."""
     goal: str | None = None
     """For a how-to question, the verb of what the asker wants done, as a term ("How do I
-    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``), None when it is a
+    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``); for a why question
+    about doing something, the verb of what is done ("why would I need to debounce …?";
+    ``lexicon.asks_why_doing``); None when it is a
     verb that only says "do it" or find out ("check", ``lexicon.light_goals``) or none is
     read: an answer whose sources never say it
     gives a step for another goal while a source that does was at hand."""
@@ -471,7 +473,10 @@ def read_asks(
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
-    focus = _focus(question) or _purpose_focus(question)
+    # "what's the point of X?" asks about X, not about a point
+    purpose = _purpose_focus(question)
+    focus = purpose if answer_type == AnswerType.PURPOSE and purpose else _focus(question)
+    focus = focus or purpose
     to_set = (
         form == QuestionForm.VALUE
         and not _asks_default(question, form)
@@ -519,7 +524,7 @@ def read_asks(
         together=form == QuestionForm.YES_NO and _together(question),
         switch=_switch(question) if form == QuestionForm.VALUE else None,
         to_set=to_set,
-        goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
+        goal=_goal(question, answer_type),
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         variants=named_variants(question),
         state=_state(question) if form == QuestionForm.YES_NO else None,
@@ -727,8 +732,13 @@ def _together(question: str) -> bool:
     return pattern("lexicon", "asks_together").search(clause) is not None
 
 
-def _goal(question: str) -> str | None:
-    m = pattern("lexicon", "asks_how_to").search(asked_sentence(question))
+def _goal(question: str, answer_type: AnswerType) -> str | None:
+    """The verb of what a how-to question wants done, or of what a why question asks
+    the reason for doing ("why would I need to debounce the limit switch inputs?")."""
+    kinds = {AnswerType.PROCEDURE: "asks_how_to", AnswerType.REASON: "asks_why_doing"}
+    if answer_type not in kinds:
+        return None
+    m = pattern("lexicon", kinds[answer_type]).search(asked_sentence(question))
     if m is None:
         return None
     # "re-read", "power-cycle": the verb is the last part of a word written with its prefix
@@ -834,9 +844,14 @@ def _purpose_focus(question: str) -> Focus | None:
     (``lexicon.asks_purpose``, ``lexicon.asks_function``),
     as a focus: its distinctive terms, names and generic words aside."""
     asked = asked_sentence(question)
-    m = pattern("lexicon", "asks_purpose").match(asked) or pattern(
-        "lexicon", "asks_function"
-    ).match(asked)
+    m = next(
+        (
+            found
+            for name in ("asks_purpose", "asks_function", "asks_purpose_of")
+            if (found := pattern("lexicon", name).match(asked))
+        ),
+        None,
+    )
     if m is None:
         return None
     phrase = terms(m.group("focus"))

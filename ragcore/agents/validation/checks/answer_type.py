@@ -259,7 +259,10 @@ def leans_on_the_asked_thing(answer: AnswerModel) -> Iterator[Finding]:
 def for_the_asked_goal(answer: AnswerModel) -> Iterator[Finding]:
     """A how-to question ("How do I make the ODrive home itself right after power-up?") is
     not answered by a step for another goal ("… make the ODrive turn on the motor power
-    automatically after booting"): when neither the answer nor the chunks it cites (their
+    automatically after booting"), nor a why question about doing something ("why would
+    I need to debounce the limit switch inputs?") by a sentence on the same inputs that
+    never says it ("This flag determines whether LinuxCNC will ignore the limit switch
+    input"): when neither the answer nor the chunks it cites (their
     text, section path and title) say the asked verb (``Asks.goal``: "home", "homing")
     while a source shown beside them does, a source on the asked goal was at hand."""
     goal = answer.asks.goal
@@ -270,10 +273,11 @@ def for_the_asked_goal(answer: AnswerModel) -> Iterator[Finding]:
     if says(goal, " ".join((text, *(_read(e) for e in answer.cited)))):
         return
     if any(says(goal, _read(e)) for e in answer.by_number.values() if e.chunk_id not in cited):
+        asked = "why" if answer.asks.answer_type == AnswerType.REASON else "how"
         yield Finding(
             "answer_type.goal",
             IssueKind.OFF_QUESTION,
-            f"the question asks how to {goal}; neither the answer nor its sources say it, "
+            f"the question asks {asked} to {goal}; neither the answer nor its sources say it, "
             "while another source shown does",
             chunk_ids=tuple(cited),
         )
