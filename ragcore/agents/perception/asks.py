@@ -256,6 +256,11 @@ class Asks:
     """For a yes/no question whether a thing is in a state ("Is the power input
     protected if …?"; ``lexicon.asks_participle``), the state as a term ("protect"): a
     sentence deciding it says that state or its negation (``answer_types.verdict``)."""
+    impersonal: str | None = None
+    """For a yes/no question asked of "it" about a whole situation ("does it matter which
+    way round the CT is clipped on?", "is it safe to …?"; ``lexicon.asks_impersonal``),
+    the word that judges it ("matter", "safe"): "it does not matter" decides it, however
+    few of the situation's words it repeats (``answer_types.verdict``)."""
     options: tuple[str, ...] = ()
     """The command-line options it names ("-k", "-R", "--braking-resistor";
     ``lexicon.named_option``), dashes as hyphens: a manual page lists many in one chunk,
@@ -528,6 +533,7 @@ def read_asks(
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         variants=named_variants(question),
         state=_state(question) if form == QuestionForm.YES_NO else None,
+        impersonal=_impersonal(question) if form == QuestionForm.YES_NO else None,
         which=_which(question) if form == QuestionForm.VALUE else None,
         parts=_parts(question, table, models),
         set_value=_set_value(question),
@@ -563,6 +569,12 @@ def _state(question: str) -> str | None:
     m = pattern("lexicon", "asks_participle").match(asked_sentence(question))
     found = terms(m.group("participle")) if m else []
     return found[0] if found else None
+
+
+def _impersonal(question: str) -> str | None:
+    """The word that judges a situation asked of "it" (``Asks.impersonal``)."""
+    m = pattern("lexicon", "asks_impersonal").search(yes_no_clause(question) or question)
+    return m.group("word").lower() if m else None
 
 
 def _which(question: str) -> tuple[str, str] | None:

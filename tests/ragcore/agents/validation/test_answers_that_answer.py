@@ -140,3 +140,41 @@ def test_a_why_question_about_doing_something_is_answered_about_doing_it():
         "multiple operations from one closure [2]."
     )
     assert ("answer_type.goal", "off_question") not in findings(check(question, right, shown))
+
+
+def test_the_point_of_a_thing_asks_its_purpose_and_its_kind_need_not_be_said():
+    question = "what's the point of the modbusproxy section in evcc.yaml?"
+    asks = perceive(question).asks
+    assert asks.answer_type == AnswerType.PURPOSE
+    assert asks.focus is not None and asks.focus.phrase == "the modbusproxy section"
+    proxy = document("evcc-modbusproxy", "modbusproxy")
+    passage = (
+        "The modbusproxy allows evcc to share existing Modbus connections with other systems. "
+        "The modbusproxy section sits at the top level of evcc.yaml."
+    )
+    cited = [evidence(1, passage, proxy)]
+    # names the thing by its name, not as a section
+    right = "The modbusproxy allows evcc to share existing Modbus connections with other systems [1]."
+    assert findings(check(question, right, cited)) == []
+    wrong = "The modbusproxy section sits at the top level of evcc.yaml [1]."
+    assert findings(check(question, wrong, cited)) == [("answer_type.purpose", "off_question")]
+
+
+def test_a_situation_asked_of_it_is_decided_by_its_judging_word_said_of_it():
+    question = (
+        "If I only care about apparent power and I don't have an AC-AC adapter, does it "
+        "matter which way round the CT is clipped on?"
+    )
+    assert perceive(question).asks.impersonal == "matter"
+    passage = (
+        "If you are interested in reading only apparent power, and you don't have an AC-AC "
+        "adapter, it does not matter. The CT must be clipped around one conductor only."
+    )
+    cited = [evidence(1, passage, CT)]
+    right = (
+        "If you are interested in reading only apparent power, and you don't have an AC-AC "
+        "adapter, it does not matter [1]."
+    )
+    assert ("answer_type.yes_no", "off_question") not in findings(check(question, right, cited))
+    wrong = "The CT must be clipped around one conductor only [1]."
+    assert ("answer_type.yes_no", "off_question") in findings(check(question, wrong, cited))
