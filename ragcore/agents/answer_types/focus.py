@@ -146,4 +146,5 @@ def figure_of_another(asks: Asks, answer: str) -> str | None:
             other = other or head
     if other is None:
         return None
-    return f"the question asks for the {_bare(asks.focus.phrase)}; the answer's figure is of its {other}"
+    asked = _bare(asks.focus.phrase)
+    return f"the question asks for the {asked}; the answer's figure is of its {other}"

@@ -80,7 +80,10 @@ def decides(asks: Asks, sentence: str) -> bool:
 def _judged_of_it(word: str, sentence: str) -> bool:
     """``sentence`` says of "it" the word that judges the asked situation ("it does not
     matter", "it is not safe"), within a few words."""
-    return re.search(rf"\bit\b(?:\s+[\w']+){{0,3}}?\s+{re.escape(word)}s?\b", sentence, re.I) is not None
+    return (
+        re.search(rf"\bit\b(?:\s+[\w']+){{0,3}}?\s+{re.escape(word)}s?\b", sentence, re.I)
+        is not None
+    )
 
 
 def says(term: str, text: str) -> bool:

@@ -228,11 +228,9 @@ def states_what_to_set(answer: AnswerModel) -> Iterator[Finding]:
     if not answer.asks.to_set or not answer.statements:
         return
     text = strip_citations(answer.draft.text)
-    if reason := only_the_default(answer.asks, text):
-        yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
-    elif reason := unnamed_setting(
-        answer.asks, " ".join((text, *(e.section for e in answer.cited)))
-    ):
+    headed = " ".join((text, *(e.section for e in answer.cited)))
+    reason = only_the_default(answer.asks, text) or unnamed_setting(answer.asks, headed)
+    if reason:
         yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
 
 

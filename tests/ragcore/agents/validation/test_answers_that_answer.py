@@ -38,7 +38,9 @@ def test_meaning_after_a_registers_value_asks_what_that_value_means():
     assert (asks.answer_type, asks.signals) == (AnswerType.MEANING, ("50",))
     passage = "This register indicates the overall UPS status. 50 = On battery, battery low."
     cited = [evidence(1, passage, UPS)]
-    wrong = "This register indicates the overall UPS status [1]."  # quoted: its chunk's 50 is not said
+    wrong = (
+        "This register indicates the overall UPS status [1]."  # quoted: its chunk's 50 is not said
+    )
     assert ("answer_type.signal", "off_question") in findings(check(question, wrong, cited))
     right = "50 = On battery, battery low [1]."
     assert findings(check(question, right, cited)) == []
@@ -131,8 +133,7 @@ def test_a_why_question_about_doing_something_is_answered_about_doing_it():
         ),
     ]
     wrong = (
-        "This flag determines whether LinuxCNC will ignore the limit switch input while "
-        "homing [1]."
+        "This flag determines whether LinuxCNC will ignore the limit switch input while homing [1]."
     )
     assert ("answer_type.goal", "off_question") in findings(check(question, wrong, shown))
     right = (
@@ -154,7 +155,9 @@ def test_the_point_of_a_thing_asks_its_purpose_and_its_kind_need_not_be_said():
     )
     cited = [evidence(1, passage, proxy)]
     # names the thing by its name, not as a section
-    right = "The modbusproxy allows evcc to share existing Modbus connections with other systems [1]."
+    right = (
+        "The modbusproxy allows evcc to share existing Modbus connections with other systems [1]."
+    )
     assert findings(check(question, right, cited)) == []
     wrong = "The modbusproxy section sits at the top level of evcc.yaml [1]."
     assert findings(check(question, wrong, cited)) == [("answer_type.purpose", "off_question")]
