@@ -10,11 +10,9 @@ from __future__ import annotations
 import re
 
 from ragcore.agents.perception.asks import Asks
-from ragcore.agents.reading import term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.quantities import YEAR, number_spans, quantities, word_number_spans
-from ragcore.text.sentences import split_sentences
-from ragcore.text.terms import STOPWORDS, terms
+from ragcore.text.terms import terms
 from ragcore.text.units import dimension
 
 # At most three words before a terse answer's figure: "at least every", "within".
@@ -98,53 +96,3 @@ def in_spelled_unit(asks: Asks, answer: str) -> bool:
     ("… in m³/h?", "How many pounds …?"): that answers it, whatever its words."""
     spelled = asks.spelled_dimensions
     return any(dimension(q.unit) in spelled for q in quantities(answer))
-
-
-# A figure stated of what comes before: "<subject> is (around) 7.5 %", "… are rated at 230 V".
-_COPULA_FIGURE = re.compile(r"\s(?:is|are|was|were)\s+(?:[A-Za-z]+\s+){0,2}?(?=[~±<>]?\d)")
-# Where a subject's head ends: the first preposition after it ("the total uncertainty | in
-# the ratio measurement"), and where its clause starts.
-_PREPOSITION = re.compile(
-    r"\s(?:in|of|for|on|at|from|with|under|between|per|over|across|during|within|to)\s",
-    re.IGNORECASE,
-)
-_CLAUSE_START = re.compile(
-    r".*(?:[,;:(]|\b(?:and|but|so|therefore|thus|hence|then|while|whereas))\s+", re.IGNORECASE
-)
-
-
-def figure_of_another(asks: Asks, answer: str) -> str | None:
-    """Why every figure ``answer`` states of a noun phrase is stated of another
-    attribute of the asked thing, or None: "What's the rated ratio of the CT?" is not
-    answered by "the total uncertainty in the ratio measurement is around 7.5 %" — the
-    figure is the uncertainty's; the ratio only says of what. Read where a figure follows
-    "is / are" and its subject's head (the word before its first preposition) is no word
-    of the focus while a focus word follows it; a subject that names the focus, a generic
-    head ("value", "setting") or a pronoun leaves the answer to the other checks."""
-    if asks.focus is None or not asks.focus.wanted or asks.whether:
-        return None
-    wanted, generic = asks.focus.wanted, term_set("generic")
-    other = None
-    stated = (
-        answer[a:b][: m.start()]
-        for a, b in split_sentences(answer)
-        for m in _COPULA_FIGURE.finditer(answer[a:b])
-    )
-    for before in stated:
-        subject = _CLAUSE_START.sub("", before)
-        cut = _PREPOSITION.search(subject)
-        head_words = terms(subject[: cut.start()] if cut else subject)
-        if not head_words:
-            continue
-        head = head_words[-1]
-        if any(in_family(t, families([head])) for t in wanted):
-            return None  # a figure stated of the asked thing
-        if head in generic or head in STOPWORDS or _PRONOUN.fullmatch(head):
-            continue
-        after = families(terms(subject[cut.end() :])) if cut else frozenset()
-        if any(in_family(t, after) for t in wanted):
-            other = other or head
-    if other is None:
-        return None
-    asked = _bare(asks.focus.phrase)
-    return f"the question asks for the {asked}; the answer's figure is of its {other}"

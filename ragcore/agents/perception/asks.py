@@ -401,7 +401,6 @@ _NO_FOCUS = re.compile(
     r"|fault|error|alarm|code|[A-Z]{1,2}\d{2,5})\b",
     re.IGNORECASE,
 )
-_WHATS = re.compile(r"\bwhat['’]s\b", re.IGNORECASE)
 _QUALIFIER = re.compile(
     r"\b(?:under|in|at|on|for|by|per|during|since|after|before|from|of|to|with|within|"
     r"according)\b|[?,]",
@@ -968,8 +967,7 @@ def _measure(question: str) -> Measure | None:
 def _focus(question: str) -> Focus | None:
     """The noun phrase ``question`` asks about, as written and as its distinctive terms,
     read from its asked sentence (``asked_sentence``)."""
-    # "What's the rated ratio of …?" asks as "What is the rated ratio of …?" does
-    question = _WHATS.sub("what is", asked_sentence(question))
+    question = asked_sentence(question)
     if _NO_FOCUS.search(question):
         return None
     for form in _FOCUS_FORMS:

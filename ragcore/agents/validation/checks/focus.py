@@ -11,12 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from ragcore.agents.answer_types.focus import (
-    figure_of_another,
-    in_spelled_unit,
-    off_focus,
-    terse,
-)
+from ragcore.agents.answer_types.focus import in_spelled_unit, off_focus, terse
 from ragcore.agents.attributes import Attribute, addresses
 from ragcore.agents.evidence import is_table_evidence
 from ragcore.agents.perception.asks import AnswerType, Asks, Measure
@@ -230,7 +225,6 @@ def other_kind(asks: Asks, answer: str, sources: Sequence[str]) -> str | None:
     rules=(
         "focus.attribute",
         "focus.phrase",
-        "focus.figure_of",
         "focus.frequency",
         "focus.duration",
         "focus.count",
@@ -259,8 +253,6 @@ def what_is_asked(answer: AnswerModel) -> Iterator[Finding]:
     else:  # an answer that gives none of the asked attributes is off the question already
         if reason := _off_focus(answer):
             yield Finding("focus.phrase", IssueKind.OFF_QUESTION, reason)
-        elif reason := _figure_of_another(answer):
-            yield Finding("focus.figure_of", IssueKind.OFF_QUESTION, reason)
         text = strip_citations(answer.draft.text)
         for rule, measure in (
             ("focus.frequency", no_frequency),
@@ -338,15 +330,6 @@ def _off_focus_skipped(answer: AnswerModel) -> bool:
     if answer.asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER):
         return True  # the kind check judges these: "P/N 88-2041-09" names no "part number"
     return perception.constraints.history or any(is_table_evidence(e) for e in answer.cited)
-
-
-def _figure_of_another(answer: AnswerModel) -> str | None:
-    """A figure stated of another attribute of the asked thing ("the total uncertainty
-    in the ratio measurement is around 7.5 %" for the rated ratio;
-    ``answer_types.focus.figure_of_another``); judged where the focus is."""
-    if _off_focus_skipped(answer):
-        return None
-    return figure_of_another(answer.asks, strip_citations(answer.draft.text))
 
 
 def _unbacked_attribute(asked: Sequence[Attribute], answer: AnswerModel) -> str | None:
