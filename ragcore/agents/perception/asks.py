@@ -229,7 +229,9 @@ class Asks:
     (``lexicon.states_together``), not only what each can do."""
     goal: str | None = None
     """For a how-to question, the verb of what the asker wants done, as a term ("How do I
-    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``), None when it is a
+    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``); for a why question
+    about doing something, the verb of what is done ("why would I need to debounce …?";
+    ``lexicon.asks_why_doing``); None when it is a
     verb that only says "do it" or find out ("check", ``lexicon.light_goals``) or none is
     read: an answer whose sources never say it
     gives a step for another goal while a source that does was at hand."""
@@ -254,6 +256,11 @@ class Asks:
     """For a yes/no question whether a thing is in a state ("Is the power input
     protected if …?"; ``lexicon.asks_participle``), the state as a term ("protect"): a
     sentence deciding it says that state or its negation (``answer_types.verdict``)."""
+    impersonal: str | None = None
+    """For a yes/no question asked of "it" about a whole situation ("does it matter which
+    way round the CT is clipped on?", "is it safe to …?"; ``lexicon.asks_impersonal``),
+    the word that judges it ("matter", "safe"): "it does not matter" decides it, however
+    few of the situation's words it repeats (``answer_types.verdict``)."""
     options: tuple[str, ...] = ()
     """The command-line options it names ("-k", "-R", "--braking-resistor";
     ``lexicon.named_option``), dashes as hyphens: a manual page lists many in one chunk,
@@ -371,6 +378,12 @@ _FOCUS_FORMS = (
         r"(?:\s+(?:of|for|on|in|at|under|from|with)\s[^?]*?)?\s+(?:is|are|was|were)\s",
         re.IGNORECASE,
     ),
+    # "what do I set the encoder cpr to?": the setting whose value is asked
+    re.compile(
+        r"^\s*what\s+(?:do|should|must)\s+(?:i|we|you)\s+(?:set|put)\s+(?:the\s+)?"
+        r"(?P<focus>[^?]+?)\s+(?:to|at)\s*\?",
+        re.IGNORECASE,
+    ),
     _HOW_MUCH_OF,
     _HOW_MUCH_DOES,
     # "How many tools does the VMC-600 hold?"
@@ -464,7 +477,10 @@ def read_asks(
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
-    focus = _focus(question) or _purpose_focus(question)
+    # "what's the point of X?" asks about X, not about a point
+    purpose = _purpose_focus(question)
+    focus = purpose if answer_type == AnswerType.PURPOSE and purpose else _focus(question)
+    focus = focus or purpose
     to_set = (
         form == QuestionForm.VALUE
         and not _asks_default(question, form)
@@ -512,10 +528,11 @@ def read_asks(
         together=form == QuestionForm.YES_NO and _together(question),
         switch=_switch(question) if form == QuestionForm.VALUE else None,
         to_set=to_set,
-        goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
+        goal=_goal(question, answer_type),
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         variants=named_variants(question),
         state=_state(question) if form == QuestionForm.YES_NO else None,
+        impersonal=_impersonal(question) if form == QuestionForm.YES_NO else None,
         which=_which(question) if form == QuestionForm.VALUE else None,
         parts=_parts(question, table, models),
         set_value=_set_value(question),
@@ -551,6 +568,12 @@ def _state(question: str) -> str | None:
     m = pattern("lexicon", "asks_participle").match(asked_sentence(question))
     found = terms(m.group("participle")) if m else []
     return found[0] if found else None
+
+
+def _impersonal(question: str) -> str | None:
+    """The word that judges a situation asked of "it" (``Asks.impersonal``)."""
+    m = pattern("lexicon", "asks_impersonal").search(yes_no_clause(question) or question)
+    return m.group("word").lower() if m else None
 
 
 def _which(question: str) -> tuple[str, str] | None:
@@ -721,11 +744,17 @@ def _together(question: str) -> bool:
     return pattern("lexicon", "asks_together").search(clause) is not None
 
 
-def _goal(question: str) -> str | None:
-    m = pattern("lexicon", "asks_how_to").search(asked_sentence(question))
+def _goal(question: str, answer_type: AnswerType) -> str | None:
+    """The verb of what a how-to question wants done, or of what a why question asks
+    the reason for doing ("why would I need to debounce the limit switch inputs?")."""
+    kinds = {AnswerType.PROCEDURE: "asks_how_to", AnswerType.REASON: "asks_why_doing"}
+    if answer_type not in kinds:
+        return None
+    m = pattern("lexicon", kinds[answer_type]).search(asked_sentence(question))
     if m is None:
         return None
-    found = terms(m.group("goal"))
+    # "re-read", "power-cycle": the verb is the last part of a word written with its prefix
+    found = terms(m.group("goal"))[-1:]
     skip = STOPWORDS | term_set("generic") | term_set("doing") | term_set("question_verbs")
     skip |= term_set("light_goals")  # "How do I check if …?": what is wanted comes after
     return found[0] if found and found[0] not in skip else None
@@ -827,9 +856,14 @@ def _purpose_focus(question: str) -> Focus | None:
     (``lexicon.asks_purpose``, ``lexicon.asks_function``),
     as a focus: its distinctive terms, names and generic words aside."""
     asked = asked_sentence(question)
-    m = pattern("lexicon", "asks_purpose").match(asked) or pattern(
-        "lexicon", "asks_function"
-    ).match(asked)
+    m = next(
+        (
+            found
+            for name in ("asks_purpose", "asks_function", "asks_purpose_of")
+            if (found := pattern("lexicon", name).match(asked))
+        ),
+        None,
+    )
     if m is None:
         return None
     phrase = terms(m.group("focus"))
@@ -958,7 +992,8 @@ def _focus(question: str) -> Focus | None:
 # Where the sentence that asks begins, after what a technician tells first: "I want the
 # proxy to reject writes. | What readonly value do I set?", "Changed upsd.conf — | how do
 # I …?". A full stop before a figure ("Rev. 2") ends no sentence, nor does a comma ("In
-# March 2022, what …?" is one sentence: its qualifier says when, not something told).
+# March 2022, what …?" is one sentence: its qualifier says when, not something told). An
+# acronym ends a sentence too ("… on my GS2 VFD. What does …?"), not one capital ("No. 5").
 # Written as a chat, the asked sentence may open in lower case or after a name in
 # capitals ("… it's working fine. | which upsd setting …?", "… a new Smart-UPS. | Should
 # I …?"): a break there is read when a question opens after it (a wh-word or a yes/no
@@ -968,7 +1003,7 @@ _OPENS = (
     r"|does|do|did|will|would|should|may|must|has|have)\b))"
 )
 _ASKED_STARTS = re.compile(
-    r"(?<=[a-z0-9)\]\"'])[.!]\s+(?=[A-Z])|\s[—–]\s*"
+    r"(?:(?<=[a-z0-9)\]\"'])|(?<=[A-Z0-9][A-Z]))[.!]\s+(?=[A-Z])|\s[—–]\s*"
     rf"|(?<=[A-Za-z0-9)\]\"']{{2}})[.!]\s+{_OPENS}"
 )
 # The topic a chat puts before its question, after a hyphen used as a dash or as a label
