@@ -60,6 +60,7 @@ from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import (
+    Attribute,
     AttributeTable,
     Comparatives,
     addresses,
@@ -292,7 +293,9 @@ class ExtractiveGenerator:
             sentences = [
                 s
                 for e in evidence
-                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.options)
+                for s in _sentences(
+                    e, wanted, identifiers, codes, asks.signals, asks.options, asks.attributes
+                )
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -647,7 +650,7 @@ class ExtractiveGenerator:
             sentences = [
                 s
                 for e in evidence
-                for s in _sentences(e, wanted - others, mine)
+                for s in _sentences(e, wanted - others, mine, attributes=perception.asks.attributes)
                 if mine <= s.subjects and (self._relevant(s, asked) or _has_unit(s.text, units))
             ]
             # Of the kind asked for (a part number for "which part numbers …"), when any is.
@@ -866,8 +869,13 @@ def _sentences(
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
     options: Sequence[str] = (),
+    attributes: Sequence[Attribute] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
+
+    A sentence naming an asked attribute (``attributes``) covers the question's words
+    for it, however the question words it: "how loud" is answered by "Its noise level
+    is 69 dB(A)", which shares no word with it.
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -922,7 +930,7 @@ def _sentences(
         if text[-1] in ".!?:":  # a caption or label line is no antecedent: skip it
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
-        own = set(terms(text))
+        own = set(terms(text)) | _attribute_words(attributes, words, text)
         # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
         # that does not name it tells of it: the heading goes with it.
         lead = heading if signals and _names_signals(signals, heading, text) else ""
@@ -1000,6 +1008,20 @@ def _sentences(
     return whole + [
         _scored(c, s, wanted, identifiers, codes) for s in whole for c in _cells(s.text)
     ]
+
+
+def _attribute_words(attributes: Sequence[Attribute], asked: set[str], text: str) -> set[str]:
+    """The question's words (``asked``) for the attributes ``text`` names by the attribute
+    table's words (not by a unit alone: any figure in hours is no inspection interval)."""
+    said = set(terms(text))
+    return {
+        t
+        for a in attributes
+        if a.named_in(said)
+        for word in a.words
+        for t in word
+        if t in asked or _singular(t) in asked
+    }
 
 
 def _introduced(text: str, end: int) -> str | None:
@@ -1204,7 +1226,10 @@ def _relation(
     )
     n, m = we.evidence.number, le.evidence.number
     cites = f"[{n}]" if n == m else f"[{n}][{m}]"
-    text = f"The {winner} {phrase} than the {loser} ({wv:g} {unit} vs {lv:g} {unit}) {cites}."
+    text = f"The {winner} {phrase} than the {loser} ({wv:g} {unit} vs {lv:g} {unit})"
+    if asked.difference:  # "how much louder?": by the difference, worked out
+        text += f", which makes it {round(abs(wv - lv), 6):g} {unit} {word[0]}"
+    text += f" {cites}."
     return Statement(text, tuple(dict.fromkeys((n, m))))
 
 

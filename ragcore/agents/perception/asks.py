@@ -124,6 +124,9 @@ class Comparison:
     phrase: str | None
     """"is louder", "has more pressure"; None when "more" is about no figure ("more
     often" is about an interval)."""
+    difference: bool = False
+    """How far apart the figures are is asked too ("how much louder …?",
+    ``lexicon.asks_difference``)."""
 
 
 @dataclass(frozen=True)
@@ -775,12 +778,13 @@ def _comparison(question: str, table: AttributeTable) -> Comparison | None:
     if found is None:
         return None
     word, direction = found
+    difference = pattern("lexicon", "asks_difference").search(question) is not None
     if word not in ("more", "less", "fewer"):
-        return Comparison(word, direction, f"is {word}")
+        return Comparison(word, direction, f"is {word}", difference)
     after = re.search(rf"\b{word}\s+(\w+)", question.lower())
     if after is None or not attribute_units(after.group(1)):
-        return Comparison(word, direction, None)
-    return Comparison(word, direction, f"has {word} {after.group(1)}")
+        return Comparison(word, direction, None, difference)
+    return Comparison(word, direction, f"has {word} {after.group(1)}", difference)
 
 
 def _answer_type(
@@ -802,7 +806,12 @@ def _answer_type(
         return AnswerType.COUNT
     if _WHERE.match(question):
         return AnswerType.PLACE
-    if _MEANING.search(question) or _what_it_is(question) or _terse_signal(question):
+    if (
+        _MEANING.search(question)
+        or _what_it_is(question)
+        or _terse_signal(question)
+        or _reports_a_code(question)
+    ):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
@@ -840,6 +849,17 @@ def _terse_signal(question: str) -> bool:
     """ "roboRIO status light blinking 3 times?": a signal named by its count, alone —
     its meaning (``lexicon.terse_signal``)."""
     return pattern("lexicon", "terse_signal").match(asked_sentence(question)) is not None
+
+
+def _reports_a_code(question: str) -> bool:
+    """ "ac110 throwing E2215", "getting E5120 on it now": a turn that names a code and
+    nothing else but models and the words reporting it (``lexicon.reports_a_code``)
+    asks what the code means; "E2215 reset?" asks something else."""
+    found = pattern("lexicon", "asked_signal").finditer(question)
+    if not any(m.group("code") for m in found):
+        return False
+    rest = set(content_terms(question)) - named_identifiers(question)
+    return not rest - set(terms(" ".join(words("lexicon", "reports_a_code"))))
 
 
 def _what_it_is(question: str) -> bool:
