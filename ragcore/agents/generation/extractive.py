@@ -288,7 +288,7 @@ class ExtractiveGenerator:
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(evidence, perception, wanted)
         else:
-            identifiers = _question_identifiers(perception)
+            identifiers = _question_identifiers(perception) | _numbered(perception, evidence)
             codes = _question_identifiers(perception, CODE_LABELS)
             sentences = [
                 s
@@ -517,6 +517,9 @@ class ExtractiveGenerator:
             ]
             fallback = [s for s in fallback if not _leans_on_a_block(s)] or fallback
             statements = self._best(fitting or fallback, asks.answer_type, question)
+            sides = _sides_asked(perception, identifiers)
+            if statements and len(sides) > 1:
+                statements = self._each_side(sides, fitting or fallback, asks, question)
             if statements and len(asks.parts) > 1:
                 statements += _for_parts(asks, statements, about if identifiers else sentences)
             unaddressed = wanted_attributes and not any(
@@ -635,6 +638,26 @@ class ExtractiveGenerator:
             return [_cite(replace(chosen[0], steps=_through_options(chosen[0])), steps=True)]
         return [_cite(s) for s in chosen]
 
+    def _each_side(
+        self,
+        sides: Sequence[tuple[str, frozenset[str]]],
+        sentences: list[_Sentence],
+        asks: Asks,
+        question: str,
+    ) -> list[Statement]:
+        """The same thing asked of each model named side by side ("What does E1102 mean
+        on the CP-200 and on the CP-350?"): the best answer about each, from its own
+        document, named by it; a side none answers is left out (the validator names it)."""
+        out: list[Statement] = []
+        for side, mine in sides:
+            own = [s for s in sentences if _about_side(mine, s.subjects)]
+            if own:
+                best = self._band(own, asks.answer_type, question)[0]
+                labelled = _cite(best, label=_as_written(side, best.evidence))
+                if labelled.text not in (o.text for o in out):
+                    out.append(labelled)
+        return out
+
     def _compare(self, evidence, perception, wanted) -> list[Statement]:
         """The best sentence about each side, then the relation the question asks for."""
         units = perception.constraints.units + perception.asks.attribute_units
@@ -699,9 +722,14 @@ def _as_written(side: str, e: Evidence) -> str:
     the question wrote it."""
     wanted = "".join(terms(side))
     text = f"{e.document.title}. {e.text}"
-    for _, start, end in identifiers_in(text):
-        if "".join(terms(text[start:end])) == wanted:
-            return text[start:end]
+    found = [text[start:end] for _, start, end in identifiers_in(text)]
+    for name in found:
+        if "".join(terms(name)) == wanted:
+            return name
+    if wanted.isdigit():  # a model named by its number: "737" of the B737-800's manual
+        for name in found:
+            if re.search(rf"(?<!\d){wanted}", "".join(terms(name))):
+                return name
     return side
 
 
@@ -1129,6 +1157,46 @@ def _singular(term: str) -> str:
     "bearings" "bearing" ("Which one tolerates hotter bearings?" is answered by "Bearing
     temperature must stay below 80 °C")."""
     return term[:-3] if term.endswith("ing") and len(term) > 6 else term
+
+
+def _sides_asked(
+    perception: Perception | None, identifiers: set[str]
+) -> list[tuple[str, frozenset[str]]]:
+    """The models a question asks the same thing of (``Perception.asked_sides``, else
+    its models side by side), each with its terms, when every one is a model the
+    question names by a pattern (``identifiers``)."""
+    if perception is None:
+        return []
+    named = perception.asked_sides or perception.asks.side_by_side
+    sides = [(side, frozenset(terms(side))) for side in named]
+    numbered = set(perception.numbered_models)
+    if not all(mine and (mine <= identifiers or side in numbered) for side, mine in sides):
+        return []
+    return sides
+
+
+def _numbered(perception: Perception | None, evidence: Sequence[Evidence]) -> set[str]:
+    """The models of the evidence's documents the question names by a bare number
+    (``Perception.numbered_models``: "the 737" for the B737-800), as terms."""
+    if perception is None or not perception.numbered_models:
+        return set()
+    models = set().union(*(_document_models(e) for e in evidence))
+    return {
+        m
+        for n in perception.numbered_models
+        for m in models
+        if re.search(rf"(?<!\d){re.escape(n)}", m)
+    }
+
+
+def _about_side(side: frozenset[str], subjects: AbstractSet[str]) -> bool:
+    """A sentence about ``subjects`` is about the side: it names each of its terms, a
+    bare number as the number of a model ("737" of "b737800")."""
+    return all(
+        t in subjects
+        or (t.isdigit() and any(re.search(rf"(?<!\d){t}", s) for s in subjects))
+        for t in side
+    )
 
 
 def _question_identifiers(perception: Perception | None, labels=None) -> set[str]:
