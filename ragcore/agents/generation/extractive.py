@@ -1040,13 +1040,16 @@ def _sentences(
 
 def _attribute_words(attributes: Sequence[Attribute], asked: set[str], text: str) -> set[str]:
     """The question's words (``asked``) for the attributes ``text`` names by the attribute
-    table's words (not by a unit alone: any figure in hours is no inspection interval)."""
+    table's words (not by a unit alone: any figure in hours is no inspection interval).
+    Only single words ("loud" for "noise level"): a phrase names a narrower quantity of
+    its attribute ("boiling point" is no "maximum fluid temperature")."""
     said = set(terms(text))
     return {
         t
         for a in attributes
         if a.named_in(said)
         for word in a.words
+        if len(word) == 1
         for t in word
         if t in asked or _singular(t) in asked
     }
