@@ -889,10 +889,12 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
 def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
     """The acronyms and keys ``question`` names (``lexicon.named_term``), a plural as its
     singular ("PT100s": "PT100"), without its models and codes, product names and units,
-    nor the value a value question asks for ("What IP …?": an address answers it)."""
+    kinds of document ("FAQ", ``lexicon.document_kinds``), nor the value a value
+    question asks for ("What IP …?": an address answers it)."""
     taken = {t for name, _, _ in identifiers(question) for t in terms(name)}
     asked = focus.wanted if focus else frozenset()
     taken |= {t for p in product_names(question) for t in terms(p)}
+    kinds = {w.lower() for w in words("lexicon", "document_kinds")}
     found = []
     for m in pattern("lexicon", "named_term").finditer(question):
         term = m.group(0)
@@ -900,6 +902,8 @@ def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
             term = term[:-1]  # "PT100s", "RCDs"
         said = set(terms(term))
         if not said or said & taken or said <= asked or units_named(term):
+            continue
+        if term.lower() in kinds:  # "the help desk FAQ": a kind of source
             continue
         found.append(term)
     return tuple(dict.fromkeys(found))
