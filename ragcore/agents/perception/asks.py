@@ -593,6 +593,20 @@ _CLAUSE_WORDS = WordSet("lexicon", "clause_words")
 _QUESTION_STARTS = WordSet("lexicon", "question_starts")
 
 
+_WHAT_IS = re.compile(
+    r"\s*(?:what|which)(?:\s*['’]s|s|\s+is|\s+are)\s+(?=(?:the|its|their)\s)", re.IGNORECASE
+)
+_POSSESSIVES = frozenset({"its", "their"})
+_DETERMINERS = frozenset({"the", "its", "their", "a", "an"})
+
+
+def _first_word(text: str) -> str:
+    """The first word of ``text``, lower case, without what follows an apostrophe
+    ("where's" → "where")."""
+    found = re.match(r"\W*(\w+)", text)
+    return found.group(1).lower() if found else ""
+
+
 def _parts(
     question: str, table: AttributeTable, models: Sequence[tuple[str, int, int]]
 ) -> tuple[AskedPart, ...]:
@@ -607,9 +621,18 @@ def _parts(
         return ()
     if any(t.split()[0].lower() in _PART_QUALIFIERS for t in texts[1:]):
         return ()  # "… in the manual and in the AD": where one thing is asked, twice
-    said = [w.lower() for w in re.findall(r"\w+", asked)]
+    # "what's the kVA rating and the fuel burn at full load?": things joined after its
+    # opening "what is the" and no other verb are a fragment's asks ("its" there is
+    # no pronoun but says whose); not "What is cleaned and disinfected?"
+    opened = _WHAT_IS.match(asked)
+    said = [w.lower() for w in re.findall(r"\w+", asked[opened.end() if opened else 0 :])]
+    if opened:
+        said = [w for w in said if w not in _POSSESSIVES]
+        # each later ask a thing of its own: "the fuel burn", "its fuel consumption"
+        if any(_first_word(t) not in _PART_OPENERS | _DETERMINERS for t in texts[1:]):
+            opened, said = None, [w.lower() for w in re.findall(r"\w+", asked)]
     fragment = not any(w in _CLAUSE_WORDS or w in _QUESTION_STARTS for w in said)
-    if not fragment and any(t.split()[0].lower() not in _PART_OPENERS for t in texts[1:]):
+    if not fragment and any(_first_word(t) not in _PART_OPENERS for t in texts[1:]):
         # "What coolant concentration and spindle lube size does the MX-20 need?": things
         # joined before the question's verb are two asks; "cleaned and disinfected",
         # "comes with the washer and filler", "between 2017 and 2022" are one
@@ -633,7 +656,17 @@ def _parts(
     if not all(keys):
         return ()  # "…, and how?": a part with no words of its own asks no thing apart
     return tuple(
-        AskedPart(text, key, table.asked_in(text)) for text, key in zip(texts, keys, strict=True)
+        AskedPart(text, key, _part_attributes(text, table))
+        for text, key in zip(texts, keys, strict=True)
+    )
+
+
+def _part_attributes(text: str, table: AttributeTable) -> tuple[Attribute, ...]:
+    """The attributes a part names by their words, else by a unit of theirs ("the kVA
+    rating": a power)."""
+    named = units_named(text)
+    return table.asked_in(text) or tuple(
+        a for a in table.attributes if any(u in a.units for u in named)
     )
 
 
