@@ -338,7 +338,7 @@ class ExtractiveGenerator:
             candidates = [
                 s
                 for s in relevant
-                if addresses(wanted_attributes, s.text) and not table.contrast(asks.terms, s.text)
+                if _addresses_an_ask(asks, s.text) and not table.contrast(asks.terms, s.text)
             ]
             # Sentences about the subject (its model or code), relevant by words or not.
             about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
@@ -394,7 +394,7 @@ class ExtractiveGenerator:
 
             def fits(s: _Sentence) -> bool:
                 return (
-                    addresses(wanted_attributes, s.text)
+                    _addresses_an_ask(asks, s.text)
                     and not table.contrast(asks.terms, s.text)
                     and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
                     and not unnamed_signal(asks, f"{s.lead} {s.context} {s.text}", quoted=True)
@@ -1179,6 +1179,15 @@ def _sides_asked(
     if not all(mine and (mine <= identifiers or side in numbered) for side, mine in sides):
         return []
     return sides
+
+
+def _addresses_an_ask(asks: Asks, text: str) -> bool:
+    """``text`` addresses the attributes asked, or, of a question joining asks
+    (``Asks.parts``: "the standby power rating and its fuel consumption"), answers one
+    of them: each part is answered by a sentence of its own (``_for_parts``)."""
+    if addresses(asks.attributes, text):
+        return True
+    return len(asks.parts) > 1 and any(answers_part(p, asks.parts, text) for p in asks.parts)
 
 
 def _current(sentences: list[_Sentence]) -> list[_Sentence]:
