@@ -78,6 +78,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.agents.reading import content_terms
 from ragcore.agents.reading import identifiers as identifiers_in
 from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
@@ -1191,24 +1192,41 @@ def _addresses_an_ask(asks: Asks, text: str) -> bool:
 
 
 def _current(sentences: list[_Sentence]) -> list[_Sentence]:
-    """Of sentences that answer alike, not those of a document that a more
-    authoritative one no older also answers for the same model or code: the help
-    desk's FAQ ("Run the GX-500 … at 30 % load") gives way to the manual ("… at least
-    40 % load"), as the validator would hold it outranked. Not when the question asks
-    about a time, an earlier version or a kind of document (the caller's test)."""
+    """Of sentences that answer, none of a document that a more authoritative one, no
+    older, contradicts or makes precise about the same thing (two content words in
+    common; half of the older sentence's when it gives no figure): the help desk's FAQ ("Run the GX-500 … at 30 % load") gives way to the
+    manual ("… at least 40 % load"), "the hydraulic pressure dropped too low" to
+    "… fell below 150 bar", as the validator would hold the FAQ outranked. Not when
+    the question asks about a time, an earlier version or a kind of document (the
+    caller's test)."""
 
     def outranks(t: _Sentence, s: _Sentence) -> bool:
         new, old = t.evidence.document, s.evidence.document
-        return (
-            new.id != old.id
-            and new.authority > old.authority
-            and new.updated_at is not None
-            and old.updated_at is not None
-            and new.updated_at >= old.updated_at
-            and bool(t.subjects & s.subjects)
-        )
+        if (
+            new.id == old.id
+            or new.authority <= old.authority
+            or new.updated_at is None
+            or old.updated_at is None
+            or new.updated_at < old.updated_at
+            or not t.subjects & s.subjects
+        ):
+            return False
+        said = set(content_terms(s.text)) - model_terms(terms(s.text))
+        common = said & set(content_terms(t.text))
+        if len(common) < 2:
+            return False
+        theirs = {(q.value, q.unit) for q in quantities(t.text)}
+        mine = {(q.value, q.unit) for q in quantities(s.text)}
+        if not mine:  # a figure where the older one, saying mostly the same, gives none
+            return bool(theirs) and 2 * len(common) >= len(said)
+        shared = {u for _, u in mine} & {u for _, u in theirs}
+        return bool(shared) and not theirs & mine  # another figure in the same unit
 
-    return [s for s in sentences if not any(outranks(t, s) for t in sentences)] or sentences
+    outranked = {
+        s.evidence.document.id for s in sentences if any(outranks(t, s) for t in sentences)
+    }
+    kept = [s for s in sentences if s.evidence.document.id not in outranked]
+    return kept or sentences
 
 
 def _numbered(perception: Perception | None, evidence: Sequence[Evidence]) -> set[str]:
