@@ -78,9 +78,8 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
-from ragcore.agents.reading import content_terms
+from ragcore.agents.reading import content_terms, word_pairs
 from ragcore.agents.reading import identifiers as identifiers_in
-from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import pattern, words
@@ -1194,11 +1193,11 @@ def _addresses_an_ask(asks: Asks, text: str) -> bool:
 def _current(sentences: list[_Sentence]) -> list[_Sentence]:
     """Of sentences that answer, none of a document that a more authoritative one, no
     older, contradicts or makes precise about the same thing (two content words in
-    common; half of the older sentence's when it gives no figure): the help desk's FAQ ("Run the GX-500 … at 30 % load") gives way to the
-    manual ("… at least 40 % load"), "the hydraulic pressure dropped too low" to
-    "… fell below 150 bar", as the validator would hold the FAQ outranked. Not when
-    the question asks about a time, an earlier version or a kind of document (the
-    caller's test)."""
+    common; half of the older sentence's when it gives no figure): the help desk's FAQ
+    ("Run the GX-500 … at 30 % load") gives way to the manual ("… at least 40 % load"),
+    "the hydraulic pressure dropped too low" to "… fell below 150 bar", as the validator
+    would hold the FAQ outranked. Not when the question asks about a time, an earlier
+    version or a kind of document (the caller's test)."""
 
     def outranks(t: _Sentence, s: _Sentence) -> bool:
         new, old = t.evidence.document, s.evidence.document
@@ -1247,8 +1246,7 @@ def _about_side(side: frozenset[str], subjects: AbstractSet[str]) -> bool:
     """A sentence about ``subjects`` is about the side: it names each of its terms, a
     bare number as the number of a model ("737" of "b737800")."""
     return all(
-        t in subjects
-        or (t.isdigit() and any(re.search(rf"(?<!\d){t}", s) for s in subjects))
+        t in subjects or (t.isdigit() and any(re.search(rf"(?<!\d){t}", s) for s in subjects))
         for t in side
     )
 

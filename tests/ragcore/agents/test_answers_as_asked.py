@@ -61,7 +61,11 @@ def test_a_model_named_by_its_number_is_answered_from_its_manual(sample_engine):
     ("question", "fact", "outranked"),
     [
         ("E4027 what does it mean", "150 bar", "faq-e4027"),
-        ("how long do i have to run the gx-500 load test each month", "40 %", "faq-gx500-load-test"),
+        (
+            "how long do i have to run the gx-500 load test each month",
+            "40 %",
+            "faq-gx500-load-test",
+        ),
     ],
 )
 def test_the_current_manual_is_taken_over_the_faq_it_outranks(

@@ -35,7 +35,10 @@ def test_a_comparison_asks_the_difference_when_it_asks_how_much(question, differ
 @pytest.mark.parametrize(
     ("question", "keys"),
     [
-        ("whats the kva rating and the fuel burn at full load", [{"kva", "rating"}, {"fuel", "burn"}]),
+        (
+            "whats the kva rating and the fuel burn at full load",
+            [{"kva", "rating"}, {"fuel", "burn"}],
+        ),
         ("hp-400 oil change interval + which filter", [{"oil", "interval"}, {"filter"}]),
         (
             "What is the GX-500 standby power rating and its fuel consumption at full load?",
