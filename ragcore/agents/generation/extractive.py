@@ -82,7 +82,7 @@ from ragcore.agents.reading import content_terms, word_pairs
 from ragcore.agents.reading import identifiers as identifiers_in
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.lexicon import pattern, words
+from ragcore.text.lexicon import WordSet, pattern, words
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -101,6 +101,7 @@ SIMILARITY_WEIGHT = 1.0
 _QUESTION = re.compile(r"\?\s*(?:\[\d+\]\s*)*[\"')\]]*$")
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
+_INSTRUCTION_VERBS = WordSet("lexicon", "instruction_verbs")
 # Words of the comparison itself, not of what is compared: a side's sentence lacks them.
 _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max maximum"))
 # A sentence that starts by pointing back at a subject named earlier in its document.
@@ -636,6 +637,8 @@ class ExtractiveGenerator:
         if kind == AnswerType.PROCEDURE and chosen:
             # a procedure: its steps, from the best sentence's paragraph
             return [_cite(chosen[0], steps=True)]
+        if kind == AnswerType.MEANING and chosen:
+            chosen[0] = _with_remedy(chosen[0])
         if kind == AnswerType.OPTIONS and chosen and not lists_options(chosen[0].text):
             # the choices, from the sentence after the best one that lists them
             return [_cite(replace(chosen[0], steps=_through_options(chosen[0])), steps=True)]
@@ -1188,6 +1191,22 @@ def _addresses_an_ask(asks: Asks, text: str) -> bool:
     if addresses(asks.attributes, text):
         return True
     return len(asks.parts) > 1 and any(answers_part(p, asks.parts, text) for p in asks.parts)
+
+
+def _with_remedy(s: _Sentence) -> _Sentence:
+    """A code's meaning read on through what its entry says to do, the sentence after
+    it in its paragraph opening with an instruction verb and naming no code ("Error
+    E2210 means the discharge temperature exceeded 105 °C. Clean the cooler and check
+    the oil level before restarting."): a technician reporting a code asks both."""
+    if s.then or not s.steps:
+        return s
+    after = s.steps[0]
+    first = re.match(r"\W*([A-Za-z]+)", after)
+    if first is None or first.group(1).lower() not in _INSTRUCTION_VERBS.words():
+        return s
+    if any(m.group("code") for m in pattern("lexicon", "asked_signal").finditer(after)):
+        return s
+    return replace(s, then=after)
 
 
 def _current(sentences: list[_Sentence]) -> list[_Sentence]:

@@ -461,7 +461,7 @@ def read_asks(
     names = {name for name, _, _ in identifiers(question)} - question_codes
     measure = _measure(question)
     asked = _asked_attributes(question, table)
-    answer_type = _answer_type(question, form, measure, asked, action)
+    answer_type = _answer_type(question, form, measure, asked, action, models)
     signals = _signals(question, answer_type)
     if answer_type == AnswerType.ANY and not signals and _diagnosis(question):
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
@@ -826,6 +826,7 @@ def _answer_type(
     measure: Measure | None,
     asked: tuple[Attribute, ...],
     action: Action | None,
+    models: Sequence[tuple[str, int, int]] = (),
 ) -> AnswerType:
     """The kind of answer the question's form fixes, first match wins: a yes/no or why
     form, a how-many count, a code's meaning, a part number, steps, a figure of an
@@ -843,7 +844,7 @@ def _answer_type(
         _MEANING.search(question)
         or _what_it_is(question)
         or _terse_signal(question)
-        or _reports_a_code(question)
+        or _reports_a_code(question, models)
     ):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
@@ -884,12 +885,14 @@ def _terse_signal(question: str) -> bool:
     return pattern("lexicon", "terse_signal").match(asked_sentence(question)) is not None
 
 
-def _reports_a_code(question: str) -> bool:
+def _reports_a_code(question: str, models: Sequence[tuple[str, int, int]] = ()) -> bool:
     """ "ac110 throwing E2215", "getting E5120 on it now": a turn that names a code and
     nothing else but models and the words reporting it (``lexicon.reports_a_code``)
-    asks what the code means; "E2215 reset?" asks something else."""
+    asks what the code means; "E2215 reset?" asks something else. A model perception
+    read (``models``: "(A320)") is no code."""
     found = pattern("lexicon", "asked_signal").finditer(question)
-    if not any(m.group("code") for m in found):
+    spans = {(start, end) for _, start, end in models}
+    if not any(m.group("code") and m.span("code") not in spans for m in found):
         return False
     rest = set(content_terms(question)) - named_identifiers(question)
     return not rest - set(terms(" ".join(words("lexicon", "reports_a_code"))))
