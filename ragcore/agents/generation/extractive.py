@@ -78,6 +78,7 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.agents.perception.time import TimeConstraint
 from ragcore.agents.reading import content_terms, word_pairs
 from ragcore.agents.reading import identifiers as identifiers_in
 from ragcore.text.families import families, in_family
@@ -518,7 +519,9 @@ class ExtractiveGenerator:
             ]
             fallback = [s for s in fallback if not _leans_on_a_block(s)] or fallback
             chosen = fitting or fallback
-            if not (asked.history or asked.time or asks.documents):
+            if asked.time is not None and not asked.latest:
+                chosen = _in_period(chosen, asked.time)
+            elif not (asked.history or asks.documents):
                 chosen = _current(chosen)
             statements = self._best(chosen, asks.answer_type, question)
             sides = _sides_asked(perception, identifiers)
@@ -1191,6 +1194,22 @@ def _addresses_an_ask(asks: Asks, text: str) -> bool:
     if addresses(asks.attributes, text):
         return True
     return len(asks.parts) > 1 and any(answers_part(p, asks.parts, text) for p in asks.parts)
+
+
+def _in_period(sentences: list[_Sentence], period: TimeConstraint) -> list[_Sentence]:
+    """Of sentences that answer, those of documents dated in the period the question
+    names, when any are ("Which engine oil did the 2019 GX-500 manual specify?": the
+    2019 revision, not the 2025 one), as the validator holds the answer to it."""
+
+    def dated_in(s: _Sentence) -> bool:
+        when = s.evidence.document.updated_at
+        return (
+            when is not None
+            and (period.start is None or when >= period.start)
+            and (period.end is None or when <= period.end)
+        )
+
+    return [s for s in sentences if dated_in(s)] or sentences
 
 
 def _with_remedy(s: _Sentence) -> _Sentence:
