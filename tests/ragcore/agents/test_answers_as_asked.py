@@ -99,3 +99,14 @@ def test_a_reason_for_the_seal_interval_answers_the_seal_replacement_interval(sa
         "Why was the CP-200 seal replacement interval shortened from 2000 to 1500 operating hours?"
     )
     assert answer.status == "ok" and "early seal wear" in answer.text
+
+
+def test_a_code_reported_alone_is_answered_with_what_its_entry_says_to_do(sample_engine):
+    answer = sample_engine.ask("ac75 throwing E2210")
+    assert answer.status == "ok" and "105 °C" in answer.text
+    assert "Clean the cooler" in answer.text
+
+
+def test_a_question_naming_a_year_is_answered_from_the_revision_of_that_year(sample_engine):
+    answer = sample_engine.ask("Which engine oil did the 2019 GX-500 manual (revision 1) specify?")
+    assert cited(answer) == ["manual-gx500-v1"]

@@ -65,3 +65,8 @@ def test_a_part_naming_a_unit_asks_its_attribute():
 def test_a_kind_of_document_in_capitals_is_no_named_term():
     asks = read_asks("The help desk FAQ says 30 % load for the GX-500 load test; which is right?")
     assert "FAQ" not in asks.named_terms
+
+
+def test_a_model_perception_read_is_no_code_a_terse_turn_reports():
+    models = [("A320", 19, 23)]
+    assert read_asks("or sooner if what (A320)?", models=models).answer_type != AnswerType.MEANING
