@@ -524,7 +524,11 @@ class ExtractiveGenerator:
             elif not (asked.history or asks.documents):
                 chosen = _current(chosen)
             statements = self._best(chosen, asks.answer_type, question)
-            sides = _sides_asked(perception, identifiers)
+            # Not a yes/no question judging each against a figure it gives ("are the
+            # AC-75 and the AC-110 above the 85 dB(A) action level?"): each side's own
+            # figure does not say where the limit is stated.
+            judged = asks.form == QuestionForm.YES_NO and bool(asks.quantities)
+            sides = [] if judged else _sides_asked(perception, identifiers)
             if statements and len(sides) > 1:
                 statements = self._each_side(sides, chosen, asks, question)
             if statements and len(asks.parts) > 1:
