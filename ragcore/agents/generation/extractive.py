@@ -1055,12 +1055,15 @@ def _attribute_words(attributes: Sequence[Attribute], asked: set[str], text: str
     """The question's words (``asked``) for the attributes ``text`` names by the attribute
     table's words (not by a unit alone: any figure in hours is no inspection interval).
     Only single words ("loud" for "noise level"): a phrase names a narrower quantity of
-    its attribute ("boiling point" is no "maximum fluid temperature")."""
+    its attribute ("boiling point" is no "maximum fluid temperature"); and only with a
+    figure in the attribute's units, when it has units."""
     said = set(terms(text))
+    # Named with a figure in its units, when it has units: "the power is off" names no
+    # power rating ("How powerful is the RA-6 motor?").
     return {
         t
         for a in attributes
-        if a.named_in(said)
+        if a.named_in(said) and (not a.units or any(q.unit in a.units for q in quantities(text)))
         for word in a.words
         if len(word) == 1
         for t in word

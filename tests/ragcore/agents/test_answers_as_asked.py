@@ -118,3 +118,8 @@ def test_models_judged_against_a_figure_the_question_gives_are_not_passed_on_the
     # each compressor's noise level alone does not say where the 85 dB(A) limit is stated
     answer = sample_engine.ask("Are the AC-110 and the AC-75 above the 85 dB(A) action level?")
     assert answer.status != "ok" or "85" in answer.text.replace("[", " ")
+
+
+def test_an_attribute_named_in_another_sense_covers_no_question_word(sample_engine):
+    # "the power is off" names no power rating
+    assert sample_engine.ask("How powerful is the RA-6 motor?").status == "no_answer"
