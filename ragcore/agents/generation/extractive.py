@@ -674,6 +674,11 @@ class ExtractiveGenerator:
     def _compare(self, evidence, perception, wanted) -> list[Statement]:
         """The best sentence about each side, then the relation the question asks for."""
         units = perception.constraints.units + perception.asks.attribute_units
+        asked_by = perception.asks.comparison
+        if asked_by is not None and asked_by.difference and not units:
+            # "How much heavier is …?" with no unit of what is compared: any two figures
+            # of the sides would do, and none answers it.
+            return []
         side_terms = {side: set(terms(side)) for side in perception.sides}
         asked_pairs = {(a, b) for a, b, _ in perception.asks.pairs}
         comparatives = self._attributes.comparatives

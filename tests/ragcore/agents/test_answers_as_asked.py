@@ -123,3 +123,9 @@ def test_models_judged_against_a_figure_the_question_gives_are_not_passed_on_the
 def test_an_attribute_named_in_another_sense_covers_no_question_word(sample_engine):
     # "the power is off" names no power rating
     assert sample_engine.ask("How powerful is the RA-6 motor?").status == "no_answer"
+
+
+def test_how_much_more_of_a_thing_no_unit_names_is_not_answered_by_any_two_figures(
+    sample_engine,
+):
+    assert sample_engine.ask("How much heavier is the AC-110 than the AC-75?").status == "no_answer"
