@@ -124,6 +124,9 @@ class Comparison:
     phrase: str | None
     """"is louder", "has more pressure"; None when "more" is about no figure ("more
     often" is about an interval)."""
+    difference: bool = False
+    """How far apart the figures are is asked too ("how much louder …?",
+    ``lexicon.asks_difference``)."""
 
 
 @dataclass(frozen=True)
@@ -471,7 +474,7 @@ def read_asks(
     names = {name for name, _, _ in identifiers(question)} - question_codes
     measure = _measure(question)
     asked = _asked_attributes(question, table)
-    answer_type = _answer_type(question, form, measure, asked, action)
+    answer_type = _answer_type(question, form, measure, asked, action, models)
     signals = _signals(question, answer_type)
     if answer_type == AnswerType.ANY and not signals and _diagnosis(question):
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
@@ -613,6 +616,20 @@ _CLAUSE_WORDS = WordSet("lexicon", "clause_words")
 _QUESTION_STARTS = WordSet("lexicon", "question_starts")
 
 
+_WHAT_IS = re.compile(
+    r"\s*(?:what|which)(?:\s*['’]s|s|\s+is|\s+are)\s+(?=(?:the|its|their)\s)", re.IGNORECASE
+)
+_POSSESSIVES = frozenset({"its", "their"})
+_DETERMINERS = frozenset({"the", "its", "their", "a", "an"})
+
+
+def _first_word(text: str) -> str:
+    """The first word of ``text``, lower case, without what follows an apostrophe
+    ("where's" → "where")."""
+    found = re.match(r"\W*(\w+)", text)
+    return found.group(1).lower() if found else ""
+
+
 def _parts(
     question: str, table: AttributeTable, models: Sequence[tuple[str, int, int]]
 ) -> tuple[AskedPart, ...]:
@@ -627,9 +644,18 @@ def _parts(
         return ()
     if any(t.split()[0].lower() in _PART_QUALIFIERS for t in texts[1:]):
         return ()  # "… in the manual and in the AD": where one thing is asked, twice
-    said = [w.lower() for w in re.findall(r"\w+", asked)]
+    # "what's the kVA rating and the fuel burn at full load?": things joined after its
+    # opening "what is the" and no other verb are a fragment's asks ("its" there is
+    # no pronoun but says whose); not "What is cleaned and disinfected?"
+    opened = _WHAT_IS.match(asked)
+    said = [w.lower() for w in re.findall(r"\w+", asked[opened.end() if opened else 0 :])]
+    if opened:
+        said = [w for w in said if w not in _POSSESSIVES]
+        # each later ask a thing of its own: "the fuel burn", "its fuel consumption"
+        if any(_first_word(t) not in _PART_OPENERS | _DETERMINERS for t in texts[1:]):
+            opened, said = None, [w.lower() for w in re.findall(r"\w+", asked)]
     fragment = not any(w in _CLAUSE_WORDS or w in _QUESTION_STARTS for w in said)
-    if not fragment and any(t.split()[0].lower() not in _PART_OPENERS for t in texts[1:]):
+    if not fragment and any(_first_word(t) not in _PART_OPENERS for t in texts[1:]):
         # "What coolant concentration and spindle lube size does the MX-20 need?": things
         # joined before the question's verb are two asks; "cleaned and disinfected",
         # "comes with the washer and filler", "between 2017 and 2022" are one
@@ -653,7 +679,17 @@ def _parts(
     if not all(keys):
         return ()  # "…, and how?": a part with no words of its own asks no thing apart
     return tuple(
-        AskedPart(text, key, table.asked_in(text)) for text, key in zip(texts, keys, strict=True)
+        AskedPart(text, key, _part_attributes(text, table))
+        for text, key in zip(texts, keys, strict=True)
+    )
+
+
+def _part_attributes(text: str, table: AttributeTable) -> tuple[Attribute, ...]:
+    """The attributes a part names by their words, else by a unit of theirs ("the kVA
+    rating": a power)."""
+    named = units_named(text)
+    return table.asked_in(text) or tuple(
+        a for a in table.attributes if any(u in a.units for u in named)
     )
 
 
@@ -805,12 +841,13 @@ def _comparison(question: str, table: AttributeTable) -> Comparison | None:
     if found is None:
         return None
     word, direction = found
+    difference = pattern("lexicon", "asks_difference").search(question) is not None
     if word not in ("more", "less", "fewer"):
-        return Comparison(word, direction, f"is {word}")
+        return Comparison(word, direction, f"is {word}", difference)
     after = re.search(rf"\b{word}\s+(\w+)", question.lower())
     if after is None or not attribute_units(after.group(1)):
-        return Comparison(word, direction, None)
-    return Comparison(word, direction, f"has {word} {after.group(1)}")
+        return Comparison(word, direction, None, difference)
+    return Comparison(word, direction, f"has {word} {after.group(1)}", difference)
 
 
 def _answer_type(
@@ -819,6 +856,7 @@ def _answer_type(
     measure: Measure | None,
     asked: tuple[Attribute, ...],
     action: Action | None,
+    models: Sequence[tuple[str, int, int]] = (),
 ) -> AnswerType:
     """The kind of answer the question's form fixes, first match wins: a yes/no or why
     form, a how-many count, a code's meaning, a part number, steps, a figure of an
@@ -832,7 +870,12 @@ def _answer_type(
         return AnswerType.COUNT
     if _WHERE.match(asking_clause(question)):
         return AnswerType.PLACE
-    if _MEANING.search(question) or _what_it_is(question) or _terse_signal(question):
+    if (
+        _MEANING.search(question)
+        or _what_it_is(question)
+        or _terse_signal(question)
+        or _reports_a_code(question, models)
+    ):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
@@ -877,6 +920,19 @@ def _terse_signal(question: str) -> bool:
     return pattern("lexicon", "terse_signal").match(asked_sentence(question)) is not None
 
 
+def _reports_a_code(question: str, models: Sequence[tuple[str, int, int]] = ()) -> bool:
+    """ "ac110 throwing E2215", "getting E5120 on it now": a turn that names a code and
+    nothing else but models and the words reporting it (``lexicon.reports_a_code``)
+    asks what the code means; "E2215 reset?" asks something else. A model perception
+    read (``models``: "(A320)") is no code."""
+    found = pattern("lexicon", "asked_signal").finditer(question)
+    spans = {(start, end) for _, start, end in models}
+    if not any(m.group("code") and m.span("code") not in spans for m in found):
+        return False
+    rest = set(content_terms(question)) - named_identifiers(question)
+    return not rest - set(terms(" ".join(words("lexicon", "reports_a_code"))))
+
+
 def _what_it_is(question: str) -> bool:
     """ "… throwing fault 34 …, what is that?": a code or numbered signal named, then
     asked what it is — its meaning."""
@@ -904,10 +960,12 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
 def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
     """The acronyms and keys ``question`` names (``lexicon.named_term``), a plural as its
     singular ("PT100s": "PT100"), without its models and codes, product names and units,
-    nor the value a value question asks for ("What IP …?": an address answers it)."""
+    kinds of document ("FAQ", ``lexicon.document_kinds``), nor the value a value
+    question asks for ("What IP …?": an address answers it)."""
     taken = {t for name, _, _ in identifiers(question) for t in terms(name)}
     asked = focus.wanted if focus else frozenset()
     taken |= {t for p in product_names(question) for t in terms(p)}
+    kinds = {w.lower() for w in words("lexicon", "document_kinds")}
     found = []
     for m in pattern("lexicon", "named_term").finditer(question):
         term = m.group(0)
@@ -915,6 +973,8 @@ def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
             term = term[:-1]  # "PT100s", "RCDs"
         said = set(terms(term))
         if not said or said & taken or said <= asked or units_named(term):
+            continue
+        if term.lower() in kinds:  # "the help desk FAQ": a kind of source
             continue
         found.append(term)
     return tuple(dict.fromkeys(found))
