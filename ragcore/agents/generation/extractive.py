@@ -61,7 +61,6 @@ from ragcore.agents.answer_types.set_value import names_value
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.verdict import decides
 from ragcore.agents.attributes import (
-    Attribute,
     AttributeTable,
     Comparatives,
     addresses,
@@ -297,9 +296,7 @@ class ExtractiveGenerator:
             sentences = [
                 s
                 for e in evidence
-                for s in _sentences(
-                    e, wanted, identifiers, codes, asks.signals, asks.options, asks.attributes
-                )
+                for s in _sentences(e, wanted, identifiers, codes, asks.signals, asks.options)
             ]
             known = set().union(*(s.subjects for s in sentences))
             # A question about a model or code the evidence never mentions has no answer here.
@@ -708,7 +705,7 @@ class ExtractiveGenerator:
             sentences = [
                 s
                 for e in evidence
-                for s in _sentences(e, wanted - others, mine, attributes=perception.asks.attributes)
+                for s in _sentences(e, wanted - others, mine)
                 if mine <= s.subjects and (self._relevant(s, asked) or _has_unit(s.text, units))
             ]
             # Of the kind asked for (a part number for "which part numbers …"), when any is.
@@ -932,13 +929,8 @@ def _sentences(
     codes: AbstractSet[str] = frozenset(),
     signals: Sequence[str] = (),
     options: Sequence[str] = (),
-    attributes: Sequence[Attribute] = (),
 ) -> list[_Sentence]:
     """Every sentence of the evidence, scored by how much of the question it covers.
-
-    A sentence naming an asked attribute (``attributes``) covers the question's words
-    for it, however the question words it: "how loud" is answered by "Its noise level
-    is 69 dB(A)", which shares no word with it.
 
     A question identifier counts as covered when the sentence names it, or when its
     document is about it (title, metadata) and the sentence names no sibling identifier
@@ -993,7 +985,7 @@ def _sentences(
         if text[-1] in ".!?:":  # a caption or label line is no antecedent: skip it
             before = [*before, text] if leans.match(text) else [text]
             before = before[-_ANTECEDENTS:]
-        own = set(terms(text)) | _attribute_words(attributes, words, text)
+        own = set(terms(text))
         # Under the heading of the asked code ("… I get a C207A0 error."), a sentence
         # that does not name it tells of it: the heading goes with it.
         lead = heading if signals and _names_signals(signals, heading, text) else ""
@@ -1071,26 +1063,6 @@ def _sentences(
     return whole + [
         _scored(c, s, wanted, identifiers, codes) for s in whole for c in _cells(s.text)
     ]
-
-
-def _attribute_words(attributes: Sequence[Attribute], asked: set[str], text: str) -> set[str]:
-    """The question's words (``asked``) for the attributes ``text`` names by the attribute
-    table's words (not by a unit alone: any figure in hours is no inspection interval).
-    Only single words ("loud" for "noise level"): a phrase names a narrower quantity of
-    its attribute ("boiling point" is no "maximum fluid temperature"); and only with a
-    figure in the attribute's units, when it has units."""
-    said = set(terms(text))
-    # Named with a figure in its units, when it has units: "the power is off" names no
-    # power rating ("How powerful is the RA-6 motor?").
-    return {
-        t
-        for a in attributes
-        if a.named_in(said) and (not a.units or any(q.unit in a.units for q in quantities(text)))
-        for word in a.words
-        if len(word) == 1
-        for t in word
-        if t in asked or _singular(t) in asked
-    }
 
 
 def _introduced(text: str, end: int) -> str | None:
