@@ -1554,12 +1554,14 @@ def _references(
         if w.lower in rules.pronouns:
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":
-            # "is the same true of the HP-500?"; not "is the filter p/n the same in both"
-            # (said of a subject of its own) nor "at the same pressure" (said of a noun)
+            # "is the same true of the HP-500?", "does the same apply to …?"; not "is the
+            # filter p/n the same in both" (said of a subject of its own) nor "at the same
+            # pressure" (a noun's, behind a preposition)
             subject = any(
                 x.lower in new.keywords and x.lower not in rules.vague for x in rest[: i - 1]
             )
-            of_noun = after is not None and after.lower in new.keywords
+            governed = i > 1 and rest[i - 2].lower in rules.same_governors
+            of_noun = governed and after is not None and after.lower in new.keywords
             if not subject and not of_noun:
                 found.append((w, "alone"))
         elif w.lower == "same" and after is not None and after.lower in prev.nouns:

@@ -40,6 +40,7 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "plural",
     "demonstratives",
     "alone_before",
+    "same_governors",
     "vague",
     "relative_after",
     "fillers",
@@ -113,6 +114,9 @@ class FollowupRules:
     activity_verbs: frozenset[str] = frozenset()
     """Verbs whose object is a task, not a machine ("why do they make you do it"): their
     "it" is the task asked about (the GX-500 load test)."""
+    same_governors: frozenset[str] = frozenset()
+    """Prepositions before "the same <noun>" ("at the same pressure"): the phrase is a
+    noun's, not "the same" standing for the previous question ("does the same apply")."""
     code_verbs: frozenset[str] = frozenset()
     """Words said of an error code ("mean", "clear", "reset"): an "it" after a code in a
     question with none of them is the machine ("it lost its calibration")."""
@@ -248,6 +252,7 @@ class _Reader:
             machine_verbs=frozenset(words["machine_verbs"]),
             part_verbs=frozenset(words["part_verbs"]),
             activity_verbs=frozenset(words["activity_verbs"]),
+            same_governors=frozenset(words["same_governors"]),
             code_verbs=frozenset(words["code_verbs"]),
             compared_with=frozenset(words["compared_with"]),
             code_attributes=frozenset(words["code_attributes"]),
