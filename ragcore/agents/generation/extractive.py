@@ -760,7 +760,7 @@ def _as_written(side: str, e: Evidence) -> str:
             return name
     if wanted.isdigit():  # a model named by its number: "737" of the B737-800's manual
         for name in found:
-            if re.search(rf"(?<!\d){wanted}", "".join(terms(name))):
+            if _numbers(wanted, "".join(terms(name))):
                 return name
     return side
 
@@ -1273,20 +1273,20 @@ def _numbered(perception: Perception | None, evidence: Sequence[Evidence]) -> se
     if perception is None or not perception.numbered_models:
         return set()
     models = set().union(*(_document_models(e) for e in evidence))
-    return {
-        m
-        for n in perception.numbered_models
-        for m in models
-        if re.search(rf"(?<!\d){re.escape(n)}", m)
-    }
+    return {m for n in perception.numbered_models for m in models if _numbers(n, m)}
+
+
+def _numbers(number: str, model: str) -> bool:
+    """Whether a bare ``number`` ("737") is the number of ``model`` as terms ("b737800"):
+    its digits there, not inside a longer number."""
+    return re.search(rf"(?<!\d){re.escape(number)}", model) is not None
 
 
 def _about_side(side: frozenset[str], subjects: AbstractSet[str]) -> bool:
     """A sentence about ``subjects`` is about the side: it names each of its terms, a
     bare number as the number of a model ("737" of "b737800")."""
     return all(
-        t in subjects or (t.isdigit() and any(re.search(rf"(?<!\d){t}", s) for s in subjects))
-        for t in side
+        t in subjects or (t.isdigit() and any(_numbers(t, s) for s in subjects)) for t in side
     )
 
 

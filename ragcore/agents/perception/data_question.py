@@ -491,6 +491,12 @@ def _opens_sentence(text: str, token: _Token) -> bool:
     return not before or before[-1] in ".?!;:"
 
 
+def _capitalised(text: str, token: _Token) -> bool:
+    """Whether ``token`` is written with a capital of its own, as a name is: not the one
+    opening a sentence (``_opens_sentence``)."""
+    return token.raw[:1].isupper() and not _opens_sentence(text, token)
+
+
 def _phrase(text: str) -> Phrase:
     """Schema or rule words as matched: "shortage_rate" -> ("shortage", "rate")."""
     return _name_keys(text)[1]
@@ -1015,11 +1021,7 @@ class _Reader:
         following = set()
         for k in range(1, len(tokens)):
             token, prior = tokens[k], tokens[k - 1].exact
-            if (
-                k in used
-                or k in describing
-                or (token.raw[:1].isupper() and not _opens_sentence(self.text, token))
-            ):
+            if k in used or k in describing or _capitalised(self.text, token):
                 continue
             happened = _happening(token.exact, words.happening)
             verb = happened and (prior in words.subjects or prior in words.auxiliaries)
@@ -1041,9 +1043,8 @@ class _Reader:
             k
             for k, t in enumerate(tokens)
             if k > 0
-            and t.raw[:1].isupper()
+            and _capitalised(self.text, t)
             and t.raw[1:].islower()  # a word of a name, not a code or "OR"
-            and not _opens_sentence(self.text, t)
             and (column := self.valued.get(k - 1, self.valued.get(k + 1))) is not None
             and t.norm not in self._own_words(column)
         }
@@ -1174,9 +1175,7 @@ class _Reader:
         superseded = False
         for token in unread:
             k = position[id(token)]
-            if token.norm in plain or (
-                token.raw[:1].isupper() and not _opens_sentence(self.text, token)
-            ):
+            if token.norm in plain or _capitalised(self.text, token):
                 continue  # a name the table may not hold: declined naming it
             if k > 0 and self.tokens[k - 1].exact in words.auxiliaries:
                 return None  # "were short": a condition on the rows, not a name
@@ -1217,7 +1216,7 @@ class _Reader:
                 f"it cannot leave rows out ({negations[0]!r}): a query selects the rows it "
                 "names; ask for those you want, or for each value and the total"
             )
-        names = [t for t in unread if t.raw[:1].isupper() and not _opens_sentence(self.text, t)]
+        names = [t for t in unread if _capitalised(self.text, t)]
         if names:
             name, column = self._name_around(self.tokens.index(names[0]))
             if column is not None:  # "Depot West" beside "Depot North", "Depot South"
@@ -1448,8 +1447,9 @@ class _Reader:
             if nouns is None or k in self.claims.used:
                 continue
             plain = token.norm in self.words.quality_bases
-            measures = [] if named & {w for n in nouns for w in n} else self._by_noun(nouns)
-            if plain and (measures or named & {w for n in nouns for w in n}):
+            own = bool(named & {w for n in nouns for w in n})  # its measure named itself
+            measures = [] if own else self._by_noun(nouns)
+            if plain and (measures or own):
                 self.claims.used.add(k)
             graded += [(k, k + 1, m) for m in measures]
         return graded

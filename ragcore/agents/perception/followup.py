@@ -1290,7 +1290,7 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
     # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
     # model's name is as often the machine itself ("the GX-500 generator")
     behind = _part_after(p, words)
-    things = behind if _plural(behind) else _to_plural(behind)
+    things = behind if _plural(behind) else _up_to_plural(behind)
     if not things:
         # "torque spec for hp400 platen bolts?": a plural after the name needs no article
         # (a verb is no plural: "does B737-800 need"), and "how many hydraulic systems
@@ -1374,7 +1374,7 @@ def _part_after(p: Perception, words: list[Word], article: bool = True) -> str:
         if phrase and any(a.named_in(said) for a in p.asks.attributes):
             # "the hp400 platen bolts torque spec": the bolts are a thing, the torque what
             # is asked of them; "the AC-75 noise level" names no thing
-            plural = _to_plural(" ".join(w.text for w in phrase))
+            plural = _up_to_plural(" ".join(w.text for w in phrase))
             asked = set(terms(plural))
             if not plural or any(a.named_in(asked) for a in p.asks.attributes):
                 return ""
@@ -1385,7 +1385,7 @@ def _part_after(p: Perception, words: list[Word], article: bool = True) -> str:
     return ""
 
 
-def _to_plural(phrase: str) -> str:
+def _up_to_plural(phrase: str) -> str:
     """``phrase`` up to its last plural noun ("hp400 platen bolts" of "hp400 platen bolts
     torque spec"), else "": the things a "them" stands for, before what was asked of them."""
     words = phrase.split()
