@@ -216,8 +216,10 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
         )
         for m in rules.quantity.finditer(masked)
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
-        # "a 5-second delay" durations.
-        if m.group(2).lower() not in table.spaced or not m.group(0)[len(m.group(1))].isalpha()
+        # "a 5-second delay" durations; but for its glued spellings ("5V", "10s").
+        if m.group(2).lower() not in table.spaced
+        or not m.group(0)[len(m.group(1))].isalpha()
+        or _glued(masked, m, rules)
         if m.group(2) not in table.not_as_written  # amperes are "A": "5 a.m." is a time
         # "Rev. 2 runs 1.5 % NaOH": a label's number followed by a verb is no figure.
         if not (
@@ -242,6 +244,24 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
     ]
     found = [_rate_of(masked, q, rules) for q in found]
     return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start), rules))
+
+
+# A figure of digits with no leading zero ("0128A" is a part's code, "0.5A" a current).
+_PLAIN_FIGURE = re.compile(r"(?!0\d)[\d,. \u00a0\u202f]+")
+
+
+def _glued(text: str, m: re.Match[str], rules: _Rules) -> bool:
+    """A one-letter unit written against its figure ("5V", "50W", "10s") is read when the
+    spelling may be glued (units.toml ``glued``, case counts: "10S" is a cell count) and
+    the figure is a plain one: digits without a leading zero, no year ("1990s" is a
+    decade), no label's number ("Rev. 2A")."""
+    figure = m.group(1)
+    return (
+        m.group(2) in rules.table.glued
+        and _PLAIN_FIGURE.fullmatch(figure) is not None
+        and not YEAR.match(figure)
+        and not rules.label_before.search(text[: m.start()])
+    )
 
 
 # "500 kg of CO2 per hour" is 500 kg/h.
