@@ -121,6 +121,13 @@ def units_named(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def units_asked(text: str) -> tuple[str, ...]:
+    """The units of ``units_named`` that ``text`` names without a figure ("… in m³/h?",
+    "how many pounds"): a unit with its figure ("the cable length at 1 Mbps?") is a
+    condition of the question, not the unit its answer is in."""
+    return units_named(mask_quantities(text))
+
+
 def attribute_units(text: str) -> tuple[str, ...]:
     """The units a text's attribute words point at: "louder" → dB(A), "flow" → L/min."""
     attributes = unit_table().attributes

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ragcore.errors import ConfigError
-from ragcore.text.quantities import quantities
+from ragcore.text.quantities import quantities, units_asked
 from ragcore.text.unit_table import UNITS_FILE, load_unit_table
 from ragcore.text.units import agrees, convert, dimension
 
@@ -97,3 +97,15 @@ def test_only_a_spaced_units_one_letter_spelling_may_be_glued(tmp_path):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=r"unit\.kW\.glued"):
         load_unit_table(bad)
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("max CAN cable length for the ODrive at 1 Mbps?", ()),  # a condition
+        ("What is the flow in m³/h at 10 bar?", ("m³/h",)),
+        ("How many mA does the input draw at 24 V?", ("mA",)),
+    ],
+)
+def test_a_unit_given_with_its_figure_is_no_unit_asked_for(question, asked):
+    assert units_asked(question) == asked
