@@ -268,7 +268,22 @@ def _glued(text: str, m: re.Match[str], rules: _Rules) -> bool:
         and _PLAIN_FIGURE.fullmatch(figure) is not None
         and not YEAR.match(figure)
         and not rules.label_before.search(text[: m.start()])
+        and not _in_hex_dump(text, m)
     )
+
+
+# A byte in hex: "0E", "8C", "95" (a register dump: "0E 95 0A 8C", "10 94    8A").
+_HEX_BYTE = re.compile(r"[0-9A-F]{2}")
+
+
+def _in_hex_dump(text: str, m: re.Match[str]) -> bool:
+    """A figure glued to a hex digit ("8A", "0A") beside a two-character byte is a byte
+    too: "10 94    8A" is a dump, "a limit of 10A" a current."""
+    if m.group(2) not in "ABCDEF":
+        return False
+    before = text[max(0, m.start() - 12) : m.start()].split()[-1:]
+    after = text[m.end() : m.end() + 12].split()[:1]
+    return any(_HEX_BYTE.fullmatch(t) for t in before + after)
 
 
 # "500 kg of CO2 per hour" is 500 kg/h.

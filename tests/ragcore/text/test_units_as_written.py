@@ -58,6 +58,9 @@ def test_a_figure_as_manuals_write_it_is_a_quantity(text, expected):
     [
         "use the 940-0128A cable",  # a part's code: leading zero
         "the 0x0A status byte",
+        "SU420SI          0E 95 0A 8C",  # a register dump: bytes, not amperes
+        "29 99 0B 8A    1A",
+        "08 95 10 94    8A     737.x",
         "set the E3 DIP switch",
         "firmware V1.2",
         "an M5 bolt",
