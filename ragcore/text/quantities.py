@@ -121,6 +121,13 @@ def units_named(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def units_asked(text: str) -> tuple[str, ...]:
+    """The units of ``units_named`` that ``text`` names without a figure ("… in m³/h?",
+    "how many pounds"): a unit with its figure ("the cable length at 1 Mbps?") is a
+    condition of the question, not the unit its answer is in."""
+    return units_named(mask_quantities(text))
+
+
 def attribute_units(text: str) -> tuple[str, ...]:
     """The units a text's attribute words point at: "louder" → dB(A), "flow" → L/min."""
     attributes = unit_table().attributes
@@ -216,8 +223,10 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
         )
         for m in rules.quantity.finditer(masked)
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
-        # "a 5-second delay" durations.
-        if m.group(2).lower() not in table.spaced or not m.group(0)[len(m.group(1))].isalpha()
+        # "a 5-second delay" durations; but for its glued spellings ("5V", "10s").
+        if m.group(2).lower() not in table.spaced
+        or not m.group(0)[len(m.group(1))].isalpha()
+        or _glued(masked, m, rules)
         if m.group(2) not in table.not_as_written  # amperes are "A": "5 a.m." is a time
         # "Rev. 2 runs 1.5 % NaOH": a label's number followed by a verb is no figure.
         if not (
@@ -242,6 +251,39 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
     ]
     found = [_rate_of(masked, q, rules) for q in found]
     return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start), rules))
+
+
+# A figure of digits with no leading zero ("0128A" is a part's code, "0.5A" a current).
+_PLAIN_FIGURE = re.compile(r"(?!0\d)[\d,. \u00a0\u202f]+")
+
+
+def _glued(text: str, m: re.Match[str], rules: _Rules) -> bool:
+    """A one-letter unit written against its figure ("5V", "50W", "10s") is read when the
+    spelling may be glued (units.toml ``glued``, case counts: "10S" is a cell count) and
+    the figure is a plain one: digits without a leading zero, no year ("1990s" is a
+    decade), no label's number ("Rev. 2A")."""
+    figure = m.group(1)
+    return (
+        m.group(2) in rules.table.glued
+        and _PLAIN_FIGURE.fullmatch(figure) is not None
+        and not YEAR.match(figure)
+        and not rules.label_before.search(text[: m.start()])
+        and not _in_hex_dump(text, m)
+    )
+
+
+# A byte in hex: "0E", "8C", "95" (a register dump: "0E 95 0A 8C", "10 94    8A").
+_HEX_BYTE = re.compile(r"[0-9A-F]{2}")
+
+
+def _in_hex_dump(text: str, m: re.Match[str]) -> bool:
+    """A figure glued to a hex digit ("8A", "0A") beside a two-character byte is a byte
+    too: "10 94    8A" is a dump, "a limit of 10A" a current."""
+    if m.group(2) not in "ABCDEF":
+        return False
+    before = text[max(0, m.start() - 12) : m.start()].split()[-1:]
+    after = text[m.end() : m.end() + 12].split()[:1]
+    return any(_HEX_BYTE.fullmatch(t) for t in before + after)
 
 
 # "500 kg of CO2 per hour" is 500 kg/h.

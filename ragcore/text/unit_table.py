@@ -43,6 +43,7 @@ _UNIT_KEYS = frozenset(
         "verb",
         "not_as_written",
         "exact_spellings",
+        "glued",
         "example",
         "counter_example",
     }
@@ -69,6 +70,9 @@ class Unit:
     verb: bool
     not_as_written: tuple[str, ...]
     exact_spellings: tuple[str, ...]
+    glued: tuple[str, ...]
+    """One-letter spellings, as written (case counts), that may stand against the figure
+    although the unit is spaced: "5V", "50W", "10s" (not "5v" of a version, "10S" cells)."""
     example: str
     counter_example: str | None
 
@@ -95,6 +99,8 @@ class UnitTable:
     """Lower-cased spellings that are also verbs ("runs")."""
     not_as_written: frozenset[str]
     """Spellings that are no unit when written exactly so ("5 a.m.")."""
+    glued: frozenset[str]
+    """One-letter spellings, as written, that may stand against their figure ("5V")."""
     attributes: Mapping[str, tuple[str, ...]]
     """Attribute words and the units a comparison about them is in ("louder" → dB(A))."""
     linear: Mapping[str, tuple[str, float]]
@@ -166,6 +172,7 @@ def load_unit_table(path: Path) -> UnitTable:
         named_alone=frozenset(u.name for u in units.values() if u.named_alone),
         verbs=frozenset(s.lower() for u in units.values() if u.verb for s in u.spellings),
         not_as_written=frozenset(s for u in units.values() for s in u.not_as_written),
+        glued=frozenset(s for u in units.values() for s in u.glued),
         attributes=_attributes(data.get("attributes", {}), units, file),
         linear={
             u.name: (u.dimension, u.factor)
@@ -224,6 +231,11 @@ def _unit(row: dict, where: str) -> Unit:
         flags[flag] = value
     if flags["spaced"] and not any(len(s) == 1 for s in spellings):
         raise ConfigError(f"{where}.spaced", True, "the unit has no one-letter spelling")
+    glued = _strings(row.get("glued", []), f"{where}.glued")
+    for s in glued:
+        if not flags["spaced"] or len(s) != 1 or s.lower() not in {x.lower() for x in spellings}:
+            fix = "only a spaced unit's one-letter spelling may be glued to its figure"
+            raise ConfigError(f"{where}.glued", s, fix)
     return Unit(
         name=name,
         spellings=spellings,
@@ -235,6 +247,7 @@ def _unit(row: dict, where: str) -> Unit:
         verb=flags["verb"],
         not_as_written=_strings(row.get("not_as_written", []), f"{where}.not_as_written"),
         exact_spellings=exact,
+        glued=glued,
         example=example,
         counter_example=counter,
     )

@@ -24,7 +24,13 @@ from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import WordSet, pattern, words
 from ragcore.text.products import named_variants, product_names
-from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
+from ragcore.text.quantities import (
+    attribute_units,
+    numbers,
+    quantities,
+    units_asked,
+    units_named,
+)
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action
@@ -154,6 +160,9 @@ class Asks:
     ``answer_types.condition``): an answer's figures are at that condition."""
     units: tuple[str, ...] = ()
     """Units the question spells ("How many pounds …?", "… in m³/h?")."""
+    units_without_figure: tuple[str, ...] = ()
+    """Of ``units``, those spelled without a figure: the unit the answer is in ("… in
+    m³/h?"), not a condition ("the cable length at 1 Mbps?")."""
     attribute_units: tuple[str, ...] = ()
     """Units its attribute words imply ("louder": dB(A))."""
     codes: frozenset[str] = frozenset()
@@ -275,7 +284,7 @@ class Asks:
 
     @property
     def spelled_dimensions(self) -> frozenset[str]:
-        return frozenset(dimension(u) for u in self.units)
+        return frozenset(dimension(u) for u in self.units_without_figure)
 
 
 # -- the forms -------------------------------------------------------------------------
@@ -486,6 +495,7 @@ def read_asks(
         quantities=frozenset((q.value, q.unit) for q in quantities(question)),
         conditions=conditions(question),
         units=units_named(question),
+        units_without_figure=units_asked(question),
         attribute_units=attribute_units(question),
         codes=question_codes,
         subject=next(iter(names)) if len(names) == 1 else None,
