@@ -15,7 +15,7 @@ from ragcore.text import lexicon
 from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.tables import number_table
-from ragcore.text.unit_table import UnitTable, unit_table
+from ragcore.text.unit_table import COMPOUND_OPERATORS, UnitTable, unit_table
 
 # Thousands grouped by commas or by (thin, no-break) spaces: "12,000", "16 000".
 _NUMBER = (
@@ -73,13 +73,15 @@ def unit_rules(table: UnitTable) -> _Rules:
         "(" + "|".join(f"{part}s?" for part in number_table("fractions")) + ")"
     )
     time_unit = "|".join(lexicon.words("words", "time_units"))
+    # A unit, or two divided or multiplied ("g/kWh", "kW·h"): read by _compound_unit.
+    unit = rf"(?:{unit})(?:[{COMPOUND_OPERATORS}](?:{unit}))?"
     rules = _Rules(
         table=table,
         quantity=re.compile(
-            rf"(?<![\w.])({_NUMBER}|\b(?:{word_number})\b)(?:\s*|-)({unit})(?![\w/³])",
+            rf"(?<![\w.])({_NUMBER}|\b(?:{word_number})\b)(?:\s*|-)({unit})(?![\w/³²])",
             re.IGNORECASE,
         ),
-        unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³])", re.IGNORECASE),
+        unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³²])", re.IGNORECASE),
         rates=frozenset(c for c in table.canonical.values() if "/" in c),
         count_word=re.compile(
             r"\b(" + "|".join(w for w, n in numbers.items() if 2 <= n <= 12) + r")\b",
@@ -114,9 +116,10 @@ def units_named(text: str) -> tuple[str, ...]:
     canonical spelling; one-letter units only as written in capitals ("in L")."""
     rules = _rules()
     found = [
-        rules.table.canonical[m.group(1).lower()]
+        unit
         for m in rules.unit_word.finditer(mask_identifiers(text))
-        if len(m.group(1)) > 2 or m.group(1) in rules.table.named_alone
+        if (unit := _unit_of(m.group(1), rules.table))
+        and (len(m.group(1)) > 2 or m.group(1) in rules.table.named_alone)
     ]
     return tuple(dict.fromkeys(found))
 
@@ -215,13 +218,9 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
     masked = mask_identifiers(text)
     table = rules.table
     found = [
-        Quantity(
-            _signed(masked, m.start(), _value(m.group(1)), unit := _canonical(m.group(2), table)),
-            unit,
-            m.start(),
-            m.end(),
-        )
+        Quantity(_signed(masked, m.start(), _value(m.group(1)), unit), unit, m.start(), m.end())
         for m in rules.quantity.finditer(masked)
+        if (unit := _unit_of(m.group(2), table))
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
         # "a 5-second delay" durations; but for its glued spellings ("5V", "10s").
         if m.group(2).lower() not in table.spaced
@@ -354,6 +353,35 @@ def _signed(text: str, start: int, value: float, unit: str) -> float:
 def _canonical(unit: str, table: UnitTable) -> str:
     """A unit as matched (case ignored) in its canonical spelling; "mΩ" is not "MΩ"."""
     return table.exact.get(unit) or table.canonical[unit.lower()]
+
+
+# Where a compound's second unit starts: "g/kWh", "kW·h", "kW⋅h".
+_OPERATOR = re.compile(rf"[{COMPOUND_OPERATORS}]")
+
+
+def _unit_of(spelling: str, table: UnitTable) -> str | None:
+    """A unit as matched in its canonical spelling: a listed spelling, or a compound the
+    table does not list, read by a rule over its rows ("g/kWh" is mass over energy,
+    "gal/h" a flow: ``UnitTable.linear_of``). None for a compound that is no unit: one
+    of a unit the table cannot convert ("rpm/min"), a spelling that is no unit as
+    written ("kWh/a" is per year, not per ampere), or a ratio of one dimension ("h/day",
+    "mm/m" are shares)."""
+    if spelling.lower() in table.canonical:
+        return _canonical(spelling, table)
+    m = _OPERATOR.search(spelling)
+    if m is None:
+        return None
+    parts = spelling[: m.start()], spelling[m.end() :]
+    if any(p in table.not_as_written or p.lower() not in table.canonical for p in parts):
+        return None
+    top, bottom = (_canonical(p, table) for p in parts)
+    name = f"{top}{'/' if m.group(0) == '/' else '·'}{bottom}"
+    if name in table.units:
+        return name  # "kg/hour" is the listed kg/h
+    linear = table.linear_of(top), table.linear_of(bottom)
+    if linear[0] is None or linear[1] is None or linear[0][0] == linear[1][0]:
+        return None
+    return name
 
 
 def _value(number: str) -> float:

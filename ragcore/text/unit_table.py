@@ -48,10 +48,14 @@ _UNIT_KEYS = frozenset(
         "counter_example",
     }
 )
+# A compound unit as canonically written: two units divided ("g/kWh") or multiplied
+# ("kW·h"); manuals write the product's dot as "·" or "⋅".
+COMPOUND_OPERATORS = "/·⋅"
+_COMPOUND = re.compile(r"^([^/·⋅]+)([/·⋅])([^/·⋅]+)$")
 _FLOW_KEYS = frozenset({"about", "volumes", "each", "times"})
 # What may follow a unit as matched: a spelling that another one begins with is tried
 # first only when the character after the shorter one lets the shorter one match too.
-_UNIT_FOLLOWS = re.compile(r"[\w/³]")
+_UNIT_FOLLOWS = re.compile(r"[\w/³²]")
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,17 @@ class UnitTable:
     """Unit → (dimension, factor to the dimension's base unit)."""
     affine: Mapping[str, tuple[float, float]]
     """Unit → (factor, offset) to its dimension's base unit (temperatures, to °C)."""
+    derived: Mapping[str, tuple[str, float]]
+    """A compound's dimension ("volume/duration") → the named dimension a listed unit of
+    that make gives it ("flow", from L/min) and the factor from the compound's base units
+    to that dimension's base (m³/h → m³/s: 1/3600)."""
+
+    def linear_of(self, unit: str) -> tuple[str, float] | None:
+        """(dimension, factor to its base unit) of ``unit``: a listed linear unit, or a
+        compound of two ("g/kWh": mass/energy, "gal/h": flow), else None."""
+        if unit in self.linear:
+            return self.linear[unit]
+        return _compound(self.linear, self.derived, unit)
 
 
 @functools.cache
@@ -160,6 +175,11 @@ def load_unit_table(path: Path) -> UnitTable:
             if dimensions.setdefault(u.dimension, affine) != affine:
                 fix = "all units of a dimension have an offset or none has"
                 raise ConfigError(f"{file}:unit.{u.name}.offset", u.offset, fix)
+    linear = {
+        u.name: (u.dimension, u.factor)
+        for u in units.values()
+        if u.dimension is not None and u.factor is not None and u.offset is None
+    }
     return UnitTable(
         path=path,
         units=units,
@@ -174,17 +194,52 @@ def load_unit_table(path: Path) -> UnitTable:
         not_as_written=frozenset(s for u in units.values() for s in u.not_as_written),
         glued=frozenset(s for u in units.values() for s in u.glued),
         attributes=_attributes(data.get("attributes", {}), units, file),
-        linear={
-            u.name: (u.dimension, u.factor)
-            for u in units.values()
-            if u.dimension is not None and u.factor is not None and u.offset is None
-        },
+        linear=linear,
         affine={
             u.name: (u.factor, u.offset)
             for u in units.values()
             if u.factor is not None and u.offset is not None
         },
+        derived=_derived(linear, file),
     )
+
+
+def _compound(
+    linear: Mapping[str, tuple[str, float]], derived: Mapping[str, tuple[str, float]], unit: str
+) -> tuple[str, float] | None:
+    """(dimension, factor) of a compound of two linear units ("g/kWh" → mass/energy, a
+    gram over a kWh); the named dimension of ``derived`` when a listed unit has one of
+    that make ("gal/h" → flow, as L/min). None for no compound of known units."""
+    m = _COMPOUND.match(unit)
+    if m is None or m.group(1) not in linear or m.group(3) not in linear:
+        return None
+    (top, a), op, (bottom, b) = linear[m.group(1)], m.group(2), linear[m.group(3)]
+    if op == "/":
+        make, factor = f"{top}/{bottom}", a / b
+    else:
+        make, factor = f"{top}·{bottom}", a * b
+    if make in derived:
+        named, scale = derived[make]
+        return named, factor * scale
+    return make, factor
+
+
+def _derived(linear: Mapping[str, tuple[str, float]], file: str) -> dict[str, tuple[str, float]]:
+    """The named dimensions of the compounds the file lists ("L/min" is a flow: volume
+    over duration), so that a compound it does not list ("gal/h") converts to them. Two
+    listed units of one make must agree on its dimension and factor."""
+    derived: dict[str, tuple[str, float]] = {}
+    for name, (dimension, factor) in linear.items():
+        made = _compound(linear, {}, name)
+        if made is None or made[0] == dimension:
+            continue
+        make, composed = made
+        scale = factor / composed
+        known = derived.setdefault(make, (dimension, scale))
+        if known[0] != dimension or abs(known[1] - scale) > 1e-9 * abs(scale):
+            fix = f"a {make} unit is a {known[0]} with factor {known[1]:g} per base unit"
+            raise ConfigError(f"{file}:unit.{name}.factor", factor, fix)
+    return derived
 
 
 def _unit(row: dict, where: str) -> Unit:

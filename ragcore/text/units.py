@@ -16,7 +16,8 @@ def dimension(unit: str) -> str:
     table = unit_table()
     if unit in table.affine:
         return table.units[unit].dimension or unit
-    return table.linear[unit][0] if unit in table.linear else unit
+    linear = table.linear_of(unit)
+    return linear[0] if linear else unit
 
 
 def convert(value: float, unit: str, to: str) -> float | None:
@@ -24,14 +25,15 @@ def convert(value: float, unit: str, to: str) -> float | None:
     if unit == to:
         return value
     table = unit_table()
-    affine, linear = table.affine, table.linear
+    affine = table.affine
     if unit in affine and to in affine and dimension(unit) == dimension(to):
         a, b = affine[unit]
         base = value * a + b  # a temperature in °C
         a, b = affine[to]
         return (base - b) / a
-    if unit in linear and to in linear and linear[unit][0] == linear[to][0]:
-        return value * linear[unit][1] / linear[to][1]
+    source, target = table.linear_of(unit), table.linear_of(to)
+    if source and target and source[0] == target[0]:
+        return value * source[1] / target[1]
     return None
 
 
