@@ -40,7 +40,7 @@ def off_focus(asks: Asks, answer: str) -> str | None:
     said = families(terms(answer))  # "continuously" names the "continuous" current
     if not wanted or _names_words(phrase, wanted, said):
         return None
-    if terse(answer) or asks.focus.amount and quantities(answer):
+    if terse(answer) or asks.focus.amount and _new_figure(asks, answer):
         return None
     if _PRONOUN.match(answer.lstrip()):
         return None  # "It must be changed every …": about what the question names
@@ -59,6 +59,12 @@ def off_focus(asks: Asks, answer: str) -> str | None:
     if in_spelled_unit(asks, answer):
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
     return f"the question asks about the {_bare(phrase)}; the answer does not name it"
+
+
+def _new_figure(asks: Asks, answer: str) -> bool:
+    """``answer`` gives a figure the question does not give itself: "above 56 kW" of
+    "What particulate limit … above 56 kW?" is its condition, not the limit."""
+    return any((q.value, q.unit) not in asks.quantities for q in quantities(answer))
 
 
 def _bare(phrase: str) -> str:

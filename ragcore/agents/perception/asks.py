@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
@@ -480,6 +480,8 @@ def read_asks(
         and pattern("lexicon", "asks_to_set").search(asked_sentence(question)) is not None
     )
     shape = _value_shape(question)
+    if focus is not None and shape in words("lexicon", "amount_shapes"):
+        focus = replace(focus, amount=True)  # "What particulate limit …?": a figure answers
     return Asks(
         form=form,
         answer_type=answer_type,
@@ -609,6 +611,7 @@ def _parts(
     if side_by_side(question, models):
         return ()
     asked = re.sub(r"\([^()]*\)", " ", asked_sentence(question)).strip().rstrip("?").strip()
+    asked = _without_told(asked)
     texts = [t.strip(" ,") for t in pattern("lexicon", "asked_parts").split(asked)]
     if len(texts) < 2 or not all(texts):
         return ()
@@ -642,6 +645,21 @@ def _parts(
     return tuple(
         AskedPart(text, key, table.asked_in(text)) for text, key in zip(texts, keys, strict=True)
     )
+
+
+def _without_told(asked: str) -> str:
+    """``asked`` from its first clause that opens with a question word: what a
+    technician tells before it is a condition, not an ask, whatever it joins with
+    "and" ("With 1 phase and minCurrent 8 A, | how much PV surplus …", "The pump
+    leaks and the alarm sounds, | what do I check?"). A question whose first clause
+    asks ("How often are X inspected, and how often …") is kept whole."""
+
+    def asks(clause: str) -> bool:
+        return clause.split()[:1] != [] and clause.split()[0].lower() in _QUESTION_STARTS
+
+    if asks(asked):
+        return asked
+    return next((r for m in _CLAUSES.finditer(asked) if asks(r := asked[m.end() :])), asked)
 
 
 def answers_part(part: AskedPart, parts: Sequence[AskedPart], text: str) -> bool:
