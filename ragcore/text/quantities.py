@@ -268,7 +268,19 @@ def _glued(text: str, m: re.Match[str], rules: _Rules) -> bool:
         and not YEAR.match(figure)
         and not rules.label_before.search(text[: m.start()])
         and not _in_hex_dump(text, m)
+        and not _code_tail(text, m)
     )
+
+
+# What follows a glued figure: a hyphen and a number, with the unit it is in if any.
+_TAIL = re.compile(r"-\d+(?:\.\d+)?([A-Za-z]?)")
+
+
+def _code_tail(text: str, m: re.Match[str]) -> bool:
+    """A glued figure followed by a hyphen and a number in no unit of its own is a code
+    or a grade ("5W-40" oil, "3A-2"), not a figure: "12V-56V" is a range."""
+    tail = _TAIL.match(text, m.end())
+    return tail is not None and tail.group(1) != m.group(2)
 
 
 # A byte in hex: "0E", "8C", "95" (a register dump: "0E 95 0A 8C", "10 94    8A").

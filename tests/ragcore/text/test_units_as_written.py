@@ -72,6 +72,8 @@ def test_a_figure_as_manuals_write_it_is_a_quantity(text, expected):
         "interval: 60m",  # minutes in a config, or metres: "m" is not glued
         "an int32s field",
         "version 2.4V",
+        "fill with 5W-40 oil",  # an oil grade, not watts
+        "a 0W-20 or 10W-30 engine oil",
     ],
 )
 def test_codes_labels_and_years_are_no_quantity(text):
