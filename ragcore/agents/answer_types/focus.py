@@ -62,9 +62,15 @@ def off_focus(asks: Asks, answer: str) -> str | None:
 
 
 def _new_figure(asks: Asks, answer: str) -> bool:
-    """``answer`` gives a figure the question does not give itself: "above 56 kW" of
-    "What particulate limit … above 56 kW?" is its condition, not the limit."""
-    return any((q.value, q.unit) not in asks.quantities for q in quantities(answer))
+    """``answer`` gives a figure the question does not give itself — "above 56 kW" of
+    "What particulate limit … above 56 kW?" is its condition, not the limit — and not a
+    time, unless the question asks how often or how long: "measured every 6 months"
+    gives no amount of dust."""
+    return any(
+        (q.value, q.unit) not in asks.quantities
+        and (asks.measure is not None or dimension(q.unit) != dimension("h"))
+        for q in quantities(answer)
+    )
 
 
 def _bare(phrase: str) -> str:

@@ -31,6 +31,9 @@ def test_a_limit_is_answered_by_a_figure_the_question_does_not_give():
         "the question asks about the particulate limit; the answer does not name it"
     )
     assert not check(question, echo, EMISSIONS).passed
+    # a time is no amount of dust
+    when = "PM from these engines is measured at least every 6 months [1]."
+    assert off_focus(asks, when) is not None
 
 
 CHARGER = [
