@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from ragcore.agents.attributes import Attribute, AttributeTable, Direction, default_attributes
@@ -480,8 +480,6 @@ def read_asks(
         and pattern("lexicon", "asks_to_set").search(asked_sentence(question)) is not None
     )
     shape = _value_shape(question)
-    if focus is not None and shape in words("lexicon", "amount_shapes"):
-        focus = replace(focus, amount=True)  # "What particulate limit …?": a figure answers
     return Asks(
         form=form,
         answer_type=answer_type,

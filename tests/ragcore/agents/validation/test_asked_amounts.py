@@ -22,7 +22,7 @@ def test_a_limit_is_answered_by_a_figure_the_question_does_not_give():
     question = "What particulate limit does the rule set for engines above 130 kW?"
     answer = "For engines above 130 kW, PM may not exceed 0.02 g/kWh [1]."
     asks = perceive(question).asks
-    assert asks.focus is not None and asks.focus.amount  # a limit is an amount
+    assert asks.value_shape == "limit"  # a limit is a figure
     assert off_focus(asks, answer) is None
     assert check(question, answer, EMISSIONS).passed
     # the question's own figure, echoed, is no limit; nor is a figure in no unit read
