@@ -11,7 +11,7 @@ import re
 
 from ragcore.agents.perception.asks import Asks
 from ragcore.text.families import families, in_family
-from ragcore.text.lexicon import words
+from ragcore.text.lexicon import pattern, words
 from ragcore.text.quantities import YEAR, number_spans, quantities, word_number_spans
 from ragcore.text.terms import terms
 from ragcore.text.units import dimension
@@ -43,7 +43,9 @@ def off_focus(asks: Asks, answer: str) -> str | None:
         return None
     if terse(answer) or asks.focus.amount and _new_figure(asks, answer, times=True):
         return None
-    if asks.value_shape in words("lexicon", "amount_shapes") and _new_figure(asks, answer):
+    if asks.value_shape in words("lexicon", "amount_shapes") and _new_figure(
+        asks, answer, bound=True
+    ):
         return None  # "What particulate limit …?": "capped at 0.025 g/kWh"
     if _PRONOUN.match(answer.lstrip()):
         return None  # "It must be changed every …": about what the question names
@@ -64,14 +66,18 @@ def off_focus(asks: Asks, answer: str) -> str | None:
     return f"the question asks about the {_bare(phrase)}; the answer does not name it"
 
 
-def _new_figure(asks: Asks, answer: str, times: bool = False) -> bool:
+def _new_figure(asks: Asks, answer: str, times: bool = False, bound: bool = False) -> bool:
     """``answer`` gives a figure the question does not give itself — "above 56 kW" of
     "What particulate limit … above 56 kW?" is its condition, not the limit — and, but
     with ``times`` (an amount asked "how much": "fuel for 48 h"), no time unless the
-    question asks how often or how long: "measured every 6 months" is no dust limit."""
+    question asks how often or how long: "measured every 6 months" is no dust limit;
+    with ``bound``, one stated as a bound ("capped at 0.025 g/kWh", not "lifts at 2
+    m/min": ``lexicon.bound_before``)."""
+    before = pattern("lexicon", "bound_before")
     return any(
         (q.value, q.unit) not in asks.quantities
         and (times or asks.measure is not None or dimension(q.unit) != dimension("h"))
+        and (not bound or before.search(answer[: q.start]) is not None)
         for q in quantities(answer)
     )
 

@@ -34,6 +34,9 @@ def test_a_limit_is_answered_by_a_figure_the_question_does_not_give():
     # a time is no amount of dust
     when = "PM from these engines is measured at least every 6 months [1]."
     assert off_focus(asks, when) is not None
+    # nor a figure of the thing stated as no bound
+    hot = "PM filters on these engines regenerate at 600 °C [1]."
+    assert off_focus(asks, hot) is not None
 
 
 CHARGER = [
