@@ -63,6 +63,12 @@ class InFlight:
             with self._lock:
                 self._tokens.discard(token)
 
+    def reasons(self) -> list[CancelReason | None]:
+        """Why each rpc in flight should stop (None: it goes on), as its token reads now."""
+        with self._lock:
+            tokens = list(self._tokens)
+        return [token.reason for token in tokens]
+
     def cancel_all(self, reason: CancelReason) -> int:
         """Cancel every token, now and to come; returns how many were in flight, once no
         commit of theirs is in progress (none starts after)."""

@@ -46,6 +46,7 @@ from ragcore.agents.generation.llm import OpenAICompatibleGenerator
 from ragcore.agents.perception.agent import PerceptionAgent
 from ragcore.agents.perception.conversation import (
     TurnState,
+    names_a_time,
     summarise,
     turn_state,
     turn_summary,
@@ -101,13 +102,15 @@ def _context(turns: Sequence[Turn]) -> tuple[TurnState, ...]:
     """The conversation a follow-up leans on, newest first: each turn as it was searched,
     with what it named and what its answer introduced, passing over turns answered
     ``no_answer`` that named nothing ("asdf", "ok thanks"): a turn with no subject and no
-    answer does not enter the conversation's state."""
+    answer does not enter the conversation's state. One that named a version ("under
+    the 2021 rule could a supervisor …?") does: a next "and now?" asks it again."""
     kept = []
     for turn in reversed(turns):
-        state = turn_state(turn.rewritten, json.loads(turn.perception), turn.question)
+        summary = json.loads(turn.perception)
+        state = turn_state(turn.rewritten, summary, turn.question)
         # an identifier, not any named entity: "the faq says 30%" names a percentage, no
         # thing a next turn can be about
-        if turn.status != AnswerStatus.NO_ANSWER or state.entities:
+        if turn.status != AnswerStatus.NO_ANSWER or state.entities or names_a_time(summary):
             kept.append(state)
     return tuple(kept)
 

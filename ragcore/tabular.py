@@ -11,7 +11,8 @@ schema, never from a question::
 
     name = "inventory"                      # optional: defaults to the file's stem
     description = "Spare-parts stock per part, model, region and warehouse"
-    time_column = "snapshot_date"           # optional; a date or month column
+    time_column = "snapshot_date"           # optional; a date or month column, or an
+                                            # integer column of years (yearly figures)
 
     [columns]
     part_number = "text"
@@ -35,7 +36,9 @@ schema, never from a question::
     aggregation = "min"
 
 Every declared column is required in every row; columns of the data file that the
-schema does not declare are not loaded.
+schema does not declare are not loaded. An integer time column holds years (``YEARS``,
+checked at load): a table of yearly figures ("year = 1990") answers for years, ranges
+of them and periods made of whole years, and declines a month or a week.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ from ragcore.text.value_words import plural, singular
 from ragcore.types import _Vocabulary
 
 MAX_TABLE_NAME_CHARS = 48
+YEARS = range(1000, 10000)
+"""The values an integer time column may hold: years of four digits."""
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _RESERVED = frozenset({"rowid", "oid", "_rowid_", "value"})  # names the query SQL uses
@@ -200,6 +205,13 @@ class TableSchema:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "columns", MappingProxyType(dict(self.columns)))
+
+    @property
+    def yearly(self) -> bool:
+        """Whether the time column holds years (an integer column): its figures are
+        per year, so a period is read as the years it covers."""
+        column = self.time_column
+        return column is not None and self.columns[column] is ColumnType.INTEGER
 
     @property
     def sql_name(self) -> str:
@@ -483,10 +495,11 @@ def parse_schema(text: str, source: str, *, default_name: str | None = None) -> 
     if time_column is not None:
         if not isinstance(time_column, str) or time_column not in columns:
             raise _unknown_column(source, "time_column", time_column, columns)
-        if not columns[time_column].temporal:
+        if not columns[time_column].temporal and columns[time_column] is not ColumnType.INTEGER:
             raise InvalidInputError(
                 f"{source}: key 'time_column': column {time_column!r} is "
-                f"{columns[time_column]}; the time column must be a date or month column"
+                f"{columns[time_column]}; the time column must be a date or month column, "
+                "or an integer column of years"
             )
     dimensions = tuple(
         _dimension(key, value, columns, source)
@@ -669,6 +682,7 @@ def _unknown_column(
 
 
 __all__ = [
+    "YEARS",
     "Aggregation",
     "ColumnType",
     "Dimension",

@@ -208,6 +208,9 @@ def compile_query(
                 whole_where.append(where[-1])
                 whole_params.append(params[-1])
     dated = (Aggregation.LATEST, Aggregation.EARLIEST)
+    if aggregation in dated and _one_time_each(query, schema, dated_by):
+        # each figure is of one time already: its rows, combined as the measure says
+        aggregation = Aggregation.SUM if measure.aggregation in dated else measure.aggregation
     if query.periods and aggregation in (*dated, Aggregation.SHARE):
         raise InvalidQueryError(f"a comparison of periods cannot be given as {aggregation.value}")
     period_label, period_params = _periods(query, schema, dated_by, where, params, dialect)
@@ -298,18 +301,27 @@ are read from (a quarter from its month: "2026-07" is "2026-Q3")."""
 
 def _bucket(column: str, schema: TableSchema) -> int | None:
     """The ISO text length of ``column`` when it names a period of the time column that
-    is no column of its own ("year"; "month" of a date column), else None."""
+    is no column of its own ("year"; "month" of a date column), else None. A time
+    column of years is its own year and has no months or quarters."""
     if schema.time_column is None or column in schema.columns:
         return None
+    if schema.yearly and column in _BUCKETS and column != "year":
+        raise InvalidQueryError(
+            f"table {schema.name!r} holds years only ({schema.time_column}); "
+            f"it cannot group by {column}"
+        )
     return _BUCKETS.get(column)
 
 
 def _group(column: str, schema: TableSchema) -> str:
     """The SQL of a grouped column: the column, or its year, quarter or month of the time
-    column ("2026", "2026-Q3", "2026-07", stored as ISO text on both stores)."""
+    column ("2026", "2026-Q3", "2026-07", stored as ISO text on both stores); the year of
+    a time column of years is the column."""
     length = _bucket(column, schema)
     if length is None:
         return f'"{column}"'
+    if schema.yearly:
+        return f'"{schema.time_column}"'
     if column == "quarter":
         time = f'"{schema.time_column}"'
         number = f"((CAST(substr({time}, 6, 2) AS INTEGER) + 2) / 3)"
@@ -352,11 +364,31 @@ def _periods(
     return f"CASE {cases} END", labels
 
 
+def _one_time_each(query: TableQuery, schema: TableSchema, dated_by: str | None) -> bool:
+    """Whether every figure of a measure that is its latest (earliest) by its own
+    aggregation is of one time of ``dated_by``: grouped by that column ("the population
+    per year" of a table of years), or periods compared that are one year each of a time
+    column of years ("1990 vs 2000"). The latest rows of each figure are then all its
+    rows, not those of the latest time overall. Asked for in so many words ("the first
+    order ... and on what date": grouped by its date to name it), it stays the one time."""
+    if dated_by is None or query.aggregation is not None:
+        return False
+    if dated_by in query.group_by:
+        return True
+    if not (schema.yearly and dated_by == schema.time_column):
+        return False
+    return (
+        "year" in query.group_by
+        or bool(query.periods)
+        and all(p.start.year == p.end.year for p in query.periods)
+    )
+
+
 def _dated_by(query: TableQuery, schema: TableSchema) -> str | None:
     """The date column the query selects rows by (its ``dated_by``, checked to be a date
     or month column of the schema), else the table's time column."""
     column = query.dated_by
-    if column is None:
+    if column is None or column == schema.time_column:
         return schema.time_column
     if schema.columns.get(column) not in (ColumnType.DATE, ColumnType.MONTH):
         dates = [c for c, k in schema.columns.items() if k in (ColumnType.DATE, ColumnType.MONTH)]
@@ -427,7 +459,12 @@ def _equals(
     return dialect.equals_nocase.format(column=column)
 
 
-def _time_text(bound: date, kind: ColumnType) -> str:
+def _time_text(bound: date, kind: ColumnType) -> str | int:
+    """A time bound as the time column holds it: the ISO date, the month, or (a column
+    of years) the year the day is in; the reader of the question declines a period
+    that is not whole months or years of such a column."""
+    if kind is ColumnType.INTEGER:
+        return bound.year
     return f"{bound.year:04d}-{bound.month:02d}" if kind is ColumnType.MONTH else bound.isoformat()
 
 

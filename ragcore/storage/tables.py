@@ -40,7 +40,7 @@ from ragcore.storage.store import Store
 from ragcore.storage.table_index import index_values
 from ragcore.storage.table_rows import RowFormat, read_rows
 from ragcore.storage.table_values import ValueIndex
-from ragcore.tabular import ColumnType, TableSchema, check_table_name, parse_schema
+from ragcore.tabular import YEARS, ColumnType, TableSchema, check_table_name, parse_schema
 
 FORMATS = {".csv": RowFormat.CSV, ".jsonl": RowFormat.JSONL, ".ndjson": RowFormat.JSONL}
 BATCH_ROWS = 1000
@@ -327,10 +327,26 @@ def _typed(
                     f"does not have (its columns: {', '.join(map(str, row))}); fix the "
                     "schema's [columns] or the file"
                 )
-        yield {
+        typed = {
             column: _value(row.get(column), kind, path, number, column)
             for column, kind in schema.columns.items()
         }
+        if schema.yearly:
+            _check_year(typed, schema, path, number)
+        yield typed
+
+
+def _check_year(row: Mapping[str, Any], schema: TableSchema, path: Path, number: int) -> None:
+    """An integer time column holds years: a value of another size (a count, a day
+    number, "20111") would be read as a year by every period asked, so it is an error."""
+    column = schema.time_column
+    assert column is not None
+    if row[column] not in YEARS:
+        raise InvalidInputError(
+            f"{path}: row {number}, column {column!r}: {row[column]!r} is not a year "
+            f"({YEARS.start} to {YEARS.stop - 1}); the time column {column!r} is an integer "
+            "column, so it holds years; fix the value, or declare another time column"
+        )
 
 
 def _value(raw: object, kind: ColumnType, path: Path, row: int, column: str) -> object:

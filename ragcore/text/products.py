@@ -55,3 +55,19 @@ def _name_pattern(name: str) -> re.Pattern[str]:
         )
     parts = [re.escape(p) for p in _PARTS.findall(name)]
     return re.compile(r"(?<![A-Za-z0-9])" + r"[\s._-]*".join(parts) + r"(?![A-Za-z0-9])", re.I)
+
+
+# A product named by a family and a designation with a digit ("moteus-r4", "moteus c1").
+_DESIGNATED = re.compile(r"^(?P<family>[A-Za-z][\w]*?)[\s_-]+(?P<designation>\w*\d\w*)$")
+
+
+def sibling_named(name: str, text: str) -> str | None:
+    """A sibling of product ``name`` that ``text`` names while it does not name ``name``
+    itself: the same family with another designation ("moteus-c1" for "moteus-r4"), as
+    written; None when ``name`` has no designation, or ``text`` names it or no sibling."""
+    m = _DESIGNATED.match(name)
+    if m is None or names_in(name, text):
+        return None
+    family = re.escape(m.group("family"))
+    other = re.search(rf"(?<![\w-]){family}[\s_-]+(\w*\d\w*)\b", text, re.IGNORECASE)
+    return other.group(0) if other else None

@@ -214,6 +214,27 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     return _find(text, _rules())
 
 
+def _glued_to_a_code(masked: str, m: re.Match[str], rules: _Rules) -> bool:
+    glued = len(m.group(2)) == 1 and m.group(0)[len(m.group(1))].isalpha()
+    if not glued:
+        return False
+    before = masked[m.start() - 1] if m.start() else " "
+    if before == "-" and _glued_range_end(masked, m):
+        return False
+    return (
+        before.isalnum() or before in "-./_" or bool(rules.label_before.search(masked[: m.start()]))
+    )
+
+
+def _glued_range_end(masked: str, m: re.Match[str]) -> bool:
+    """The second figure of a range written glued ("0-5V", "5-30s", "12V-56V"): a lower
+    number before the hyphen, bare or in the same unit; "LEAP-1A" and "940-0128A" end
+    codes."""
+    unit = re.escape(m.group(2))
+    start = re.search(rf"(?<![\w.-])(\d+(?:\.\d+)?)(?:{unit})?-$", masked[: m.start()])
+    return start is not None and float(start.group(1)) < _value(m.group(1))
+
+
 def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
     masked = mask_identifiers(text)
     table = rules.table
@@ -227,6 +248,9 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
         or not m.group(0)[len(m.group(1))].isalpha()
         or _glued(masked, m, rules)
         if m.group(2) not in table.not_as_written  # amperes are "A": "5 a.m." is a time
+        # A one-letter unit written against its figure ("75A", "44V") is no unit where
+        # the figure ends a code ("940-0128A", "v3.6A") or numbers a label ("Figure 3A").
+        if not _glued_to_a_code(masked, m, rules)
         # "Rev. 2 runs 1.5 % NaOH": a label's number followed by a verb is no figure.
         if not (
             m.group(2).lower() in table.verbs and rules.label_before.search(masked[: m.start()])

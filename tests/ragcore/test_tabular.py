@@ -80,7 +80,10 @@ def test_a_schema_file_declares_columns_dimensions_and_measures(tmp_path):
             ('[dimensions.zone]\ncolumn = "region"', '[dimensions.zone]\ncolumn = "zone"'),
             r"key 'dimensions.zone.column' names column 'zone'",
         ),
-        (('time_column = "day"', 'time_column = "qty"'), r"time column must be a date or month"),
+        (
+            ('time_column = "day"', 'time_column = "usage"'),
+            r"time column must be a date or month column, or an integer column of years",
+        ),
         (('time_column = "day"', 'time_column = "when"'), r"key 'time_column' names column 'when'"),
         (('qty = "integer"', 'qty = "int"'), r"key 'columns.qty': unknown type 'int'"),
         (('qty = "integer"', 'rowid = "integer"'), r"key 'columns.rowid'"),

@@ -184,11 +184,14 @@ export function citationPlace(c) {
   return [place(c.section, c.firstPage, c.lastPage), c.knowledgeBase, c.updatedAt].filter(Boolean).join(" · ");
 }
 
-// The sentences of the answer that cite [n], without their citation marks.
+// The sentences of the answer's statements that cite [n], without their citation marks.
+// A statement runs from the marks before it to its own and may hold several sentences
+// cited once ("Error E4027 means … Check the accumulator … [1]."): each is picked out.
 function citing(text, number) {
   return text
-    .split(/(?<=[.!?](?:\s*\[\d+\])*)\s+/)
-    .filter((sentence) => sentence.includes(`[${number}]`))
+    .split(/(?<=\[\d+\][.!?]?)\s+/)
+    .filter((statement) => statement.includes(`[${number}]`))
+    .flatMap((statement) => statement.split(/(?<=[.!?])\s+/))
     .map((sentence) => sentence.replace(/\s*\[\d+\]/g, "").trim())
     .filter(Boolean);
 }

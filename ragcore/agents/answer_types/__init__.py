@@ -267,6 +267,10 @@ def sibling_keys(asks: Asks, text: str) -> tuple[str, ...]:
     asked = [t for t in asks.named_terms if _is_key(t)]
     if not asked or any(_names_term(t, text) for t in asked):
         return ()
+    if asks.answer_type == AnswerType.MEANING and asks.signals and enters(asks.signals, text):
+        # An entry of the asked signal is about the signal, whatever keys it names
+        # ("fault 39 in servo_stats": "- "39 (outside bounds)": servopos.position_min …").
+        return ()
     return tuple(k for k in named_keys(text) if k not in asks.named_terms)
 
 
@@ -343,3 +347,19 @@ def of_kind(document: DocumentInfo, kind: str) -> bool:
     (``Asks.documents``: "manual", "directive"): its type, id, title or source names it."""
     named = set(terms(f"{document.doc_type} {document.id} {document.title} {document.source}"))
     return set(terms(kind)) <= named
+
+
+def enters(signals: Sequence[str], text: str) -> bool:
+    """``text`` is an entry of each of ``signals``: it opens with it (after a bullet or a
+    quote) or names it as a label ("39 (outside bounds)", "50 = On battery", "T:"), not
+    in passing ("a 39 mm bolt")."""
+    return bool(signals) and all(_entry(signal).search(text) for signal in signals)
+
+
+@functools.lru_cache(maxsize=256)
+def _entry(signal: str) -> re.Pattern[str]:
+    said = re.escape(signal)
+    return re.compile(
+        rf"^[\s\-*•\"'`]*{said}(?![\w.-])|(?<![\w.-]){said}[\"'`]?\s*(?:[:=(]|-\s)",
+        0 if any(c.isupper() for c in signal) else re.IGNORECASE,
+    )

@@ -1,6 +1,7 @@
 """Whether a text says what a thing is for, for a question asking it (``AnswerType.PURPOSE``:
 "what is upssched actually for?", "what's the hems section in evcc.yaml for?"): a sentence
-that names the thing — every distinctive word of it, or a pronoun standing for it — and
+that names the thing — every distinctive word of its name, the kind of thing it is aside
+("section", ``lexicon.thing_kinds``), or a pronoun standing for it — and
 states what it does or is for (``lexicon.gives_purpose``: "upssched is a helper for upsmon
 that will invoke commands"). A sentence on the configuration file the section sits in, or
 one that names the thing and says nothing of its use ("now that upssched knows how the
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ragcore.agents.perception.asks import AnswerType, Asks
+from ragcore.agents.reading import term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.lexicon import pattern
 from ragcore.text.sentences import split_sentences
@@ -26,7 +28,9 @@ def no_purpose(asks: Asks, text: str) -> str | None:
     """Why ``text`` does not say what the asked thing is for, or None."""
     if asks.answer_type != AnswerType.PURPOSE or asks.focus is None:
         return None
-    wanted, gives = asks.focus.wanted, pattern("lexicon", "gives_purpose")
+    # the thing's name, not the kind of thing it is ("the modbusproxy section")
+    named = asks.focus.wanted - term_set("thing_kinds")
+    wanted, gives = named or asks.focus.wanted, pattern("lexicon", "gives_purpose")
     for start, end in split_sentences(text):
         sentence = text[start:end]
         said = families(terms(sentence))

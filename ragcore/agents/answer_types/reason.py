@@ -47,7 +47,8 @@ def _other_thing(asks: Asks, clause: str) -> bool:
     """``clause`` states the change of another thing than the question's: the part of it
     that states the change names the head of a word pair the question asks about
     ("inspection interval") with another describing word ("the seal interval was
-    shortened"), and the clause never names the question's."""
+    shortened") that the question does not use elsewhere either, and the clause never
+    names the question's."""
     changing = [p for p in clause.split(",") if set(terms(p)) & _changes()]
     if not changing:
         return False
@@ -61,7 +62,13 @@ def _other_thing(asks: Asks, clause: str) -> bool:
             continue
         if in_family(modifier, families(said)):
             continue
-        if any(h == head and m != modifier and m not in generic for m, h, _ in stated):
+        # A describing word the question uses itself names the same thing: "the seal
+        # interval was shortened" is the change of "the seal replacement interval".
+        asked = families(asks.content_terms)
+        if any(
+            h == head and m != modifier and m not in generic and not in_family(m, asked)
+            for m, h, _ in stated
+        ):
             return True
     return False
 

@@ -13,10 +13,14 @@ sentence on the power input that never says protected (``Asks.state``), nor "wil
 apcsmart driver work with it?" by the settings written out ("[myups] driver = apcsmart …
 cable = 940-0095B", ``lexicon.config_block``), nor "Can I install the URCap on PolyScope
 5.0?" by a sentence that gives no version (``Asks.versions``). A yes/no clause that leans on the
-sentences before it ("Is it broken?") has no relation of its own and is not tested."""
+sentences before it ("Is it broken?") has no relation of its own and is not tested. A
+situation asked of "it" ("does it matter which way round the CT is clipped on?",
+``Asks.impersonal``) is decided by a sentence saying the judging word of "it" ("it does
+not matter")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ragcore.agents.perception.asks import AnswerType, Asks
@@ -53,6 +57,8 @@ def decides(asks: Asks, sentence: str) -> bool:
     condition is a version (``Asks.versions``) only by a sentence giving a version."""
     if pattern("lexicon", "config_block").match(sentence):
         return False  # settings written out state no relation
+    if asks.impersonal and _judged_of_it(asks.impersonal, sentence):
+        return True  # "it does not matter" for "does it matter which way round …?"
     said = families(terms(sentence)) | {verb_root(t) for t in terms(sentence)}
     stated = [in_family(t, said) or verb_root(t) in said for t in asks.relation]
     if asks.together:
@@ -69,6 +75,15 @@ def decides(asks: Asks, sentence: str) -> bool:
         return True
     asked = {dimension(unit) for _, unit in asks.quantities}
     return bool(asked & {dimension(q.unit) for q in quantities(sentence)})
+
+
+def _judged_of_it(word: str, sentence: str) -> bool:
+    """``sentence`` says of "it" the word that judges the asked situation ("it does not
+    matter", "it is not safe"), within a few words."""
+    return (
+        re.search(rf"\bit\b(?:\s+[\w']+){{0,3}}?\s+{re.escape(word)}s?\b", sentence, re.I)
+        is not None
+    )
 
 
 def says(term: str, text: str) -> bool:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ragcore.agents.answer_types import (
+    enters,
     named_keys,
     other_code,
     sibling_keys,
@@ -77,11 +78,13 @@ from ragcore.agents.perception.asks import (
     read_asks,
 )
 from ragcore.agents.perception.model import Constraints, Perception
+from ragcore.agents.perception.time import TimeConstraint
+from ragcore.agents.reading import content_terms, word_pairs
 from ragcore.agents.reading import identifiers as identifiers_in
-from ragcore.agents.reading import word_pairs
 from ragcore.text.families import families, in_family
 from ragcore.text.identifiers import ENTITY_PATTERNS
-from ragcore.text.lexicon import pattern, words
+from ragcore.text.lexicon import WordSet, pattern, words
+from ragcore.text.products import sibling_named
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
@@ -100,6 +103,7 @@ SIMILARITY_WEIGHT = 1.0
 _QUESTION = re.compile(r"\?\s*(?:\[\d+\]\s*)*[\"')\]]*$")
 IDENTIFIER_WEIGHT = 3.0  # a question's model number or error code matters most
 CODE_LABELS = frozenset({"ERROR_CODE", "PART_NUMBER"})
+_INSTRUCTION_VERBS = WordSet("lexicon", "instruction_verbs")
 # Words of the comparison itself, not of what is compared: a side's sentence lacks them.
 _COMPARISON_WORDS = frozenset(terms("versus compare comparison much powerful max maximum"))
 # A sentence that starts by pointing back at a subject named earlier in its document.
@@ -287,7 +291,7 @@ class ExtractiveGenerator:
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(evidence, perception, wanted)
         else:
-            identifiers = _question_identifiers(perception)
+            identifiers = _question_identifiers(perception) | _numbered(perception, evidence)
             codes = _question_identifiers(perception, CODE_LABELS)
             sentences = [
                 s
@@ -335,10 +339,19 @@ class ExtractiveGenerator:
             candidates = [
                 s
                 for s in relevant
-                if addresses(wanted_attributes, s.text) and not table.contrast(asks.terms, s.text)
+                if _addresses_an_ask(asks, s.text) and not table.contrast(asks.terms, s.text)
             ]
             # Sentences about the subject (its model or code), relevant by words or not.
             about = [s for s in sentences if s.identifiers >= 0.5] if identifiers else relevant
+            if asks.answer_type == AnswerType.MEANING and asks.signals:
+                # What a code or a numbered signal means is told by its entry ("- "39
+                # (outside bounds)": servopos.position_min … are not configured"), which
+                # shares few of the question's words: the sentences that open an entry
+                # of every asked signal are about it.
+                about = [
+                    *about,
+                    *(s for s in sentences if s not in about and enters(asks.signals, s.text)),
+                ]
             # Of the kind asked for, when any is (a figure, the code's meaning, a part
             # number). A code's meaning or a part number is looked for among all the
             # sentences about the subject, not only those sharing words; a figure is not (a
@@ -391,7 +404,7 @@ class ExtractiveGenerator:
 
             def fits(s: _Sentence) -> bool:
                 return (
-                    addresses(wanted_attributes, s.text)
+                    _addresses_an_ask(asks, s.text)
                     and not table.contrast(asks.terms, s.text)
                     and not unmet(asks, named, _read_on(s, asks), s.evidence.text)
                     and not unnamed_signal(asks, f"{s.lead} {s.context} {s.text}", quoted=True)
@@ -480,6 +493,12 @@ class ExtractiveGenerator:
             # fits answers instead, when one does.
             # Nor does a program's status printout ("APC : … LINEV : 123.0 Volts …").
             fitting = [s for s in fitting if not unbound_cells(s.text)] or fitting
+            # Not a sentence naming a sibling of the asked product in its place (a
+            # table's "Name: moteus-c1; Abs Max Voltage: 51V" row for the moteus-r4,
+            # whose row is in the same chunk): its figures are the sibling's.
+            fitting = [
+                s for s in fitting if not any(sibling_named(p, _said(s)) for p in asks.products)
+            ] or fitting
             if asks.answer_type == AnswerType.YES_NO and asks.relation:
                 # A yes/no question is answered by a sentence that states the asked
                 # relation or its negation (``verdict``), when one does; the subject may
@@ -513,7 +532,19 @@ class ExtractiveGenerator:
                 if not adds_nothing(asks, s.text) and not other_condition(asks, s.text)
             ]
             fallback = [s for s in fallback if not _leans_on_a_block(s)] or fallback
-            statements = self._best(fitting or fallback, asks.answer_type, question)
+            chosen = fitting or fallback
+            if asked.time is not None and not asked.latest:
+                chosen = _in_period(chosen, asked.time)
+            elif not (asked.history or asks.documents):
+                chosen = _current(chosen)
+            statements = self._best(chosen, asks.answer_type, question)
+            # Not a yes/no question judging each against a figure it gives ("are the
+            # AC-75 and the AC-110 above the 85 dB(A) action level?"): each side's own
+            # figure does not say where the limit is stated.
+            judged = asks.form == QuestionForm.YES_NO and bool(asks.quantities)
+            sides = [] if judged else _sides_asked(perception, identifiers)
+            if statements and len(sides) > 1:
+                statements = self._each_side(sides, chosen, asks, question)
             if statements and len(asks.parts) > 1:
                 statements += _for_parts(asks, statements, about if identifiers else sentences)
             unaddressed = wanted_attributes and not any(
@@ -627,14 +658,41 @@ class ExtractiveGenerator:
         if kind == AnswerType.PROCEDURE and chosen:
             # a procedure: its steps, from the best sentence's paragraph
             return [_cite(chosen[0], steps=True)]
+        if kind == AnswerType.MEANING and chosen:
+            chosen[0] = _with_remedy(chosen[0])
         if kind == AnswerType.OPTIONS and chosen and not lists_options(chosen[0].text):
             # the choices, from the sentence after the best one that lists them
             return [_cite(replace(chosen[0], steps=_through_options(chosen[0])), steps=True)]
         return [_cite(s) for s in chosen]
 
+    def _each_side(
+        self,
+        sides: Sequence[tuple[str, frozenset[str]]],
+        sentences: list[_Sentence],
+        asks: Asks,
+        question: str,
+    ) -> list[Statement]:
+        """The same thing asked of each model named side by side ("What does E1102 mean
+        on the CP-200 and on the CP-350?"): the best answer about each, from its own
+        document, named by it; a side none answers is left out (the validator names it)."""
+        out: list[Statement] = []
+        for side, mine in sides:
+            own = [s for s in sentences if _about_side(mine, s.subjects)]
+            if own:
+                best = self._band(own, asks.answer_type, question)[0]
+                labelled = _cite(best, label=_as_written(side, best.evidence))
+                if labelled.text not in (o.text for o in out):
+                    out.append(labelled)
+        return out
+
     def _compare(self, evidence, perception, wanted) -> list[Statement]:
         """The best sentence about each side, then the relation the question asks for."""
         units = perception.constraints.units + perception.asks.attribute_units
+        asked_by = perception.asks.comparison
+        if asked_by is not None and asked_by.difference and not units:
+            # "How much heavier is …?" with no unit of what is compared: any two figures
+            # of the sides would do, and none answers it.
+            return []
         side_terms = {side: set(terms(side)) for side in perception.sides}
         asked_pairs = {(a, b) for a, b, _ in perception.asks.pairs}
         comparatives = self._attributes.comparatives
@@ -696,9 +754,14 @@ def _as_written(side: str, e: Evidence) -> str:
     the question wrote it."""
     wanted = "".join(terms(side))
     text = f"{e.document.title}. {e.text}"
-    for _, start, end in identifiers_in(text):
-        if "".join(terms(text[start:end])) == wanted:
-            return text[start:end]
+    found = [text[start:end] for _, start, end in identifiers_in(text)]
+    for name in found:
+        if "".join(terms(name)) == wanted:
+            return name
+    if wanted.isdigit():  # a model named by its number: "737" of the B737-800's manual
+        for name in found:
+            if _numbers(wanted, "".join(terms(name))):
+                return name
     return side
 
 
@@ -1109,6 +1172,124 @@ def _singular(term: str) -> str:
     return term[:-3] if term.endswith("ing") and len(term) > 6 else term
 
 
+def _sides_asked(
+    perception: Perception | None, identifiers: set[str]
+) -> list[tuple[str, frozenset[str]]]:
+    """The models a question asks the same thing of (``Perception.asked_sides``, else
+    its models side by side), each with its terms, when every one is a model the
+    question names by a pattern (``identifiers``)."""
+    if perception is None:
+        return []
+    named = perception.asked_sides or perception.asks.side_by_side
+    sides = [(side, frozenset(terms(side))) for side in named]
+    numbered = set(perception.numbered_models)
+    if not all(mine and (mine <= identifiers or side in numbered) for side, mine in sides):
+        return []
+    return sides
+
+
+def _addresses_an_ask(asks: Asks, text: str) -> bool:
+    """``text`` addresses the attributes asked, or, of a question joining asks
+    (``Asks.parts``: "the standby power rating and its fuel consumption"), answers one
+    of them: each part is answered by a sentence of its own (``_for_parts``)."""
+    if addresses(asks.attributes, text):
+        return True
+    return len(asks.parts) > 1 and any(answers_part(p, asks.parts, text) for p in asks.parts)
+
+
+def _in_period(sentences: list[_Sentence], period: TimeConstraint) -> list[_Sentence]:
+    """Of sentences that answer, those of documents dated in the period the question
+    names, when any are ("Which engine oil did the 2019 GX-500 manual specify?": the
+    2019 revision, not the 2025 one), as the validator holds the answer to it."""
+
+    def dated_in(s: _Sentence) -> bool:
+        when = s.evidence.document.updated_at
+        return (
+            when is not None
+            and (period.start is None or when >= period.start)
+            and (period.end is None or when <= period.end)
+        )
+
+    return [s for s in sentences if dated_in(s)] or sentences
+
+
+def _with_remedy(s: _Sentence) -> _Sentence:
+    """A code's meaning read on through what its entry says to do, the sentence after
+    it in its paragraph opening with an instruction verb and naming no code ("Error
+    E2210 means the discharge temperature exceeded 105 °C. Clean the cooler and check
+    the oil level before restarting."): a technician reporting a code asks both."""
+    if s.then or not s.steps:
+        return s
+    after = s.steps[0]
+    first = re.match(r"\W*([A-Za-z]+)", after)
+    if first is None or first.group(1).lower() not in _INSTRUCTION_VERBS.words():
+        return s
+    if any(m.group("code") for m in pattern("lexicon", "asked_signal").finditer(after)):
+        return s
+    return replace(s, then=after)
+
+
+def _current(sentences: list[_Sentence]) -> list[_Sentence]:
+    """Of sentences that answer, none of a document that a more authoritative one, no
+    older, contradicts or makes precise about the same thing (two content words in
+    common; half of the older sentence's when it gives no figure): the help desk's FAQ
+    ("Run the GX-500 … at 30 % load") gives way to the manual ("… at least 40 % load"),
+    "the hydraulic pressure dropped too low" to "… fell below 150 bar", as the validator
+    would hold the FAQ outranked. Not when the question asks about a time, an earlier
+    version or a kind of document (the caller's test)."""
+
+    def outranks(t: _Sentence, s: _Sentence) -> bool:
+        new, old = t.evidence.document, s.evidence.document
+        if (
+            new.id == old.id
+            or new.authority <= old.authority
+            or new.updated_at is None
+            or old.updated_at is None
+            or new.updated_at < old.updated_at
+            or not t.subjects & s.subjects
+        ):
+            return False
+        said = set(content_terms(s.text)) - model_terms(terms(s.text))
+        common = said & set(content_terms(t.text))
+        if len(common) < 2:
+            return False
+        theirs = {(q.value, q.unit) for q in quantities(t.text)}
+        mine = {(q.value, q.unit) for q in quantities(s.text)}
+        if not mine:  # a figure where the older one, saying mostly the same, gives none
+            return bool(theirs) and 2 * len(common) >= len(said)
+        shared = {u for _, u in mine} & {u for _, u in theirs}
+        return bool(shared) and not theirs & mine  # another figure in the same unit
+
+    outranked = {
+        s.evidence.document.id for s in sentences if any(outranks(t, s) for t in sentences)
+    }
+    kept = [s for s in sentences if s.evidence.document.id not in outranked]
+    return kept or sentences
+
+
+def _numbered(perception: Perception | None, evidence: Sequence[Evidence]) -> set[str]:
+    """The models of the evidence's documents the question names by a bare number
+    (``Perception.numbered_models``: "the 737" for the B737-800), as terms."""
+    if perception is None or not perception.numbered_models:
+        return set()
+    models = set().union(*(_document_models(e) for e in evidence))
+    return {m for n in perception.numbered_models for m in models if _numbers(n, m)}
+
+
+def _numbers(number: str, model: str) -> bool:
+    """Whether a bare ``number`` ("737") is the number of ``model`` as terms ("b737800"):
+    its digits there, not inside a longer number."""
+    return re.search(rf"(?<!\d){re.escape(number)}", model) is not None
+
+
+def _about_side(side: frozenset[str], subjects: AbstractSet[str]) -> bool:
+    """A sentence about ``subjects`` is about the side: it names each of its terms, a
+    bare number as the number of a model ("737" of "b737800")."""
+    return all(
+        t in subjects or (t.isdigit() and any(_numbers(t, s) for s in subjects)) for t in side
+    )
+
+
 def _question_identifiers(perception: Perception | None, labels=None) -> set[str]:
     """The question's model numbers and codes (of ``labels``) as terms ("CP-200" → "cp200")."""
     if perception is None:
@@ -1204,7 +1385,10 @@ def _relation(
     )
     n, m = we.evidence.number, le.evidence.number
     cites = f"[{n}]" if n == m else f"[{n}][{m}]"
-    text = f"The {winner} {phrase} than the {loser} ({wv:g} {unit} vs {lv:g} {unit}) {cites}."
+    text = f"The {winner} {phrase} than the {loser} ({wv:g} {unit} vs {lv:g} {unit})"
+    if asked.difference:  # "how much louder?": by the difference, worked out
+        text += f", which makes it {round(abs(wv - lv), 6):g} {unit} {word[0]}"
+    text += f" {cites}."
     return Statement(text, tuple(dict.fromkeys((n, m))))
 
 

@@ -130,6 +130,9 @@ class Comparison:
     phrase: str | None
     """"is louder", "has more pressure"; None when "more" is about no figure ("more
     often" is about an interval)."""
+    difference: bool = False
+    """How far apart the figures are is asked too ("how much louder …?",
+    ``lexicon.asks_difference``)."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +241,9 @@ class Asks:
     (``lexicon.states_together``), not only what each can do."""
     goal: str | None = None
     """For a how-to question, the verb of what the asker wants done, as a term ("How do I
-    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``), None when it is a
+    make the ODrive home itself …?": "home"; ``lexicon.asks_how_to``); for a why question
+    about doing something, the verb of what is done ("why would I need to debounce …?";
+    ``lexicon.asks_why_doing``); None when it is a
     verb that only says "do it" or find out ("check", ``lexicon.light_goals``) or none is
     read: an answer whose sources never say it
     gives a step for another goal while a source that does was at hand."""
@@ -263,6 +268,11 @@ class Asks:
     """For a yes/no question whether a thing is in a state ("Is the power input
     protected if …?"; ``lexicon.asks_participle``), the state as a term ("protect"): a
     sentence deciding it says that state or its negation (``answer_types.verdict``)."""
+    impersonal: str | None = None
+    """For a yes/no question asked of "it" about a whole situation ("does it matter which
+    way round the CT is clipped on?", "is it safe to …?"; ``lexicon.asks_impersonal``),
+    the word that judges it ("matter", "safe"): "it does not matter" decides it, however
+    few of the situation's words it repeats (``answer_types.verdict``)."""
     options: tuple[str, ...] = ()
     """The command-line options it names ("-k", "-R", "--braking-resistor";
     ``lexicon.named_option``), dashes as hyphens: a manual page lists many in one chunk,
@@ -380,6 +390,12 @@ _FOCUS_FORMS = (
         r"(?:\s+(?:of|for|on|in|at|under|from|with)\s[^?]*?)?\s+(?:is|are|was|were)\s",
         re.IGNORECASE,
     ),
+    # "what do I set the encoder cpr to?": the setting whose value is asked
+    re.compile(
+        r"^\s*what\s+(?:do|should|must)\s+(?:i|we|you)\s+(?:set|put)\s+(?:the\s+)?"
+        r"(?P<focus>[^?]+?)\s+(?:to|at)\s*\?",
+        re.IGNORECASE,
+    ),
     _HOW_MUCH_OF,
     _HOW_MUCH_DOES,
     # "How many tools does the VMC-600 hold?"
@@ -467,13 +483,16 @@ def read_asks(
     names = {name for name, _, _ in identifiers(question)} - question_codes
     measure = _measure(question)
     asked = _asked_attributes(question, table)
-    answer_type = _answer_type(question, form, measure, asked, action)
+    answer_type = _answer_type(question, form, measure, asked, action, models)
     signals = _signals(question, answer_type)
     if answer_type == AnswerType.ANY and not signals and _diagnosis(question):
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
         # it asks what the signal says (``signals``), which its meaning answers.
         answer_type = AnswerType.CAUSE
-    focus = _focus(question) or _purpose_focus(question)
+    # "what's the point of X?" asks about X, not about a point
+    purpose = _purpose_focus(question)
+    focus = purpose if answer_type == AnswerType.PURPOSE and purpose else _focus(question)
+    focus = focus or purpose
     to_set = (
         form == QuestionForm.VALUE
         and not _asks_default(question, form)
@@ -522,10 +541,11 @@ def read_asks(
         together=form == QuestionForm.YES_NO and _together(question),
         switch=_switch(question) if form == QuestionForm.VALUE else None,
         to_set=to_set,
-        goal=_goal(question) if answer_type == AnswerType.PROCEDURE else None,
+        goal=_goal(question, answer_type),
         versions=_versions(question) if form == QuestionForm.YES_NO else (),
         variants=named_variants(question),
         state=_state(question) if form == QuestionForm.YES_NO else None,
+        impersonal=_impersonal(question) if form == QuestionForm.YES_NO else None,
         which=_which(question) if form == QuestionForm.VALUE else None,
         parts=_parts(question, table, models),
         set_value=_set_value(question),
@@ -561,6 +581,12 @@ def _state(question: str) -> str | None:
     m = pattern("lexicon", "asks_participle").match(asked_sentence(question))
     found = terms(m.group("participle")) if m else []
     return found[0] if found else None
+
+
+def _impersonal(question: str) -> str | None:
+    """The word that judges a situation asked of "it" (``Asks.impersonal``)."""
+    m = pattern("lexicon", "asks_impersonal").search(yes_no_clause(question) or question)
+    return m.group("word").lower() if m else None
 
 
 def _which(question: str) -> tuple[str, str] | None:
@@ -600,6 +626,20 @@ _CLAUSE_WORDS = WordSet("lexicon", "clause_words")
 _QUESTION_STARTS = WordSet("lexicon", "question_starts")
 
 
+_WHAT_IS = re.compile(
+    r"\s*(?:what|which)(?:\s*['’]s|s|\s+is|\s+are)\s+(?=(?:the|its|their)\s)", re.IGNORECASE
+)
+_POSSESSIVES = frozenset({"its", "their"})
+_DETERMINERS = frozenset({"the", "its", "their", "a", "an"})
+
+
+def _first_word(text: str) -> str:
+    """The first word of ``text``, lower case, without what follows an apostrophe
+    ("where's" → "where")."""
+    found = re.match(r"\W*(\w+)", text)
+    return found.group(1).lower() if found else ""
+
+
 def _parts(
     question: str, table: AttributeTable, models: Sequence[tuple[str, int, int]]
 ) -> tuple[AskedPart, ...]:
@@ -615,9 +655,18 @@ def _parts(
         return ()
     if any(t.split()[0].lower() in _PART_QUALIFIERS for t in texts[1:]):
         return ()  # "… in the manual and in the AD": where one thing is asked, twice
-    said = [w.lower() for w in re.findall(r"\w+", asked)]
+    # "what's the kVA rating and the fuel burn at full load?": things joined after its
+    # opening "what is the" and no other verb are a fragment's asks ("its" there is
+    # no pronoun but says whose); not "What is cleaned and disinfected?"
+    opened = _WHAT_IS.match(asked)
+    said = [w.lower() for w in re.findall(r"\w+", asked[opened.end() if opened else 0 :])]
+    if opened:
+        said = [w for w in said if w not in _POSSESSIVES]
+        # each later ask a thing of its own: "the fuel burn", "its fuel consumption"
+        if any(_first_word(t) not in _PART_OPENERS | _DETERMINERS for t in texts[1:]):
+            opened, said = None, [w.lower() for w in re.findall(r"\w+", asked)]
     fragment = not any(w in _CLAUSE_WORDS or w in _QUESTION_STARTS for w in said)
-    if not fragment and any(t.split()[0].lower() not in _PART_OPENERS for t in texts[1:]):
+    if not fragment and any(_first_word(t) not in _PART_OPENERS for t in texts[1:]):
         # "What coolant concentration and spindle lube size does the MX-20 need?": things
         # joined before the question's verb are two asks; "cleaned and disinfected",
         # "comes with the washer and filler", "between 2017 and 2022" are one
@@ -641,7 +690,17 @@ def _parts(
     if not all(keys):
         return ()  # "…, and how?": a part with no words of its own asks no thing apart
     return tuple(
-        AskedPart(text, key, table.asked_in(text)) for text, key in zip(texts, keys, strict=True)
+        AskedPart(text, key, _part_attributes(text, table))
+        for text, key in zip(texts, keys, strict=True)
+    )
+
+
+def _part_attributes(text: str, table: AttributeTable) -> tuple[Attribute, ...]:
+    """The attributes a part names by their words, else by a unit of theirs ("the kVA
+    rating": a power)."""
+    named = units_named(text)
+    return table.asked_in(text) or tuple(
+        a for a in table.attributes if any(u in a.units for u in named)
     )
 
 
@@ -708,7 +767,8 @@ def _form(question: str) -> QuestionForm:
     again …?", "I've only got the grey cable - will the driver work with it?"); not a
     question whose last clause asks with a wh-word ("can't reach the roboRIO, what do I
     try next?" asks what)."""
-    form = next((f for f, p in _FORM_PATTERNS if p.match(question)), QuestionForm.VALUE)
+    opening = asking_clause(question)  # the form is read where the asking opens
+    form = next((f for f, p in _FORM_PATTERNS if p.match(opening)), QuestionForm.VALUE)
     if form not in (QuestionForm.VALUE, QuestionForm.YES_NO):
         return form
     last = _CLAUSES.split(asked_sentence(question))[-1]
@@ -746,11 +806,17 @@ def _together(question: str) -> bool:
     return pattern("lexicon", "asks_together").search(clause) is not None
 
 
-def _goal(question: str) -> str | None:
-    m = pattern("lexicon", "asks_how_to").search(asked_sentence(question))
+def _goal(question: str, answer_type: AnswerType) -> str | None:
+    """The verb of what a how-to question wants done, or of what a why question asks
+    the reason for doing ("why would I need to debounce the limit switch inputs?")."""
+    kinds = {AnswerType.PROCEDURE: "asks_how_to", AnswerType.REASON: "asks_why_doing"}
+    if answer_type not in kinds:
+        return None
+    m = pattern("lexicon", kinds[answer_type]).search(asked_sentence(question))
     if m is None:
         return None
-    found = terms(m.group("goal"))
+    # "re-read", "power-cycle": the verb is the last part of a word written with its prefix
+    found = terms(m.group("goal"))[-1:]
     skip = STOPWORDS | term_set("generic") | term_set("doing") | term_set("question_verbs")
     skip |= term_set("light_goals")  # "How do I check if …?": what is wanted comes after
     return found[0] if found and found[0] not in skip else None
@@ -801,12 +867,13 @@ def _comparison(question: str, table: AttributeTable) -> Comparison | None:
     if found is None:
         return None
     word, direction = found
+    difference = pattern("lexicon", "asks_difference").search(question) is not None
     if word not in ("more", "less", "fewer"):
-        return Comparison(word, direction, f"is {word}")
+        return Comparison(word, direction, f"is {word}", difference)
     after = re.search(rf"\b{word}\s+(\w+)", question.lower())
     if after is None or not attribute_units(after.group(1)):
-        return Comparison(word, direction, None)
-    return Comparison(word, direction, f"has {word} {after.group(1)}")
+        return Comparison(word, direction, None, difference)
+    return Comparison(word, direction, f"has {word} {after.group(1)}", difference)
 
 
 def _answer_type(
@@ -815,6 +882,7 @@ def _answer_type(
     measure: Measure | None,
     asked: tuple[Attribute, ...],
     action: Action | None,
+    models: Sequence[tuple[str, int, int]] = (),
 ) -> AnswerType:
     """The kind of answer the question's form fixes, first match wins: a yes/no or why
     form, a how-many count, a code's meaning, a part number, steps, a figure of an
@@ -826,9 +894,14 @@ def _answer_type(
         return AnswerType.REASON
     if measure == Measure.COUNT:
         return AnswerType.COUNT
-    if _WHERE.match(question):
+    if _WHERE.match(asking_clause(question)):
         return AnswerType.PLACE
-    if _MEANING.search(question) or _what_it_is(question) or _terse_signal(question):
+    if (
+        _MEANING.search(question)
+        or _what_it_is(question)
+        or _terse_signal(question)
+        or _reports_a_code(question, models)
+    ):
         return AnswerType.MEANING
     if _PART_NUMBER.search(question):
         return AnswerType.PART_NUMBER
@@ -852,9 +925,14 @@ def _purpose_focus(question: str) -> Focus | None:
     (``lexicon.asks_purpose``, ``lexicon.asks_function``),
     as a focus: its distinctive terms, names and generic words aside."""
     asked = asked_sentence(question)
-    m = pattern("lexicon", "asks_purpose").match(asked) or pattern(
-        "lexicon", "asks_function"
-    ).match(asked)
+    m = next(
+        (
+            found
+            for name in ("asks_purpose", "asks_function", "asks_purpose_of")
+            if (found := pattern("lexicon", name).match(asked))
+        ),
+        None,
+    )
     if m is None:
         return None
     phrase = terms(m.group("focus"))
@@ -866,6 +944,19 @@ def _terse_signal(question: str) -> bool:
     """ "roboRIO status light blinking 3 times?": a signal named by its count, alone —
     its meaning (``lexicon.terse_signal``)."""
     return pattern("lexicon", "terse_signal").match(asked_sentence(question)) is not None
+
+
+def _reports_a_code(question: str, models: Sequence[tuple[str, int, int]] = ()) -> bool:
+    """ "ac110 throwing E2215", "getting E5120 on it now": a turn that names a code and
+    nothing else but models and the words reporting it (``lexicon.reports_a_code``)
+    asks what the code means; "E2215 reset?" asks something else. A model perception
+    read (``models``: "(A320)") is no code."""
+    found = pattern("lexicon", "asked_signal").finditer(question)
+    spans = {(start, end) for _, start, end in models}
+    if not any(m.group("code") and m.span("code") not in spans for m in found):
+        return False
+    rest = set(content_terms(question)) - named_identifiers(question)
+    return not rest - set(terms(" ".join(words("lexicon", "reports_a_code"))))
 
 
 def _what_it_is(question: str) -> bool:
@@ -895,10 +986,12 @@ def _signals(question: str, answer_type: AnswerType) -> tuple[str, ...]:
 def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
     """The acronyms and keys ``question`` names (``lexicon.named_term``), a plural as its
     singular ("PT100s": "PT100"), without its models and codes, product names and units,
-    nor the value a value question asks for ("What IP …?": an address answers it)."""
+    kinds of document ("FAQ", ``lexicon.document_kinds``), nor the value a value
+    question asks for ("What IP …?": an address answers it)."""
     taken = {t for name, _, _ in identifiers(question) for t in terms(name)}
     asked = focus.wanted if focus else frozenset()
     taken |= {t for p in product_names(question) for t in terms(p)}
+    kinds = {w.lower() for w in words("lexicon", "document_kinds")}
     found = []
     for m in pattern("lexicon", "named_term").finditer(question):
         term = m.group(0)
@@ -906,6 +999,8 @@ def _named_terms(question: str, focus: Focus | None) -> tuple[str, ...]:
             term = term[:-1]  # "PT100s", "RCDs"
         said = set(terms(term))
         if not said or said & taken or said <= asked or units_named(term):
+            continue
+        if term.lower() in kinds:  # "the help desk FAQ": a kind of source
             continue
         found.append(term)
     return tuple(dict.fromkeys(found))
@@ -947,6 +1042,7 @@ def _signal(m: re.Match[str], light: bool) -> str | None:
 
 
 def _measure(question: str) -> Measure | None:
+    question = asking_clause(question)  # read where the asking opens
     if _HOW_OFTEN.match(question):
         return Measure.FREQUENCY
     if _HOW_LONG_TAKES.match(question):
@@ -982,8 +1078,33 @@ def _focus(question: str) -> Focus | None:
 # Where the sentence that asks begins, after what a technician tells first: "I want the
 # proxy to reject writes. | What readonly value do I set?", "Changed upsd.conf — | how do
 # I …?". A full stop before a figure ("Rev. 2") ends no sentence, nor does a comma ("In
-# March 2022, what …?" is one sentence: its qualifier says when, not something told).
-_ASKED_STARTS = re.compile(r"(?<=[a-z0-9)\]\"'])[.!]\s+(?=[A-Z])|\s[—–]\s*")
+# March 2022, what …?" is one sentence: its qualifier says when, not something told). An
+# acronym ends a sentence too ("… on my GS2 VFD. What does …?"), not one capital ("No. 5").
+# Written as a chat, the asked sentence may open in lower case or after a name in
+# capitals ("… it's working fine. | which upsd setting …?", "… a new Smart-UPS. | Should
+# I …?"): a break there is read when a question opens after it (a wh-word or a yes/no
+# verb, perhaps after one word), so "e.g. the" stays inside its sentence.
+_OPENS = (
+    r"(?=(?i:(?:\w+\s+)?(?:what|what's|whats|which|how|where|when|who|why|can|could|is|are"
+    r"|does|do|did|will|would|should|may|must|has|have)\b))"
+)
+_ASKED_STARTS = re.compile(
+    r"(?:(?<=[a-z0-9)\]\"'])|(?<=[A-Z0-9][A-Z]))[.!]\s+(?=[A-Z])|\s[—–]\s*"
+    rf"|(?<=[A-Za-z0-9)\]\"']{{2}})[.!]\s+{_OPENS}"
+)
+# The topic a chat puts before its question, after a hyphen used as a dash or as a label
+# ("odrivetool - | what's the command …?", "homing config: | what is HOME_LATCH_VEL
+# for?"): the question's form is read after it, its subject still from all of it ("odrive
+# on a CAN bus - what bitrate is it running …?" asks about the odrive). Not "10 - 20 V".
+_TOPIC = re.compile(rf"\s-\s+{_OPENS}|^[^?:]{{1,60}}:\s+{_OPENS}")
+
+
+def asking_clause(question: str) -> str:
+    """Where ``question`` opens to ask, for reading its form: its asked sentence
+    (``asked_sentence``) after the topic a chat puts first (``_TOPIC``)."""
+    asked = asked_sentence(question)
+    starts = [m.end() for m in _TOPIC.finditer(asked.rstrip())]
+    return asked[starts[-1] :] if starts else asked
 
 
 def asked_sentence(question: str) -> str:

@@ -240,6 +240,13 @@ def turn_state(question: str, summary: Mapping[str, object], written: str = "") 
     )
 
 
+def names_a_time(summary: Mapping[str, object]) -> bool:
+    """Whether a kept turn's question named a time or a version ("under the 2021 rule
+    could a supervisor pull someone's lock?"): something a next "and now?" can set
+    another version against, though the turn itself was not answered."""
+    return isinstance(summary.get("time"), dict)
+
+
 def in_play(turns: Sequence[TurnState], label: str | None = None) -> tuple[str, ...]:
     """The identifiers the conversation is about, nearest first: the previous turn's,
     then those of the turns it leaned on, back to the turn that began the topic (a

@@ -231,6 +231,15 @@ class _Words:
     """Words before another measure that select rows by it ("with children")."""
     row_words: tuple[str, ...] = ()
     """Words naming any table's rows ("records", "entries"), beside its own names."""
+    qualities: Mapping[str, tuple[Phrase, ...]] = field(default_factory=dict)
+    """An adjective grading a quantity ("windiest") -> the quantity's nouns ("wind
+    speed", "wind"): it names the measure so named; its comparative and superlative
+    forms are rankings too."""
+    either: frozenset[str] = frozenset()
+    """Words of an extreme in no direction ("the extreme temperature"): the highest or
+    the lowest, unsaid."""
+    quality_bases: frozenset[str] = frozenset()
+    """The plain forms of those adjectives ("how windy"): they name, and rank nothing."""
 
     @cached_property
     def grouping(self) -> frozenset[str]:
@@ -286,6 +295,13 @@ def _words() -> _Words:
     for name in ranking:
         if Order.parse(name) is None:
             raise _fail("ranking", name, f"use one of {Order.values()}")
+    qualities = data.get("qualities", {})
+    graded: list[tuple[str, Order]] = []
+    for name, quality in qualities.items():
+        if not isinstance(quality, dict) or not _strings(quality, "nouns", f"qualities.{name}"):
+            raise _fail(f"qualities.{name}", quality, "give its nouns, base, more and less")
+        for key, order in (("more", Order.DESC), ("less", Order.ASC)):
+            graded += [(w, order) for w in _strings(quality, key, f"qualities.{name}")]
     try:
         thresholds = re.compile(
             "|".join(f"(?:{p})" for p in _strings(data.get("thresholds", {}), "patterns", "")),
@@ -320,6 +336,17 @@ def _words() -> _Words:
             (p, Order(name))
             for name in ranking
             for p in phrases(_strings(ranking, name, "ranking"))
+        )
+        + tuple((p, order) for w, order in graded if (p := _phrase(w))),
+        qualities={
+            _norm(w): phrases(_strings(quality, "nouns", name))
+            for name, quality in qualities.items()
+            for key in ("base", "more", "less")
+            for w in _strings(quality, key, name)
+        },
+        either=frozenset(_norm(w) for w in _strings(data.get("either", {}), "words", "either")),
+        quality_bases=frozenset(
+            _norm(w) for quality in qualities.values() for w in _strings(quality, "base", "")
         ),
         triggers=phrases(_strings(grouping, "triggers", "grouping")),
         which=frozenset(_norm(w) for w in _strings(grouping, "which", "grouping")),
@@ -455,6 +482,19 @@ def _tokens(text: str) -> list[_Token]:
             word = part.group(0)
             tokens.append(_Token(word, _exact(word), _norm(word), start, start + len(word)))
     return tokens
+
+
+def _opens_sentence(text: str, token: _Token) -> bool:
+    """Whether ``token`` begins the question or a sentence of it ("... in Chicago?
+    Compare the ..."): its capital is the sentence's, no sign of a name."""
+    before = text[: token.start].rstrip(" \t\n\"'“‘(")
+    return not before or before[-1] in ".?!;:"
+
+
+def _capitalised(text: str, token: _Token) -> bool:
+    """Whether ``token`` is written with a capital of its own, as a name is: not the one
+    opening a sentence (``_opens_sentence``)."""
+    return token.raw[:1].isupper() and not _opens_sentence(text, token)
 
 
 def _phrase(text: str) -> Phrase:
@@ -943,7 +983,7 @@ class _Reader:
             return None
         fits = len(self.matched)
         if isinstance(result, DataQuestion) and (unread := self._unread(result)):
-            result = self._partial(unread) or self._unapplied(unread)
+            result = self._either(unread) or self._partial(unread) or self._unapplied(unread)
         # of readings alike, the one reading more of the question's words: "part
         # category" (a column) over "part" (another table's part number)
         return (specific, fits, len(self.claims.used)), result
@@ -981,7 +1021,7 @@ class _Reader:
         following = set()
         for k in range(1, len(tokens)):
             token, prior = tokens[k], tokens[k - 1].exact
-            if k in used or k in describing or token.raw[:1].isupper():
+            if k in used or k in describing or _capitalised(self.text, token):
                 continue
             happened = _happening(token.exact, words.happening)
             verb = happened and (prior in words.subjects or prior in words.auxiliaries)
@@ -1003,7 +1043,7 @@ class _Reader:
             k
             for k, t in enumerate(tokens)
             if k > 0
-            and t.raw[:1].isupper()
+            and _capitalised(self.text, t)
             and t.raw[1:].islower()  # a word of a name, not a code or "OR"
             and (column := self.valued.get(k - 1, self.valued.get(k + 1))) is not None
             and t.norm not in self._own_words(column)
@@ -1083,6 +1123,36 @@ class _Reader:
 
         return lambda token: all(idle(p) for p in re.split(r"[-/.'’]", token.raw) if p)
 
+    def _either(self, unread: list[_Token]) -> Ambiguous | None:
+        """ "The extreme temperature": an extreme in no direction (``_Words.either``) of a
+        measure whose highest and lowest are measures of their own ("maximum
+        temperature", "minimum temperature"): both read, ambiguous, named both. None
+        when another word is unread too, or no such pair exists (declined as unread)."""
+        chosen = self.chosen
+        if chosen is None or any(t.norm not in self.words.either for t in unread):
+            return None
+        said = {self.tokens[k].norm for k in self.readings.get(chosen, (None, frozenset()))[1]}
+        found: dict[Order, list[Measure]] = {}
+        for measure in self.schema.measures:
+            for name in (measure.name, *measure.synonyms):
+                phrase = _phrase(name)
+                for p, order in self.words.extremes:
+                    rest = set(phrase[len(p) :])
+                    opens = phrase[: len(p)] == p and rest and rest <= said
+                    if opens and measure not in found.get(order, []):
+                        found.setdefault(order, []).append(measure)
+        if len(found) < 2 or any(len(ms) != 1 for ms in found.values()):
+            return None
+        words = tuple(t.raw for t in unread) + tuple(
+            self.tokens[k].raw for k in sorted(self.readings[chosen][1])
+        )
+        return Ambiguous(
+            tuple(
+                Reading(self.schema.name, ms[0].name, words, Directness.SYNONYM)
+                for ms in found.values()
+            )
+        )
+
     def _partial(self, unread: list[_Token]) -> Ambiguous | None:
         """Words the query left unread that are words of other measures' names ("the
         average waiting time": "days in waiting list", and "lead time"; "Irma's wind
@@ -1105,7 +1175,7 @@ class _Reader:
         superseded = False
         for token in unread:
             k = position[id(token)]
-            if token.norm in plain or (token.raw[:1].isupper() and token.start > 0):
+            if token.norm in plain or _capitalised(self.text, token):
                 continue  # a name the table may not hold: declined naming it
             if k > 0 and self.tokens[k - 1].exact in words.auxiliaries:
                 return None  # "were short": a condition on the rows, not a name
@@ -1146,7 +1216,7 @@ class _Reader:
                 f"it cannot leave rows out ({negations[0]!r}): a query selects the rows it "
                 "names; ask for those you want, or for each value and the total"
             )
-        names = [t for t in unread if t.raw[:1].isupper() and t.start > 0]
+        names = [t for t in unread if _capitalised(self.text, t)]
         if names:
             name, column = self._name_around(self.tokens.index(names[0]))
             if column is not None:  # "Depot West" beside "Depot North", "Depot South"
@@ -1169,9 +1239,11 @@ class _Reader:
         one but is not."""
         capital = [t.raw[:1].isupper() for t in self.tokens]
         i, j = k, k + 1
-        while i > 0 and capital[i - 1] and self.tokens[i - 1].start > 0:
+        while i > 0 and capital[i - 1] and not _opens_sentence(self.text, self.tokens[i]):
             i -= 1
-        while j < len(self.tokens) and capital[j]:
+        while (
+            j < len(self.tokens) and capital[j] and not _opens_sentence(self.text, self.tokens[j])
+        ):
             j += 1
         words = {t.exact for t in self.tokens[i:j]}
         sharing = [
@@ -1329,6 +1401,7 @@ class _Reader:
                         spans[k, measure] = frozenset(present[w] for w in words)
                         break
         found += self._paid(found, before, plain, spans)
+        found += self._graded(found)
         units: dict[Phrase, list[Measure]] = {}
         for measure in self.schema.measures:
             if unit := _phrase(measure.unit):
@@ -1353,6 +1426,49 @@ class _Reader:
                 span |= was[1]
             self.readings[m] = (how, span)
         return found
+
+    def _graded(self, found: list[tuple[int, int, Measure]]) -> list[tuple[int, int, Measure]]:
+        """Measures named by an adjective grading their quantity (``_Words.qualities``):
+        "which was warmer" names the temperature, "how windy" every wind measure (two
+        fit: ambiguous, named both). A measure the question names itself is the one
+        graded ("the windiest city by average wind speed"): the adjective names nothing
+        more. A plain form ("windy") is read here; a comparative or superlative is left
+        to the ranking it also is."""
+        named = {
+            w
+            for _, _, m in found
+            if not m.counts_rows
+            for n in (m.name, *m.synonyms, m.column or "")
+            for w in _phrase(n)
+        }
+        graded: list[tuple[int, int, Measure]] = []
+        for k, token in enumerate(self.tokens):
+            nouns = self.words.qualities.get(token.norm)
+            if nouns is None or k in self.claims.used:
+                continue
+            plain = token.norm in self.words.quality_bases
+            own = bool(named & {w for n in nouns for w in n})  # its measure named itself
+            measures = [] if own else self._by_noun(nouns)
+            if plain and (measures or own):
+                self.claims.used.add(k)
+            graded += [(k, k + 1, m) for m in measures]
+        return graded
+
+    def _by_noun(self, nouns: tuple[Phrase, ...]) -> list[Measure]:
+        """The measures a quantity's noun names: named so exactly, else with the noun
+        among the words of a name ("wind" of "max wind" and "average wind")."""
+        measures = [m for m in self.schema.measures if not m.counts_rows]
+
+        def names(m: Measure) -> list[Phrase]:
+            return [_phrase(n) for n in (m.name, *m.synonyms, m.column or "") if n]
+
+        for noun in nouns:
+            if exact := [m for m in measures if noun in names(m)]:
+                return exact
+        for noun in nouns:
+            if some := [m for m in measures if any(set(noun) <= set(p) for p in names(m))]:
+                return some
+        return []
 
     def _paid(
         self,
@@ -1570,6 +1686,23 @@ class _Reader:
             if len(p) < j - i and tuple(norms[i : i + len(p)]) == p
         ]
 
+    def _superlative_name(
+        self, measure: Measure, measures: list[tuple[int, int, Measure]]
+    ) -> tuple[int, int, Order] | None:
+        """A superlative ("highest", "lowest") opening the words naming ``measure`` where
+        the schema's own name opens with another extreme word ("lowest temperature" of
+        "minimum temperature"): the question asks for the extreme of the period, not
+        for the measure as the schema aggregates it. Its own name as written ("the
+        minimum temperature") reads as the schema says."""
+        norms = tuple(t.norm for t in self.tokens)
+        own = {_phrase(n) for n in (measure.name, *measure.synonyms, measure.column or "")}
+        ranking = {p for p, _ in self.words.ranking}
+        for i, j, order in self._named_extremes(measure, measures):
+            named = next((b for a, b, m in measures if a == i and m is measure), j)
+            if norms[i:j] in ranking and norms[i:named] not in own:
+                return i, j, order
+        return None
+
     def _shared_word(self) -> Ambiguous | None:
         """For a question naming only the rows and asking no count of them: a word of
         its own that is a word of the names of two measures or more, and of no other
@@ -1749,6 +1882,7 @@ class _Reader:
         if (shared := self._shared_value(found, every)) is not None:
             return [], shared
         found += self._aliases()
+        found += self._opening(phrases)
         # "the boilers", "cooling fans": a value named in the plural (or singular), when
         # no other value of its column reads the same folded
         folded: dict[tuple[str, Phrase], list[tuple[Phrase, tuple[str, Value]]]] = {}
@@ -1859,6 +1993,41 @@ class _Reader:
                 found.append((k, k + 1, named))
         return found
 
+    def _opening(
+        self, phrases: list[tuple[Phrase, tuple[str, Value]]]
+    ) -> list[tuple[int, int, tuple[str, Value]]]:
+        """A stored name of several words said by its first word alone ("Delta" of
+        "DELTA AIR LINES", "southwest" of "SOUTHWEST AIRLINES"): read as that value when
+        the word opens exactly one value of the table and is itself none, written as a
+        name (capitalised, or in a question without capitals at all). Not a word of the
+        schema's names or of the rules' function words. A word opening several values
+        ("United" of two airlines) is no pick: the unknown-value check names them."""
+        opening: dict[str, list[tuple[str, Value]]] = {}
+        whole: set[str] = set()
+        for key, label in phrases:
+            if len(key) == 1:
+                whole.add(key[0])
+            elif label not in opening.setdefault(key[0], []):
+                opening[key[0]].append(label)
+        own = {w for n in self._schema_names() for w in _phrase(n)}
+        lowercase = self.text == self.text.lower()
+        found = []
+        for k, token in enumerate(self.tokens):
+            labels = opening.get(token.exact, [])
+            if (
+                len(labels) != 1
+                or k in self.claims.used
+                or token.exact in whole
+                or token.norm in own
+                or len(token.exact) < 3
+                or _function_word((token.exact,))
+                or not (token.raw[:1].isupper() or lowercase)
+            ):
+                continue
+            self.claims.used.add(k)
+            found.append((k, k + 1, labels[0]))
+        return found
+
     def _kinds(
         self, phrases: list[tuple[Phrase, tuple[str, Value]]]
     ) -> list[tuple[int, int, tuple[str, Value]]]:
@@ -1910,6 +2079,8 @@ class _Reader:
         if (column := self.schema.time_column) is not None:
             kind = self.schema.columns[column]
             extra = ["month"] if kind is ColumnType.MONTH else ["date", "day"]
+            if self.schema.yearly:  # "per day" of a table of years: no grouping by year
+                extra = []
             names += [(n, column) for n in (column, *extra)]
             names += [
                 (period, period)
@@ -2017,7 +2188,7 @@ class _Reader:
                 self.note(Role.MEASURE, i, j, measure.name)
         if (selected := self._selecting(measure, measures)) is not None:
             return selected
-        if threshold := words.thresholds.search(self.text):
+        if threshold := self._threshold():
             return self.unexpressible(
                 f"a condition on the figure ({threshold.group(0)!r}) cannot be expressed; ask for "
                 "the ranking instead (e.g. 'which ... had the highest ...')"
@@ -2068,6 +2239,8 @@ class _Reader:
         if isinstance(grouping, Unexpressible):
             return grouping
         group_by, number, single, ranking = grouping
+        if (finer := self._finer_than_years(group_by)) is not None:
+            return finer
         limit = number if number is not None else limit
         columns = [column for _, _, column, _ in filters]
         # "P-101 vs P-1010": values of one column named apart, a figure each ("the pumps"
@@ -2136,6 +2309,20 @@ class _Reader:
         # "which asset had the highest temperature": an extreme word of the measure's own
         # name ranks too; else every asset is listed and none named.
         extremes = extremes or self._named_extremes(measure, measures)
+        if (
+            aggregation is None
+            and not ranking
+            and not group_by
+            and len(periods) < 2
+            and (superlative := self._superlative_name(measure, measures)) is not None
+        ):
+            # "the lowest temperature Beijing reached over 2016-2017": the lowest of the
+            # daily lows, not their average (the measure's own aggregation)
+            i, j, extreme = superlative
+            highest = Aggregation.MAX if extreme is Order.DESC else Aggregation.MIN
+            if measure.aggregation is not highest:  # else the measure's own already
+                aggregation = highest
+                self.note(Role.AGGREGATION, i, j, highest.value)
         if order is None and ranking and extremes:
             order = extremes[0][2]  # "which model had the maximum ...": max, then ranked
         if len(periods) > 1 and not rankings and not extremes:
@@ -2171,10 +2358,19 @@ class _Reader:
                     f"say what to rank by {measure.name}: "
                     + ", ".join(f"'top {limit} {d.column}s'" for d in schema.dimensions[:3])
                 )
+            i, j, _ = rankings[0]
             if aggregation is None:
                 aggregation = Aggregation.MAX if order is Order.DESC else Aggregation.MIN
-                i, j, _ = rankings[0]
                 self.note(Role.AGGREGATION, i, j, aggregation.value)
+            elif aggregation not in _EXTREMES:
+                # "the highest average price in 2016": the highest of what? One average
+                # of the period would drop the word; the question is declined naming it
+                said = self.claims.text(self.text, i, j)
+                dimensions = ", ".join(d.column for d in schema.dimensions) or "none"
+                return self.unexpressible(
+                    f"it asks for the {said!r} {aggregation.value} but names nothing to rank; "
+                    f"ask which of a dimension ({dimensions}) had it"
+                )
             order, limit = None, None
         of_rows = (Aggregation.MAX, Aggregation.MIN, Aggregation.AVG, Aggregation.MEDIAN)
         if measure.counts_rows and aggregation in of_rows and self.row_extreme is None:
@@ -2239,6 +2435,8 @@ class _Reader:
         the whole months around it. A period counted back from today ("the past 6
         months") or running to today ("this year") stands for its months."""
         column = dated_by or self.schema.time_column
+        if column is not None and self.schema.columns[column] is ColumnType.INTEGER:
+            return self._not_whole_years(period, column, today)
         if column is None or self.schema.columns[column] is not ColumnType.MONTH:
             return None
         start, end = period.start, period.end
@@ -2249,6 +2447,50 @@ class _Reader:
         return self.unexpressible(
             f"its figures are monthly ({column}), and {period.text!r} is not whole months; "
             "ask by month, quarter or year"
+        )
+
+    def _threshold(self) -> re.Match[str] | None:
+        """The first condition on a figure ("above 5 %"), unless its number is a word of
+        a period perception read: "over 2016-2017" is a span of years, not a figure over
+        2016."""
+        for found in self.words.thresholds.finditer(self.text):
+            digit = re.search(r"\d", found.group(0))
+            at = found.start() + (digit.start() if digit else 0)
+            inside = [k for k, t in enumerate(self.tokens) if t.start <= at < t.end]
+            if not inside or not set(inside) <= self.time_span:
+                return found
+        return None
+
+    def _not_whole_years(
+        self, period: TimeConstraint, column: str, today: date
+    ) -> Unexpressible | None:
+        """A period a time column of years cannot select exactly ("March 1990", "Q3
+        2005", "since June 2000") is declined, naming it: the table holds years only, and
+        the figure would be that of the whole years around it. A period running to today
+        ("this year") stands for its years; one counted back from today ("the past 3
+        years") starts inside a year, and whether that year counts is a guess."""
+        start, end = period.start, period.end
+        starts = start is None or (start.month, start.day) == (1, 1)
+        ends = end is None or end >= today or (end.month, end.day) == (12, 31)
+        if starts and ends:
+            return None
+        return self.unexpressible(
+            f"the table holds years only ({column}), and {period.text!r} is not whole "
+            "years; ask by year (e.g. 'in 1990', 'between 1990 and 1999', 'since 2000')"
+        )
+
+    def _finer_than_years(self, group_by: Sequence[str]) -> Unexpressible | None:
+        """A grouping by a period shorter than a year ("per month", "quarterly") of a
+        table whose time column holds years: declined, naming it."""
+        if not self.schema.yearly:
+            return None
+        finer = [c for c in group_by if c in ("month", "quarter") and c not in self.schema.columns]
+        return self._years_only(finer[0]) if finer else None
+
+    def _years_only(self, unit: str) -> Unexpressible:
+        return self.unexpressible(
+            f"the table holds years only ({self.schema.time_column}); it cannot give a "
+            f"figure per {unit}; ask per year"
         )
 
     def _dated_by(self) -> str | None | Unexpressible:
@@ -2413,8 +2655,17 @@ class _Reader:
             periodic = tokens[mention.i].norm in words.periodic  # "the monthly run hours"
             if self._trigger_at(k) or listed or listing or periodic or before in ("top", "bottom"):
                 kind = "group"
-            elif before in words.which or number is not None or linked and ranked:
-                kind = "rank"
+            elif (
+                before in words.which
+                or number is not None
+                or linked
+                and ranked
+                or ranked
+                and self._ranks_at(k)
+                and mention.j not in self.measured
+                and mention.j not in self.rows_named
+            ):
+                kind = "rank"  # "which city", "the windiest city", "highest city by ..."
             else:
                 continue  # "for this part": no grouping asked for
             ranking = ranking or kind == "rank" or before in ("top", "bottom")
@@ -2429,6 +2680,16 @@ class _Reader:
                 group_by.append(mention.column)
                 self.note(Role.GROUP_BY, mention.i, mention.j, mention.column)
         return group_by, limit, single, ranking
+
+    def _ranks_at(self, k: int) -> bool:
+        """Whether a superlative ends at token ``k``: "the windiest city" ranks cities
+        (a comparative does not: "more bird strikes" compares the sides named)."""
+        norms = tuple(t.norm for t in self.tokens[: k + 1])
+        return (
+            k >= 0
+            and (norms[-1].endswith("est") or norms[-1] in ("most", "least"))
+            and any(norms[len(norms) - len(p) :] == p for p, _ in self.words.ranking)
+        )
 
     def _aggregation(
         self,
@@ -2468,7 +2729,7 @@ class _Reader:
                 if not _additive(measure):
                     return self.unexpressible(
                         f"{measure.name} is given per {schema.time_column}; say which "
-                        "(e.g. 'last month')"
+                        f"(e.g. {'last year' if schema.yearly else 'last month'!r})"
                     )
             if asked not in allowed:
                 return self.unexpressible(
@@ -2540,6 +2801,8 @@ class _Reader:
             unit = singular(tokens[after].norm) if after < len(tokens) else ""
             if after not in used and unit in words.time_units and k not in used:
                 example = _NAMED_PERIODS.get(unit, "in Q3 2026")
+                if self.schema.yearly and unit != "year":
+                    return self._years_only(unit)
                 return self.unexpressible(  # "per week": not summed over the weeks
                     f"it cannot give a figure per {unit}; ask per month, quarter or year, or "
                     f"name the period (e.g. {example!r})"

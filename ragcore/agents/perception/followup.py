@@ -55,7 +55,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from ragcore.agents.perception.asks import AnswerType, Measure, QuestionForm, names_part_number
-from ragcore.agents.perception.conversation import TurnState, answered_phrase, in_play, with_names
+from ragcore.agents.perception.conversation import (
+    Referent,
+    TurnState,
+    answered_phrase,
+    in_play,
+    with_names,
+)
 from ragcore.agents.perception.model import Entity, Perception, Replacement
 from ragcore.agents.perception.rules import FollowupRules
 from ragcore.agents.perception.substitution import substitute
@@ -112,6 +118,9 @@ class _Previous:
     """The part of a model it asks about, with the model ("RA-6 controller backup
     battery" for "the controller backup battery on the RA-6 robot"), else "": what a
     next "it" of the same number stands for."""
+    earlier: frozenset[str] = frozenset()
+    """Of ``nouns``, those an earlier turn of the topic wrote beside the model ("belt"):
+    a noun that says which thing, never the previous question asked again."""
     things: str = ""
     """The plural thing of a model it asks about, written after the model's name ("B737-800
     hydraulic pressure filters"), else "": what a next "them" stands for."""
@@ -137,6 +146,7 @@ def rewrite(
     """
     if rules.topic_switch.search(new.question):
         return None  # "unrelated - leap fan blade coating erosion limit" stands alone
+    asked = new.question
     if reread is not None and (back := _back_to(new, rules, conversation, reread)):
         return back
     if previous is not None and reread is not None:
@@ -154,16 +164,31 @@ def rewrite(
     )
     if numbered is not None and reread is not None:
         new = reread(numbered.question)  # "than on the 75?": than on the AC-75
+    versioned = _version_in_play(new, conversation) if reread is not None else None
+    if versioned is not None and reread is not None:
+        new = reread(versioned.question)  # "under the old rule": under the 2021 rule
+        numbered = (
+            versioned
+            if numbered is None
+            else replace(versioned, reasons=numbered.reasons + versioned.reasons)
+        )
     found = _rewrite(new, previous, rules, conversation, reread)
     if numbered is not None:
         found = (
             numbered if found is None else replace(found, reasons=found.reasons + numbered.reasons)
         )
+    if found is not None and _same_words(found.question, asked):
+        return None  # nothing changed: the question stands as asked (no rewrite to show)
     if found is None or previous is None or new.asks.choice or found.replaced:
         return found  # a choice's sides are each checked as sides, a substitute as such
     before = {e.text.lower() for e in _identifiers(previous)}
     introduced = [e.text for e in _identifiers(new) if e.text.lower() not in before]
     return replace(found, introduced=tuple(dict.fromkeys(introduced)))
+
+
+def _same_words(a: str, b: str) -> bool:
+    """Whether two questions differ only in case, spacing and end punctuation."""
+    return a.lower().strip(" ?.!").split() == b.lower().strip(" ?.!").split()
 
 
 _BACK_TO = re.compile(
@@ -227,11 +252,16 @@ def _numbers_in_play(
     measured = {q.value for q in quantities(new.question) if q.unit}
     edits, reasons = [], []
     bare_numbers = [m.group(0) for m in _BARE_NUMBER.finditer(new.question)]
+    pairs = list(_JOINED_NUMBER.finditer(new.question))
     # another bare number of the question is a model in play of a family: the family
+    # ("the 75 and 110" after the ac110: both are the family's)
     sibling = any(
-        _FAMILY.fullmatch(x) for n in bare_numbers for x in models if n in re.findall(r"\d+", x)
+        _FAMILY.fullmatch(x)
+        for n in [*bare_numbers, *(j.group(1) for j in pairs)]
+        for x in models
+        if n in re.findall(r"\d+", x)
     )
-    joined = list(_JOINED_NUMBER.finditer(new.question)) if sibling else []
+    joined = pairs if sibling else []
     numbers = [(m.group(0), m.start(), m.end()) for m in _BARE_NUMBER.finditer(new.question)]
     numbers += [(j.group(1), j.start(1), j.end(1)) for j in joined]
     for number, start, end in numbers:
@@ -256,6 +286,30 @@ def _numbers_in_play(
     return Rewrite(apply(new.question, edits), tuple(reasons))
 
 
+_OLD_VERSION = re.compile(
+    r"\b(?:the\s+)?(?:old|older|previous|earlier|original|prior|last)\s+"
+    r"(rule|regulation|revision|version|edition|manual|handbook|directive|standard)\b",
+    re.IGNORECASE,
+)
+
+
+def _version_in_play(new: Perception, conversation: Sequence[TurnState]) -> Rewrite | None:
+    """``new`` with "the old rule" written as the older version the conversation named of
+    that kind of document ("the 2021 rule", asked two turns before), else None: the
+    asker means that one, and a search for "old" finds no version."""
+    said = _OLD_VERSION.search(new.question)
+    if said is None or not conversation:
+        return None
+    noun = said.group(1).lower()
+    named = re.compile(rf"\b((?:19|20)\d\d)\s+{noun}\b", re.IGNORECASE)
+    years = [y for turn in conversation for y in named.findall(turn.question)]
+    if not years or _YEAR.search(new.question):
+        return None
+    year = min(years)
+    text = apply(new.question, [(said.start(), said.end(), f"the {year} {noun}")])
+    return Rewrite(text, (f"{said.group(0)!r} is the {year} {noun} named before",))
+
+
 def _numbers_as_models(p: Perception) -> Perception:
     """``p`` with the bare numbers that stood for its models ("the 737's filters") as
     model identifiers: the model a follow-up's own replaces ("same for the A320?")."""
@@ -275,8 +329,12 @@ def _rewrite(
     conversation: Sequence[TurnState] = (),
     reread: Callable[[str], Perception] | None = None,
 ) -> Rewrite | None:
-    if previous is None or Route.DIRECT in (new.route, previous.route):
+    if previous is None or previous.route == Route.DIRECT:
         return None
+    if new.route == Route.DIRECT and not (
+        new.constraints.latest and _opener(split_words(new.question), rules)
+    ):
+        return None  # "ok thanks" asks nothing; "and now?" asks the current version
     if sub := substitute(new, previous, rules):
         return Rewrite(sub.question, sub.reasons, replaced=sub.replaced)
     prev = _with_answered(_previous(previous, rules), rules, conversation)
@@ -324,6 +382,8 @@ def _rewrite(
         return than
     if more := _more_than_other(new, words, prev, rules, conversation, reread):
         return more
+    if on_it := _code_on_it(new, words, prev, rules):
+        return on_it
     references = _references(new, rest, prev, rules)
     if not references and opener and not _identifiers(new):
         # "And how often is the filter changed?": an opener joins a question of its own,
@@ -348,7 +408,9 @@ def _rewrite(
     # previous question again
     said_before = set(terms(previous.question))
     own_noun = any(
-        how == "noun" and w.lower not in prev.nouns and not set(terms(w.text)) & said_before
+        how == "noun"
+        and (w.lower not in prev.nouns or w.lower in prev.earlier)
+        and not set(terms(w.text)) & said_before
         for w, how in references
     )
     if (
@@ -359,7 +421,32 @@ def _rewrite(
     ):
         said = ", ".join(repr(w.text) for w, _ in references)
         return _again(new, prev, f"{said} with no attribute of its own: the previous question")
-    return _complete(new, prev, rules, rest, references, "")
+    figured = _figured(prev, rules, conversation, reread)
+    return _complete(new, prev, rules, rest, references, "", figured)
+
+
+def _figured(
+    prev: _Previous,
+    rules: FollowupRules,
+    conversation: Sequence[TurnState],
+    reread: Callable[[str], Perception] | None,
+) -> Callable[[], _Previous | None]:
+    """The turn whose figure a pronoun may stand for, found when asked: the previous one
+    when it asked a figure, else the nearest turn of its topic that did ("why'd they
+    change it" after a question about the seal's part number is about the seal interval
+    asked before it)."""
+
+    def find() -> _Previous | None:
+        p = prev.perception
+        if p.asks.answer_type == AnswerType.FIGURE or p.constraints.quantitative:
+            return prev
+        if reread is None or not prev.identifiers:
+            return None
+        return _nearest_asking(
+            conversation, reread, rules, lambda p: p.asks.answer_type == AnswerType.FIGURE
+        )
+
+    return find
 
 
 # --- "how does that compare with the GX-500?" ---------------------------------------------
@@ -406,14 +493,30 @@ def _every(
     both" after turns about the CP-200 and the CP-350: the word stands for every thing in
     play of the previous question's kind, each named, so that each is asked and answered
     (and one left out is seen as missing)."""
-    if _identifiers(new):
+    ids = _identifiers(new)
+    own = {e.label for e in ids}
+    if own and (
+        len({e.text for e in ids}) > 1
+        or "MODEL" in own
+        or not prev.identifiers
+        or prev.identifiers[0].label in own
+    ):
+        # "each" of the things it names itself ("on the hp-400 and the gx-500, each?");
+        # one code "on each of them" is asked of each thing in play
         return None
     blocked = [m.span() for m in rules.not_references.finditer(new.question)]
-    spans = [
-        (w.start, w.end)
-        for w in rest
-        if w.lower in rules.every and not any(a <= w.start < b for a, b in blocked)
-    ]
+    spans = []
+    for i, w in enumerate(rest):
+        if w.lower not in rules.every or any(a <= w.start < b for a, b in blocked):
+            continue
+        # "each of them", "both of these": the pronoun is the things too
+        after = rest[i + 1 : i + 3]
+        of_them = (
+            len(after) == 2
+            and after[0].lower == "of"
+            and (after[1].lower in rules.plural or after[1].lower in rules.demonstratives)
+        )
+        spans.append((w.start, after[1].end if of_them else w.end))
     # "these two compressors", "the two pumps"
     spans += [
         (w.start, rest[i + 1].end)
@@ -455,7 +558,7 @@ def _every(
     text = text[:1].upper() + text[1:]
     said = new.question[spans[0][0] : spans[0][1]]
     reason = f"{said!r} is each of the things in play: {', '.join(things)}"
-    return _finish(text, _context(new, prev, text), [reason])
+    return _finish(text, _context(new, prev, text, rules), [reason])
 
 
 # --- "inspection intervals?": a fragment naming only what is asked ------------------------
@@ -738,9 +841,22 @@ def _asked_about(
     the same topic whose asker named a code, as its question was searched. A previous
     asker who named something ("And E4031?" → "What does E4031 mean on the HP-400?")
     asked the whole of it, model included."""
-    if not conversation or reread is None or conversation[0].asked:
+    if not conversation or reread is None:
         return prev
     labels = {e.label for e in _identifiers(new)}
+    if labels and not {e.label for e in prev.identifiers} & labels:
+        # "ok and E4031?" after a turn that named no code ("how many litres is that
+        # accumulator"): the nearest turn whose asker named one (else that named one) is
+        # the question it continues
+        turns = conversation[1:_LOOK_BACK]
+        for by_asker in (True, False):
+            for turn in turns:
+                named = [r for r in turn.entities if not by_asker or r.text in turn.asked]
+                if {r.label for r in named} & labels:
+                    return _previous(reread(turn.question), rules)
+        return prev
+    if conversation[0].asked:
+        return prev
     carried = {e.label for e in prev.identifiers if e.label in labels}
     if not carried:
         return prev
@@ -802,9 +918,14 @@ def _compared(
     previous turn's identifiers and those of the turns it leaned on, of one kind), named
     as its sides. A pronoun in it ("which one needs it more often?") is the previous
     question's topic."""
-    if not new.asks.choice or _identifiers(new) or not prev.identifiers:
-        return None
     words = split_words(new.question)
+    # "so the big one is louder by how much": a comparative said of "one" of the things,
+    # with nothing named to compare with, is over the things in play as a choice is
+    one = new.asks.comparison is not None and any(w.lower in ("one", "ones") for w in words)
+    if one and any(w.lower in rules.compared_with for w in words):
+        one = False  # "louder than the AC-75" names the other side
+    if not (new.asks.choice or one) or _identifiers(new) or not prev.identifiers:
+        return None
     if any(w.lower in rules.plural for w in words) and len(prev.identifiers) > 1:
         return None  # "which of them …": the pronoun names the previous things itself
     label = prev.identifiers[0].label
@@ -826,7 +947,8 @@ def _compared(
         and w.lower not in rules.plural  # "which of them": the things, not the topic
     ]
     text = apply(new.question, edits)
-    listed = ", the ".join(sides[:-1]) + f" or the {sides[-1]}"
+    joined = "or" if new.asks.choice else "and"  # "louder by how much": of both
+    listed = ", the ".join(sides[:-1]) + f" {joined} the {sides[-1]}"
     reasons = [f"a choice among the things in play: {', '.join(sides)}"]
     if edits:
         reasons.append(f"'it' is the previous question's {topic}")
@@ -1103,7 +1225,8 @@ def _challenged(
     """ "The help desk sheet says 500 hours though, which is right?" naming nothing: a
     figure from elsewhere set against the one given, asked of the topic's turn that asked
     for a figure of its kind (how often for hours) — that question again, with the
-    figure challenged after it, so that the sentence stating the change can answer."""
+    figure challenged after it, so that the sentence stating the change can answer; when
+    no turn asked a figure of that kind, the previous question is the one challenged."""
     if _identifiers(new) or not prev.identifiers or reread is None:
         return None
     if not lexicon.pattern("lexicon", "challenges_a_figure").search(new.question):
@@ -1118,9 +1241,9 @@ def _challenged(
         return timed or bool(stated & units)
 
     found = prev if asks_it(prev.perception) else None
-    found = found or _nearest_asking(conversation, reread, rules, asks_it)
-    if found is None:
-        return None
+    # no turn asked a figure of that kind ("30 %" after "how long do I run the load
+    # test"): the previous question is the thing the figure is said of
+    found = found or _nearest_asking(conversation, reread, rules, asks_it) or prev
     asked = end_with(found.perception.question, "")
     text = f"{asked[:1].upper()}{asked[1:]} {new.question[:1].upper()}{new.question[1:]}"
     return Rewrite(text, ("a figure set against the one given: its question asked again",))
@@ -1143,7 +1266,10 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
             seen[e.text] = e
     identifiers = tuple(seen.values())
     names = {i.text.lower() for i in identifiers}
-    topic = " ".join([k for k in p.keywords if k not in names][:_TOPIC_WORDS])
+    # "How long is a hot work permit valid for?": the permit, not "permit valid"
+    topic = " ".join(
+        [k for k in p.keywords if k not in names and k not in rules.judgements][:_TOPIC_WORDS]
+    )
     words = split_words(p.question)
     nouns: dict[str, Entity] = {}
     for entity in identifiers:
@@ -1163,7 +1289,19 @@ def _previous(p: Perception, rules: FollowupRules) -> _Previous:
     part = _part(p, words)
     # "them" after "the B737-800 hydraulic pressure filters"; a singular noun after a
     # model's name is as often the machine itself ("the GX-500 generator")
-    things = behind if _plural(behind := _part_after(p, words)) else ""
+    behind = _part_after(p, words)
+    things = behind if _plural(behind) else _up_to_plural(behind)
+    if not things:
+        # "torque spec for hp400 platen bolts?": a plural after the name needs no article
+        # (a verb is no plural: "does B737-800 need"), and "how many hydraulic systems
+        # does the 737-800 have" asks of a plural thing of the model
+        loose = _part_after(p, words, article=False)
+        focus = p.asks.focus.phrase if p.asks.focus is not None else ""
+        models = [e.text for e in identifiers if e.label == "MODEL"]
+        if _plural(loose):
+            things = loose
+        elif len(models) == 1 and _plural(focus) and not set(focus.lower().split()) & names:
+            things = f"{models[0]} {ARTICLE.sub('', focus)}"
     return _Previous(
         p, identifiers, topic if not identifiers else "", nouns, version, part=part, things=things
     )
@@ -1208,14 +1346,14 @@ def _part(p: Perception, words: list[Word]) -> str:
 _PREPOSITIONS = lexicon.WordSet("lexicon", "prepositions")
 
 
-def _part_after(p: Perception, words: list[Word]) -> str:
+def _part_after(p: Perception, words: list[Word], article: bool = True) -> str:
     """The part of a model ``p`` asks about, written after the model's name ("the
     B737-800 hydraulic pressure filters", "the AC-75 receiver tank"), with the name:
     the nouns after it up to a verb, a preposition or the end; "" when there are none,
     or they name what is asked of the model ("the AC-75 noise level")."""
     for entity in (e for e in _identifiers(p) if e.label == "MODEL"):
         before = [w for w in words if w.end <= entity.start][-1:]
-        if not before or before[0].lower not in ARTICLES:
+        if article and (not before or before[0].lower not in ARTICLES):
             continue  # "the B737-800 filters" is a thing; "does B737-800 need" a model
         phrase: list[Word] = []
         for w in (w for w in words if w.start >= entity.end):
@@ -1233,9 +1371,27 @@ def _part_after(p: Perception, words: list[Word]) -> str:
                 break
             phrase.append(w)
         said = set(terms(" ".join(w.text for w in phrase)))
-        if not phrase or any(a.named_in(said) for a in p.asks.attributes):
+        if phrase and any(a.named_in(said) for a in p.asks.attributes):
+            # "the hp400 platen bolts torque spec": the bolts are a thing, the torque what
+            # is asked of them; "the AC-75 noise level" names no thing
+            plural = _up_to_plural(" ".join(w.text for w in phrase))
+            asked = set(terms(plural))
+            if not plural or any(a.named_in(asked) for a in p.asks.attributes):
+                return ""
+            return f"{entity.text} {plural}"
+        if not phrase:
             return ""
         return f"{entity.text} {' '.join(w.text for w in phrase)}"
+    return ""
+
+
+def _up_to_plural(phrase: str) -> str:
+    """``phrase`` up to its last plural noun ("hp400 platen bolts" of "hp400 platen bolts
+    torque spec"), else "": the things a "them" stands for, before what was asked of them."""
+    words = phrase.split()
+    for end in range(len(words) - 1, 0, -1):
+        if _plural(" ".join(words[:end])):
+            return " ".join(words[:end])
     return ""
 
 
@@ -1243,7 +1399,10 @@ def _plural(phrase: str) -> bool:
     """Whether a noun phrase names several things: its last word is a plural ("platen
     bolts", not "glass")."""
     last = phrase.split()[-1].lower() if phrase.split() else ""
-    return last.endswith("s") and not last.endswith("ss")
+    return last.endswith("s") and not last.endswith("ss") and last not in _NOT_PLURAL
+
+
+_NOT_PLURAL = lexicon.WordSet("lexicon", "not_plural")
 
 
 def _with_answered(
@@ -1263,18 +1422,63 @@ def _with_answered(
                 several = named
                 break
     machine = next((e.text for e in prev.identifiers if e.label == "MODEL"), "")
-    for turn in conversation[1:_LOOK_BACK] if not machine else ():
-        machine = next((r.text for r in turn.entities if r.label == "MODEL"), "")
-        if machine or not turn.entities:
+    # "E4027 on the press, what does it mean" answered "On the HP-400 press, …": the
+    # model the answer named is the machine in play when no question named one
+    for turn in conversation[:_LOOK_BACK] if not machine else ():
+        said = [*(turn.entities if turn is not conversation[0] else ()), *turn.answered]
+        machine = next((r.text for r in said if r.label == "MODEL"), "")
+        if machine or (turn is not conversation[0] and not turn.entities):
             break  # the nearest turn naming something: a model, or another topic
     prev = replace(prev, said=conversation[0].said, several=several, machine=machine)
-    if not conversation[0].answered:
-        return prev
     nouns = dict(prev.nouns)
     for r in conversation[0].answered:
         for noun in rules.kinds.get(r.label, ()):
             nouns.setdefault(noun, Entity(r.text, r.label, EntitySource.PATTERN, 0, 0))
-    return replace(prev, nouns=nouns)
+    one_model = {e.text for e in prev.identifiers if e.label == "MODEL"}
+    earlier: set[str] = set()
+    if len(one_model) == 1 and len(prev.identifiers) == 1:
+        # "what speed does the belt run at" after "belt tension spec on the cv-12" and
+        # two turns on its gearbox: a noun the topic's turns wrote beside the one model
+        # in play is that model's (after the previous question's own)
+        for turn in _topic_turns(conversation):
+            for noun, r in _turn_nouns(turn):
+                if r.text in one_model and noun not in nouns:
+                    nouns[noun] = Entity(r.text, r.label, EntitySource.PATTERN, 0, 0)
+                    earlier.add(noun)
+    return replace(prev, nouns=nouns, earlier=frozenset(earlier))
+
+
+def _turn_nouns(turn: TurnState) -> Iterator[tuple[str, Referent]]:
+    """The content words a kept turn wrote as one phrase with a model it named ("the
+    cv-12 belt", "belt tension spec on the cv-12"), read from the kept text alone."""
+    words = split_words(turn.question)
+    for r in turn.entities:
+        if r.label != "MODEL":
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(r.text)}(?![\w-])", turn.question):
+            after = [w for w in words if w.start >= m.end()][:_THING_WORDS]
+            before = [w for w in words if w.end <= m.start()]
+            while before and (before[-1].lower in ARTICLES or before[-1].lower in _PLACES):
+                before = before[:-1]  # "belt tension spec on the cv-12"
+            for run in (after, before[::-1][: _PART_WORDS - 1]):
+                for w in run:
+                    if not _noun_like(w):
+                        break
+                    yield w.lower, r
+
+
+def _noun_like(w: Word) -> bool:
+    """A content word that may name a thing: no figure, clause, question word or
+    preposition."""
+    lower = w.lower
+    return bool(
+        terms(w.text)
+        and not any(c.isdigit() for c in w.text)
+        and lower not in _CLAUSE_WORDS
+        and lower not in lexicon.words("lexicon", "question_starts")
+        and lower not in _PREPOSITIONS
+        and lower not in ARTICLES
+    )
 
 
 def _subject(prev: _Previous, *, plural: bool, skip: frozenset[str] = frozenset()) -> str:
@@ -1292,10 +1496,15 @@ def _subject(prev: _Previous, *, plural: bool, skip: frozenset[str] = frozenset(
 
 
 def _opener(words: list[Word], rules: FollowupRules) -> list[Word]:
-    lower = tuple(w.lower for w in words)
+    """The opener the question starts with ("and on", "what about"), with the fillers
+    said before it ("ok and"), else []."""
+    said = 0
+    while said < len(words) and words[said].lower in rules.fillers:
+        said += 1
+    lower = tuple(w.lower for w in words[said:])
     for opener in rules.openers:  # longest first
         if lower[: len(opener)] == opener:
-            return words[: len(opener)]
+            return words[: said + len(opener)]
     return []
 
 
@@ -1345,7 +1554,16 @@ def _references(
         if w.lower in rules.pronouns:
             found.append((w, "pronoun"))
         elif w.lower == "same" and before is not None and before.lower == "the":
-            found.append((w, "alone"))  # "is the same true of the HP-500?"
+            # "is the same true of the HP-500?", "does the same apply to …?"; not "is the
+            # filter p/n the same in both" (said of a subject of its own) nor "at the same
+            # pressure" (a noun's, behind a preposition)
+            subject = any(
+                x.lower in new.keywords and x.lower not in rules.vague for x in rest[: i - 1]
+            )
+            governed = i > 1 and rest[i - 2].lower in rules.same_governors
+            of_noun = governed and after is not None and after.lower in new.keywords
+            if not subject and not of_noun:
+                found.append((w, "alone"))
         elif w.lower == "same" and after is not None and after.lower in prev.nouns:
             found.append((after, "noun"))  # "same code on the AC-110?": that code
         elif w.lower == "the" and not identifiers:
@@ -1419,16 +1637,33 @@ def _complete(
     rest: list[Word],
     references: list[tuple[Word, str]],
     why: str,
+    figured: Callable[[], _Previous | None] | None = None,
 ) -> Rewrite:
     """The new question with each reference replaced by (or joined with) the previous
-    subject, and what it does not restate of the previous question appended."""
+    subject, and what it does not restate of the previous question appended.
+
+    A pronoun agrees with what it stands for: a plural one is several things (the models
+    of an earlier turn, the plural thing asked about) and never one model — "why do they
+    make you do it" is whoever makes you, left as said; and no pronoun stands for a
+    thing the question names itself ("what fluid do I top it up with on the A320": "it"
+    is not the A320)."""
     restated = frozenset(_restated(new))
+    own_names = {e.text.lower() for e in _identifiers(new)}
     edits, reasons = [], [why] if why else []
     dropped: set[str] = set()  # the one model a plural does not stand for
     for word, how in references:
         if how == "noun":
             named = prev.nouns.get(word.lower)
             target = named.text if named else _subject(prev, plural=False, skip=restated)
+            if named is None and any(
+                e.text == target and e.label == "ERROR_CODE" for e in prev.identifiers
+            ):
+                # "that accumulator" after a code: a code has no accumulator, the machine
+                # in play has; with none known, the noun is left as said, the code not kept
+                dropped.add(target)
+                if not prev.machine:
+                    continue
+                target = prev.machine
             # "that filter" after an answer naming "the oil filter": that one
             own = set(terms(new.question))
             after = [w for w in rest if w.start > word.start][:1]
@@ -1442,17 +1677,43 @@ def _complete(
             continue
         plural = word.lower in rules.plural
         subject = _subject(prev, plural=plural, skip=restated)
+        if subject.lower() in own_names and not prev.part:
+            continue  # "top it up … on the a320": "it" is no A320 the question names
         before = [w for w in rest if w.end <= word.start][-1:]
         before_machine = bool(before and before[0].lower in rules.machine_verbs)
         if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
             subject = prev.machine or subject
+        elif (
+            not plural
+            and prev.machine
+            and (word.lower in _POSSESSIVES or (rest and word.start == rest[0].start))
+            and _is_code(subject, prev)
+            and not rules.code_verbs & {w.lower for w in rest}
+            and not new.asks.attributes
+        ):
+            # "It lost its calibration over the shutdown" after a code: a code is shown,
+            # cleared or means something (``code_verbs``); what does something else as
+            # the subject, or owns something, is the machine in play
+            dropped.add(subject)
+            subject = prev.machine
+            before_machine = True
         elif not plural and prev.machine and _code_cannot_own(new, subject, prev, rules):
             # "whats its max payload?" after a code: a code has no payload, its machine has
             dropped.add(subject)
             subject = prev.machine
             before_machine = True
-        elif word.lower == "it" and (figure := _figure_of(new, rest, word, prev, rules)):
+        elif (
+            word.lower == "it"
+            and before
+            and before[0].lower in rules.activity_verbs
+            and (task := _task(new, prev, rules))
+        ):
+            # "why do they make you do it": the task asked about, not the machine
+            edits.append((word.start, word.end, f"the {task}"))
+            reasons.append(f"{word.text!r} is the {task}, the task asked about")
+            continue
+        elif word.lower == "it" and (figure := _figure_of(new, rest, word, prev, rules, figured)):
             # "wasnt it 750 before?", "why did easa change it": a figure is what is
             # compared with a number and what is changed — the one asked before
             edits.append((word.start, word.end, figure))
@@ -1486,6 +1747,10 @@ def _complete(
             # several models a turn before it named, not the one
             subject = " and the ".join(prev.several)
             dropped |= {e.text for e in prev.identifiers if e.label == "MODEL"}
+        elif word.lower == "they" and " and " not in subject and prev.identifiers:
+            # one thing does nothing as "they": whoever makes you or changed it, left as
+            # said ("their payloads" after one robot is still the robot's)
+            continue
         if subject == prev.part and not possessive:
             subject = f"the {subject}"
         edits.append((word.start, word.end, f"the {subject}" if possessive else subject))
@@ -1493,8 +1758,53 @@ def _complete(
     start = rest[0].start if rest else len(new.question)
     text = apply(new.question, edits)[start:]
     text = text[:1].upper() + text[1:]
-    context = [c for c in _context(new, prev, text) if c not in dropped]
+    context = [c for c in _context(new, prev, text, rules) if c not in dropped]
+    codes = {e.text for e in prev.identifiers if e.label == "ERROR_CODE"}
+    if (
+        prev.machine
+        and "MODEL" not in restated
+        and any(c in text for c in codes)
+        and prev.machine.lower() not in text.lower()
+        and prev.machine not in context
+    ):
+        # a code is a machine's: "how do i fix it" after E4031 on the press is asked of
+        # the HP-400 the conversation named (its question or an answer)
+        context.append(prev.machine)
     return _finish(text, context, reasons)
+
+
+def _code_on_it(
+    new: Perception, words: list[Word], prev: _Previous, rules: FollowupRules
+) -> Rewrite | None:
+    """ "getting E5120 on it now" after turns about the RA-6: a code the question names
+    with "it" where the code shows ("on it", ``part_of_model``) is on the machine in
+    play — a code is shown on a machine, never on itself."""
+    own = _identifiers(new)
+    if not own or any(e.label != "ERROR_CODE" for e in own) or not prev.machine:
+        return None
+    it = _lone_it(new, words, rules)
+    if it is None or it.start < own[0].end:
+        return None
+    before = [w for w in words if w.end <= it.start][-1:]
+    if not before or before[0].lower not in _PLACES:
+        return None
+    text = apply(new.question, [(it.start, it.end, f"the {prev.machine}")])
+    text = text[:1].upper() + text[1:]
+    return Rewrite(text, (f"{it.text!r} is the {prev.machine}, where {own[0].text} shows",))
+
+
+def _task(new: Perception, prev: _Previous, rules: FollowupRules) -> str | None:
+    """The task the previous question asked about with its model ("gx-500 load test"
+    for "how long do I run the gx-500 load test each month"), else None."""
+    models = [e.text for e in prev.identifiers if e.label == "MODEL"]
+    if len(models) != 1:
+        return None
+    thing = _model_thing(prev, new, models[0], rules)
+    return thing if thing != models[0] else None
+
+
+def _is_code(subject: str, prev: _Previous) -> bool:
+    return any(e.text == subject and e.label == "ERROR_CODE" for e in prev.identifiers)
 
 
 def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: FollowupRules) -> bool:
@@ -1506,7 +1816,12 @@ def _code_cannot_own(new: Perception, subject: str, prev: _Previous, rules: Foll
 
 
 def _figure_of(
-    new: Perception, rest: list[Word], word: Word, prev: _Previous, rules: FollowupRules
+    new: Perception,
+    rest: list[Word],
+    word: Word,
+    prev: _Previous,
+    rules: FollowupRules,
+    figured: Callable[[], _Previous | None] | None = None,
 ) -> str | None:
     """What "it" is when it stands for the figure the previous question asked ("the
     leap-1a fan blade inspection interval"): the question states a number of its own
@@ -1517,7 +1832,8 @@ def _figure_of(
     changed = bool(before) and any(before[0].lower in c for c in _CHANGED)
     if not numbers and not changed:
         return None
-    return _asked_figure(new, prev, rules)
+    found = figured() if figured is not None else prev
+    return _asked_figure(new, found, rules) if found is not None else None
 
 
 def _judged(
@@ -1561,9 +1877,15 @@ def _asked_figure(new: Perception, prev: _Previous, rules: FollowupRules) -> str
     if p.asks.answer_type != AnswerType.FIGURE and not p.constraints.quantitative:
         return None  # it asked no figure and stated none
     topic = _said_of(_topic(new, prev), rules)
+    if prev.things:
+        # "torque spec for hp400 platen bolts?": the figure is the bolts' ("the hp400
+        # platen bolts torque spec"), not the model's with the bolts after it
+        own = set(prev.things.lower().split())
+        topic = " ".join(w for w in topic.split() if w.lower() not in own)
     if not topic:
         return None
-    return f"the {_subject(prev, plural=False)} {_figure(topic, prev, rules)}"
+    owner = prev.things or _subject(prev, plural=False)
+    return f"the {owner} {_figure(topic, prev, rules)}"
 
 
 def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool:
@@ -1577,12 +1899,22 @@ def _owns_attribute(new: Perception, rest: list[Word], possessive: Word) -> bool
     return any(a.named_in(said) for a in new.asks.attributes)
 
 
-def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
+def _context(
+    new: Perception, prev: _Previous, text: str, rules: FollowupRules | None = None
+) -> list[str]:
     """What the new question keeps from the previous one without saying it: identifiers
-    of a kind it does not restate, the time, the named source."""
+    of a kind it does not restate, the time, the named source. With ``rules``, a code is
+    not kept for an attribute no code has ("grease qty and interval for both pumps" after
+    a question about E1140)."""
     restated = _restated(new)
     p = prev.perception
     kept_entities = [e for e in prev.identifiers if e.label not in restated and e.text not in text]
+    asked = {a.name for a in new.asks.attributes}
+    codes_only = bool(kept_entities) and all(e.label == "ERROR_CODE" for e in kept_entities)
+    if rules is not None and asked and not asked & rules.code_attributes:
+        kept_entities = [e for e in kept_entities if e.label != "ERROR_CODE"]
+        if codes_only and prev.machine and prev.machine not in text:
+            return [prev.machine, *_kept_constraints(new, prev)]
     kept = [e.text for e in kept_entities]
     if (
         kept_entities
@@ -1594,6 +1926,12 @@ def _context(new: Perception, prev: _Previous, text: str) -> list[str]:
         # "and coolant concentration?" after what E3301 and E3305 mean: no code's
         # meaning is asked, and a code has no coolant — the machine in play is the subject
         kept = [prev.machine]
+    return [*kept, *_kept_constraints(new, prev)]
+
+
+def _kept_constraints(new: Perception, prev: _Previous) -> list[str]:
+    """The time and the source of the previous question the new one keeps."""
+    p, kept = prev.perception, []
     # A version the previous question asked of ("in the 2021 rule") was asked for its
     # figure: a new subject ("And retraining?") is asked of what applies now.
     if p.constraints.time is not None and new.constraints.time is None and not prev.version:

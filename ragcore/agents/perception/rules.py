@@ -40,8 +40,10 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "plural",
     "demonstratives",
     "alone_before",
+    "same_governors",
     "vague",
     "relative_after",
+    "fillers",
 )
 # ... and those that say which kind of follow-up it is (a version, every thing in play, …)
 _FOLLOWUP_KIND_WORDS = (
@@ -50,6 +52,8 @@ _FOLLOWUP_KIND_WORDS = (
     "every",
     "machine_verbs",
     "part_verbs",
+    "activity_verbs",
+    "code_verbs",
     "compared_with",
     "code_attributes",
     "judgements",
@@ -107,6 +111,15 @@ class FollowupRules:
     part_verbs: frozenset[str] = frozenset()
     """Verbs done to a part ("swapped", "replaced"): after a why question, "it" is the
     thing the answer blamed."""
+    activity_verbs: frozenset[str] = frozenset()
+    """Verbs whose object is a task, not a machine ("why do they make you do it"): their
+    "it" is the task asked about (the GX-500 load test)."""
+    same_governors: frozenset[str] = frozenset()
+    """Prepositions before "the same <noun>" ("at the same pressure"): the phrase is a
+    noun's, not "the same" standing for the previous question ("does the same apply")."""
+    code_verbs: frozenset[str] = frozenset()
+    """Words said of an error code ("mean", "clear", "reset"): an "it" after a code in a
+    question with none of them is the machine ("it lost its calibration")."""
     every: frozenset[str] = frozenset()
     """Words that stand for every thing in play ("apply to each?", "of both")."""
     interval_nouns: frozenset[str] = frozenset()
@@ -119,6 +132,9 @@ class FollowupRules:
     """Words judging a figure ("still valid?", "is that right?"): "it" is the figure."""
     topic_switch: re.Pattern[str] = _NEVER
     """What opens a question on another topic ("unrelated -", "new topic:")."""
+    fillers: frozenset[str] = frozenset()
+    """Words said before an opener that add nothing ("ok and E4031?", "right, and the
+    350?"): the opener still opens the question."""
 
     def points_back(self, lowered: Iterable[str]) -> bool:
         """Whether any of these words (lowercase) is a pronoun or a demonstrative: the
@@ -235,9 +251,13 @@ class _Reader:
             every=frozenset(words["every"]),
             machine_verbs=frozenset(words["machine_verbs"]),
             part_verbs=frozenset(words["part_verbs"]),
+            activity_verbs=frozenset(words["activity_verbs"]),
+            same_governors=frozenset(words["same_governors"]),
+            code_verbs=frozenset(words["code_verbs"]),
             compared_with=frozenset(words["compared_with"]),
             code_attributes=frozenset(words["code_attributes"]),
             judgements=frozenset(words["judgements"]),
+            fillers=frozenset(words["fillers"]),
             topic_switch=self.matcher(
                 {"patterns": table.get("topic_switch", [])}, "followup.topic_switch"
             ),

@@ -66,7 +66,11 @@ def substitute(new: Perception, previous: Perception, rules: FollowupRules) -> S
     if len(fragment) == 1 and fragment[0].lower in _VARIANTS:
         return _variant(fragment[0], previous)
     if fragment[-1].lower in _ONE and len(fragment) > 1:
-        noun = _modified_noun(previous)
+        # "the new one" after "the old kit": the noun told apart by a word of the same
+        # kind (an age, a colour) before any other modified noun ("interval went")
+        said = {w.lower for w in fragment[:-1]}
+        kin = next((k for k in (_VARIANTS, _AGES) if said & k), None)
+        noun = (_modified_noun(previous, kin) if kin else None) or _modified_noun(previous)
         if noun is None:
             return None
         fragment = [*fragment[:-1], replace(fragment[-1], text=noun.text, lower=noun.lower)]
@@ -77,6 +81,7 @@ _ONE = frozenset(["one", "ones"])
 
 
 _VARIANTS = lexicon.WordSet("lexicon", "variant_modifiers")
+_AGES = lexicon.WordSet("lexicon", "age_modifiers")
 
 
 def _modified_noun(previous: Perception, by: AbstractSet[str] | None = None) -> Word | None:

@@ -103,6 +103,14 @@ _UNIT = r"(day|week|month|quarter|year)"
 _IN_THE = r"(?:(?:in|over|within)\s+)?(?:the\s+)?"
 
 
+# A decade said as a time ("in the 1960s", "during the 1990s?"), not as a word of a name
+# ("the 1980s bungalow"): after "in the" and before no other word than a joining one.
+_DECADE = (
+    r"\b(?:in|during|over|throughout|across)\s+the\s+((?:1[0-9]|20)\d0)['’]?s\b"
+    r"(?!\s+(?!(?:and|or|in|for|at|of|vs|versus|compared|than|per|by|with)\b)[a-z])"
+)
+
+
 _TIME = tuple(  # the earliest match wins; at the same position, the earlier kind
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
@@ -131,6 +139,7 @@ _TIME = tuple(  # the earliest match wins; at the same position, the earlier kin
         ("relative", rf"\b(last|previous|past|this|current|next|coming)\s+{_UNIT}\b"),
         ("to_date", r"\b(?:year[-\s]to[-\s]date|ytd)\b"),
         ("part", rf"\b(early|mid|late)[-\s]+({_Y})(?![\w/]|[-.]\d)"),
+        ("decade", _DECADE),
         ("point", rf"(?:\b(in|during|of|for)\s+(?:the\s+)?)?({_PERIOD})"),
     )
 )
@@ -355,6 +364,9 @@ def _resolve(kind: str, m: re.Match[str], clock: Callable[[], date]) -> tuple | 
     if kind == "part":  # "mid-2019": a third of the year
         year, opening = int(m.group(2)), _THIRDS[m.group(1).lower()]
         return _months(year, opening, 4)
+    if kind == "decade":  # "in the 1960s": 1960 to 1969
+        first = int(m.group(1))
+        return date(first, 1, 1), date(first + 9, 12, 31)
     if kind == "from_start":
         return _relative("this", m.group(1).lower(), today)[0], None
     if kind == "to_date":

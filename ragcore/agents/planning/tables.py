@@ -403,13 +403,15 @@ def _window(query: TableQuery, schema: TableSchema) -> str:
     if query.time_from is None and query.time_to is None:
         return ""
     column = query.dated_by or schema.time_column
-    monthly = column is not None and schema.columns[column] is ColumnType.MONTH
+    kind = schema.columns[column] if column is not None else None
     named = f"{query.dated_by.replace('_', ' ')} " if query.dated_by else ""
 
     def text(d: date | None) -> str:
         if d is None:
             return "…"
-        return f"{d.year:04d}-{d.month:02d}" if monthly else d.isoformat()
+        if kind is ColumnType.INTEGER:  # a time column of years: "1990 to 1999"
+            return str(d.year)
+        return f"{d.year:04d}-{d.month:02d}" if kind is ColumnType.MONTH else d.isoformat()
 
     start, end = text(query.time_from), text(query.time_to)
     return named + (start if start == end else f"{start} to {end}")

@@ -202,8 +202,9 @@ def _directive(lines: list[str], i: int, name: str, argument: str, builder: Text
     elif argument and name not in ("code-block", "code", "sourcecode"):
         builder.block(clean_inline(inline(argument)))  # an admonition's or topic's title
     if content:
-        inner = [row[base + 3 :] if len(row) > base + 3 else row.strip() for row in content]
-        nested, _ = _read(_dedent(inner))
+        # A directive's body is indented as its author chose (two spaces in ODrive's
+        # docs, three or four elsewhere): cut its own indent, not an assumed one.
+        nested, _ = _read(_dedent(content))
         text = nested.build().text
         if text.strip():
             builder.block(text)

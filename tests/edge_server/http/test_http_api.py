@@ -21,6 +21,7 @@ from edge_server.client import Client
 from edge_server.v1 import ragcore_pb2 as pb
 from ragcore import Config, Engine
 from ragcore.agents.generation.extractive import ExtractiveGenerator
+from ragcore.types import CancelReason
 
 pytestmark = [pytest.mark.integration, pytest.mark.process]
 
@@ -404,6 +405,12 @@ def test_a_client_that_disconnects_cancels_the_call(gated, caplog):
         with pytest.raises(httpx.ReadTimeout):  # the client gives up and closes the connection
             httpx.post(f"{base}/v1/ask", json={"question": QUESTION}, headers=headers, timeout=2)
         assert generator.entered.is_set()
+        # The gateway cancels the gRPC call once it sees the disconnect: wait until the
+        # server's token knows, or a quick release could finish the answer first.
+        deadline = time.monotonic() + 10
+        while server.in_flight.reasons() != [CancelReason.CLIENT]:
+            assert time.monotonic() < deadline, "the server never saw the client leave"
+            time.sleep(0.02)
         generator.release.set()  # the engine checks its token after the stage: cancelled
         assert access_line(caplog, "leaving-client")["status"] == "CANCELLED"
 

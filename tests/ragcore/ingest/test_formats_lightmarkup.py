@@ -90,6 +90,17 @@ def test_restructuredtext_keeps_sections_and_drops_markup():
     assert "120 A" in text[limits.start : limits.end]
 
 
+def test_a_directive_body_keeps_its_first_letters_however_deep_it_is_indented():
+    # ODrive's hoverboard guide indents a note by two spaces; three were assumed, and
+    # "In order to …" became "n order to …".
+    for indent in ("  ", "   ", "    "):
+        body = f"{indent}In order to be compatible, add filters.\n{indent}Therefore ask.\n"
+        source = ".. note::\n" + body
+        [doc] = load_bytes(source.encode(), "note.rst")
+        assert "In order to be compatible, add filters." in doc.text, indent
+        assert "Therefore ask." in doc.text, indent
+
+
 def test_asciidoc_keeps_sections_and_drops_markup():
     [doc] = load_bytes(ADOC.encode(), "gs2.adoc")
     assert doc.title == "GS2 VFD Driver"

@@ -228,3 +228,24 @@ def test_gauge_pressure_units_a_rate_of_a_substance_and_a_revisions_verb():
     ]
     assert [q.unit for q in quantities("Rev. 2 runs 1.5 % NaOH")] == ["%"]
     assert [q.unit for q in quantities("It made 2 runs")] == ["runs"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # Manuals write volts and amperes against the figure.
+        ("* Heatsink with basic fan cooling: 75A per channel", [(75, "A")]),
+        ("Name: moteus-r4; Abs Max Voltage: 44V (<= 10S)", [(44, "V")]),
+        ("either 12v or 24v solenoids", [(12, "V"), (24, "V")]),
+        ("a 2A-rated fuse", [(2, "A")]),
+        # Not where the figure ends a code, numbers a label or is a model's own.
+        ("the 940-0128A cable", []),
+        ("Figure 3A shows the wiring", []),
+        ("LEAP-1A fan blades", []),
+        ("a C207A0 error", []),
+        ("step 5a then", []),
+        ("in the 1990s", []),
+    ],
+)
+def test_volts_and_amperes_written_against_the_figure_are_read(text, found):
+    assert read(text) == found

@@ -29,6 +29,7 @@ from ragcore.agents.answer_types.leaning import leaning_elsewhere
 from ragcore.agents.answer_types.pinpoint import unnamed_option
 from ragcore.agents.answer_types.report import only_reports
 from ragcore.agents.answer_types.set_value import unnamed_value
+from ragcore.agents.answer_types.setting import unnamed_setting
 from ragcore.agents.answer_types.shape import unshaped
 from ragcore.agents.answer_types.switch import other_way
 from ragcore.agents.answer_types.variant import other_variants
@@ -221,10 +222,15 @@ def states_the_default(answer: AnswerModel) -> Iterator[Finding]:
 @check(Check.CONSISTENCY, Scope.ANSWER, rules=("answer_type.to_set",))
 def states_what_to_set(answer: AnswerModel) -> Iterator[Finding]:
     """A question asking what value to set ("what value goes in PD164?") is not answered
-    by the setting's default alone ("… register PD164 (defaults to 38400)")."""
+    by the setting's default alone ("… register PD164 (defaults to 38400)"), nor by a
+    sentence that never names the setting, nor its section does ("what do I set the
+    encoder cpr to?": a capacitor's value; ``answer_types.setting``)."""
     if not answer.asks.to_set or not answer.statements:
         return
-    if reason := only_the_default(answer.asks, strip_citations(answer.draft.text)):
+    text = strip_citations(answer.draft.text)
+    headed = " ".join((text, *(e.section for e in answer.cited)))
+    reason = only_the_default(answer.asks, text) or unnamed_setting(answer.asks, headed)
+    if reason:
         yield Finding("answer_type.to_set", IssueKind.OFF_QUESTION, reason)
 
 
@@ -251,7 +257,10 @@ def leans_on_the_asked_thing(answer: AnswerModel) -> Iterator[Finding]:
 def for_the_asked_goal(answer: AnswerModel) -> Iterator[Finding]:
     """A how-to question ("How do I make the ODrive home itself right after power-up?") is
     not answered by a step for another goal ("… make the ODrive turn on the motor power
-    automatically after booting"): when neither the answer nor the chunks it cites (their
+    automatically after booting"), nor a why question about doing something ("why would
+    I need to debounce the limit switch inputs?") by a sentence on the same inputs that
+    never says it ("This flag determines whether LinuxCNC will ignore the limit switch
+    input"): when neither the answer nor the chunks it cites (their
     text, section path and title) say the asked verb (``Asks.goal``: "home", "homing")
     while a source shown beside them does, a source on the asked goal was at hand."""
     goal = answer.asks.goal
@@ -262,10 +271,11 @@ def for_the_asked_goal(answer: AnswerModel) -> Iterator[Finding]:
     if says(goal, " ".join((text, *(_read(e) for e in answer.cited)))):
         return
     if any(says(goal, _read(e)) for e in answer.by_number.values() if e.chunk_id not in cited):
+        asked = "why" if answer.asks.answer_type == AnswerType.REASON else "how"
         yield Finding(
             "answer_type.goal",
             IssueKind.OFF_QUESTION,
-            f"the question asks how to {goal}; neither the answer nor its sources say it, "
+            f"the question asks {asked} to {goal}; neither the answer nor its sources say it, "
             "while another source shown does",
             chunk_ids=tuple(cited),
         )

@@ -318,14 +318,18 @@ def _off_focus(answer: AnswerModel) -> str | None:
     payload can the RB-12 carry?"); not for yes/no, why, comparison or change questions,
     questions for a code's meaning or a part number, nor for answers from a table (its
     query names what was asked)."""
-    perception = answer.perception
-    if answer.asks.whether or perception.route == Route.COMPARISON:
-        return None
-    if answer.asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER):
-        return None  # the kind check judges these: "P/N 88-2041-09" names no "part number"
-    if perception.constraints.history or any(is_table_evidence(e) for e in answer.cited):
+    if _off_focus_skipped(answer):
         return None
     return off_focus(answer.asks, strip_citations(answer.draft.text))
+
+
+def _off_focus_skipped(answer: AnswerModel) -> bool:
+    perception = answer.perception
+    if answer.asks.whether or perception.route == Route.COMPARISON:
+        return True
+    if answer.asks.answer_type in (AnswerType.MEANING, AnswerType.PART_NUMBER):
+        return True  # the kind check judges these: "P/N 88-2041-09" names no "part number"
+    return perception.constraints.history or any(is_table_evidence(e) for e in answer.cited)
 
 
 def _unbacked_attribute(asked: Sequence[Attribute], answer: AnswerModel) -> str | None:

@@ -173,9 +173,20 @@ def relation_problem(
     # The statement's own figures or words ("louder") say what is compared; else the
     # question's ("... more flow ...").
     own = tuple(q.unit for q in quantities(s.text))
-    units = own + attribute_units(s.text)
-    units = units or perception.constraints.units + perception.asks.attribute_units
+    # A statement of table figures names the rows by stored values ("DELTA AIR LINES"),
+    # no attribute of a document ("air" flow): its own figures say what is compared.
+    tabled = bool(cited) and all(is_table_evidence(e) for e in cited)
+    units = own if tabled else own + attribute_units(s.text)
+    if not tabled:
+        units = units or perception.constraints.units + perception.asks.attribute_units
     stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(mask_identifiers(s.text))]
+    if tabled and not own:
+        # "A (87 strikes) is 11 strikes higher than B (76 strikes)": the sides' counts,
+        # not the days of the period the statement opens with
+        undated = _ISO_DATE.sub(" ", mask_identifiers(s.text))
+        stated_numbers = [float(n) for n in _PLAIN_NUMBER.findall(undated)]
+        if len(stated_numbers) == 3:
+            stated_numbers = _without_difference(stated_numbers)
     # "A keeps more events: 50, while B keeps 200": the figures in order. Two bare figures
     # of the statement's own are what it compares, whatever unit its words suggest ("6
     # starts per hour" are no hours).
@@ -232,6 +243,10 @@ def relation_problem(
             f"'{a} {word} than {b}' contradicts the cited figures ({values[a]:g} vs {values[b]:g})"
         )
     return None
+
+
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b")
+"""A day or month as a table statement names its period ("1993-01-01 to 1993-12-31")."""
 
 
 def _without_difference(values: list[float]) -> list[float]:

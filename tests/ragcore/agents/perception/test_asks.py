@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from ragcore.agents.attributes import default_attributes
-from ragcore.agents.perception.asks import asked_sentence, read_asks
+from ragcore.agents.perception.asks import (
+    AnswerType,
+    QuestionForm,
+    asked_sentence,
+    asking_clause,
+    read_asks,
+)
 
 
 def test_an_attribute_name_that_modifies_another_noun_is_not_asked():
@@ -49,6 +55,17 @@ def test_the_focus_is_the_noun_phrase_of_the_questions_form(question, phrase):
         ("In March 2022, what minimum UV dose did the rules require?", None),
         ("How did the TX-50 interval change from Rev. 1 to Rev. 2?", None),
         ("What is the lift height of the OH-10?", None),
+        # Written as a chat: the asked sentence opens in lower case, or after a name in
+        # capitals, when a question opens there; "e.g. the" ends no sentence.
+        (
+            "my PC only has one NIC. can I run the mesa card through a USB dongle instead?",
+            "can I run the mesa card through a USB dongle instead?",
+        ),
+        (
+            "Just unboxed a brand new Smart-UPS. Should I run a runtime calibration on it?",
+            "Should I run a runtime calibration on it?",
+        ),
+        ("Is it e.g. the 56V version that is rated for 24V?", None),
     ],
 )
 def test_the_asked_sentence_follows_what_a_technician_tells_first(question, asked):
@@ -84,3 +101,46 @@ def test_a_where_question_asks_for_a_place_and_a_what_do_i_do_question_for_an_ac
     assert read_asks("What do we do if the BX-3 belt slips?").answer_type == "action"
     assert read_asks("What has to be done before the BX-3 is restarted?").answer_type == "action"
     assert read_asks("What does the BX-3 do when the belt slips?").answer_type != "action"
+
+
+@pytest.mark.parametrize(
+    ("question", "form", "answer_type"),
+    [
+        # The topic a chat puts first, after a dash or as a label, does not hide how it
+        # asks.
+        (
+            "odrivetool - what's the command that lists every error set on the board?",
+            QuestionForm.VALUE,
+            None,
+        ),
+        (
+            "Belkin F6C150-RKM-2U: will a straight-through serial cable work with it?",
+            QuestionForm.YES_NO,
+            AnswerType.YES_NO,
+        ),
+        (
+            "Belkin F6C150: where does the serial cable plug in?",
+            QuestionForm.VALUE,
+            AnswerType.PLACE,
+        ),
+        (
+            "moteus in mode 11 - how often must the watchdog be fed?",
+            QuestionForm.VALUE,
+            AnswerType.FIGURE,
+        ),
+        ("my PC only has one NIC. can I use a USB dongle instead?", QuestionForm.YES_NO, None),
+        # A hyphen between figures is no dash: the question still opens with "What".
+        ("What is the range 10 - 20 V for?", QuestionForm.VALUE, AnswerType.PURPOSE),
+    ],
+)
+def test_the_form_is_read_where_a_chat_opens_to_ask(question, form, answer_type):
+    asks = read_asks(question)
+    assert asks.form == form
+    if answer_type is not None:
+        assert asks.answer_type == answer_type
+
+
+def test_the_subject_a_chat_puts_first_stays_in_the_asked_sentence():
+    question = "odrive on a CAN bus - what bitrate is it running if I never changed it?"
+    assert asking_clause(question) == "what bitrate is it running if I never changed it?"
+    assert asked_sentence(question) == question

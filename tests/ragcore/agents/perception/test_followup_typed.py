@@ -32,6 +32,9 @@ def test_identifiers_typed_in_lower_case_or_without_the_hyphen_are_read(agent):
         ("e4027", "ERROR_CODE"),
     ]
     assert agent.run("the mid-2018 figures").entities == ()
+    # a place named by a word and a number is no model (the warehouse of a table question)
+    found = agent.run("How many CP-200 seal kits are in stock at East-1?").entities
+    assert [(e.text, e.label) for e in found if e.label == "MODEL"] == [("CP-200", "MODEL")]
 
 
 def test_its_after_a_typed_model_is_that_model(agent):

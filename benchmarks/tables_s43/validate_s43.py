@@ -4,7 +4,7 @@
 """Check questions.jsonl of the s43 held-out table set against its two CSVs.
 
 Run (from anywhere, standard library only):
-    python3 benchmarks/tables_untouched_s43/validate_s43.py
+    python3 benchmarks/tables_s43/validate_s43.py
 
 For every record:
   - the kind is known and expected_status fits the kind (ok / no_answer / uncertain);
