@@ -37,7 +37,6 @@ class _Rules:
     """A figure (or a number in words) and a unit: groups 1 and 2."""
     unit_word: re.Pattern[str]
     """A unit without a figure: group 1."""
-    rates: frozenset[str]
     count_word: re.Pattern[str]
     """Counts written as words ("three parallel strings"), two to twelve: "one" and
     "zero" are left out ("one of the sensors", "zero-point" are rarely counts)."""
@@ -51,6 +50,10 @@ class _Rules:
     """One of a time unit: "within a day", "for an hour" (groups "one", "unit")."""
     label_before: re.Pattern[str]
     """Text before a number that makes it a label: "Rev. 1 to 600 s", "Section 4"."""
+    per_unit: re.Pattern[str] | None
+    """A word that divides and the unit it divides by, after a unit, perhaps after what
+    it is of: " per kg", " of CO2 per hour" (group "unit"); None for a table with no such
+    words."""
 
 
 @functools.cache
@@ -73,6 +76,13 @@ def unit_rules(table: UnitTable) -> _Rules:
         "(" + "|".join(f"{part}s?" for part in number_table("fractions")) + ")"
     )
     time_unit = "|".join(lexicon.words("words", "time_units"))
+    per = "|".join(re.escape(w) for w in table.per_words)
+    # "… per kg", "… of water per kg", "… of CO2 an hour".
+    per_unit = (
+        rf"(?:\s+of(?:\s+[\w-]+){{1,2}}?)?\s+(?:{per})\s+(?P<unit>{unit})(?![\w/³²])(?!-\w)"
+        if per
+        else None
+    )
     # A unit, or two divided or multiplied ("g/kWh", "kW·h"): read by _compound_unit.
     unit = rf"(?:{unit})(?:[{COMPOUND_OPERATORS}](?:{unit}))?"
     rules = _Rules(
@@ -82,7 +92,6 @@ def unit_rules(table: UnitTable) -> _Rules:
             re.IGNORECASE,
         ),
         unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³²])", re.IGNORECASE),
-        rates=frozenset(c for c in table.canonical.values() if "/" in c),
         count_word=re.compile(
             r"\b(" + "|".join(w for w, n in numbers.items() if 2 <= n <= 12) + r")\b",
             re.IGNORECASE,
@@ -96,6 +105,7 @@ def unit_rules(table: UnitTable) -> _Rules:
         ),
         one_time_unit=lexicon.pattern("words", "one_time_unit"),
         label_before=lexicon.pattern("words", "label_before_figure"),
+        per_unit=re.compile(per_unit, re.IGNORECASE) if per_unit else None,
     )
     for name, row in table.units.items():
         if not any(q.unit == name for q in _find(row.example, rules)):
@@ -115,12 +125,22 @@ def units_named(text: str) -> tuple[str, ...]:
     """Units ``text`` spells out without a figure ("in MPa", "how many pounds"), in their
     canonical spelling; one-letter units only as written in capitals ("in L")."""
     rules = _rules()
-    found = [
-        unit
-        for m in rules.unit_word.finditer(mask_identifiers(text))
-        if (unit := _unit_of(m.group(1), rules.table))
-        and (len(m.group(1)) > 2 or m.group(1) in rules.table.named_alone)
-    ]
+    masked = mask_identifiers(text)
+    found = []
+    end = 0  # the end of a compound read across its dividing word: its bottom is read
+    for m in rules.unit_word.finditer(masked):
+        if m.start() < end:
+            continue
+        unit = _unit_of(m.group(1), rules.table)
+        if not unit:
+            continue
+        # "litres per kilogram", "g per kWh" are L/kg and g/kWh, as "8.5 L per kg" is.
+        divided = _divided(masked, unit, m.end(), rules)
+        if divided is not None:
+            unit, end = divided
+        elif len(m.group(1)) <= 2 and m.group(1) not in rules.table.named_alone:
+            continue
+        found.append(unit)
     return tuple(dict.fromkeys(found))
 
 
@@ -272,7 +292,7 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
         )
         for m in rules.fraction_of_time.finditer(masked)
     ]
-    found = [_rate_of(masked, q, rules) for q in found]
+    found = [_per_unit(masked, q, rules) for q in found]
     return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start), rules))
 
 
@@ -321,19 +341,29 @@ def _in_hex_dump(text: str, m: re.Match[str]) -> bool:
     return any(_HEX_BYTE.fullmatch(t) for t in before + after)
 
 
-# "500 kg of CO2 per hour" is 500 kg/h.
-_OF_PER = re.compile(r"\s+of\s+(?:[\w-]+\s+){1,2}?per\s+(hour|minute)\b", re.IGNORECASE)
+def _per_unit(text: str, q: Quantity, rules: _Rules) -> Quantity:
+    """``q``, or ``q`` in the compound the words after it divide its unit into: "8.5 L
+    per kg" is 8.5 L/kg, the quantity "8.5 L/kg" is, and "500 kg of CO2 per hour" 500
+    kg/h. Safe where it is no compound:
+    "75A per channel" (no unit), "8 h a day" (a share), "5 % per year" (% converts to
+    nothing) keep their unit."""
+    divided = _divided(text, q.unit, q.end, rules)
+    if divided is None:
+        return q
+    return Quantity(q.value, divided[0], q.start, divided[1])
 
 
-def _rate_of(text: str, q: Quantity, rules: _Rules) -> Quantity:
-    """``q``, or the rate it starts when the words after it say "of … per hour"."""
-    m = _OF_PER.match(text, q.end)
+def _divided(text: str, unit: str, at: int, rules: _Rules) -> tuple[str, int] | None:
+    """(the compound, where it ends) when the words at ``at`` divide the canonical
+    ``unit`` by a unit ("… per kg", "… a day") and the two make a compound unit
+    (``_unit_of``); None otherwise, and for a unit already a compound."""
+    if rules.per_unit is None or any(op in unit for op in COMPOUND_OPERATORS):
+        return None
+    m = rules.per_unit.match(text, at)
     if m is None:
-        return q
-    rate = f"{q.unit}/{rules.table.canonical[m.group(1).lower()]}"  # "hour" → "/h"
-    if rate not in rules.rates:
-        return q
-    return Quantity(q.value, rate, q.start, m.end())
+        return None
+    compound = _unit_of(f"{unit}/{m.group('unit')}", rules.table)
+    return None if compound is None else (compound, m.end())
 
 
 # The first figure of a range or a choice, written bare before the one with the unit:

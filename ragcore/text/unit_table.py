@@ -111,6 +111,9 @@ class UnitTable:
     """Unit → (dimension, factor to the dimension's base unit)."""
     affine: Mapping[str, tuple[float, float]]
     """Unit → (factor, offset) to its dimension's base unit (temperatures, to °C)."""
+    per_words: tuple[str, ...]
+    """The words that divide a unit by the next (``flow_spellings.each``: "per", "a",
+    "an"): "8.5 L per kg" is 8.5 L/kg, as written with the slash."""
     derived: Mapping[str, tuple[str, float]]
     """A compound's dimension ("volume/duration") → the named dimension a listed unit of
     that make gives it ("flow", from L/min) and the factor from the compound's base units
@@ -200,8 +203,16 @@ def load_unit_table(path: Path) -> UnitTable:
             for u in units.values()
             if u.factor is not None and u.offset is not None
         },
+        per_words=_per_words(data.get("flow_spellings")),
         derived=_derived(linear, file),
     )
+
+
+def _per_words(table: object) -> tuple[str, ...]:
+    """The ``each`` words of ``[flow_spellings]`` (checked there), or none."""
+    if not isinstance(table, dict):
+        return ()
+    return tuple(table.get("each", ()))
 
 
 def _compound(

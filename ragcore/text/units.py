@@ -8,6 +8,8 @@ written with ("145 psi" states 10 bar: 145.04 rounds to 145).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ragcore.text.unit_table import unit_table
 
 
@@ -18,6 +20,18 @@ def dimension(unit: str) -> str:
         return table.units[unit].dimension or unit
     linear = table.linear_of(unit)
     return linear[0] if linear else unit
+
+
+def in_units(unit: str, units: Collection[str]) -> bool:
+    """Whether a figure in ``unit`` is a figure in one of ``units``: ``unit`` itself, or
+    the unit a compound the table does not list counts, per each of another ("8.5 L/kg",
+    a manual's "8.5 L per kg", is litres of water; a listed compound is a unit of its own:
+    "450 L/min" is a flow, not a volume)."""
+    if unit in units:
+        return True
+    table = unit_table()
+    top = unit.split("/", 1)[0]
+    return "/" in unit and unit not in table.units and top in units
 
 
 def convert(value: float, unit: str, to: str) -> float | None:

@@ -10,7 +10,7 @@ import pytest
 from ragcore.errors import ConfigError
 from ragcore.text.quantities import quantities, units_asked, units_named
 from ragcore.text.unit_table import UNITS_FILE, load_unit_table
-from ragcore.text.units import agrees, convert, dimension
+from ragcore.text.units import agrees, convert, dimension, in_units
 
 
 def read(text: str) -> list[tuple[float, str]]:
@@ -71,3 +71,51 @@ def test_two_listed_compounds_of_one_make_must_agree(tmp_path):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=r"unit\.L/h\.factor"):
         load_unit_table(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Written with the word that divides, a compound is the one written with "/".
+        ("- Water consumption: 8.5 L per kg in the standard programme", [(8.5, "L/kg")]),
+        ("PM may not exceed 0.02 g per kWh", [(0.02, "g/kWh")]),
+        ("the supply drops by 0.2 bar a minute", [(0.2, "bar/min")]),
+        ("the dryer takes 3 kg an hour", [(3, "kg/h")]),
+        ("a solar load of 800 W per m² at noon", [(800, "W/m²")]),
+        ("the sludge weighs 1.2 kilograms per litre", [(1.2, "kg/L")]),
+        ("between 8 and 9 L per kg", [(8, "L/kg"), (9, "L/kg")]),  # the range too
+        ("it uses 8.5 L of water per kg", [(8.5, "L/kg")]),  # of what, then per what
+        ("500 kg of CO2 per hour", [(500, "kg/h")]),
+        # No unit after the word, or no compound of the two: the figure keeps its unit.
+        ("* Heatsink with basic fan cooling: 75A per channel", [(75, "A")]),
+        ("the plant runs 8 hours per day", [(8, "h")]),  # one dimension: a share
+        ("a drift of 5 % per year", [(5, "%")]),  # % converts to nothing
+        ("shims of 2 mm per m of rail", [(2, "mm")]),
+        ("a top-up of 5 L per 100 h", [(5, "L"), (100, "h")]),  # a figure, not a unit
+    ],
+)
+def test_a_unit_divided_by_a_word_is_the_compound_it_writes(text, expected):
+    assert read(text) == [(pytest.approx(v), u) for v, u in expected]
+
+
+def test_both_spellings_of_a_compound_are_one_quantity():
+    (source,) = quantities("- Water consumption: 8.5 L per kg")
+    (answer,) = quantities("The WX-80 uses 8.5 L/kg")
+    assert (source.value, source.unit) == (answer.value, answer.unit)
+    assert agrees(answer.value, answer.unit, source.value, source.unit)
+    assert agrees(8500, "L/t", source.value, source.unit)  # and converts as one
+
+
+def test_a_compound_named_with_its_dividing_word_is_the_unit_asked_for():
+    assert units_asked("How many litres per kilogram does the WX-80 use?") == ("L/kg",)
+    assert units_asked("What is the PM limit in g per kWh?") == ("g/kWh",)
+    assert units_asked("How many litres of water per kg of linen?") == ("L/kg",)
+    # a unit divided by what is no unit is named alone
+    assert units_named("How many amps per channel?") == ("A",)
+
+
+def test_a_figure_per_each_of_another_unit_is_in_the_unit_it_counts():
+    # "How much water …" is answered in litres, per kg of linen or not; a listed
+    # compound is a unit of its own: a flow is no volume.
+    assert in_units("L/kg", ("L", "m³")) and in_units("L", ("L",))
+    assert not in_units("L/min", ("L", "m³")) and not in_units("kg/L", ("L",))
