@@ -22,7 +22,7 @@ from ragcore.errors import ConfigError
 from ragcore.text.identifiers import MODEL_START
 from ragcore.text.quantities import quantities
 from ragcore.text.terms import terms
-from ragcore.text.units import dimension
+from ragcore.text.units import dimension, in_units
 
 _CHANGE_VERB = re.compile(r"\b(?:lower|raise|higher|increase|reduce)(?:ed|s|ing)\b", re.IGNORECASE)
 Direction = Literal["higher", "lower"]
@@ -77,7 +77,7 @@ class Attribute:
             return True
         if text_terms & self.units_not_with - asked:
             return False
-        return any(q.unit in self.units for q in quantities(text))
+        return any(in_units(q.unit, self.units) for q in quantities(text))
 
 
 @dataclass(frozen=True)

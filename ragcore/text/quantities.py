@@ -15,7 +15,7 @@ from ragcore.text import lexicon
 from ragcore.text.citations import CITATION
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.tables import number_table
-from ragcore.text.unit_table import UnitTable, unit_table
+from ragcore.text.unit_table import COMPOUND_OPERATORS, UnitTable, unit_table
 
 # Thousands grouped by commas or by (thin, no-break) spaces: "12,000", "16 000".
 _NUMBER = (
@@ -37,7 +37,6 @@ class _Rules:
     """A figure (or a number in words) and a unit: groups 1 and 2."""
     unit_word: re.Pattern[str]
     """A unit without a figure: group 1."""
-    rates: frozenset[str]
     count_word: re.Pattern[str]
     """Counts written as words ("three parallel strings"), two to twelve: "one" and
     "zero" are left out ("one of the sensors", "zero-point" are rarely counts)."""
@@ -51,6 +50,10 @@ class _Rules:
     """One of a time unit: "within a day", "for an hour" (groups "one", "unit")."""
     label_before: re.Pattern[str]
     """Text before a number that makes it a label: "Rev. 1 to 600 s", "Section 4"."""
+    per_unit: re.Pattern[str] | None
+    """A word that divides and the unit it divides by, after a unit, perhaps after what
+    it is of: " per kg", " of CO2 per hour" (group "unit"); None for a table with no such
+    words."""
 
 
 @functools.cache
@@ -73,14 +76,22 @@ def unit_rules(table: UnitTable) -> _Rules:
         "(" + "|".join(f"{part}s?" for part in number_table("fractions")) + ")"
     )
     time_unit = "|".join(lexicon.words("words", "time_units"))
+    per = "|".join(re.escape(w) for w in table.per_words)
+    # "… per kg", "… of water per kg", "… of CO2 an hour".
+    per_unit = (
+        rf"(?:\s+of(?:\s+[\w-]+){{1,2}}?)?\s+(?:{per})\s+(?P<unit>{unit})(?![\w/³²])(?!-\w)"
+        if per
+        else None
+    )
+    # A unit, or two divided or multiplied ("g/kWh", "kW·h"): read by _compound_unit.
+    unit = rf"(?:{unit})(?:[{COMPOUND_OPERATORS}](?:{unit}))?"
     rules = _Rules(
         table=table,
         quantity=re.compile(
-            rf"(?<![\w.])({_NUMBER}|\b(?:{word_number})\b)(?:\s*|-)({unit})(?![\w/³])",
+            rf"(?<![\w.])({_NUMBER}|\b(?:{word_number})\b)(?:\s*|-)({unit})(?![\w/³²])",
             re.IGNORECASE,
         ),
-        unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³])", re.IGNORECASE),
-        rates=frozenset(c for c in table.canonical.values() if "/" in c),
+        unit_word=re.compile(rf"(?<![\w/])({unit})(?![\w/³²])", re.IGNORECASE),
         count_word=re.compile(
             r"\b(" + "|".join(w for w, n in numbers.items() if 2 <= n <= 12) + r")\b",
             re.IGNORECASE,
@@ -94,6 +105,7 @@ def unit_rules(table: UnitTable) -> _Rules:
         ),
         one_time_unit=lexicon.pattern("words", "one_time_unit"),
         label_before=lexicon.pattern("words", "label_before_figure"),
+        per_unit=re.compile(per_unit, re.IGNORECASE) if per_unit else None,
     )
     for name, row in table.units.items():
         if not any(q.unit == name for q in _find(row.example, rules)):
@@ -113,12 +125,30 @@ def units_named(text: str) -> tuple[str, ...]:
     """Units ``text`` spells out without a figure ("in MPa", "how many pounds"), in their
     canonical spelling; one-letter units only as written in capitals ("in L")."""
     rules = _rules()
-    found = [
-        rules.table.canonical[m.group(1).lower()]
-        for m in rules.unit_word.finditer(mask_identifiers(text))
-        if len(m.group(1)) > 2 or m.group(1) in rules.table.named_alone
-    ]
+    masked = mask_identifiers(text)
+    found = []
+    end = 0  # the end of a compound read across its dividing word: its bottom is read
+    for m in rules.unit_word.finditer(masked):
+        if m.start() < end:
+            continue
+        unit = _unit_of(m.group(1), rules.table)
+        if not unit:
+            continue
+        # "litres per kilogram", "g per kWh" are L/kg and g/kWh, as "8.5 L per kg" is.
+        divided = _divided(masked, unit, m.end(), rules)
+        if divided is not None:
+            unit, end = divided
+        elif len(m.group(1)) <= 2 and m.group(1) not in rules.table.named_alone:
+            continue
+        found.append(unit)
     return tuple(dict.fromkeys(found))
+
+
+def units_asked(text: str) -> tuple[str, ...]:
+    """The units of ``units_named`` that ``text`` names without a figure ("… in m³/h?",
+    "how many pounds"): a unit with its figure ("the cable length at 1 Mbps?") is a
+    condition of the question, not the unit its answer is in."""
+    return units_named(mask_quantities(text))
 
 
 def attribute_units(text: str) -> tuple[str, ...]:
@@ -209,25 +239,34 @@ def _glued_to_a_code(masked: str, m: re.Match[str], rules: _Rules) -> bool:
     if not glued:
         return False
     before = masked[m.start() - 1] if m.start() else " "
+    if before == "-" and _glued_range_end(masked, m):
+        return False
     return (
         before.isalnum() or before in "-./_" or bool(rules.label_before.search(masked[: m.start()]))
     )
+
+
+def _glued_range_end(masked: str, m: re.Match[str]) -> bool:
+    """The second figure of a range written glued ("0-5V", "5-30s", "12V-56V"): a lower
+    number before the hyphen, bare or in the same unit; "LEAP-1A" and "940-0128A" end
+    codes."""
+    unit = re.escape(m.group(2))
+    start = re.search(rf"(?<![\w.-])(\d+(?:\.\d+)?)(?:{unit})?-$", masked[: m.start()])
+    return start is not None and float(start.group(1)) < _value(m.group(1))
 
 
 def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
     masked = mask_identifiers(text)
     table = rules.table
     found = [
-        Quantity(
-            _signed(masked, m.start(), _value(m.group(1)), unit := _canonical(m.group(2), table)),
-            unit,
-            m.start(),
-            m.end(),
-        )
+        Quantity(_signed(masked, m.start(), _value(m.group(1)), unit), unit, m.start(), m.end())
         for m in rules.quantity.finditer(masked)
+        if (unit := _unit_of(m.group(2), table))
         # A one-letter unit needs a space or hyphen: "1990s" is a decade, "5 s" and
-        # "a 5-second delay" durations.
-        if m.group(2).lower() not in table.spaced or not m.group(0)[len(m.group(1))].isalpha()
+        # "a 5-second delay" durations; but for its glued spellings ("5V", "10s").
+        if m.group(2).lower() not in table.spaced
+        or not m.group(0)[len(m.group(1))].isalpha()
+        or _glued(masked, m, rules)
         if m.group(2) not in table.not_as_written  # amperes are "A": "5 a.m." is a time
         # A one-letter unit written against its figure ("75A", "44V") is no unit where
         # the figure ends a code ("940-0128A", "v3.6A") or numbers a label ("Figure 3A").
@@ -253,23 +292,78 @@ def _find(text: str, rules: _Rules) -> tuple[Quantity, ...]:
         )
         for m in rules.fraction_of_time.finditer(masked)
     ]
-    found = [_rate_of(masked, q, rules) for q in found]
+    found = [_per_unit(masked, q, rules) for q in found]
     return tuple(_with_range_starts(masked, sorted(found, key=lambda q: q.start), rules))
 
 
-# "500 kg of CO2 per hour" is 500 kg/h.
-_OF_PER = re.compile(r"\s+of\s+(?:[\w-]+\s+){1,2}?per\s+(hour|minute)\b", re.IGNORECASE)
+# A figure of digits with no leading zero ("0128A" is a part's code, "0.5A" a current).
+_PLAIN_FIGURE = re.compile(r"(?!0\d)[\d,. \u00a0\u202f]+")
 
 
-def _rate_of(text: str, q: Quantity, rules: _Rules) -> Quantity:
-    """``q``, or the rate it starts when the words after it say "of … per hour"."""
-    m = _OF_PER.match(text, q.end)
+def _glued(text: str, m: re.Match[str], rules: _Rules) -> bool:
+    """A one-letter unit written against its figure ("5V", "50W", "10s") is read when the
+    spelling may be glued (units.toml ``glued``, case counts: "10S" is a cell count) and
+    the figure is a plain one: digits without a leading zero, no year ("1990s" is a
+    decade), no label's number ("Rev. 2A")."""
+    figure = m.group(1)
+    return (
+        m.group(2) in rules.table.glued
+        and _PLAIN_FIGURE.fullmatch(figure) is not None
+        and not YEAR.match(figure)
+        and not rules.label_before.search(text[: m.start()])
+        and not _in_hex_dump(text, m)
+        and not _code_tail(text, m)
+    )
+
+
+# What follows a glued figure: a hyphen and a number, with the unit it is in if any.
+_TAIL = re.compile(r"-\d+(?:\.\d+)?([A-Za-z]?)")
+
+
+def _code_tail(text: str, m: re.Match[str]) -> bool:
+    """A glued figure followed by a hyphen and a number in no unit of its own is a code
+    or a grade ("5W-40" oil, "3A-2"), not a figure: "12V-56V" is a range."""
+    tail = _TAIL.match(text, m.end())
+    return tail is not None and tail.group(1) != m.group(2)
+
+
+# A byte in hex: "0E", "8C", "95" (a register dump: "0E 95 0A 8C", "10 94    8A").
+_HEX_BYTE = re.compile(r"[0-9A-F]{2}")
+
+
+def _in_hex_dump(text: str, m: re.Match[str]) -> bool:
+    """A figure glued to a hex digit ("8A", "0A") beside a two-character byte is a byte
+    too: "10 94    8A" is a dump, "a limit of 10A" a current."""
+    if m.group(2) not in "ABCDEF":
+        return False
+    before = text[max(0, m.start() - 12) : m.start()].split()[-1:]
+    after = text[m.end() : m.end() + 12].split()[:1]
+    return any(_HEX_BYTE.fullmatch(t) for t in before + after)
+
+
+def _per_unit(text: str, q: Quantity, rules: _Rules) -> Quantity:
+    """``q``, or ``q`` in the compound the words after it divide its unit into: "8.5 L
+    per kg" is 8.5 L/kg, the quantity "8.5 L/kg" is, and "500 kg of CO2 per hour" 500
+    kg/h. Safe where it is no compound:
+    "75A per channel" (no unit), "8 h a day" (a share), "5 % per year" (% converts to
+    nothing) keep their unit."""
+    divided = _divided(text, q.unit, q.end, rules)
+    if divided is None:
+        return q
+    return Quantity(q.value, divided[0], q.start, divided[1])
+
+
+def _divided(text: str, unit: str, at: int, rules: _Rules) -> tuple[str, int] | None:
+    """(the compound, where it ends) when the words at ``at`` divide the canonical
+    ``unit`` by a unit ("… per kg", "… a day") and the two make a compound unit
+    (``_unit_of``); None otherwise, and for a unit already a compound."""
+    if rules.per_unit is None or any(op in unit for op in COMPOUND_OPERATORS):
+        return None
+    m = rules.per_unit.match(text, at)
     if m is None:
-        return q
-    rate = f"{q.unit}/{rules.table.canonical[m.group(1).lower()]}"  # "hour" → "/h"
-    if rate not in rules.rates:
-        return q
-    return Quantity(q.value, rate, q.start, m.end())
+        return None
+    compound = _unit_of(f"{unit}/{m.group('unit')}", rules.table)
+    return None if compound is None else (compound, m.end())
 
 
 # The first figure of a range or a choice, written bare before the one with the unit:
@@ -325,6 +419,35 @@ def _signed(text: str, start: int, value: float, unit: str) -> float:
 def _canonical(unit: str, table: UnitTable) -> str:
     """A unit as matched (case ignored) in its canonical spelling; "mΩ" is not "MΩ"."""
     return table.exact.get(unit) or table.canonical[unit.lower()]
+
+
+# Where a compound's second unit starts: "g/kWh", "kW·h", "kW⋅h".
+_OPERATOR = re.compile(rf"[{COMPOUND_OPERATORS}]")
+
+
+def _unit_of(spelling: str, table: UnitTable) -> str | None:
+    """A unit as matched in its canonical spelling: a listed spelling, or a compound the
+    table does not list, read by a rule over its rows ("g/kWh" is mass over energy,
+    "gal/h" a flow: ``UnitTable.linear_of``). None for a compound that is no unit: one
+    of a unit the table cannot convert ("rpm/min"), a spelling that is no unit as
+    written ("kWh/a" is per year, not per ampere), or a ratio of one dimension ("h/day",
+    "mm/m" are shares)."""
+    if spelling.lower() in table.canonical:
+        return _canonical(spelling, table)
+    m = _OPERATOR.search(spelling)
+    if m is None:
+        return None
+    parts = spelling[: m.start()], spelling[m.end() :]
+    if any(p in table.not_as_written or p.lower() not in table.canonical for p in parts):
+        return None
+    top, bottom = (_canonical(p, table) for p in parts)
+    name = f"{top}{'/' if m.group(0) == '/' else '·'}{bottom}"
+    if name in table.units:
+        return name  # "kg/hour" is the listed kg/h
+    linear = table.linear_of(top), table.linear_of(bottom)
+    if linear[0] is None or linear[1] is None or linear[0][0] == linear[1][0]:
+        return None
+    return name
 
 
 def _value(number: str) -> float:

@@ -43,14 +43,19 @@ _UNIT_KEYS = frozenset(
         "verb",
         "not_as_written",
         "exact_spellings",
+        "glued",
         "example",
         "counter_example",
     }
 )
+# A compound unit as canonically written: two units divided ("g/kWh") or multiplied
+# ("kW·h"); manuals write the product's dot as "·" or "⋅".
+COMPOUND_OPERATORS = "/·⋅"
+_COMPOUND = re.compile(r"^([^/·⋅]+)([/·⋅])([^/·⋅]+)$")
 _FLOW_KEYS = frozenset({"about", "volumes", "each", "times"})
 # What may follow a unit as matched: a spelling that another one begins with is tried
 # first only when the character after the shorter one lets the shorter one match too.
-_UNIT_FOLLOWS = re.compile(r"[\w/³]")
+_UNIT_FOLLOWS = re.compile(r"[\w/³²]")
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,9 @@ class Unit:
     verb: bool
     not_as_written: tuple[str, ...]
     exact_spellings: tuple[str, ...]
+    glued: tuple[str, ...]
+    """One-letter spellings, as written (case counts), that may stand against the figure
+    although the unit is spaced: "5V", "50W", "10s" (not "5v" of a version, "10S" cells)."""
     example: str
     counter_example: str | None
 
@@ -95,12 +103,28 @@ class UnitTable:
     """Lower-cased spellings that are also verbs ("runs")."""
     not_as_written: frozenset[str]
     """Spellings that are no unit when written exactly so ("5 a.m.")."""
+    glued: frozenset[str]
+    """One-letter spellings, as written, that may stand against their figure ("5V")."""
     attributes: Mapping[str, tuple[str, ...]]
     """Attribute words and the units a comparison about them is in ("louder" → dB(A))."""
     linear: Mapping[str, tuple[str, float]]
     """Unit → (dimension, factor to the dimension's base unit)."""
     affine: Mapping[str, tuple[float, float]]
     """Unit → (factor, offset) to its dimension's base unit (temperatures, to °C)."""
+    per_words: tuple[str, ...]
+    """The words that divide a unit by the next (``flow_spellings.each``: "per", "a",
+    "an"): "8.5 L per kg" is 8.5 L/kg, as written with the slash."""
+    derived: Mapping[str, tuple[str, float]]
+    """A compound's dimension ("volume/duration") → the named dimension a listed unit of
+    that make gives it ("flow", from L/min) and the factor from the compound's base units
+    to that dimension's base (m³/h → m³/s: 1/3600)."""
+
+    def linear_of(self, unit: str) -> tuple[str, float] | None:
+        """(dimension, factor to its base unit) of ``unit``: a listed linear unit, or a
+        compound of two ("g/kWh": mass/energy, "gal/h": flow), else None."""
+        if unit in self.linear:
+            return self.linear[unit]
+        return _compound(self.linear, self.derived, unit)
 
 
 @functools.cache
@@ -154,6 +178,11 @@ def load_unit_table(path: Path) -> UnitTable:
             if dimensions.setdefault(u.dimension, affine) != affine:
                 fix = "all units of a dimension have an offset or none has"
                 raise ConfigError(f"{file}:unit.{u.name}.offset", u.offset, fix)
+    linear = {
+        u.name: (u.dimension, u.factor)
+        for u in units.values()
+        if u.dimension is not None and u.factor is not None and u.offset is None
+    }
     return UnitTable(
         path=path,
         units=units,
@@ -166,18 +195,62 @@ def load_unit_table(path: Path) -> UnitTable:
         named_alone=frozenset(u.name for u in units.values() if u.named_alone),
         verbs=frozenset(s.lower() for u in units.values() if u.verb for s in u.spellings),
         not_as_written=frozenset(s for u in units.values() for s in u.not_as_written),
+        glued=frozenset(s for u in units.values() for s in u.glued),
         attributes=_attributes(data.get("attributes", {}), units, file),
-        linear={
-            u.name: (u.dimension, u.factor)
-            for u in units.values()
-            if u.dimension is not None and u.factor is not None and u.offset is None
-        },
+        linear=linear,
         affine={
             u.name: (u.factor, u.offset)
             for u in units.values()
             if u.factor is not None and u.offset is not None
         },
+        per_words=_per_words(data.get("flow_spellings")),
+        derived=_derived(linear, file),
     )
+
+
+def _per_words(table: object) -> tuple[str, ...]:
+    """The ``each`` words of ``[flow_spellings]`` (checked there), or none."""
+    if not isinstance(table, dict):
+        return ()
+    return tuple(table.get("each", ()))
+
+
+def _compound(
+    linear: Mapping[str, tuple[str, float]], derived: Mapping[str, tuple[str, float]], unit: str
+) -> tuple[str, float] | None:
+    """(dimension, factor) of a compound of two linear units ("g/kWh" → mass/energy, a
+    gram over a kWh); the named dimension of ``derived`` when a listed unit has one of
+    that make ("gal/h" → flow, as L/min). None for no compound of known units."""
+    m = _COMPOUND.match(unit)
+    if m is None or m.group(1) not in linear or m.group(3) not in linear:
+        return None
+    (top, a), op, (bottom, b) = linear[m.group(1)], m.group(2), linear[m.group(3)]
+    if op == "/":
+        make, factor = f"{top}/{bottom}", a / b
+    else:
+        make, factor = f"{top}·{bottom}", a * b
+    if make in derived:
+        named, scale = derived[make]
+        return named, factor * scale
+    return make, factor
+
+
+def _derived(linear: Mapping[str, tuple[str, float]], file: str) -> dict[str, tuple[str, float]]:
+    """The named dimensions of the compounds the file lists ("L/min" is a flow: volume
+    over duration), so that a compound it does not list ("gal/h") converts to them. Two
+    listed units of one make must agree on its dimension and factor."""
+    derived: dict[str, tuple[str, float]] = {}
+    for name, (dimension, factor) in linear.items():
+        made = _compound(linear, {}, name)
+        if made is None or made[0] == dimension:
+            continue
+        make, composed = made
+        scale = factor / composed
+        known = derived.setdefault(make, (dimension, scale))
+        if known[0] != dimension or abs(known[1] - scale) > 1e-9 * abs(scale):
+            fix = f"a {make} unit is a {known[0]} with factor {known[1]:g} per base unit"
+            raise ConfigError(f"{file}:unit.{name}.factor", factor, fix)
+    return derived
 
 
 def _unit(row: dict, where: str) -> Unit:
@@ -224,6 +297,11 @@ def _unit(row: dict, where: str) -> Unit:
         flags[flag] = value
     if flags["spaced"] and not any(len(s) == 1 for s in spellings):
         raise ConfigError(f"{where}.spaced", True, "the unit has no one-letter spelling")
+    glued = _strings(row.get("glued", []), f"{where}.glued")
+    for s in glued:
+        if not flags["spaced"] or len(s) != 1 or s.lower() not in {x.lower() for x in spellings}:
+            fix = "only a spaced unit's one-letter spelling may be glued to its figure"
+            raise ConfigError(f"{where}.glued", s, fix)
     return Unit(
         name=name,
         spellings=spellings,
@@ -235,6 +313,7 @@ def _unit(row: dict, where: str) -> Unit:
         verb=flags["verb"],
         not_as_written=_strings(row.get("not_as_written", []), f"{where}.not_as_written"),
         exact_spellings=exact,
+        glued=glued,
         example=example,
         counter_example=counter,
     )

@@ -8,6 +8,8 @@ written with ("145 psi" states 10 bar: 145.04 rounds to 145).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ragcore.text.unit_table import unit_table
 
 
@@ -16,7 +18,20 @@ def dimension(unit: str) -> str:
     table = unit_table()
     if unit in table.affine:
         return table.units[unit].dimension or unit
-    return table.linear[unit][0] if unit in table.linear else unit
+    linear = table.linear_of(unit)
+    return linear[0] if linear else unit
+
+
+def in_units(unit: str, units: Collection[str]) -> bool:
+    """Whether a figure in ``unit`` is a figure in one of ``units``: ``unit`` itself, or
+    the unit a compound the table does not list counts, per each of another ("8.5 L/kg",
+    a manual's "8.5 L per kg", is litres of water; a listed compound is a unit of its own:
+    "450 L/min" is a flow, not a volume)."""
+    if unit in units:
+        return True
+    table = unit_table()
+    top = unit.split("/", 1)[0]
+    return "/" in unit and unit not in table.units and top in units
 
 
 def convert(value: float, unit: str, to: str) -> float | None:
@@ -24,14 +39,15 @@ def convert(value: float, unit: str, to: str) -> float | None:
     if unit == to:
         return value
     table = unit_table()
-    affine, linear = table.affine, table.linear
+    affine = table.affine
     if unit in affine and to in affine and dimension(unit) == dimension(to):
         a, b = affine[unit]
         base = value * a + b  # a temperature in °C
         a, b = affine[to]
         return (base - b) / a
-    if unit in linear and to in linear and linear[unit][0] == linear[to][0]:
-        return value * linear[unit][1] / linear[to][1]
+    source, target = table.linear_of(unit), table.linear_of(to)
+    if source and target and source[0] == target[0]:
+        return value * source[1] / target[1]
     return None
 
 

@@ -11,6 +11,7 @@ import re
 
 from ragcore.agents.perception.asks import Asks
 from ragcore.text.families import families, in_family
+from ragcore.text.lexicon import pattern, words
 from ragcore.text.quantities import YEAR, number_spans, quantities, word_number_spans
 from ragcore.text.terms import terms
 from ragcore.text.units import dimension
@@ -40,8 +41,12 @@ def off_focus(asks: Asks, answer: str) -> str | None:
     said = families(terms(answer))  # "continuously" names the "continuous" current
     if not wanted or _names_words(phrase, wanted, said):
         return None
-    if terse(answer) or asks.focus.amount and quantities(answer):
+    if terse(answer) or asks.focus.amount and _new_figure(asks, answer, times=True):
         return None
+    if asks.value_shape in words("lexicon", "amount_shapes") and _new_figure(
+        asks, answer, bound=True
+    ):
+        return None  # "What particulate limit …?": "capped at 0.025 g/kWh"
     if _PRONOUN.match(answer.lstrip()):
         return None  # "It must be changed every …": about what the question names
     if asks.focus.holder:
@@ -59,6 +64,22 @@ def off_focus(asks: Asks, answer: str) -> str | None:
     if in_spelled_unit(asks, answer):
         return None  # "How many pounds of refrigerant …?" answered in kg and lb
     return f"the question asks about the {_bare(phrase)}; the answer does not name it"
+
+
+def _new_figure(asks: Asks, answer: str, times: bool = False, bound: bool = False) -> bool:
+    """``answer`` gives a figure the question does not give itself — "above 56 kW" of
+    "What particulate limit … above 56 kW?" is its condition, not the limit — and, but
+    with ``times`` (an amount asked "how much": "fuel for 48 h"), no time unless the
+    question asks how often or how long: "measured every 6 months" is no dust limit;
+    with ``bound``, one stated as a bound ("capped at 0.025 g/kWh", not "lifts at 2
+    m/min": ``lexicon.bound_before``)."""
+    before = pattern("lexicon", "bound_before")
+    return any(
+        (q.value, q.unit) not in asks.quantities
+        and (times or asks.measure is not None or dimension(q.unit) != dimension("h"))
+        and (not bound or before.search(answer[: q.start]) is not None)
+        for q in quantities(answer)
+    )
 
 
 def _bare(phrase: str) -> str:

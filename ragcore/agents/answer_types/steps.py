@@ -32,8 +32,10 @@ def steps_beyond(asks: Asks, text: str) -> list[str]:
     for start, end in split_sentences(text):
         sentence = text[start:end]
         # A requirement with its figure is the check to make ("How do I check the belt
-        # tension?": "the belt must deflect no more than 15 mm under 10 kg").
-        told = step.search(sentence) or instruction.search(sentence) and quantities(sentence)
+        # tension?": "the belt must deflect no more than 15 mm under 10 kg"); not a
+        # figure the question gives ("the nut on the 120 amp breaker").
+        figures = {(q.value, q.unit) for q in quantities(sentence)} - asks.quantities
+        told = step.search(sentence) or instruction.search(sentence) and figures
         if told and set(terms(sentence)) - said_already:
             found.append(sentence)
     return found

@@ -88,6 +88,7 @@ from ragcore.text.products import sibling_named
 from ragcore.text.quantities import Quantity, quantities
 from ragcore.text.sentences import split_sentences
 from ragcore.text.terms import coverage, model_terms, terms
+from ragcore.text.units import in_units
 from ragcore.types import EntitySource, Route
 
 DEFAULT_MIN_RELEVANCE = 0.4
@@ -1354,7 +1355,7 @@ def _document_subject(e: Evidence) -> str | None:
 
 
 def _has_unit(text: str, units: tuple[str, ...]) -> bool:
-    return any(q.unit in units for q in quantities(text))
+    return any(in_units(q.unit, units) for q in quantities(text))
 
 
 def _relation(

@@ -24,7 +24,13 @@ from ragcore.documents import named_identifiers
 from ragcore.text.identifiers import CODE_TERM
 from ragcore.text.lexicon import WordSet, pattern, words
 from ragcore.text.products import named_variants, product_names
-from ragcore.text.quantities import attribute_units, numbers, quantities, units_named
+from ragcore.text.quantities import (
+    attribute_units,
+    numbers,
+    quantities,
+    units_asked,
+    units_named,
+)
 from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action
@@ -157,6 +163,9 @@ class Asks:
     ``answer_types.condition``): an answer's figures are at that condition."""
     units: tuple[str, ...] = ()
     """Units the question spells ("How many pounds …?", "… in m³/h?")."""
+    units_without_figure: tuple[str, ...] = ()
+    """Of ``units``, those spelled without a figure: the unit the answer is in ("… in
+    m³/h?"), not a condition ("the cable length at 1 Mbps?")."""
     attribute_units: tuple[str, ...] = ()
     """Units its attribute words imply ("louder": dB(A))."""
     codes: frozenset[str] = frozenset()
@@ -285,7 +294,7 @@ class Asks:
 
     @property
     def spelled_dimensions(self) -> frozenset[str]:
-        return frozenset(dimension(u) for u in self.units)
+        return frozenset(dimension(u) for u in self.units_without_figure)
 
 
 # -- the forms -------------------------------------------------------------------------
@@ -505,6 +514,7 @@ def read_asks(
         quantities=frozenset((q.value, q.unit) for q in quantities(question)),
         conditions=conditions(question),
         units=units_named(question),
+        units_without_figure=units_asked(question),
         attribute_units=attribute_units(question),
         codes=question_codes,
         subject=next(iter(names)) if len(names) == 1 else None,
@@ -639,6 +649,7 @@ def _parts(
     if side_by_side(question, models):
         return ()
     asked = re.sub(r"\([^()]*\)", " ", asked_sentence(question)).strip().rstrip("?").strip()
+    asked = _without_told(asked)
     texts = [t.strip(" ,") for t in pattern("lexicon", "asked_parts").split(asked)]
     if len(texts) < 2 or not all(texts):
         return ()
@@ -691,6 +702,21 @@ def _part_attributes(text: str, table: AttributeTable) -> tuple[Attribute, ...]:
     return table.asked_in(text) or tuple(
         a for a in table.attributes if any(u in a.units for u in named)
     )
+
+
+def _without_told(asked: str) -> str:
+    """``asked`` from its first clause that opens with a question word: what a
+    technician tells before it is a condition, not an ask, whatever it joins with
+    "and" ("With 1 phase and minCurrent 8 A, | how much PV surplus …", "The pump
+    leaks and the alarm sounds, | what do I check?"). A question whose first clause
+    asks ("How often are X inspected, and how often …") is kept whole."""
+
+    def asks(clause: str) -> bool:
+        return clause.split()[:1] != [] and clause.split()[0].lower() in _QUESTION_STARTS
+
+    if asks(asked):
+        return asked
+    return next((r for m in _CLAUSES.finditer(asked) if asks(r := asked[m.end() :])), asked)
 
 
 def answers_part(part: AskedPart, parts: Sequence[AskedPart], text: str) -> bool:

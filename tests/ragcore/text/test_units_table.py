@@ -97,7 +97,9 @@ def test_every_unit_measures_what_it_did(unit: str):
 
 def test_conversions_between_all_pairs_are_those_of_the_old_table():
     table = unit_table()
-    assert set(table.linear) == set(OLD_LINEAR)
+    # The old table's units convert as they did; units added since (currents, rates,
+    # frequencies: test_units_as_written.py) are checked where they were added.
+    assert set(OLD_LINEAR) <= set(table.linear)
     assert dict(table.affine) == OLD_TEMPERATURE
     for a, (dim_a, factor_a) in OLD_LINEAR.items():
         for b, (dim_b, factor_b) in OLD_LINEAR.items():
@@ -139,7 +141,7 @@ def test_spellings_longest_first_and_the_flows_generated():
     flows = [s for s in spellings[:63] if " per " in s or " a " in s or " an " in s]
     assert len(flows) == 63 and spellings[0] == "cubic metres per minute"
     assert canonical["liters an hour"] == "L/h" and canonical["m3 a second"] == "m³/s"
-    assert len(spellings) == len(canonical) == 228
+    assert len(spellings) == len(canonical) == 287
     assert [q.unit for q in quantities("a 5 s delay, the 1990s, at 5 a.m., 3 mΩ, 3 MΩ")] == [
         "s",
         "mΩ",

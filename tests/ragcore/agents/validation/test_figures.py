@@ -683,3 +683,16 @@ def test_a_rules_sentence_is_not_about_the_rule_as_an_entity():
     question = "At what ammonia level are the NK-75 compressors isolated?"
     answer = "The NK-75 compressors are isolated automatically at stage 3, 500 ppm of ammonia [1]."
     assert findings(check(question, answer, cited)) == []
+
+
+def test_a_compound_written_with_a_slash_is_the_sources_per_word():
+    # The manual writes "8.5 L per kg", the answer "8.5 L/kg": one quantity, not a
+    # figure in another unit; a wrong figure in the compound is still caught.
+    question = "Which uses less water per kilogram, the WX-55 or the WX-80?"
+    answer = "The WX-80 uses less: 8.5 L/kg against 9.0 L/kg for the WX-55 [1]."
+    assert findings(check(question, answer, WASHERS)) == []
+    wrong = "The WX-80 uses less: 8.0 L/kg against 9.0 L/kg for the WX-55 [1]."
+    assert findings(check(question, wrong, WASHERS))[0] == (
+        "numbers.unbacked",
+        "unsupported_number",
+    )
