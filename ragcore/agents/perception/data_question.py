@@ -680,8 +680,23 @@ def recognise(
     read: list[tuple[Key, DataQuestion | Unexpressible | Ambiguous, _Reader]] = []
     for rank, schema in enumerate(schemas):
         per_row = (identifiers or {}).get(schema.name, frozenset())
-        reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
-        found = reader.read(time, today, periods)
+        dated = _undimensioned(tokens, schema, time, periods, lambda t: _time_span(text, tokens, t))
+        if isinstance(dated, Unexpressible):
+            read.append(
+                (
+                    (0, 0, False, 0, 0, -rank),
+                    dated,
+                    _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row),
+                )
+            )
+            continue
+        own_time, own_periods, as_of = dated
+        span = set().union(*(_time_span(text, tokens, t) for t in (own_time, *own_periods)))
+        reader = _Reader(text, tokens, span, schema, words, values or {}, known, per_row)
+        found = reader.read(own_time, today, own_periods)
+        if found is not None and as_of is not None and isinstance(found[1], DataQuestion):
+            query = replace(found[1].query, as_of=as_of)
+            found = (found[0], replace(found[1], query=query))
         if found is not None:
             score, result = found
             held = _held(tokens, time_span, (values or {}).get(schema.name, {}))
@@ -863,6 +878,57 @@ def _time_span(text: str, tokens: list[_Token], time: TimeConstraint | None) -> 
     return {i for i, t in enumerate(tokens) if t.start < m.end() and m.start() < t.end}
 
 
+def _undimensioned(
+    tokens: list[_Token],
+    schema: TableSchema,
+    time: TimeConstraint | None,
+    periods: tuple[TimeConstraint, ...],
+    span_of: Callable[[TimeConstraint | None], set[int]],
+) -> tuple[TimeConstraint | None, tuple[TimeConstraint, ...], date | None] | Unexpressible:
+    """The periods perception read, less those that name a value of an integer
+    dimension of ``schema`` by its name beside the year ("the 2000 season", "season
+    1995" of a season dimension holding the year a season started): a value of that
+    dimension (read as a filter), not the calendar year of the time column. A range so
+    named ("seasons 1990 to 1999") is no single value: declined naming it, never read
+    as the calendar years. Last: the end of the first period dropped, the date the
+    figures are of (``TableQuery.as_of``)."""
+    names = {
+        _norm(n)
+        for d in schema.dimensions
+        if schema.columns.get(d.column) is ColumnType.INTEGER
+        for n in (d.column, *d.synonyms)
+        if len(_phrase(n)) == 1
+    }
+    if not names:
+        return time, periods, None
+
+    def beside(k: int) -> bool:
+        before = k - 1
+        while before >= 0 and tokens[before].norm in ("the", "in", "of", "for", "during"):
+            before -= 1
+        near = [before, k + 1]
+        return any(0 <= n < len(tokens) and tokens[n].norm in names for n in near)
+
+    dropped: list[TimeConstraint] = []
+    for constraint in dict.fromkeys(c for c in (time, *periods) if c is not None):
+        span = sorted(span_of(constraint))
+        years = [k for k in span if _A_YEAR.fullmatch(tokens[k].raw)]
+        if not years or not any(beside(k) for k in years):
+            continue
+        if len(years) > 1 or len(span) > 1:
+            return Unexpressible(
+                f"table {schema.name!r}: {constraint.text!r} names a range of values of an "
+                "integer dimension, which a query cannot select; name one value at a time",
+                schema.name,
+            )
+        dropped.append(constraint)
+    if not dropped:
+        return time, periods, None
+    kept = tuple(p for p in periods if p not in dropped)
+    as_of = dropped[0].end or dropped[0].start
+    return (None if time in dropped else time), (kept if len(kept) > 1 else ()), as_of
+
+
 def _additive(measure: Measure) -> bool:
     """Whether the measure's figures add up over rows (a quantity, not a rate or ratio)."""
     return measure.aggregation in (Aggregation.SUM, Aggregation.COUNT, Aggregation.LATEST)
@@ -938,6 +1004,10 @@ class _Reader:
         """The words naming a value, a dimension or a measure: a word right after one
         describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
         left"), unless it selects rows ("flights diverted")."""
+        self.overlaps: list[tuple[Measure, Measure]] = []
+        """Two measures whose names overlap in the question's words, neither reading
+        the other's ("reported cases per week": "reported cases" and "cases per
+        week"): ambiguous while both are left."""
         self.measured: set[int] = set()
         """The words naming a measure: after one, only a verb saying the rows happened
         ("homes sold") describes it; a noun makes another name ("guest review score" is
@@ -1351,7 +1421,8 @@ class _Reader:
             for attr, key in zip(("exact", "norm"), _name_keys(name), strict=True):
                 if measure not in sharing.setdefault((attr, key), []):
                     sharing[attr, key].append(measure)
-        for i, j, m in self.claims.claim_names(names):
+        claimed = self._overlapping(self.claims.claim_names(names), names, before)
+        for i, j, m in claimed:
             if j - i == 1 and i > 0 and self.tokens[i - 1].norm == "how":
                 # "how long did it last": the question's word, not the "long" (longitude)
                 self.claims.used.discard(i)
@@ -1426,6 +1497,67 @@ class _Reader:
                 span |= was[1]
             self.readings[m] = (how, span)
         return found
+
+    def _overlapping(
+        self,
+        claimed: list[tuple[int, int, Measure]],
+        names: list[tuple[str, Measure]],
+        before: set[int],
+    ) -> list[tuple[int, int, Measure]]:
+        """Measure names claimed longest first, checked against shorter names of other
+        measures that overlap them from the left ("home goals per match": "goals per
+        match", a synonym of the total goals, took "goals" from "home goals"). When the
+        longer name's words past the shorter one are "per" and the rows' name ("per
+        match"), the shorter name is the measure and "per match" the average over rows
+        it asks for; any other overlap reads two measures alike (``overlaps``: the
+        answer names both, never one picked by length)."""
+        rows = {singular(r) for r in self.schema.rows_nouns}
+        free = _Claims(self.tokens, set(before))
+        out = []
+        for i, j, m in claimed:
+            rival = None
+            for name, other in names:
+                if other is m or other.counts_rows:
+                    continue
+                for a, b in free.find(_name_keys(name)[1]):
+                    if a < i < b < j:
+                        rival = (a, b, other)
+                        break
+                if rival is not None:
+                    break
+            if rival is None:
+                out.append((i, j, m))
+                continue
+            a, b, other = rival
+            tail = [t.norm for t in self.tokens[b:j]]
+            if len(tail) == 2 and tail[0] == "per" and singular(tail[1]) in rows:
+                self.claims.used.difference_update(range(b, j))
+                self.claims.used.update(range(a, b))
+                out.append((a, b, other))
+            else:
+                self.claims.used.update(range(a, b))
+                self.overlaps.append((m, other))
+                out += [(i, j, m), (a, b, other)]
+        return sorted(out, key=lambda f: f[0])
+
+    def _named_per_row(self, measure: Measure) -> bool:
+        """Whether the words naming ``measure`` say "per" one thing that is neither a
+        time unit nor a dimension ("goals per game", a synonym of the total goals): the
+        figure of one row, so over several rows its average, not its sum ("per month"
+        groups, "per site" groups or ranks; those are read as groupings)."""
+        if measure not in self.readings:
+            return False
+        span = sorted(self.readings[measure][1])
+        dimensions = {  # a dimension's one-word name: "per site" groups
+            _norm(n) for d in self.schema.dimensions for n in (d.column, *d.synonyms)
+        }
+        for k in span:
+            if self.tokens[k].norm != "per" or k + 1 not in span:
+                continue
+            noun = self.tokens[k + 1].norm
+            if noun.isalpha() and noun not in self.words.time_units and noun not in dimensions:
+                return True
+        return False
 
     def _graded(self, found: list[tuple[int, int, Measure]]) -> list[tuple[int, int, Measure]]:
         """Measures named by an adjective grading their quantity (``_Words.qualities``):
@@ -1582,6 +1714,10 @@ class _Reader:
         if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
             own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
             named = [m for m in named if m in own] or named
+        for m, other in self.overlaps:
+            if m in named and other in named:
+                readings = (self.reading(m), self.reading(other))
+                return Ambiguous(tuple(r for r in readings if r is not None))
         if len(named) > 1:
             by_words = self._by_words(named)
             if isinstance(by_words, Ambiguous):
@@ -1961,10 +2097,42 @@ class _Reader:
             if len(beside) == 1:
                 found[n] = (i, j, beside[0])  # "the direct channel": the channel's
                 continue
+            if (side := self._measure_side(alike)) is not None:
+                found[n] = (i, j, side)  # "Bayern's home goals": the home team's
+                continue
             words = self.claims.text(self.text, i, j)
             readings = tuple(ValueReading(self.schema.name, c, v, words) for c, v in alike)
             return Ambiguous((), readings)
         return None
+
+    def _measure_side(self, alike: list[tuple[str, Value]]) -> tuple[str, Value] | None:
+        """Of dimensions holding one value alike (a home team and an away team), the one
+        the measure the question reads shares a word with that the others' names lack
+        ("home goals" of Bayern: the home team's; "away goals": the away team's). Only
+        when every measure read says the same side; else None (no pick)."""
+        read = [m for m in self.readings if not m.counts_rows]
+        if not read:
+            return None
+        own = {
+            column: {
+                w
+                for name in (column, *self.schema.dimension(column).synonyms)
+                for w in _name_keys(name)[1]
+            }
+            for column, _ in alike
+        }
+        sides = set()
+        for measure in read:
+            said = {self.tokens[k].norm for k in self.readings[measure][1]}
+            fits = [
+                (column, value)
+                for column, value in alike
+                if said & (own[column] - set().union(*(own[c] for c in own if c != column)))
+            ]
+            if len(fits) != 1:
+                return None
+            sides.add(fits[0])
+        return sides.pop() if len(sides) == 1 else None
 
     def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
         """Stored values named by the names their dimension's description glosses them
@@ -2292,6 +2460,8 @@ class _Reader:
         if not measure.counts_rows and any(  # "the parts cost per event": one row
             k > 0 and self.tokens[k - 1].norm == "per" for k in self.rows_named
         ):
+            self.per_row = True
+        if self._named_per_row(measure):
             self.per_row = True
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"
