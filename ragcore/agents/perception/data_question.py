@@ -198,6 +198,10 @@ class _Words:
     listing: frozenset[str]
     subjects: frozenset[str]
     negations: frozenset[str]
+    bounds_before: frozenset[str]
+    """Words before a number making it a bound of a range ("from", "up to")."""
+    bounds_after: frozenset[str]
+    """Words after a number making it a bound of a range ("on", "onwards")."""
     auxiliaries: frozenset[str]
     reading: frozenset[str]
     rows: tuple[tuple[Phrase, Aggregation], ...]
@@ -364,6 +368,13 @@ def _words() -> _Words:
         subjects=frozenset(_exact(w) for w in _strings(data.get("verbs", {}), "subjects", "verbs")),
         negations=frozenset(
             _exact(w) for w in _strings(data.get("negations", {}), "words", "negations")
+        ),
+        bounds_before=frozenset(
+            " ".join(_norm(w) for w in p.split())
+            for p in _strings(data.get("bounds", {}), "before", "bounds")
+        ),
+        bounds_after=frozenset(
+            _norm(w) for w in _strings(data.get("bounds", {}), "after", "bounds")
         ),
         auxiliaries=frozenset(
             _exact(w) for w in _strings(data.get("verbs", {}), "auxiliaries", "verbs")
@@ -1845,6 +1856,8 @@ class _Reader:
         ("how late were the flights": "late departure", "late arrival"), reads them
         alike: ambiguous, no pick. A word of one measure's name alone reads none."""
         plain = self.words.stopwords | self.words.skip
+        if self._aggregating_other():
+            return None
         for k, token in enumerate(self.tokens):
             if k in self.claims.used or token.norm in plain:
                 continue
@@ -1861,6 +1874,27 @@ class _Reader:
                 )
                 return Ambiguous(tuple(readings))
         return None
+
+    def _aggregating_other(self) -> bool:
+        """Whether an aggregation word stands right before a word that no name of the
+        table's holds ("the average attendance"): the question asks for a figure the
+        table lacks, which a word shared by its measures cannot make ambiguous."""
+        words = self.words
+        plain = words.stopwords | words.skip
+        known = {
+            w
+            for m in self.schema.measures
+            for n in (m.name, *m.synonyms, m.column or "")
+            for w in _phrase(n)
+        }
+        known |= {w for d in self.schema.dimensions for w in self._own_words(d.column)}
+        for phrase, _ in words.aggregations:
+            for _, j in _Claims(self.tokens).find(phrase):
+                if j < len(self.tokens) and j not in self.claims.used:
+                    token = self.tokens[j]
+                    if token.norm not in plain | known and token.norm.isalpha():
+                        return True
+        return False
 
     def _shared_head(self) -> Ambiguous | None:
         """For a question naming no measure but some of the table's stored values ("What
@@ -1890,8 +1924,14 @@ class _Reader:
         for k, token in enumerate(self.tokens):
             if k in held.used or token.norm in plain:
                 continue
-            if k > 0 and self.tokens[k - 1].norm not in plain | qualifying:
-                continue  # "flow rate": another word makes it a name of its own
+            if (
+                k > 0
+                and k - 1 not in held.used
+                and self.tokens[k - 1].norm not in plain | qualifying
+            ):
+                # "flow rate": another word makes it a name of its own; a stored value
+                # before it says which rows ("the measles rate"), it names nothing
+                continue
             named = [
                 m
                 for m in self.schema.measures
@@ -2046,6 +2086,34 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _bounded(self, filters: list[tuple[int, int, str, Value]]) -> Unexpressible | None:
+        """A number read as a value of a dimension but written as a bound of a range
+        ("from matchday 18 on", "rounds up to 10", "after week 30"): the rows past it, not
+        those of the value; a query selects by values, so declined naming it, never the
+        figure of the one value (rules file, ``[bounds]``)."""
+        words = self.words
+        for i, j, column, value in filters:
+            if not isinstance(value, int | float) and not _NUMBER.match(str(value)):
+                continue
+            k = i - 1
+            names = self._own_words(column)
+            while k >= 0 and (self.tokens[k].norm in names or self.tokens[k].norm == "the"):
+                k -= 1
+            before = self.tokens[k].norm if k >= 0 else ""
+            after = self.tokens[j].norm if j < len(self.tokens) else ""
+            two = " ".join(t.norm for t in self.tokens[max(k - 1, 0) : k + 1])
+            if (
+                before in words.bounds_before
+                or two in words.bounds_before
+                or after in (words.bounds_after)
+            ):
+                said = self.claims.text(self.text, max(k, 0), min(j + 1, len(self.tokens)))
+                return self.unexpressible(
+                    f"{said!r} asks for a range of {column} values, which a query cannot "
+                    f"select; ask for one {column.replace('_', ' ')} at a time"
+                )
+        return None
 
     def _titles(
         self, found: list[tuple[int, int, tuple[str, Value]]]
@@ -2364,6 +2432,8 @@ class _Reader:
         filters, problem = self._filters()
         if problem is not None:
             return problem
+        if (bound := self._bounded(filters)) is not None:
+            return bound
         for hour in words.clock.finditer(self.text):
             # "at 18:00" of a table of days: unless a stored value reads it ("Shift 06:00")
             inside = [k for k, t in enumerate(self.tokens) if hour.start() <= t.start < hour.end()]
