@@ -26,7 +26,7 @@ AGENT = PerceptionAgent(nlp=None, clock=lambda: TODAY)
 
 FLIGHTS_TOML = """
 name = "regional_flights"
-description = "Regional flights of a small airline, one row per flight: date, timetable year, leg, origin and arrival city, delays"
+description = "Regional flights, one row per flight: date, timetable, leg, cities, delays"
 time_column = "flight_date"
 
 [columns]
