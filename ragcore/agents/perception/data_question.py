@@ -37,7 +37,7 @@ from ragcore.tabular import (
     TableQuery,
     TableSchema,
 )
-from ragcore.text.value_words import singular
+from ragcore.text.value_words import plural, singular
 from ragcore.types import _Vocabulary
 
 DATA_RULES = Path(__file__).resolve().parents[2] / "rules" / "data_question.toml"
@@ -1024,6 +1024,29 @@ class _Reader:
         ("homes sold") describes it; a noun makes another name ("guest review score" is
         no figure of the guests)."""
 
+    @cached_property
+    def rows_nouns(self) -> tuple[str, ...]:
+        """The names of the table's rows (``TableSchema.rows_nouns``), and the nouns its
+        summed measures' synonyms give a row by "per" ("goals per game" of a table of
+        matches: a game is a row, so "how many games" counts them). Not a time unit, a
+        dimension's name, nor of a ratio (an expression dividing: "cases per week")."""
+        found = list(self.schema.rows_nouns)
+        if not found:
+            return ()
+        dimensions = {_norm(n) for d in self.schema.dimensions for n in (d.column, *d.synonyms)}
+        for measure in self.schema.measures:
+            if measure.aggregation is not Aggregation.SUM or "/" in (measure.expression or ""):
+                continue
+            for synonym in measure.synonyms:
+                said = _phrase(synonym)
+                for k in range(len(said) - 1):
+                    noun = said[k + 1]
+                    if said[k] != "per" or not noun.isalpha() or k + 2 != len(said):
+                        continue
+                    if _norm(noun) not in self.words.time_units | dimensions:
+                        found.append(plural(singular(noun)))
+        return tuple(dict.fromkeys(found))
+
     def reading(self, measure: Measure | None = None) -> Reading | None:
         """How the question reads ``measure`` (by default the one chosen)."""
         measure = measure or self.chosen
@@ -1398,7 +1421,7 @@ class _Reader:
     def _measures(self) -> list[tuple[int, int, Measure]]:
         before = set(self.claims.used)  # the periods': no measure's words
         names: list[tuple[str, Measure]] = []
-        rows = self.schema.rows_nouns
+        rows = self.rows_nouns
         forms = self.words.verb_forms
         verbal: set[tuple[Phrase, Measure]] = set()
         for measure in self.schema.measures:
@@ -1522,7 +1545,7 @@ class _Reader:
         match"), the shorter name is the measure and "per match" the average over rows
         it asks for; any other overlap reads two measures alike (``overlaps``: the
         answer names both, never one picked by length)."""
-        rows = {singular(r) for r in self.schema.rows_nouns}
+        rows = {singular(r) for r in self.rows_nouns}
         free = _Claims(self.tokens, set(before))
         out = []
         for i, j, m in claimed:
@@ -2391,7 +2414,7 @@ class _Reader:
         measures = outside or measures
         # the rows: named by a measure counting them, or by the table's name's plural
         self.rows_named = [i for i, _, m in measures if m.counts_rows]
-        rows = {singular(r) for r in self.schema.rows_nouns}
+        rows = {singular(r) for r in self.rows_nouns}
         if rows:
             rows |= {_norm(r) for r in self.words.row_words}
         self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm in rows]

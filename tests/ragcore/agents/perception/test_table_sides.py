@@ -167,3 +167,11 @@ def test_a_head_two_measures_end_in_after_a_stored_value_is_ambiguous():
     found = read("what was the Nantes delay in 2025")
     assert isinstance(found, Ambiguous), found
     assert {r.measure for r in found.readings} >= {"departure_delay", "arrival_delay"}
+
+
+def test_a_row_named_after_per_in_a_summed_measures_synonym_is_counted():
+    # "delay minutes per trip": a trip is a row, so "how many trips" counts rows
+    found = read("how many trips were there in 2025")
+    assert isinstance(found, DataQuestion), found
+    assert found.query.measure == "flight_count"
+    assert (found.query.time_from, found.query.time_to) == (date(2025, 1, 1), date(2025, 12, 31))
