@@ -43,6 +43,9 @@ from ragcore.types import _Vocabulary
 DATA_RULES = Path(__file__).resolve().parents[2] / "rules" / "data_question.toml"
 MAX_LIMIT = 100
 """The largest "top N" a question may ask for."""
+MAX_RANGE = 400
+"""The most whole numbers a range of an integer dimension is read as ("seasons 1990 to
+1999" is ten)."""
 
 T = TypeVar("T")
 Value = str | int | float
@@ -416,6 +419,7 @@ _WORD = re.compile(r"[^\W_]+(?:[-/.'’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _IDENTIFIER = re.compile(r"^(?=.*\d)(?:(?=.*[^\W\d_])|.*\d[-/]\d)")
 _NUMBER = re.compile(r"^\d+$")
+_SPAN = re.compile(r"(\d+)[-–](\d+)")
 # Measures that count things: "how many <things>" asks for the measure, not for rows.
 _COUNTED_UNITS = frozenset({("unit",), ("units",), ("piece",), ("pieces",), ("pcs",), ("items",)})
 _EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
@@ -903,13 +907,8 @@ def _undimensioned(
     named ("seasons 1990 to 1999") is no single value: declined naming it, never read
     as the calendar years. Last: the end of the first period dropped, the date the
     figures are of (``TableQuery.as_of``)."""
-    names = {
-        _norm(n)
-        for d in schema.dimensions
-        if schema.columns.get(d.column) is ColumnType.INTEGER
-        for n in (d.column, *d.synonyms)
-        if len(_phrase(n)) == 1
-    }
+    names = _integer_names(schema)
+    ranged = {k for a, b, *_ in _ranges(tokens, names) for k in range(a, b)}
     if not names:
         return time, periods, None
 
@@ -923,10 +922,10 @@ def _undimensioned(
     dropped: list[TimeConstraint] = []
     for constraint in dict.fromkeys(c for c in (time, *periods) if c is not None):
         span = sorted(span_of(constraint))
-        years = [k for k in span if _A_YEAR.fullmatch(tokens[k].raw)]
+        years = [k for k in span if _A_YEAR.search(tokens[k].raw)]
         if not years or not any(beside(k) for k in years):
             continue
-        if len(years) > 1 or len(span) > 1:
+        if (len(years) > 1 or len(span) > 1) and not set(years) <= ranged:
             return Unexpressible(
                 f"table {schema.name!r}: {constraint.text!r} names a range of values of an "
                 "integer dimension, which a query cannot select; name one value at a time",
@@ -938,6 +937,52 @@ def _undimensioned(
     kept = tuple(p for p in periods if p not in dropped)
     as_of = dropped[0].end or dropped[0].start
     return (None if time in dropped else time), (kept if len(kept) > 1 else ()), as_of
+
+
+def _integer_names(schema: TableSchema) -> dict[str, str]:
+    """One-word names of the integer dimensions ("season", "round") -> their column."""
+    names: dict[str, str] = {}
+    for d in schema.dimensions:
+        if schema.columns.get(d.column) is ColumnType.INTEGER:
+            for n in (d.column, *d.synonyms):
+                if len(_phrase(n)) == 1:
+                    names[_norm(n)] = d.column
+    return names
+
+
+def _ranges(tokens: list[_Token], names: Mapping[str, str]) -> list[tuple[int, int, str, int, int]]:
+    """(first token, end, column, low, high) of each closed range of an integer dimension
+    named beside it: "seasons 1990 to 1999", "matchdays 1-17", "rounds between 3 and 5",
+    "from round 2 to 4", "the 1990 to 1999 seasons". At most ``MAX_RANGE`` numbers."""
+    joining = {"to", "through", "thru", "until", "till", "and"}
+    found = []
+    for k in range(len(tokens)):
+        if (m := _SPAN.fullmatch(tokens[k].raw)) is not None:
+            low, high, end = int(m.group(1)), int(m.group(2)), k + 1
+        elif (
+            k + 2 < len(tokens)
+            and _NUMBER.match(tokens[k].raw)
+            and tokens[k + 1].norm in joining
+            and _NUMBER.match(tokens[k + 2].raw)
+        ):
+            low, high, end = int(tokens[k].raw), int(tokens[k + 2].raw), k + 3
+        else:
+            continue
+        if not low < high or high - low + 1 > MAX_RANGE:
+            continue
+        first = k
+        if first > 0 and tokens[first - 1].norm in ("from", "between"):
+            first -= 1
+        if first > 0 and tokens[first - 1].norm in names:
+            column, first = names[tokens[first - 1].norm], first - 1
+            if first > 0 and tokens[first - 1].norm == "from":
+                first -= 1
+        elif end < len(tokens) and tokens[end].norm in names:
+            column, end = names[tokens[end].norm], end + 1
+        else:
+            continue
+        found.append((first, end, column, low, high))
+    return found
 
 
 def _additive(measure: Measure) -> bool:
@@ -2076,7 +2121,8 @@ class _Reader:
         phrases, cased = _value_phrases(
             (value, (column, value)) for column, stored in self.values.items() for value in stored
         )
-        found = _claim_values(self.claims, phrases, cased)
+        ranged = self._integer_ranges()  # before single values: "seasons 1990 to 1999"
+        found = _claim_values(self.claims, phrases, cased) + ranged
         every = phrases + [(_value_key(key[0]), label) for key, label in cased]
         if (shared := self._shared_value(found, every)) is not None:
             return [], shared
@@ -2109,6 +2155,20 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _integer_ranges(self) -> list[tuple[int, int, tuple[str, Value]]]:
+        """A closed range of an integer dimension named by its name (``_ranges``): every
+        whole number of it, alternatives summed together (values it does not store
+        select no rows). An open range ("from round 18 on") is left to ``_bounded``,
+        which declines it."""
+        found: list[tuple[int, int, tuple[str, Value]]] = []
+        used = self.claims.used
+        for first, end, column, low, high in _ranges(self.tokens, _integer_names(self.schema)):
+            if any(n in used for n in range(first, end)):
+                continue
+            used.update(range(first, end))
+            found += [(first, end, (column, v)) for v in range(low, high + 1)]
+        return found
 
     def _bounded(self, filters: list[tuple[int, int, str, Value]]) -> Unexpressible | None:
         """A number read as a value of a dimension but written as a bound of a range

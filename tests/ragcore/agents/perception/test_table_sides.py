@@ -143,10 +143,21 @@ def test_two_years_of_an_integer_dimension_are_compared_as_its_values():
     assert found.query.periods == ()
 
 
-def test_a_range_of_an_integer_dimension_is_declined_never_read_as_calendar_years():
-    found = read("departure delay in timetables 2023 to 2025")
-    assert isinstance(found, Unexpressible), found
-    assert "2023 to 2025" in found.reason
+def test_a_range_of_an_integer_dimension_is_each_of_its_values_never_calendar_years():
+    for question in (
+        "departure delay in timetables 2023 to 2025",
+        "departure delay in the 2023 to 2025 timetables",
+        "departure delay in timetables 2023-2025",
+    ):
+        found = read(question)
+        assert isinstance(found, DataQuestion), (question, found)
+        query = found.query
+        assert sorted(v for c, v in query.filters if c == "timetable") == [2023, 2024, 2025]
+        assert (query.time_from, query.time_to, query.group_by) == (None, None, ())
+    found = read("departure delay on legs 2-4 in 2025")
+    assert isinstance(found, DataQuestion), found
+    assert sorted(v for c, v in found.query.filters if c == "leg") == [2, 3, 4]
+    assert found.query.group_by == ()  # one figure for the range, not one per leg
 
 
 def test_a_number_written_as_a_ranges_bound_is_declined_not_read_as_one_value():
