@@ -2283,7 +2283,16 @@ class _Reader:
             if len(fits) != 1:
                 return None
             sides.add(fits[0])
-        return sides.pop() if len(sides) == 1 else None
+        if len(sides) != 1:
+            return None
+        side = sides.pop()
+        # "away goals Bayern conceded at home": a word of another side elsewhere in the
+        # question says otherwise; no pick
+        spans = {k for m in read for k in self.readings[m][1]}
+        others = set().union(*(own[c] for c in own if c != side[0])) - own[side[0]]
+        if any(t.norm in others for k, t in enumerate(self.tokens) if k not in spans):
+            return None
+        return side
 
     def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
         """Stored values named by the names their dimension's description glosses them

@@ -186,3 +186,9 @@ def test_a_row_named_after_per_in_a_summed_measures_synonym_is_counted():
     assert isinstance(found, DataQuestion), found
     assert found.query.measure == "flight_count"
     assert (found.query.time_from, found.query.time_to) == (date(2025, 1, 1), date(2025, 12, 31))
+
+
+def test_a_word_of_the_other_side_elsewhere_leaves_the_value_ambiguous():
+    # the measure says departure, "destination" says arrival: no pick
+    found = read("departure delay of Lyon flights, counted at the destination, in 2025")
+    assert isinstance(found, Ambiguous), found
