@@ -923,7 +923,7 @@ def _undimensioned(
     for constraint in dict.fromkeys(c for c in (time, *periods) if c is not None):
         span = sorted(span_of(constraint))
         years = [k for k in span if _A_YEAR.search(tokens[k].raw)]
-        if not years or not any(beside(k) for k in years):
+        if not years or not any(beside(k) or k in ranged for k in years):
             continue
         if (len(years) > 1 or len(span) > 1) and not set(years) <= ranged:
             return Unexpressible(

@@ -148,6 +148,8 @@ def test_a_range_of_an_integer_dimension_is_each_of_its_values_never_calendar_ye
         "departure delay in timetables 2023 to 2025",
         "departure delay in the 2023 to 2025 timetables",
         "departure delay in timetables 2023-2025",
+        "departure delay in timetables between 2023 and 2025",
+        "departure delay from timetable 2023 to 2025",
     ):
         found = read(question)
         assert isinstance(found, DataQuestion), (question, found)
