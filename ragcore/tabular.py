@@ -374,7 +374,10 @@ class TableQuery:
     the period (result column ``period``) before ``group_by``, earliest first; the rows
     are those of the periods, so it goes without a time window. ``dated_by`` names the
     date column the window, the periods and ``earliest``/``latest`` select rows by
-    ("closed in 2026": closed_date); None: the table's time column.
+    ("closed in 2026": closed_date); None: the table's time column. ``as_of``: the end
+    of a period the question named as a value of a dimension ("the 2000 season" of a
+    season column), which the filters select instead of a time window: what the
+    figures are dated (selects no rows itself).
     """
 
     table: str
@@ -388,6 +391,7 @@ class TableQuery:
     limit: int | None = None
     periods: tuple[Period, ...] = ()
     dated_by: str | None = None
+    as_of: date | None = None
 
 
 def check_table_name(name: object, source: str = "table name") -> str:

@@ -37,12 +37,15 @@ from ragcore.tabular import (
     TableQuery,
     TableSchema,
 )
-from ragcore.text.value_words import singular
+from ragcore.text.value_words import plural, singular
 from ragcore.types import _Vocabulary
 
 DATA_RULES = Path(__file__).resolve().parents[2] / "rules" / "data_question.toml"
 MAX_LIMIT = 100
 """The largest "top N" a question may ask for."""
+MAX_RANGE = 400
+"""The most whole numbers a range of an integer dimension is read as ("seasons 1990 to
+1999" is ten)."""
 
 T = TypeVar("T")
 Value = str | int | float
@@ -198,6 +201,10 @@ class _Words:
     listing: frozenset[str]
     subjects: frozenset[str]
     negations: frozenset[str]
+    bounds_before: frozenset[str]
+    """Words before a number making it a bound of a range ("from", "up to")."""
+    bounds_after: frozenset[str]
+    """Words after a number making it a bound of a range ("on", "onwards")."""
     auxiliaries: frozenset[str]
     reading: frozenset[str]
     rows: tuple[tuple[Phrase, Aggregation], ...]
@@ -365,6 +372,13 @@ def _words() -> _Words:
         negations=frozenset(
             _exact(w) for w in _strings(data.get("negations", {}), "words", "negations")
         ),
+        bounds_before=frozenset(
+            " ".join(_norm(w) for w in p.split())
+            for p in _strings(data.get("bounds", {}), "before", "bounds")
+        ),
+        bounds_after=frozenset(
+            _norm(w) for w in _strings(data.get("bounds", {}), "after", "bounds")
+        ),
         auxiliaries=frozenset(
             _exact(w) for w in _strings(data.get("verbs", {}), "auxiliaries", "verbs")
         ),
@@ -405,6 +419,7 @@ _WORD = re.compile(r"[^\W_]+(?:[-/.'’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _IDENTIFIER = re.compile(r"^(?=.*\d)(?:(?=.*[^\W\d_])|.*\d[-/]\d)")
 _NUMBER = re.compile(r"^\d+$")
+_SPAN = re.compile(r"(\d+)[-–](\d+)")
 # Measures that count things: "how many <things>" asks for the measure, not for rows.
 _COUNTED_UNITS = frozenset({("unit",), ("units",), ("piece",), ("pieces",), ("pcs",), ("items",)})
 _EXTREMES = {Aggregation.MAX: Order.DESC, Aggregation.MIN: Order.ASC}
@@ -680,8 +695,23 @@ def recognise(
     read: list[tuple[Key, DataQuestion | Unexpressible | Ambiguous, _Reader]] = []
     for rank, schema in enumerate(schemas):
         per_row = (identifiers or {}).get(schema.name, frozenset())
-        reader = _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row)
-        found = reader.read(time, today, periods)
+        dated = _undimensioned(tokens, schema, time, periods, lambda t: _time_span(text, tokens, t))
+        if isinstance(dated, Unexpressible):
+            read.append(
+                (
+                    (0, 0, False, 0, 0, -rank),
+                    dated,
+                    _Reader(text, tokens, time_span, schema, words, values or {}, known, per_row),
+                )
+            )
+            continue
+        own_time, own_periods, as_of = dated
+        span = set().union(*(_time_span(text, tokens, t) for t in (own_time, *own_periods)))
+        reader = _Reader(text, tokens, span, schema, words, values or {}, known, per_row)
+        found = reader.read(own_time, today, own_periods)
+        if found is not None and as_of is not None and isinstance(found[1], DataQuestion):
+            query = replace(found[1].query, as_of=as_of)
+            found = (found[0], replace(found[1], query=query))
         if found is not None:
             score, result = found
             held = _held(tokens, time_span, (values or {}).get(schema.name, {}))
@@ -863,6 +893,98 @@ def _time_span(text: str, tokens: list[_Token], time: TimeConstraint | None) -> 
     return {i for i, t in enumerate(tokens) if t.start < m.end() and m.start() < t.end}
 
 
+def _undimensioned(
+    tokens: list[_Token],
+    schema: TableSchema,
+    time: TimeConstraint | None,
+    periods: tuple[TimeConstraint, ...],
+    span_of: Callable[[TimeConstraint | None], set[int]],
+) -> tuple[TimeConstraint | None, tuple[TimeConstraint, ...], date | None] | Unexpressible:
+    """The periods perception read, less those that name a value of an integer
+    dimension of ``schema`` by its name beside the year ("the 2000 season", "season
+    1995" of a season dimension holding the year a season started): a value of that
+    dimension (read as a filter), not the calendar year of the time column. A range so
+    named ("seasons 1990 to 1999") is no single value: declined naming it, never read
+    as the calendar years. Last: the end of the first period dropped, the date the
+    figures are of (``TableQuery.as_of``)."""
+    names = _integer_names(schema)
+    ranged = {k for a, b, *_ in _ranges(tokens, names) for k in range(a, b)}
+    if not names:
+        return time, periods, None
+
+    def beside(k: int) -> bool:
+        before = k - 1
+        while before >= 0 and tokens[before].norm in ("the", "in", "of", "for", "during"):
+            before -= 1
+        near = [before, k + 1]
+        return any(0 <= n < len(tokens) and tokens[n].norm in names for n in near)
+
+    dropped: list[TimeConstraint] = []
+    for constraint in dict.fromkeys(c for c in (time, *periods) if c is not None):
+        span = sorted(span_of(constraint))
+        years = [k for k in span if _A_YEAR.search(tokens[k].raw)]
+        if not years or not any(beside(k) or k in ranged for k in years):
+            continue
+        if (len(years) > 1 or len(span) > 1) and not set(years) <= ranged:
+            return Unexpressible(
+                f"table {schema.name!r}: {constraint.text!r} names a range of values of an "
+                "integer dimension, which a query cannot select; name one value at a time",
+                schema.name,
+            )
+        dropped.append(constraint)
+    if not dropped:
+        return time, periods, None
+    kept = tuple(p for p in periods if p not in dropped)
+    as_of = dropped[0].end or dropped[0].start
+    return (None if time in dropped else time), (kept if len(kept) > 1 else ()), as_of
+
+
+def _integer_names(schema: TableSchema) -> dict[str, str]:
+    """One-word names of the integer dimensions ("season", "round") -> their column."""
+    names: dict[str, str] = {}
+    for d in schema.dimensions:
+        if schema.columns.get(d.column) is ColumnType.INTEGER:
+            for n in (d.column, *d.synonyms):
+                if len(_phrase(n)) == 1:
+                    names[_norm(n)] = d.column
+    return names
+
+
+def _ranges(tokens: list[_Token], names: Mapping[str, str]) -> list[tuple[int, int, str, int, int]]:
+    """(first token, end, column, low, high) of each closed range of an integer dimension
+    named beside it: "seasons 1990 to 1999", "matchdays 1-17", "rounds between 3 and 5",
+    "from round 2 to 4", "the 1990 to 1999 seasons". At most ``MAX_RANGE`` numbers."""
+    joining = {"to", "through", "thru", "until", "till", "and"}
+    found = []
+    for k in range(len(tokens)):
+        if (m := _SPAN.fullmatch(tokens[k].raw)) is not None:
+            low, high, end = int(m.group(1)), int(m.group(2)), k + 1
+        elif (
+            k + 2 < len(tokens)
+            and _NUMBER.match(tokens[k].raw)
+            and tokens[k + 1].norm in joining
+            and _NUMBER.match(tokens[k + 2].raw)
+        ):
+            low, high, end = int(tokens[k].raw), int(tokens[k + 2].raw), k + 3
+        else:
+            continue
+        if not low < high or high - low + 1 > MAX_RANGE:
+            continue
+        first = k
+        if first > 0 and tokens[first - 1].norm in ("from", "between"):
+            first -= 1
+        if first > 0 and tokens[first - 1].norm in names:
+            column, first = names[tokens[first - 1].norm], first - 1
+            if first > 0 and tokens[first - 1].norm == "from":
+                first -= 1
+        elif end < len(tokens) and tokens[end].norm in names:
+            column, end = names[tokens[end].norm], end + 1
+        else:
+            continue
+        found.append((first, end, column, low, high))
+    return found
+
+
 def _additive(measure: Measure) -> bool:
     """Whether the measure's figures add up over rows (a quantity, not a rate or ratio)."""
     return measure.aggregation in (Aggregation.SUM, Aggregation.COUNT, Aggregation.LATEST)
@@ -938,10 +1060,37 @@ class _Reader:
         """The words naming a value, a dimension or a measure: a word right after one
         describes it ("the CV-12 conveyor belt", "which warehouse holds", "flights
         left"), unless it selects rows ("flights diverted")."""
+        self.overlaps: list[tuple[Measure, Measure]] = []
+        """Two measures whose names overlap in the question's words, neither reading
+        the other's ("reported cases per week": "reported cases" and "cases per
+        week"): ambiguous while both are left."""
         self.measured: set[int] = set()
         """The words naming a measure: after one, only a verb saying the rows happened
         ("homes sold") describes it; a noun makes another name ("guest review score" is
         no figure of the guests)."""
+
+    @cached_property
+    def rows_nouns(self) -> tuple[str, ...]:
+        """The names of the table's rows (``TableSchema.rows_nouns``), and the nouns its
+        summed measures' synonyms give a row by "per" ("goals per game" of a table of
+        matches: a game is a row, so "how many games" counts them). Not a time unit, a
+        dimension's name, nor of a ratio (an expression dividing: "cases per week")."""
+        found = list(self.schema.rows_nouns)
+        if not found:
+            return ()
+        dimensions = {_norm(n) for d in self.schema.dimensions for n in (d.column, *d.synonyms)}
+        for measure in self.schema.measures:
+            if measure.aggregation is not Aggregation.SUM or "/" in (measure.expression or ""):
+                continue
+            for synonym in measure.synonyms:
+                said = _phrase(synonym)
+                for k in range(len(said) - 1):
+                    noun = said[k + 1]
+                    if said[k] != "per" or not noun.isalpha() or k + 2 != len(said):
+                        continue
+                    if _norm(noun) not in self.words.time_units | dimensions:
+                        found.append(plural(singular(noun)))
+        return tuple(dict.fromkeys(found))
 
     def reading(self, measure: Measure | None = None) -> Reading | None:
         """How the question reads ``measure`` (by default the one chosen)."""
@@ -1317,7 +1466,7 @@ class _Reader:
     def _measures(self) -> list[tuple[int, int, Measure]]:
         before = set(self.claims.used)  # the periods': no measure's words
         names: list[tuple[str, Measure]] = []
-        rows = self.schema.rows_nouns
+        rows = self.rows_nouns
         forms = self.words.verb_forms
         verbal: set[tuple[Phrase, Measure]] = set()
         for measure in self.schema.measures:
@@ -1351,7 +1500,8 @@ class _Reader:
             for attr, key in zip(("exact", "norm"), _name_keys(name), strict=True):
                 if measure not in sharing.setdefault((attr, key), []):
                     sharing[attr, key].append(measure)
-        for i, j, m in self.claims.claim_names(names):
+        claimed = self._overlapping(self.claims.claim_names(names), names, before)
+        for i, j, m in claimed:
             if j - i == 1 and i > 0 and self.tokens[i - 1].norm == "how":
                 # "how long did it last": the question's word, not the "long" (longitude)
                 self.claims.used.discard(i)
@@ -1426,6 +1576,67 @@ class _Reader:
                 span |= was[1]
             self.readings[m] = (how, span)
         return found
+
+    def _overlapping(
+        self,
+        claimed: list[tuple[int, int, Measure]],
+        names: list[tuple[str, Measure]],
+        before: set[int],
+    ) -> list[tuple[int, int, Measure]]:
+        """Measure names claimed longest first, checked against shorter names of other
+        measures that overlap them from the left ("home goals per match": "goals per
+        match", a synonym of the total goals, took "goals" from "home goals"). When the
+        longer name's words past the shorter one are "per" and the rows' name ("per
+        match"), the shorter name is the measure and "per match" the average over rows
+        it asks for; any other overlap reads two measures alike (``overlaps``: the
+        answer names both, never one picked by length)."""
+        rows = {singular(r) for r in self.rows_nouns}
+        free = _Claims(self.tokens, set(before))
+        out = []
+        for i, j, m in claimed:
+            rival = None
+            for name, other in names:
+                if other is m or other.counts_rows:
+                    continue
+                for a, b in free.find(_name_keys(name)[1]):
+                    if a < i < b < j:
+                        rival = (a, b, other)
+                        break
+                if rival is not None:
+                    break
+            if rival is None:
+                out.append((i, j, m))
+                continue
+            a, b, other = rival
+            tail = [t.norm for t in self.tokens[b:j]]
+            if len(tail) == 2 and tail[0] == "per" and singular(tail[1]) in rows:
+                self.claims.used.difference_update(range(b, j))
+                self.claims.used.update(range(a, b))
+                out.append((a, b, other))
+            else:
+                self.claims.used.update(range(a, b))
+                self.overlaps.append((m, other))
+                out += [(i, j, m), (a, b, other)]
+        return sorted(out, key=lambda f: f[0])
+
+    def _named_per_row(self, measure: Measure) -> bool:
+        """Whether the words naming ``measure`` say "per" one thing that is neither a
+        time unit nor a dimension ("goals per game", a synonym of the total goals): the
+        figure of one row, so over several rows its average, not its sum ("per month"
+        groups, "per site" groups or ranks; those are read as groupings)."""
+        if measure not in self.readings:
+            return False
+        span = sorted(self.readings[measure][1])
+        dimensions = {  # a dimension's one-word name: "per site" groups
+            _norm(n) for d in self.schema.dimensions for n in (d.column, *d.synonyms)
+        }
+        for k in span:
+            if self.tokens[k].norm != "per" or k + 1 not in span:
+                continue
+            noun = self.tokens[k + 1].norm
+            if noun.isalpha() and noun not in self.words.time_units and noun not in dimensions:
+                return True
+        return False
 
     def _graded(self, found: list[tuple[int, int, Measure]]) -> list[tuple[int, int, Measure]]:
         """Measures named by an adjective grading their quantity (``_Words.qualities``):
@@ -1582,6 +1793,10 @@ class _Reader:
         if len(named) > 1:  # "landed cost of purchase orders": named as itself, not a synonym
             own = {m for i, j, m in measures if self._named_as_itself(i, j, m)}
             named = [m for m in named if m in own] or named
+        for m, other in self.overlaps:
+            if m in named and other in named:
+                readings = (self.reading(m), self.reading(other))
+                return Ambiguous(tuple(r for r in readings if r is not None))
         if len(named) > 1:
             by_words = self._by_words(named)
             if isinstance(by_words, Ambiguous):
@@ -1709,6 +1924,8 @@ class _Reader:
         ("how late were the flights": "late departure", "late arrival"), reads them
         alike: ambiguous, no pick. A word of one measure's name alone reads none."""
         plain = self.words.stopwords | self.words.skip
+        if self._aggregating_other():
+            return None
         for k, token in enumerate(self.tokens):
             if k in self.claims.used or token.norm in plain:
                 continue
@@ -1725,6 +1942,27 @@ class _Reader:
                 )
                 return Ambiguous(tuple(readings))
         return None
+
+    def _aggregating_other(self) -> bool:
+        """Whether an aggregation word stands right before a word that no name of the
+        table's holds ("the average attendance"): the question asks for a figure the
+        table lacks, which a word shared by its measures cannot make ambiguous."""
+        words = self.words
+        plain = words.stopwords | words.skip
+        known = {
+            w
+            for m in self.schema.measures
+            for n in (m.name, *m.synonyms, m.column or "")
+            for w in _phrase(n)
+        }
+        known |= {w for d in self.schema.dimensions for w in self._own_words(d.column)}
+        for phrase, _ in words.aggregations:
+            for _, j in _Claims(self.tokens).find(phrase):
+                if j < len(self.tokens) and j not in self.claims.used:
+                    token = self.tokens[j]
+                    if token.norm not in plain | known and token.norm.isalpha():
+                        return True
+        return False
 
     def _shared_head(self) -> Ambiguous | None:
         """For a question naming no measure but some of the table's stored values ("What
@@ -1754,8 +1992,14 @@ class _Reader:
         for k, token in enumerate(self.tokens):
             if k in held.used or token.norm in plain:
                 continue
-            if k > 0 and self.tokens[k - 1].norm not in plain | qualifying:
-                continue  # "flow rate": another word makes it a name of its own
+            if (
+                k > 0
+                and k - 1 not in held.used
+                and self.tokens[k - 1].norm not in plain | qualifying
+            ):
+                # "flow rate": another word makes it a name of its own; a stored value
+                # before it says which rows ("the measles rate"), it names nothing
+                continue
             named = [
                 m
                 for m in self.schema.measures
@@ -1877,7 +2121,8 @@ class _Reader:
         phrases, cased = _value_phrases(
             (value, (column, value)) for column, stored in self.values.items() for value in stored
         )
-        found = _claim_values(self.claims, phrases, cased)
+        ranged = self._integer_ranges()  # before single values: "seasons 1990 to 1999"
+        found = _claim_values(self.claims, phrases, cased) + ranged
         every = phrases + [(_value_key(key[0]), label) for key, label in cased]
         if (shared := self._shared_value(found, every)) is not None:
             return [], shared
@@ -1910,6 +2155,48 @@ class _Reader:
                 filters.append((i, j, column, value))
                 self.note(Role.FILTER, i, j, f"{column} = {value}")
         return filters, None
+
+    def _integer_ranges(self) -> list[tuple[int, int, tuple[str, Value]]]:
+        """A closed range of an integer dimension named by its name (``_ranges``): every
+        whole number of it, alternatives summed together (values it does not store
+        select no rows). An open range ("from round 18 on") is left to ``_bounded``,
+        which declines it."""
+        found: list[tuple[int, int, tuple[str, Value]]] = []
+        used = self.claims.used
+        for first, end, column, low, high in _ranges(self.tokens, _integer_names(self.schema)):
+            if any(n in used for n in range(first, end)):
+                continue
+            used.update(range(first, end))
+            found += [(first, end, (column, v)) for v in range(low, high + 1)]
+        return found
+
+    def _bounded(self, filters: list[tuple[int, int, str, Value]]) -> Unexpressible | None:
+        """A number read as a value of a dimension but written as a bound of a range
+        ("from matchday 18 on", "rounds up to 10", "after week 30"): the rows past it, not
+        those of the value; a query selects by values, so declined naming it, never the
+        figure of the one value (rules file, ``[bounds]``)."""
+        words = self.words
+        for i, j, column, value in filters:
+            if not isinstance(value, int | float) and not _NUMBER.match(str(value)):
+                continue
+            k = i - 1
+            names = self._own_words(column)
+            while k >= 0 and (self.tokens[k].norm in names or self.tokens[k].norm == "the"):
+                k -= 1
+            before = self.tokens[k].norm if k >= 0 else ""
+            after = self.tokens[j].norm if j < len(self.tokens) else ""
+            two = " ".join(t.norm for t in self.tokens[max(k - 1, 0) : k + 1])
+            if (
+                before in words.bounds_before
+                or two in words.bounds_before
+                or after in (words.bounds_after)
+            ):
+                said = self.claims.text(self.text, max(k, 0), min(j + 1, len(self.tokens)))
+                return self.unexpressible(
+                    f"{said!r} asks for a range of {column} values, which a query cannot "
+                    f"select; ask for one {column.replace('_', ' ')} at a time"
+                )
+        return None
 
     def _titles(
         self, found: list[tuple[int, int, tuple[str, Value]]]
@@ -1961,10 +2248,51 @@ class _Reader:
             if len(beside) == 1:
                 found[n] = (i, j, beside[0])  # "the direct channel": the channel's
                 continue
+            if (side := self._measure_side(alike)) is not None:
+                found[n] = (i, j, side)  # "Bayern's home goals": the home team's
+                continue
             words = self.claims.text(self.text, i, j)
             readings = tuple(ValueReading(self.schema.name, c, v, words) for c, v in alike)
             return Ambiguous((), readings)
         return None
+
+    def _measure_side(self, alike: list[tuple[str, Value]]) -> tuple[str, Value] | None:
+        """Of dimensions holding one value alike (a home team and an away team), the one
+        the measure the question reads shares a word with that the others' names lack
+        ("home goals" of Bayern: the home team's; "away goals": the away team's). Only
+        when every measure read says the same side; else None (no pick)."""
+        read = [m for m in self.readings if not m.counts_rows]
+        if not read:
+            return None
+        own = {
+            column: {
+                w
+                for name in (column, *self.schema.dimension(column).synonyms)
+                for w in _name_keys(name)[1]
+            }
+            for column, _ in alike
+        }
+        sides = set()
+        for measure in read:
+            said = {self.tokens[k].norm for k in self.readings[measure][1]}
+            fits = [
+                (column, value)
+                for column, value in alike
+                if said & (own[column] - set().union(*(own[c] for c in own if c != column)))
+            ]
+            if len(fits) != 1:
+                return None
+            sides.add(fits[0])
+        if len(sides) != 1:
+            return None
+        side = sides.pop()
+        # "away goals Bayern conceded at home": a word of another side elsewhere in the
+        # question says otherwise; no pick
+        spans = {k for m in read for k in self.readings[m][1]}
+        others = set().union(*(own[c] for c in own if c != side[0])) - own[side[0]]
+        if any(t.norm in others for k, t in enumerate(self.tokens) if k not in spans):
+            return None
+        return side
 
     def _aliases(self) -> list[tuple[int, int, tuple[str, Value]]]:
         """Stored values named by the names their dimension's description glosses them
@@ -2155,7 +2483,7 @@ class _Reader:
         measures = outside or measures
         # the rows: named by a measure counting them, or by the table's name's plural
         self.rows_named = [i for i, _, m in measures if m.counts_rows]
-        rows = {singular(r) for r in self.schema.rows_nouns}
+        rows = {singular(r) for r in self.rows_nouns}
         if rows:
             rows |= {_norm(r) for r in self.words.row_words}
         self.rows_named += [k for k, t in enumerate(self.tokens) if t.norm in rows]
@@ -2196,6 +2524,8 @@ class _Reader:
         filters, problem = self._filters()
         if problem is not None:
             return problem
+        if (bound := self._bounded(filters)) is not None:
+            return bound
         for hour in words.clock.finditer(self.text):
             # "at 18:00" of a table of days: unless a stored value reads it ("Shift 06:00")
             inside = [k for k, t in enumerate(self.tokens) if hour.start() <= t.start < hour.end()]
@@ -2292,6 +2622,8 @@ class _Reader:
         if not measure.counts_rows and any(  # "the parts cost per event": one row
             k > 0 and self.tokens[k - 1].norm == "per" for k in self.rows_named
         ):
+            self.per_row = True
+        if self._named_per_row(measure):
             self.per_row = True
         if self.per_row and aggregation in (None, Aggregation.SUM) and _additive(measure):
             aggregation = Aggregation.AVG  # "the labour cost per work order"

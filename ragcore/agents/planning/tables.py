@@ -284,6 +284,7 @@ def _document(schema: TableSchema, result: TableResult) -> DocumentInfo:
     # Of periods compared, each row is inside its own; dated as the first one named, the
     # question's time as perception reads it.
     as_of = query.periods[0].end if query.periods else query.time_to or query.time_from
+    as_of = as_of or query.as_of  # "the 2000 season": dated as that period, read as a value
     return DocumentInfo(
         id=f"table:{schema.name}",
         knowledge_base=TABLES_KNOWLEDGE_BASE,
