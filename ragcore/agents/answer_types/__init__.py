@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.condition import other_condition
+from ragcore.agents.answer_types.kind import no_agent, no_kind
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.place import no_action, no_place
@@ -116,6 +117,10 @@ def unmet(
         return no_place(asks, text)
     elif asks.answer_type == AnswerType.ACTION:
         return no_action(asks, text)
+    elif asks.answer_type == AnswerType.KIND:
+        return no_kind(asks, text)
+    elif asks.answer_type == AnswerType.AGENT:
+        return no_agent(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         # the question's models and the documents' are what a part is of, not its number
         asked_terms = set(terms(" ".join((*named, *owners))))

@@ -44,6 +44,8 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "vague",
     "relative_after",
     "fillers",
+    "determiners",
+    "clause_breaks",
 )
 # ... and those that say which kind of follow-up it is (a version, every thing in play, …)
 _FOLLOWUP_KIND_WORDS = (
@@ -135,6 +137,12 @@ class FollowupRules:
     fillers: frozenset[str] = frozenset()
     """Words said before an opener that add nothing ("ok and E4031?", "right, and the
     350?"): the opener still opens the question."""
+    determiners: frozenset[str] = frozenset()
+    """Words that open a noun phrase of a thing ("his lock", "a pit"): one named in an
+    earlier clause of the question is what its "it" stands for."""
+    clause_breaks: frozenset[str] = frozenset()
+    """Words that open a clause ("to clean it", "if the guy …, who can take it off"):
+    where a pronoun's own clause begins."""
 
     def points_back(self, lowered: Iterable[str]) -> bool:
         """Whether any of these words (lowercase) is a pronoun or a demonstrative: the
@@ -258,6 +266,8 @@ class _Reader:
             code_attributes=frozenset(words["code_attributes"]),
             judgements=frozenset(words["judgements"]),
             fillers=frozenset(words["fillers"]),
+            determiners=frozenset(words["determiners"]),
+            clause_breaks=frozenset(words["clause_breaks"]),
             topic_switch=self.matcher(
                 {"patterns": table.get("topic_switch", [])}, "followup.topic_switch"
             ),

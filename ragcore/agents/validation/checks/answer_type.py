@@ -57,6 +57,8 @@ _RULES = {
     AnswerType.PURPOSE: "answer_type.purpose",
     AnswerType.PLACE: "answer_type.place",
     AnswerType.ACTION: "answer_type.action",
+    AnswerType.KIND: "answer_type.kind",
+    AnswerType.AGENT: "answer_type.agent",
 }
 
 
