@@ -485,7 +485,10 @@ def read_asks(
     measure = _measure(question)
     asked = _asked_attributes(question, table)
     answer_type = _answer_type(question, form, measure, asked, action, models)
-    kind = _kind(question) if form == QuestionForm.VALUE else None
+    comparison, choice = _comparison(question, table), _choice(question, table)
+    # "Which pump goes longer between seal changes?" chooses by an order: no kind asked
+    ordered = comparison is not None or choice
+    kind = _kind(question) if form == QuestionForm.VALUE and not ordered else None
     act = _act(question) if form == QuestionForm.VALUE else None
     if answer_type == AnswerType.ANY and kind:
         answer_type = AnswerType.KIND
@@ -531,12 +534,12 @@ def read_asks(
         products=product_names(question),
         named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
         value_shape=shape,
-        comparison=_comparison(question, table),
+        comparison=comparison,
         side_by_side=side_by_side(question, models),
         each_of=things_each(question),
         judged_against=form == QuestionForm.YES_NO
         and pattern("lexicon", "judged_against").search(yes_no_clause(question) or "") is not None,
-        choice=_choice(question, table),
+        choice=choice,
         documents=tuple(
             dict.fromkeys(
                 m.group("kind").lower()

@@ -1681,11 +1681,6 @@ def _complete(
             continue  # "top it up … on the a320": "it" is no A320 the question names
         before = [w for w in rest if w.end <= word.start][-1:]
         before_machine = bool(before and before[0].lower in rules.machine_verbs)
-        if not before_machine and _bound_here(new, rest, word, rules):
-            # "guy went home with his lock still on, can a supervisor take it off": the
-            # question's own lock, not the previous subject
-            reasons.append(f"{word.text!r} is the thing the question names before it")
-            continue
         if before_machine and not plural:
             # "before restarting it": a machine is restarted, not its error code
             subject = prev.machine or subject
@@ -1723,6 +1718,11 @@ def _complete(
             # compared with a number and what is changed — the one asked before
             edits.append((word.start, word.end, figure))
             reasons.append(f"{word.text!r} is {figure}, the figure asked before")
+            continue
+        if not before_machine and _bound_here(new, rest, word, rules):
+            # "guy went home with his lock still on, can a supervisor take it off": the
+            # question's own lock, not the previous subject
+            reasons.append(f"{word.text!r} is the thing the question names before it")
             continue
         possessive = word.lower in _POSSESSIVES
         if (
@@ -1786,13 +1786,23 @@ def _bound_here(new: Perception, rest: list[Word], word: Word, rules: FollowupRu
     if word.lower in _POSSESSIVES or word.lower not in rules.pronouns:
         return False
     before = [w for w in rest if w.end <= word.start]
-    if not before or not terms(before[-1].text) or before[-1].lower in STOPWORDS:
-        return False  # "how loud is it", "next to it": no object of a verb
+    last = before[-1] if before else None
+    if (
+        last is None
+        or not terms(last.text)
+        or last.lower in STOPWORDS
+        or last.lower in _PREPOSITIONS
+    ):
+        return False  # "how loud is it", "next to it", "above it": no object of a verb
     clause = next(
         (
             i
             for i in range(len(before) - 1, -1, -1)
-            if before[i].lower in rules.clause_breaks
+            # "to" opens a clause, not after "have", "need" ("have to do")
+            if (
+                before[i].lower in rules.clause_breaks
+                and not (i and before[i - 1].lower in rules.semi_modals)
+            )
             or any(c in ",;:?!" for c in new.question[before[i].end : word.start][:1])
         ),
         None,

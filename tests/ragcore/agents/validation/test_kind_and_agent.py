@@ -109,3 +109,26 @@ def test_each_model_asked_the_same_is_given_it_not_something_else_of_it():
         "DR-40 desiccant every 3000 hours [2]."
     )
     assert ("sides.each_answered", "missing_side") not in findings(check(question, both, DRYERS))
+
+
+def test_a_kind_phrase_that_names_a_measure_or_a_count_is_answered_by_its_figure():
+    cited = [
+        evidence(
+            1,
+            "The WX-7 drum takes 12 mm wire ropes. Set the gap between the drum and the guard "
+            "rollers to 3–5 mm. It has two brake stages.",
+            document("manual-wx7", "WX-7 winch manual"),
+        )
+    ]
+    for question, answer in (
+        (
+            "What rope diameter does the WX-7 drum take?",
+            "The WX-7 drum takes 12 mm wire ropes [1].",
+        ),
+        (
+            "What roller gap should be set on the WX-7?",
+            "Set the gap between the drum and the guard rollers to 3–5 mm [1].",
+        ),
+        ("Which brake stages does the WX-7 have?", "It has two brake stages [1]."),
+    ):
+        assert ("answer_type.kind", "off_question") not in findings(check(question, answer, cited))
