@@ -6,7 +6,8 @@ question (``steps``), a list of choices for a question asking which there are
 (``options``), a cause for one asking what is wrong (``cause``), a reason for a why
 question about a change, in the clause that states it (``reason``), what a thing is for,
 the thing named (``purpose``), a place for a where question and something to do for a
-what-do-I-do question (``place``), a value of the shape
+what-do-I-do question (``place``), one of the kind asked for and who does the asked
+act (``kind``), a value of the shape
 its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
 and signals a question asks the meaning of, named (``unnamed_signal``); the products and
 versions it names, named by the sources (``unnamed_products``); its acronyms and keys,

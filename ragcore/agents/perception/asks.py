@@ -279,6 +279,10 @@ class Asks:
     """The versions a yes/no question's clause names as its condition ("… an e-Series
     still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
     its unit): a sentence deciding it gives a version."""
+    states: tuple[str, ...] = ()
+    """The things a question sets in a state for what it asks ("what's the AC-110 noise
+    with the canopy off?": "canopy"; ``lexicon.state_condition``): an answer, or the
+    sentence it is drawn from, names each (``answer_types.condition``)."""
     kind: str | None = None
     """For a question asking which thing of a kind goes somewhere or is used ("Which
     grease goes in the axis 1-3 gearboxes?"; ``lexicon.asks_kind``), the kind as written
@@ -561,6 +565,12 @@ def read_asks(
         designated=tuple(designated(question).items()),
         options=named_options(question),
         absent=_absent(question),
+        states=tuple(
+            dict.fromkeys(
+                m.group("thing").lower()
+                for m in pattern("lexicon", "state_condition").finditer(question)
+            )
+        ),
         kind=kind if answer_type == AnswerType.KIND else None,
         act=act if answer_type == AnswerType.AGENT else None,
     )

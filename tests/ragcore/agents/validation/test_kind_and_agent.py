@@ -132,3 +132,14 @@ def test_a_kind_phrase_that_names_a_measure_or_a_count_is_answered_by_its_figure
         ("Which brake stages does the WX-7 have?", "It has two brake stages [1]."),
     ):
         assert ("answer_type.kind", "off_question") not in findings(check(question, answer, cited))
+
+
+def test_a_figure_in_the_ordinary_state_does_not_answer_for_a_state_the_question_sets():
+    cited = [evidence(1, "The WX-7 runs at 70 dB(A) at 1 m.", document("manual-wx7", "WX-7"))]
+    question = "how loud is the WX-7 with the drum cover off?"
+    ordinary = "The WX-7 runs at 70 dB(A) at 1 m [1]."
+    assert ("answer_type.figure", "off_question") in findings(check(question, ordinary, cited))
+    yes_no = "does the WX-7 stay below 80 dB(A) with the drum cover removed?"
+    assert ("answer_type.condition", "off_question") in findings(check(yes_no, ordinary, cited))
+    said = "With the drum cover off the WX-7 runs at 78 dB(A) [1]."
+    assert ("answer_type.figure", "off_question") not in findings(check(question, said, cited))
