@@ -4,9 +4,9 @@
   oil goes in the way-lube tank?"): a sentence names one — the kind's head noun with
   words of its own before it that the question did not say ("5W-40 synthetic oil",
   "phosphate ester fluid"), or beside it a name with a digit or capitals ("grease EP2",
-  "oil: ISO VG 46", "ISO VG 220 oil"). A text that speaks of the kind only as the question does ("Replace
-  the grease in the axis 1 to 3 gearboxes every 10000 hours"), or never names it and
-  states only figures ("Check the way-lube tank weekly; it holds 2.5 litres"), gives
+  "oil: ISO VG 46", "ISO VG 220 oil"). A text that speaks of the kind only as the
+  question does ("Replace the grease in the axis 1 to 3 gearboxes every 10000 hours"),
+  or never names it and states only figures ("Check the way-lube tank weekly; it holds 2.5 litres"), gives
   an interval or a capacity of the place it goes, not what goes there. A text naming no
   figure and not the kind's word ("Wear goggles and nitrile gloves" for "What PPE …?")
   names its members, and is left to the other checks.
@@ -46,7 +46,8 @@ _MEASURED = re.compile(
     r"^\s*(?:[\w-]+\s+){0,6}?(?:of|between|is|are|was|at|from|to|:|=)\s+(?:[a-z]+\s+)?(?=\d)"
 )
 # A figure right before a word of the kind, or one word before it ("a 55 mm screw", "12 mm
-# wire ropes", "three filter stages"): the question asked a measure or a count of it ("What screw diameter …?").
+# wire ropes", "three filter stages"): the question asked a measure or a count of it
+# ("What screw diameter …?").
 _FIGURE_BEFORE = re.compile(r"(?:\d[\d.,–-]*\s*[^\s\d,;:.]{0,6}|\b[a-z]+)\s+(?:[a-z-]+\s+)?$")
 
 
