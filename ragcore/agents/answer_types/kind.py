@@ -6,8 +6,9 @@
   "phosphate ester fluid"), or beside it a name with a digit or capitals ("grease EP2",
   "oil: ISO VG 46", "ISO VG 220 oil"). A text that speaks of the kind only as the
   question does ("Replace the grease in the axis 1 to 3 gearboxes every 10000 hours"),
-  or never names it and states only figures ("Check the way-lube tank weekly; it holds 2.5 litres"), gives
-  an interval or a capacity of the place it goes, not what goes there. A text naming no
+  or never names it and states only figures ("Check the way-lube tank weekly; it holds
+  2.5 litres"), gives an interval or a capacity of the place it goes, not what goes
+  there. A text naming no
   figure and not the kind's word ("Wear goggles and nitrile gloves" for "What PPE …?")
   names its members, and is left to the other checks.
 - **Who** (``AnswerType.AGENT``: "Who signs the hot work permit?"): a sentence says the
