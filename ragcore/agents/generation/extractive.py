@@ -361,6 +361,11 @@ class ExtractiveGenerator:
                 asks.signals
             )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            if asks.answer_type == AnswerType.KIND and asks.kind:
+                # one of a kind is named tersely ("The sump holds 62 litres of 15W-40
+                # oil"): a sentence about the subject naming the kind's noun
+                head = set(terms(asks.kind.split()[-1]))
+                pool += [s for s in about if s not in pool and head <= set(terms(s.text))]
             if asks.answer_type == AnswerType.PURPOSE and asks.focus is not None:
                 # What a thing is for is often said in a sentence leaning on the one
                 # naming it ("… it is a good idea to add a capacitor as shown as well.

@@ -134,6 +134,8 @@ def each_side_answered(answer: AnswerModel) -> Iterator[Finding]:
         return
     if answer.asks.answer_type not in _THING_VALUES:
         return
+    if answer.asks.answer_type == AnswerType.PART_NUMBER:
+        return  # each side's part number is ``answer_type.part_number``'s
     thing = _asked_thing(answer, sides)
     if not thing:
         return
