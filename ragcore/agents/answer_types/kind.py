@@ -4,7 +4,8 @@
   oil goes in the way-lube tank?"): a sentence names one — the kind's head noun with
   words of its own before it that the question did not say ("5W-40 synthetic oil",
   "phosphate ester fluid"), or beside it a name with a digit or capitals ("grease EP2",
-  "oil: ISO VG 46", "ISO VG 220 oil"). A text that speaks of the kind only as the
+  "oil: ISO VG 46", "ISO VG 220 oil"), or a model of its own ("charged with the CH-80"
+  for "Which charger …?"). A text that speaks of the kind only as the
   question does ("Replace the grease in the axis 1 to 3 gearboxes every 10000 hours"),
   or never names it and states only figures ("Check the way-lube tank weekly; it holds
   2.5 litres"), gives an interval or a capacity of the place it goes, not what goes
@@ -24,7 +25,7 @@ import re
 
 from ragcore.agents.perception.asks import AnswerType, Asks
 from ragcore.agents.perception.conversation import answered_phrase
-from ragcore.agents.reading import term_set
+from ragcore.agents.reading import identifiers, term_set
 from ragcore.text.families import families, in_family
 from ragcore.text.lexicon import pattern
 from ragcore.text.quantities import quantities
@@ -70,6 +71,9 @@ def no_kind(asks: Asks, text: str) -> str | None:
 
 def _names_one(head: str, sentence: str, said: frozenset[str]) -> bool:
     if answered_phrase(head, sentence, set(said)):
+        return True
+    # a model of its own ("must be charged with the CH-80" for "Which charger …?")
+    if any(not set(terms(name)) <= said for name, _, _ in identifiers(sentence)):
         return True
     for start, end in _spans_of(head, sentence):
         for name in (_NAME_AFTER.match(sentence[end:]), _NAME_BEFORE.search(sentence[:start])):

@@ -143,3 +143,16 @@ def test_a_figure_in_the_ordinary_state_does_not_answer_for_a_state_the_question
     assert ("answer_type.condition", "off_question") in findings(check(yes_no, ordinary, cited))
     said = "With the drum cover off the WX-7 runs at 78 dB(A) [1]."
     assert ("answer_type.figure", "off_question") not in findings(check(question, said, cited))
+
+
+def test_a_model_of_its_own_names_one_of_the_kind():
+    cited = [
+        evidence(
+            1, "The WX-7 must be fed from the PS-40 supply unit, rated 40 A.", document("m", "WX-7")
+        )
+    ]
+    question = "Which supply unit should be used for the WX-7?"
+    answer = "The WX-7 must be fed from the PS-40 supply unit, rated 40 A [1]."
+    assert ("answer_type.kind", "off_question") not in findings(check(question, answer, cited))
+    other = "The WX-7 draws 40 A [1]."
+    assert ("answer_type.kind", "off_question") in findings(check(question, other, cited))
