@@ -6,7 +6,8 @@ question (``steps``), a list of choices for a question asking which there are
 (``options``), a cause for one asking what is wrong (``cause``), a reason for a why
 question about a change, in the clause that states it (``reason``), what a thing is for,
 the thing named (``purpose``), a place for a where question and something to do for a
-what-do-I-do question (``place``), a value of the shape
+what-do-I-do question (``place``), one of the kind asked for and who does the asked
+act (``kind``), a value of the shape
 its head noun asks for — a port, an address, a line speed, a limit (``shape``); the codes
 and signals a question asks the meaning of, named (``unnamed_signal``); the products and
 versions it names, named by the sources (``unnamed_products``); its acronyms and keys,
@@ -30,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from ragcore.agents.answer_types.amount import no_amount
 from ragcore.agents.answer_types.cause import no_cause
 from ragcore.agents.answer_types.condition import other_condition
+from ragcore.agents.answer_types.kind import no_agent, no_kind
 from ragcore.agents.answer_types.names import document_names, unnamed_here
 from ragcore.agents.answer_types.options import unlisted_options
 from ragcore.agents.answer_types.place import no_action, no_place
@@ -116,6 +118,10 @@ def unmet(
         return no_place(asks, text)
     elif asks.answer_type == AnswerType.ACTION:
         return no_action(asks, text)
+    elif asks.answer_type == AnswerType.KIND:
+        return no_kind(asks, text)
+    elif asks.answer_type == AnswerType.AGENT:
+        return no_agent(asks, text)
     elif asks.answer_type == AnswerType.PART_NUMBER:
         # the question's models and the documents' are what a part is of, not its number
         asked_terms = set(terms(" ".join((*named, *owners))))

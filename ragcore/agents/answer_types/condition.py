@@ -2,7 +2,9 @@
 at: "rated output at 60 Hz?" is not answered by "500 kVA … at 400 V and 50 Hz" — that is
 the output at 50 Hz. The question's condition is a figure after "at" or "@"
 (``perception.condition``); a text stating a figure of the same unit
-and never the asked one states another condition."""
+and never the asked one states another condition. A state the question sets ("noise with
+the canopy off", ``Asks.states``) is named by a text giving what holds in it: one that
+never names the canopy gives the ordinary figure."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import re
 
 from ragcore.agents.perception.asks import Asks
 from ragcore.text.quantities import quantities
+from ragcore.text.terms import terms
 
 # A figure after these bounds a range ("rated above 3,000 kg"), no condition of its own.
 _BOUND = re.compile(
@@ -21,6 +24,10 @@ _BOUND = re.compile(
 
 def other_condition(asks: Asks, text: str) -> str | None:
     """Why ``text`` is about another condition than the question's, or None."""
+    said = set(terms(text))
+    for thing in asks.states:
+        if not set(terms(thing)) <= said:
+            return f"the question asks with the {thing} in another state; the answer never names it"
     found = quantities(text)
     if any(
         _BOUND.search(text[: q.start])

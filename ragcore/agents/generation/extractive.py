@@ -362,6 +362,11 @@ class ExtractiveGenerator:
                 asks.signals
             )
             pool = [*candidates, *(s for s in about if widened and s not in candidates)]
+            if asks.answer_type == AnswerType.KIND and asks.kind:
+                # one of a kind is named tersely ("The sump holds 62 litres of 15W-40
+                # oil"): a sentence about the subject naming the kind's noun
+                head = set(terms(asks.kind.split()[-1]))
+                pool += [s for s in about if s not in pool and head <= set(terms(s.text))]
             if asks.answer_type == AnswerType.PURPOSE and asks.focus is not None:
                 # What a thing is for is often said in a sentence leaning on the one
                 # naming it ("… it is a good idea to add a capacitor as shown as well.
@@ -533,6 +538,12 @@ class ExtractiveGenerator:
                 if not adds_nothing(asks, s.text) and not other_condition(asks, s.text)
             ]
             fallback = [s for s in fallback if not _leans_on_a_block(s)] or fallback
+            if not fitting and asks.answer_type in _NAMED_ONLY and relevant:
+                # "Which grease goes in the gearboxes?" is not answered by when the grease
+                # is changed, nor "who signs the permit?" by how long it is valid: a
+                # sentence on the topic that names no such thing is no fallback
+                reason = _unmet_by_all(asks, named, relevant) or "no sentence names one"
+                return Draft(NO_ANSWER, (), self.name, abstained=True, reason=reason)
             chosen = fitting or fallback
             if asked.time is not None and not asked.latest:
                 chosen = _in_period(chosen, asked.time)
@@ -801,6 +812,11 @@ def _leans_on_a_block(s: _Sentence) -> bool:
     """``s`` introduces a block its chunk does not give with it, or speaks of one shown
     beside it ("The above command says: …"; ``answer_types.forward``)."""
     return s.unfinished or leaning_on_a_block([_said(s)]) is not None
+
+
+# The answer types only a sentence naming the thing asked for answers: one of a kind,
+# who does something (``answer_types.kind``).
+_NAMED_ONLY = frozenset([AnswerType.KIND, AnswerType.AGENT])
 
 
 def _asks_a_value(asks: Asks) -> bool:

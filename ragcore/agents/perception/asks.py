@@ -60,6 +60,8 @@ class AnswerType(StrEnum):
     PURPOSE = "purpose"  # "What is upssched for?": what it does, the thing named
     PLACE = "place"  # "Where must hydraulic oil be stored?": a place or position
     ACTION = "action"  # "What do I do before restarting it?": something to do
+    KIND = "kind"  # "Which grease goes in the gearboxes?": one of that kind, named
+    AGENT = "agent"  # "Who signs the permit?": who does it
     ANY = "any"  # no kind the question's form fixes
 
 
@@ -286,6 +288,18 @@ class Asks:
     """The versions a yes/no question's clause names as its condition ("… an e-Series
     still running PolyScope 5.0?": "5.0"; ``lexicon.gives_version``, not a figure with
     its unit): a sentence deciding it gives a version."""
+    states: tuple[str, ...] = ()
+    """The things a question sets in a state for what it asks ("what's the AC-110 noise
+    with the canopy off?": "canopy"; ``lexicon.state_condition``): an answer, or the
+    sentence it is drawn from, names each (``answer_types.condition``)."""
+    kind: str | None = None
+    """For a question asking which thing of a kind goes somewhere or is used ("Which
+    grease goes in the axis 1-3 gearboxes?"; ``lexicon.asks_kind``), the kind as written
+    ("grease"): an answer names one of it (``answer_types.kind``)."""
+    act: str | None = None
+    """For a question asking who does something ("Who signs the permit?";
+    ``lexicon.asks_who``), what is done as a term ("sign"): an answer says it, or names
+    who by a relative clause (``answer_types.kind``)."""
 
     @property
     def whether(self) -> bool:
@@ -484,6 +498,15 @@ def read_asks(
     measure = _measure(question)
     asked = _asked_attributes(question, table)
     answer_type = _answer_type(question, form, measure, asked, action, models)
+    comparison, choice = _comparison(question, table), _choice(question, table)
+    # "Which pump goes longer between seal changes?" chooses by an order: no kind asked
+    ordered = comparison is not None or choice
+    kind = _kind(question) if form == QuestionForm.VALUE and not ordered else None
+    act = _act(question) if form == QuestionForm.VALUE else None
+    if answer_type == AnswerType.ANY and kind:
+        answer_type = AnswerType.KIND
+    elif answer_type == AnswerType.ANY and act:
+        answer_type = AnswerType.AGENT
     signals = _signals(question, answer_type)
     if answer_type == AnswerType.ANY and not signals and _diagnosis(question):
         # "What's wrong?" after a symptom asks for its cause; after a code or a light
@@ -525,12 +548,12 @@ def read_asks(
         products=product_names(question),
         named_terms=_named_terms(question, focus if form == QuestionForm.VALUE else None),
         value_shape=shape,
-        comparison=_comparison(question, table),
+        comparison=comparison,
         side_by_side=side_by_side(question, models),
         each_of=things_each(question),
         judged_against=form == QuestionForm.YES_NO
         and pattern("lexicon", "judged_against").search(yes_no_clause(question) or "") is not None,
-        choice=_choice(question, table),
+        choice=choice,
         documents=tuple(
             dict.fromkeys(
                 m.group("kind").lower()
@@ -552,6 +575,14 @@ def read_asks(
         designated=tuple(designated(question).items()),
         options=named_options(question),
         absent=_absent(question),
+        states=tuple(
+            dict.fromkeys(
+                m.group("thing").lower()
+                for m in pattern("lexicon", "state_condition").finditer(question)
+            )
+        ),
+        kind=kind if answer_type == AnswerType.KIND else None,
+        act=act if answer_type == AnswerType.AGENT else None,
     )
 
 
@@ -587,6 +618,30 @@ def _impersonal(question: str) -> str | None:
     """The word that judges a situation asked of "it" (``Asks.impersonal``)."""
     m = pattern("lexicon", "asks_impersonal").search(yes_no_clause(question) or question)
     return m.group("word").lower() if m else None
+
+
+def _kind(question: str) -> str | None:
+    """The kind a "Which <kind> goes in …?" question asks one of, as written: words of
+    their own only ("Which one …?", "What else did …?" name no kind)."""
+    m = pattern("lexicon", "asks_kind").match(asked_sentence(question))
+    if m is None:
+        return None
+    kind = m.group("kind")
+    own = [terms(w) for w in kind.split()]
+    plain = STOPWORDS | term_set("generic") | term_set("question_starts") | term_set("not_kinds")
+    if not all(t and not set(t) & plain for t in own):
+        return None
+    return kind
+
+
+def _act(question: str) -> str | None:
+    """What a "Who <does> …?" question asks who does, as a term ("sign" for "Who signs
+    the permit?"); None for a verb that says no act of its own ("Who is …?")."""
+    m = pattern("lexicon", "asks_who").match(asked_sentence(question))
+    if m is None or m.group("act").lower() in words("lexicon", "light_acts"):
+        return None
+    found = terms(m.group("act"))
+    return found[0] if found else None
 
 
 def _which(question: str) -> tuple[str, str] | None:

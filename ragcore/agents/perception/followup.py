@@ -76,7 +76,7 @@ from ragcore.agents.perception.wording import (
 )
 from ragcore.text import lexicon
 from ragcore.text.quantities import quantities
-from ragcore.text.terms import model_terms, terms
+from ragcore.text.terms import STOPWORDS, model_terms, terms
 from ragcore.text.units import dimension
 from ragcore.types import Action, EntitySource, Route
 
@@ -1719,6 +1719,11 @@ def _complete(
             edits.append((word.start, word.end, figure))
             reasons.append(f"{word.text!r} is {figure}, the figure asked before")
             continue
+        if not before_machine and _bound_here(new, rest, word, rules):
+            # "guy went home with his lock still on, can a supervisor take it off": the
+            # question's own lock, not the previous subject
+            reasons.append(f"{word.text!r} is the thing the question names before it")
+            continue
         possessive = word.lower in _POSSESSIVES
         if (
             prev.part
@@ -1771,6 +1776,49 @@ def _complete(
         # the HP-400 the conversation named (its question or an answer)
         context.append(prev.machine)
     return _finish(text, context, reasons)
+
+
+def _bound_here(new: Perception, rest: list[Word], word: Word, rules: FollowupRules) -> bool:
+    """Whether the object pronoun ``word`` ("take it off", "to clean it": after a verb)
+    stands for a thing the question names itself in an earlier clause, opened by a
+    determiner ("his lock", "a pit"; ``followup.determiners``) — no identifier, figure,
+    name, document or vague word ("the change")."""
+    if word.lower in _POSSESSIVES or word.lower not in rules.pronouns:
+        return False
+    before = [w for w in rest if w.end <= word.start]
+    last = before[-1] if before else None
+    if (
+        last is None
+        or not terms(last.text)
+        or last.lower in STOPWORDS
+        or last.lower in _PREPOSITIONS
+    ):
+        return False  # "how loud is it", "next to it", "above it": no object of a verb
+    clause = next(
+        (
+            i
+            for i in range(len(before) - 1, -1, -1)
+            # "to" opens a clause, not after "have", "need" ("have to do")
+            if (
+                before[i].lower in rules.clause_breaks
+                and not (i and before[i - 1].lower in rules.semi_modals)
+            )
+            or any(c in ",;:?!" for c in new.question[before[i].end : word.start][:1])
+        ),
+        None,
+    )
+    if clause is None:
+        return False
+    names = {e.text.lower() for e in _identifiers(new)}
+    earlier = before[: clause + 1]
+    return any(
+        a.lower in rules.determiners
+        and terms(b.text)
+        and b.text.islower()
+        and not any(c.isdigit() for c in b.text)
+        and b.lower not in names | rules.vague | rules.pronouns | _DOCUMENTS
+        for a, b in zip(earlier, earlier[1:], strict=False)
+    )
 
 
 def _code_on_it(

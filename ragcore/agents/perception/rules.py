@@ -45,6 +45,8 @@ _FOLLOWUP_REFERENCE_WORDS = (
     "relative_after",
     "fillers",
 )
+# ... those that say whether a pronoun stands for a thing the question names itself ...
+_FOLLOWUP_BINDING_WORDS = ("determiners", "clause_breaks", "semi_modals")
 # ... and those that say which kind of follow-up it is (a version, every thing in play, …)
 _FOLLOWUP_KIND_WORDS = (
     "revision",
@@ -58,7 +60,7 @@ _FOLLOWUP_KIND_WORDS = (
     "code_attributes",
     "judgements",
 )
-_FOLLOWUP_WORDS = _FOLLOWUP_REFERENCE_WORDS + _FOLLOWUP_KIND_WORDS
+_FOLLOWUP_WORDS = _FOLLOWUP_REFERENCE_WORDS + _FOLLOWUP_BINDING_WORDS + _FOLLOWUP_KIND_WORDS
 
 
 # The type and allowed keys of each top-level key of a rules file (None: any key).
@@ -135,6 +137,14 @@ class FollowupRules:
     fillers: frozenset[str] = frozenset()
     """Words said before an opener that add nothing ("ok and E4031?", "right, and the
     350?"): the opener still opens the question."""
+    determiners: frozenset[str] = frozenset()
+    """Words that open a noun phrase of a thing ("his lock", "a pit"): one named in an
+    earlier clause of the question is what its "it" stands for."""
+    clause_breaks: frozenset[str] = frozenset()
+    """Words that open a clause ("to clean it", "if the guy …, who can take it off"):
+    where a pronoun's own clause begins."""
+    semi_modals: frozenset[str] = frozenset()
+    """Verbs a "to" after which opens no clause ("have to do", "need to check")."""
 
     def points_back(self, lowered: Iterable[str]) -> bool:
         """Whether any of these words (lowercase) is a pronoun or a demonstrative: the
@@ -258,6 +268,9 @@ class _Reader:
             code_attributes=frozenset(words["code_attributes"]),
             judgements=frozenset(words["judgements"]),
             fillers=frozenset(words["fillers"]),
+            determiners=frozenset(words["determiners"]),
+            clause_breaks=frozenset(words["clause_breaks"]),
+            semi_modals=frozenset(words["semi_modals"]),
             topic_switch=self.matcher(
                 {"patterns": table.get("topic_switch", [])}, "followup.topic_switch"
             ),

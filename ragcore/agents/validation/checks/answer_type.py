@@ -57,10 +57,16 @@ _RULES = {
     AnswerType.PURPOSE: "answer_type.purpose",
     AnswerType.PLACE: "answer_type.place",
     AnswerType.ACTION: "answer_type.action",
+    AnswerType.KIND: "answer_type.kind",
+    AnswerType.AGENT: "answer_type.agent",
 }
 
 
-@check(Check.CONSISTENCY, Scope.ANSWER, rules=tuple(_RULES.values()))
+# A condition the question sets (a figure, a state) holds whatever kind it asks for.
+_CONDITION = "answer_type.condition"
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=(*_RULES.values(), _CONDITION))
 def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     if answer.perception.route == Route.COMPARISON:
         # The sides check reads a comparison's figures; a kind no figure stands in for (a
@@ -72,7 +78,8 @@ def of_the_asked_kind(answer: AnswerModel) -> Iterator[Finding]:
     sources = " ".join(e.text for e in answer.cited)
     owners = set().union(*(subjects(e, chunk=False) for e in answer.cited))
     if reason := unmet(answer.asks, answer.perception.identifiers, text, sources, owners):
-        yield Finding(_RULES[answer.asks.answer_type], IssueKind.OFF_QUESTION, reason)
+        rule = _RULES.get(answer.asks.answer_type, _CONDITION)
+        yield Finding(rule, IssueKind.OFF_QUESTION, reason)
     elif answer.asks.answer_type == AnswerType.PART_NUMBER and (
         reason := unnamed_part(answer.perception.part_asked, text)
     ):

@@ -104,6 +104,16 @@ def _mentions(side: str, e: Evidence) -> bool:
     return bool(key) and (key <= subjects(e) or key <= set(terms(e.text)))
 
 
+def _written_at(side: str, text: str) -> int:
+    """Where ``text`` first names ``side`` however it is typed ("ac75" as "AC-75", "737"
+    in "B737-800"), by its letters and digits; past the end when it does not."""
+    places = [i for i, c in enumerate(text) if c.isalnum()]
+    compact = "".join(text[i] for i in places).lower()
+    key = "".join(c for c in side.lower() if c.isalnum())
+    at = compact.find(key) if key else -1
+    return places[at] if at >= 0 else len(text)
+
+
 def _verdict_before_colon(text: str, word: str) -> bool:
     """Whether the comparative ``word`` is a verdict the colon after it explains."""
     verdict = _VERDICT_COLON.match(text)
@@ -136,7 +146,7 @@ def relation_problem(
     sides = perception.sides or _stated_sides(s.text, comparatives)
     mentioned = sorted(
         (side for side in sides if set(terms(side)) <= lowered),
-        key=lambda side: s.text.lower().find(side.lower()),
+        key=lambda side: _written_at(side, s.text),
     )
     if len(mentioned) < 2:
         return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ragcore.agents.answer_types import unmet
 from ragcore.agents.evidence import Statement
 from ragcore.agents.perception.asks import AnswerType, answers_part
 from ragcore.agents.reading import identifiers, term_set
@@ -95,20 +96,7 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
         return  # a comparison is judged by the figures compared (``every_side``)
     if answer.asks.answer_type not in _THING_VALUES:
         return  # what a code means on each ("What does E-14 mean on …") is no thing
-    attribute_words = {t for a in answer.asks.named_attributes for w in a.words for t in w}
-    names = {t for side in sides for t in terms(side)}
-    # what is asked of each is said before the sides; words among and after them tell
-    # the sides apart ("the HP-400 and the CV-12 gearbox": the gearbox is the CV-12's)
-    asked = perception.terms_before(sides)
-    thing = (
-        (set(answer.asks.content_terms) & asked)
-        - names
-        - model_terms(answer.asks.content_terms)
-        - attribute_words
-        - STOPWORDS
-        - term_set("generic")
-        - term_set("question_starts")
-    )
+    thing = _asked_thing(answer, sides)
     if not thing:
         return
     said: dict[str, set[str]] = {}
@@ -129,6 +117,70 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
                 entity=side,
             )
             return
+
+
+@check(Check.CONSISTENCY, Scope.ANSWER, rules=("sides.each_answered",))
+def each_side_answered(answer: AnswerModel) -> Iterator[Finding]:
+    """A question asking the same of several models ("oil intervals for the gx500 and the
+    ac-110") is answered for each with what it asks of the asked thing: one clause of a
+    side's statements says the thing ("oil") and gives what is asked
+    (``answer_types.unmet``: a figure, a part number). A side whose clause with a figure
+    is about another thing ("AC-110: Drain the condensate from the receiver tank daily
+    and check the oil level") was not answered while another side was: the answer is
+    one side's, not ``ok``. (A comparison's figures are ``every_side``'s.)"""
+    perception = answer.perception
+    sides = perception.asked_sides or answer.asks.side_by_side
+    if len(sides) < 2 or not answer.draft.statements or _of_figures(answer):
+        return
+    if answer.asks.answer_type not in _THING_VALUES:
+        return
+    if answer.asks.answer_type == AnswerType.PART_NUMBER:
+        return  # each side's part number is ``answer_type.part_number``'s
+    thing = _asked_thing(answer, sides)
+    if not thing:
+        return
+    named = perception.identifiers
+    unanswered = []
+    for side in sides:
+        about = [s for s in answer.draft.statements if _has_data_for(side, s, answer)]
+        if not about:
+            return  # a side with nothing is ``every_side``'s or ``every_model``'s
+        clauses = [c for s in about for c in _CLAUSES.split(strip_citations(s.text))]
+        if not any(thing & set(terms(c)) and not unmet(answer.asks, named, c) for c in clauses):
+            unanswered.append(side)
+    if unanswered and len(unanswered) < len(sides):
+        yield Finding(
+            "sides.each_answered",
+            IssueKind.MISSING_SIDE,
+            f"the question asks the same of {', '.join(sides)}; the answer for "
+            f"{', '.join(unanswered)} does not give it",
+            entity=unanswered[0],
+        )
+
+
+# Where a statement's clauses part: "Drain the condensate daily | and check the oil level".
+_CLAUSES = re.compile(r"\s*(?:;|,?\s+and\s+(?=[a-z]+\s+(?:the|a|an|its|their)\b))\s*")
+
+
+def _asked_thing(answer: AnswerModel, sides: tuple[str, ...]) -> set[str]:
+    """What the question asks about of each side: its content words before the sides that
+    are no model, attribute or question word ("grease" in "grease interval + amount for
+    cp-200 and cp-350")."""
+    perception = answer.perception
+    attribute_words = {t for a in answer.asks.named_attributes for w in a.words for t in w}
+    names = {t for side in sides for t in terms(side)}
+    # what is asked of each is said before the sides; words among and after them tell
+    # the sides apart ("the HP-400 and the CV-12 gearbox": the gearbox is the CV-12's)
+    asked = perception.terms_before(sides)
+    return (
+        (set(answer.asks.content_terms) & asked)
+        - names
+        - model_terms(answer.asks.content_terms)
+        - attribute_words
+        - STOPWORDS
+        - term_set("generic")
+        - term_set("question_starts")
+    )
 
 
 # The answer types whose answer is a value of a thing ("grease interval + amount"): each

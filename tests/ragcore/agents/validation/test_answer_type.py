@@ -43,7 +43,9 @@ def test_the_answer_type_is_read_from_the_questions_form():
         "How do I replace the CP-200 seal?": AnswerType.PROCEDURE,
         "Can the CP-200 run dry?": AnswerType.YES_NO,
         "How many seals does the CP-200 have?": AnswerType.COUNT,
-        "Who services the CP-200?": AnswerType.ANY,
+        # who does it: the act, or who by a relative clause (``answer_types.kind``)
+        "Who services the CP-200?": AnswerType.AGENT,
+        "What else does the CP-200 manual say?": AnswerType.ANY,
     }
     assert {q: perceive(q).asks.answer_type for q in kinds} == kinds
 

@@ -565,3 +565,21 @@ def test_an_unsupported_relation_is_caught(sample_engine, claim, problem):
     )
     assert problem in issue.message
     assert issue.statement == claim
+
+
+def test_sides_typed_apart_from_the_answer_are_read_in_the_answers_order():
+    # "which has the bigger motor, the wx7 or the wx12?" names them as typed; the answer
+    # writes "WX-12 … WX-7 (75 kW vs 45 kW)": its figures are in its own order
+    cited = [
+        evidence(1, "The WX-7 drive motor is rated at 45 kW.", document("manual-wx7", "WX-7")),
+        evidence(2, "The WX-12 drive motor is rated at 75 kW.", document("manual-wx12", "WX-12")),
+    ]
+    question = "which has the bigger motor, the wx7 or the wx12?"
+    right = "The WX-12 is bigger than the WX-7 (75 kW vs 45 kW) [2][1]."
+    assert ("relations.comparative", "unsupported_relation") not in findings(
+        check(question, right, cited)
+    )
+    wrong = "The WX-7 is bigger than the WX-12 (45 kW vs 75 kW) [1][2]."
+    assert ("relations.comparative", "unsupported_relation") in findings(
+        check(question, wrong, cited)
+    )
