@@ -128,7 +128,7 @@ QUESTIONS = [
     "What was the shortage rate of the AC-75 in the East region in March 2026?",
     "How many order lines for the CV-12 were received in the last 3 months?",
     "What was the average shortage rate of the HP-400 over the last 6 months?",
-    "How many order lines could not be filled from stock since January 2026?",
+    "How many unfilled orders were there since January 2026?",
     "What was the fill rate of the CP-200 in the East region in October 2026?",
     "What was the average fill rate per region last month?",
 ]
