@@ -42,7 +42,9 @@ def test_the_tables_golden_set_covers_the_table_kinds_and_real_tables():
         assert set(q.expected_documents) <= documents, q.id
 
 
-@pytest.mark.parametrize("folder", ["tables_real", "tables_s40", "tables_s41", "tables_s42", "tables_s43"])
+@pytest.mark.parametrize(
+    "folder", ["tables_real", "tables_s40", "tables_s41", "tables_s42", "tables_s43"]
+)
 def test_the_table_sets_written_apart_from_the_code_load(folder):
     # Loading only (their kinds and fields are valid); scoring them is benchmarks' work.
     (path,) = (Path(__file__).parents[3] / "benchmarks" / folder).glob("questions*.jsonl")
