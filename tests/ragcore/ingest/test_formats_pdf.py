@@ -149,3 +149,80 @@ def test_words_set_apart_without_a_space_character_are_two_words():
     assert extracted.text == (
         "history is not saved when a shell exits.\n\nOrdinary kerning keeps one word whole."
     )
+
+
+def _lines_pdf(lines: list[tuple[float, float, str]]) -> bytes:
+    """A one-page PDF with each text at (x, y) in points, Helvetica 10."""
+    from fpdf import FPDF
+
+    pdf = FPDF(format="A4", unit="pt")
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    for x, y, text in lines:
+        pdf.text(x, y, text)
+    return bytes(pdf.output())
+
+
+def test_a_table_cell_wrapped_onto_the_next_line_stays_in_its_row():
+    data = _lines_pdf(
+        [
+            (60, 100, "Name"),
+            (230, 100, "Description"),
+            (400, 100, "Example value"),
+            (60, 112, "ups.delay.start"),
+            (230, 112, "Interval to wait before restarting the"),
+            (400, 112, "0"),
+            (230, 124, "load (seconds)"),
+            (60, 136, "ups.delay.reboot"),
+            (230, 136, "Interval to wait before rebooting the"),
+            (400, 136, "60"),
+            (230, 148, "UPS (seconds)"),
+            (60, 180, "The delays are read at start."),
+        ]
+    )
+    [extracted] = _without_ocr().load(data, "nut.pdf")
+    assert extracted.text.split("\n\n") == [
+        "Name: ups.delay.start; Description: Interval to wait before restarting the load "
+        "(seconds); Example value: 0",
+        "Name: ups.delay.reboot; Description: Interval to wait before rebooting the UPS "
+        "(seconds); Example value: 60",
+        "The delays are read at start.",
+    ]
+
+
+def test_each_option_of_a_manual_page_is_an_item_of_its_own():
+    data = _lines_pdf(
+        [
+            (108, 100, "This component talks to the VFD over a serial line."),
+            (108, 120, "-p, --parity [even,odd,none]"),
+            (144, 132, "(default odd) Set serial parity to even, odd, or none."),
+            (108, 150, "-r, --rate <n>"),
+            (144, 162, "(default 38400) Set baud rate to <n>. It is an error if the rate"),
+            (144, 174, "is not one of the following: 9600, 19200, 38400"),
+            (108, 192, "-v"),
+            (144, 192, "Turn on verbose mode."),
+            (108, 204, "-g"),
+            (144, 204, "Turn on debug messages."),
+        ]
+    )
+    [extracted] = _without_ocr().load(data, "gs2_vfd.pdf")
+    assert extracted.text.split("\n\n") == [
+        "This component talks to the VFD over a serial line.",
+        "-p, --parity [even,odd,none] (default odd) Set serial parity to even, odd, or none.",
+        "-r, --rate <n> (default 38400) Set baud rate to <n>. It is an error if the rate is "
+        "not one of the following: 9600, 19200, 38400",
+        "-v Turn on verbose mode.",
+        "-g Turn on debug messages.",
+    ]
+
+
+def test_a_paragraph_whose_first_line_alone_is_indented_stays_one_paragraph():
+    data = _lines_pdf(
+        [
+            (90, 100, "The pump must be stopped before the seal is"),
+            (60, 112, "inspected, and the suction valve closed before the"),
+            (60, 124, "casing is drained."),
+        ]
+    )
+    [extracted] = _without_ocr().load(data, "indent.pdf")
+    assert "\n\n" not in extracted.text
