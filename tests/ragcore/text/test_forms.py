@@ -31,12 +31,3 @@ def test_each_sentence_has_the_form_its_text_and_place_give(text, after, form):
 
 def test_only_headings_and_synopses_are_no_answer_on_their_own():
     assert {f for f in Form if not f.answers_alone} == {Form.HEADING, Form.SYNOPSIS}
-
-
-def test_a_long_line_of_words_after_a_bracket_is_read_at_once():
-    # The synopsis pattern once backtracked exponentially over a run of words it could
-    # split anywhere: a manual's 60-character line took minutes (an eval never ended).
-    line = "hy_vfd [OPTIONS] " + "abcdefghij" * 30 + " !"
-    assert form_of(line, "\n\n") == Form.STATEMENT
-    words = "loadrt [x] " + " ".join(["word"] * 200) + " ?"
-    assert form_of(words, "\n\n") == Form.STATEMENT
