@@ -7,11 +7,8 @@ from collections.abc import Iterator, Sequence
 
 from ragcore.text.lexicon import WordSet
 
-# Abbreviations whose full stop ends no sentence ("e.g.", "Rev."): rules/words.toml;
-# unless a unit's, after a number ("every 20 ms. The heartbeat …").
+# Abbreviations whose full stop ends no sentence ("e.g.", "Rev."): rules/words.toml.
 _ABBREVIATIONS = WordSet("words", "abbreviations")
-_UNITS = WordSet("words", "units_abbreviated")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 def ends_with_abbreviation(text: str) -> bool:
@@ -36,14 +33,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     begin = 0
     for match in _BOUNDARY.finditer(text):
         before = text[begin : match.start()]
-        words = before.rsplit(None, 2)[-2:] if before.strip() else [""]
-        last_word = words[-1].rstrip(".!?\"')]").lower()
-        after_number = len(words) == 2 and bool(_NUMBER.fullmatch(words[0]))
-        if (
-            "\n" not in match.group(0)
-            and last_word in _ABBREVIATIONS
-            and not (after_number and last_word in _UNITS)
-        ):
+        last_word = before.rsplit(None, 1)[-1].rstrip(".!?\"')]").lower() if before.strip() else ""
+        if "\n" not in match.group(0) and last_word in _ABBREVIATIONS:
             continue
         _append_trimmed(text, begin, match.start(), spans)
         begin = match.end()

@@ -67,7 +67,6 @@ from ragcore.agents.attributes import (
     load_attributes,
 )
 from ragcore.agents.evidence import NO_ANSWER, Draft, Evidence, Statement, is_table_evidence
-from ragcore.agents.generation.asking import asking_terms
 from ragcore.agents.generation.binding import asked_keys, binds
 from ragcore.agents.generation.similarity import QuestionSimilarity
 from ragcore.agents.perception.asks import (
@@ -83,7 +82,6 @@ from ragcore.agents.perception.time import TimeConstraint
 from ragcore.agents.reading import content_terms, word_pairs
 from ragcore.agents.reading import identifiers as identifiers_in
 from ragcore.text.families import families, in_family
-from ragcore.text.forms import Form, form_of
 from ragcore.text.identifiers import ENTITY_PATTERNS
 from ragcore.text.lexicon import WordSet, pattern, words
 from ragcore.text.products import sibling_named
@@ -125,6 +123,7 @@ _BLOCK_CHARS = 400
 # A paragraph: lines up to a blank one. A list item opens with a bullet or a number.
 _PARAGRAPH = re.compile(r"[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+_TITLE_WORDS = 8  # a heading line is short: "Setting up a Raspberry Pi for CAN Communications"
 _HEADING_MARKS = re.compile(r"^[#.\s]+")  # "## Setup", "#. Use the correct CAN baud rate"
 # How many sentences back a leaning sentence's antecedent may go: "… select Settings.
 # There select System and then URCaps. There, click the plus sign …".
@@ -290,9 +289,6 @@ class ExtractiveGenerator:
         wanted -= set(terms(asked.earlier)) - model_terms(terms(asked.earlier))
         # Nor do the words asking for the current version ("what oil does it take now?").
         wanted -= set(terms(asked.latest_words))
-        # Nor the words of how it is asked ("so", "actually", the "often" of "how
-        # often"): no statement carries them (``asking``).
-        wanted -= asking_terms(question)
         if perception is not None and perception.route == Route.COMPARISON and perception.sides:
             statements = self._compare(evidence, perception, wanted)
         else:
@@ -982,27 +978,21 @@ def _sentences(
         if "\n\n" in e.text[last_end:start]:
             paragraph += 1
         last_end = end
-        # A heading or title line names the place of the sentences under it and a
-        # synopsis how a command is written ("hy_vfd [OPTIONS]"): neither is an answer
-        # on its own (``forms``).
-        form = form_of(raw, e.text[end : end + 2])
-        if form == Form.HEADING:
+        if _HEADING.match(raw) and _HEADING_MARKS.sub("", text):
             heading = _HEADING_MARKS.sub("", text)
-        if not form.answers_alone and not _HEADING.match(raw):
-            # A title line may be a figure's caption between a step and the one leaning
-            # on it ("Welcome screen of an e-Series robot"): passed over, not a break.
-            if form == Form.HEADING:
-                asked_line = ""
-            continue
+        elif _title_line(text, e.text[end : end + 2]):
+            heading = text
         if _HEADING.match(raw) or len(text) < _SHORT or _QUESTION.search(text):
             before = []
             paragraph += 1
             previous = ""
             if _QUESTION.search(text):
                 asked_line = text
-            elif _HEADING.match(raw):
+            elif _HEADING.match(raw) or heading == text:
                 asked_line = ""
             continue  # a heading, a scrap, or a question (an FAQ's): no answer to cite
+        if heading == text:
+            asked_line = ""
         context = " ".join(before) if leans.match(text) else ""
         if not context and before and _names_option_before(options, text, before[-1]):
             # "It disables deceleration over-voltage stall prevention" tells of the
@@ -1177,6 +1167,19 @@ def _reads_as_sentence(text: str) -> bool:
     match") or a table row, which read close to any question about their subject and
     state nothing of it."""
     return text[-1] in ".!?"
+
+
+def _title_line(text: str, after: str) -> bool:
+    """A line that reads as a heading: a few words without closing punctuation, a blank
+    line after it ("Use the correct CAN baud rate", "Example Configuration"); not a data
+    line ("Speed: 250 kbps; value: 250000")."""
+    return (
+        after.startswith("\n\n")
+        and text[-1] not in ".!?:;,)]"
+        and ";" not in text
+        and ": " not in text
+        and len(text.split()) <= _TITLE_WORDS
+    )
 
 
 def _singular(term: str) -> str:

@@ -18,13 +18,10 @@ with no gap wider than a character), then read the way a person would:
   heading; its size ranks its level. They give the section spans.
 - **Tables.** Consecutive lines of two or more segments whose columns line up with the
   first line's are a table: the first line names the columns, each row becomes
-  ``Column: value; …``; a cell wrapped onto the next line stays in its row. A table
-  that goes on over a page break keeps its header (a repeated header line on the next
-  page is dropped).
+  ``Column: value; …``. A table that goes on over a page break keeps its header (a
+  repeated header line on the next page is dropped).
 - **Paragraphs.** Lines are joined with spaces, a word hyphenated at a line end is joined
-  again, bullets become ``- ``; a paragraph cut by a page break is joined across it. A
-  definition list (a manual page's options: each term over or beside its indented
-  description) gives one block per item, never one run of all of them.
+  again, bullets become ``- ``; a paragraph cut by a page break is joined across it.
 - **Scans.** A page with images but no text layer is OCRed through the ``tesseract``
   program when it is on PATH (``ragcore.ingest.formats.ocr``), and otherwise listed in
   the document's notes (and its ``pages_without_text`` metadata) by page number.
@@ -53,8 +50,6 @@ _PAGE_NUMBER = re.compile(
 )
 _BULLET = re.compile(r"^(?:[•▪◦●■□‣∙·*–-])\s+")
 _NUMBER = re.compile(r"(?:^|\s)\d{1,4}(?:\s|$)")
-# A command-line option opening a line: "−h", "--rate", "-p," (PDFs print U+2212).
-_OPTION = re.compile(r"^[−–-]{1,2}[A-Za-z?]")
 _LEADER = re.compile(r"(?:\s*\.){4,}\s*")
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”']$")
 _HEADING_RATIO = 1.15
@@ -511,14 +506,6 @@ class _Table:
             used.add(column)
         return True
 
-    def wrapped(self, line: _Line, above: _Line) -> int | None:
-        """The column whose cell of the row ``above`` goes on in ``line``: one run of text
-        under a column after the first, at most a line's spacing below it; else None."""
-        if len(line.segments) != 1 or above.bottom - line.top > line.size:
-            return None
-        column = _column_of(line.segments[0], [s.x0 for s in self.header.segments])
-        return column if column else None
-
     def cells(self, line: _Line) -> list[str]:
         starts = [s.x0 for s in self.header.segments]
         cells = [""] * len(starts)
@@ -551,7 +538,6 @@ def _assemble(pages: list[_Page]) -> Structured:
     paragraph: list[str] = []
     marks: list[tuple[int, int]] = []
     previous: _Line | None = None
-    opening: _Line | None = None  # the first line of the paragraph being read
     table: _Table | None = None
     table_rows: list[list[str]] = []
 
@@ -592,7 +578,10 @@ def _assemble(pages: list[_Page]) -> Structured:
                 builder.page(page.number)
                 if line.text != table.header.text:
                     table_rows.append(table.cells(line))
-                index = _take_rows(table, lines, index + 1, table_rows)
+                index += 1
+                while index < len(lines) and table.fits(lines[index]):
+                    table_rows.append(table.cells(lines[index]))
+                    index += 1
                 first = False
                 previous = None
                 continue
@@ -610,7 +599,10 @@ def _assemble(pages: list[_Page]) -> Structured:
                     flush_paragraph()
                     flush_table()
                     table = candidate
-                    index = _take_rows(table, lines, index + 1, table_rows)
+                    index += 1
+                    while index < len(lines) and table.fits(lines[index]):
+                        table_rows.append(table.cells(lines[index]))
+                        index += 1
                     previous = None
                     continue
             if table is not None and table_rows:
@@ -624,14 +616,8 @@ def _assemble(pages: list[_Page]) -> Structured:
             else:
                 text = line.text
                 bullet = _BULLET.match(text)
-                if (
-                    bullet
-                    or previous is None
-                    or _new_paragraph(previous, line)
-                    or _next_item(opening, previous, line)
-                ):
+                if bullet or previous is None or _new_paragraph(previous, line):
                     flush_paragraph()
-                    opening = line
                 if bullet:
                     text = "- " + text[bullet.end() :]
                 _append_line(paragraph, text)
@@ -644,54 +630,9 @@ def _assemble(pages: list[_Page]) -> Structured:
 
 def _could_be_header(line: _Line) -> bool:
     """Two or more cells, each naming something (a header names its columns; "47" or
-    "12 Nm" is a value, so a line with one is a row, not a header; "−h  Shows the help"
-    opens a manual page's list of options, whose first term names no column)."""
-    return (
-        len(line.segments) >= 2
-        and all(
-            any(c.isalpha() for c in seg.text) and not seg.text[:1].isdigit()
-            for seg in line.segments
-        )
-        and not _OPTION.match(line.segments[0].text)
-    )
-
-
-def _take_rows(table: _Table, lines: list[_Line], index: int, rows: list[list[str]]) -> int:
-    """Read the rows of ``table`` from ``lines[index]`` on into ``rows``; return the index
-    of the first line that is not one. A line of one run of text under a column other
-    than the first, right below a row, is that cell's text wrapped onto the next line
-    ("Interval to wait before rebooting the" / "UPS (seconds)"): it goes on the row's
-    cell, so the table goes on and the row stays whole (read as a paragraph, the wrapped
-    rows ran together: "… rebooting the 60 UPS (seconds) ups.delay.shutdown …")."""
-    above: _Line | None = None
-    while index < len(lines):
-        line = lines[index]
-        if table.fits(line):
-            rows.append(table.cells(line))
-        elif rows and above is not None and (column := table.wrapped(line, above)) is not None:
-            rows[-1][column] = f"{rows[-1][column]} {line.text}".strip()
-        else:
-            break
-        above = line
-        index += 1
-    return index
-
-
-def _next_item(opening: _Line | None, previous: _Line, line: _Line) -> bool:
-    """``line`` goes back to the left edge of its paragraph's first line after lines
-    indented past it: the next term of a definition list ("−p, −−parity" over its
-    indented description, then "−r, −−rate"), a manual page's options. A paragraph whose
-    first line alone is indented never goes back to it."""
-    indent = max(previous.size, line.size)
-    if opening is not None and len(line.segments) > 1 and _OPTION.match(line.segments[0].text):
-        # An option set apart from its description on its line ("−v    Be a little
-        # bit verbose."): each is an item, however the lines before it are indented.
-        return abs(line.x0 - opening.x0) < indent / 2
-    return (
-        opening is not None
-        and opening is not previous
-        and previous.x0 - line.x0 > indent
-        and abs(line.x0 - opening.x0) < indent / 2
+    "12 Nm" is a value, so a line with one is a row, not a header)."""
+    return len(line.segments) >= 2 and all(
+        any(c.isalpha() for c in seg.text) and not seg.text[:1].isdigit() for seg in line.segments
     )
 
 

@@ -241,16 +241,3 @@ def test_the_generator_chooses_a_sentence_holding_a_value_of_the_asked_shape():
     )
     draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
     assert "3493/tcp" in draft.text
-
-
-def test_a_synopsis_or_a_title_line_is_never_an_answer_on_its_own():
-    question = "How do I give hm2_eth the board_ip of the board?"
-    chunk = _chunk(
-        'loadrt hm2_eth [config="str[,str...]"] [board_ip=ip[,ip...]]\n\n'
-        "Set the hm2_eth board_ip\n\n"
-        "Pass board_ip=192.168.1.121 to hm2_eth to talk to a board at its default address.",
-        "linuxcnc/hm2_eth",
-        "hm2_eth",
-    )
-    draft = ExtractiveGenerator(max_statements=1).generate(question, chunk, perceive(question))
-    assert draft.text.startswith("Pass board_ip=192.168.1.121")
