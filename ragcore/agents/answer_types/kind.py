@@ -102,11 +102,6 @@ def _measured(kind: list[str], sentence: str) -> bool:
     return False
 
 
-def _ends_of(head: str, sentence: str) -> list[int]:
-    """Where each word of ``sentence`` that is ``head`` in any inflection ends."""
-    return [end for _, end in _spans_of(head, sentence)]
-
-
 def _spans_of(head: str, sentence: str) -> list[tuple[int, int]]:
     """Where each word of ``sentence`` that is ``head`` in any inflection stands."""
     wanted = terms(head)
