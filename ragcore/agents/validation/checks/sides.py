@@ -99,12 +99,12 @@ def same_thing_of_each(answer: AnswerModel) -> Iterator[Finding]:
     thing = _asked_thing(answer, sides)
     if not thing:
         return
-    said: dict[str, set[str]] = {}
-    for side in sides:
-        about = [s for s in answer.draft.statements if _has_data_for(side, s, answer)]
-        if not about:
-            return  # a side with nothing is ``every_side``'s or ``every_model``'s
-        said[side] = set().union(*(set(terms(s.text)) for s in about)) & thing
+    if (by_side := _statements_by_side(answer, sides)) is None:
+        return
+    said = {
+        side: set().union(*(set(terms(s.text)) for s in about)) & thing
+        for side, about in by_side.items()
+    }
     for side in sides:
         others = set().union(*(said[o] for o in sides if o != side))
         if missing := others - said[side]:
@@ -139,12 +139,11 @@ def each_side_answered(answer: AnswerModel) -> Iterator[Finding]:
     thing = _asked_thing(answer, sides)
     if not thing:
         return
+    if (by_side := _statements_by_side(answer, sides)) is None:
+        return
     named = perception.identifiers
     unanswered = []
-    for side in sides:
-        about = [s for s in answer.draft.statements if _has_data_for(side, s, answer)]
-        if not about:
-            return  # a side with nothing is ``every_side``'s or ``every_model``'s
+    for side, about in by_side.items():
         clauses = [c for s in about for c in _CLAUSES.split(strip_citations(s.text))]
         if not any(thing & set(terms(c)) and not unmet(answer.asks, named, c) for c in clauses):
             unanswered.append(side)
@@ -160,6 +159,18 @@ def each_side_answered(answer: AnswerModel) -> Iterator[Finding]:
 
 # Where a statement's clauses part: "Drain the condensate daily | and check the oil level".
 _CLAUSES = re.compile(r"\s*(?:;|,?\s+and\s+(?=[a-z]+\s+(?:the|a|an|its|their)\b))\s*")
+
+
+def _statements_by_side(
+    answer: AnswerModel, sides: tuple[str, ...]
+) -> dict[str, list[Statement]] | None:
+    """Each side's statements, or None when a side has none (that is ``every_side``'s or
+    ``every_model``'s to report)."""
+    by_side = {
+        side: [s for s in answer.draft.statements if _has_data_for(side, s, answer)]
+        for side in sides
+    }
+    return by_side if all(by_side.values()) else None
 
 
 def _asked_thing(answer: AnswerModel, sides: tuple[str, ...]) -> set[str]:
